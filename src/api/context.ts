@@ -1,0 +1,40 @@
+// What every API module is given: the service's domain objects and platform.
+// Built once by the composition root (src/app.ts).
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Accounts } from '../domain/accounts.js';
+import type { EventBus } from '../domain/events.js';
+import type { RegistryFiles } from '../domain/registry-files.js';
+import type { Sessions } from '../domain/sessions.js';
+import type { Clock } from '../platform/clock.js';
+import type { ControllerLifecycle, HostLifecycle } from '../platform/lifecycle.js';
+import type { Authentication } from '../protocol/auth.js';
+import type { RouteTable } from '../protocol/routes.js';
+import type { DocumentStore } from '../store/documents.js';
+
+export interface ServiceSettings {
+  /** Session inactivity timeout, seconds. */
+  sessionTimeout: number;
+}
+
+export interface Services {
+  config: Config;
+  clock: Clock;
+  store: DocumentStore;
+  log: Logger;
+  accounts: Accounts;
+  sessions: Sessions;
+  auth: Authentication;
+  events: EventBus;
+  /** The simulated server's lifecycle: power, POST hooks, OS, TPM. */
+  host: HostLifecycle;
+  /** The controller's lifecycle: Manager.Reset and what it applies. */
+  controller: ControllerLifecycle;
+  registries: RegistryFiles;
+  routes: RouteTable;
+  /** Stable across restarts: generated on first start. */
+  serviceUuid: string;
+  settings: { get(): ServiceSettings; set(s: ServiceSettings): void };
+  /** Links the service root shows, filled by the areas as they register. */
+  rootLinks: Record<string, string>;
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env -S npx tsx
+// Command line: `npm start -- [options]` runs the service.
+import { join, resolve } from 'node:path';
+import { INITIAL_PASSWORD_FILE, startService } from './app.js';
+import { ConfigError, parseConfig, usage } from './config.js';
+
+async function main(argv: string[]): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(usage());
+    return;
+  }
+  let config;
+  try {
+    config = parseConfig(argv, process.env);
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${usage()}`);
+    process.exit(2);
+  }
+  const service = await startService(config);
+  if (service.generatedPassword) {
+    process.stdout.write(
+      `\nFirst start: user "${config.adminUser}" has the generated password\n\n    ${service.generatedPassword}\n\n` +
+        `It is also in ${join(resolve(config.dataDir), INITIAL_PASSWORD_FILE)}. It is not shown again.\n\n`,
+    );
+  }
+  service.services.log.info({ url: `${service.url}/redfish/v1/` }, 'Redfish service listening');
+  const stop = async () => {
+    await service.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  if (e instanceof ConfigError) process.stderr.write(`${e.message}\n`);
+  else process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,96 @@
+// Service configuration: command-line flags, each also readable from an
+// environment variable, with the embedded defaults.
+import { parseArgs } from 'node:util';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  adminUser: string;
+  /** Given explicitly; otherwise one is generated on first start. */
+  adminPassword?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  /** Simultaneous sessions plus Basic-authenticated connections. */
+  maxSessions: number;
+  /** Largest JSON request body accepted, in bytes. */
+  bodyLimit: number;
+  logLevel: string;
+  /** log2 of the scrypt cost used for password hashes. */
+  scryptLogN: number;
+  systemId: string;
+  chassisId: string;
+  managerId: string;
+}
+
+interface Option {
+  flag: string;
+  env: string;
+  type: 'string' | 'integer';
+  default?: string | number;
+  help: string;
+  key: keyof Config;
+}
+
+/** The one table that defines flags, environment variables, defaults and help. */
+export const OPTIONS: readonly Option[] = [
+  { key: 'port', flag: 'port', env: 'BMC_PORT', type: 'integer', default: 8443, help: 'HTTPS port to listen on' },
+  { key: 'host', flag: 'host', env: 'BMC_HOST', type: 'string', default: '127.0.0.1', help: 'address to listen on' },
+  { key: 'dataDir', flag: 'data-dir', env: 'BMC_DATA_DIR', type: 'string', default: './data', help: 'where the database, keys and certificates live' },
+  { key: 'adminUser', flag: 'admin-user', env: 'BMC_ADMIN_USER', type: 'string', default: 'Administrator', help: 'user name of the first administrator' },
+  { key: 'adminPassword', flag: 'admin-password', env: 'BMC_ADMIN_PASSWORD', type: 'string', help: 'password of the first administrator (default: generated on first start, written to <data-dir>/initial-admin-password); given on a later start it resets that account\'s password' },
+  { key: 'tlsCert', flag: 'tls-cert', env: 'BMC_TLS_CERT', type: 'string', help: 'PEM certificate (chain) for HTTPS (default: self-signed, generated into the data dir)' },
+  { key: 'tlsKey', flag: 'tls-key', env: 'BMC_TLS_KEY', type: 'string', help: 'PEM private key for --tls-cert' },
+  { key: 'maxSessions', flag: 'max-sessions', env: 'BMC_MAX_SESSIONS', type: 'integer', default: 16, help: 'simultaneous sessions and Basic connections' },
+  { key: 'bodyLimit', flag: 'body-limit', env: 'BMC_BODY_LIMIT', type: 'integer', default: 1048576, help: 'largest JSON request body, bytes' },
+  { key: 'logLevel', flag: 'log-level', env: 'BMC_LOG_LEVEL', type: 'string', default: 'info', help: 'fatal, error, warn, info, debug or silent' },
+  { key: 'scryptLogN', flag: 'scrypt-log-n', env: 'BMC_SCRYPT_LOG_N', type: 'integer', default: 15, help: 'log2 of the scrypt cost for password hashes' },
+  { key: 'systemId', flag: 'system-id', env: 'BMC_SYSTEM_ID', type: 'string', default: '1', help: 'Id of the computer system' },
+  { key: 'chassisId', flag: 'chassis-id', env: 'BMC_CHASSIS_ID', type: 'string', default: '1', help: 'Id of the chassis' },
+  { key: 'managerId', flag: 'manager-id', env: 'BMC_MANAGER_ID', type: 'string', default: '1', help: 'Id of the manager' },
+];
+
+export class ConfigError extends Error {}
+
+export function defaultConfig(overrides: Partial<Config> = {}): Config {
+  const out: Record<string, unknown> = {};
+  for (const o of OPTIONS) if (o.default !== undefined) out[o.key] = o.default;
+  return { ...(out as unknown as Config), ...overrides };
+}
+
+/** Flags win over environment variables, which win over defaults. */
+export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Config {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: Object.fromEntries(OPTIONS.map((o) => [o.flag, { type: 'string' as const }])),
+    strict: true,
+    allowPositionals: false,
+  });
+  const out: Record<string, unknown> = {};
+  for (const o of OPTIONS) {
+    const raw = (values as Record<string, string | undefined>)[o.flag] ?? env[o.env];
+    if (raw === undefined || raw === '') {
+      if (o.default !== undefined) out[o.key] = o.default;
+      continue;
+    }
+    if (o.type === 'integer') {
+      if (!/^\d+$/.test(raw)) throw new ConfigError(`--${o.flag} (${o.env}) must be a whole number, got "${raw}"`);
+      out[o.key] = Number(raw);
+    } else {
+      out[o.key] = raw;
+    }
+  }
+  const config = out as unknown as Config;
+  if (config.port < 1 || config.port > 65535) throw new ConfigError(`--port must be 1-65535, got ${config.port}`);
+  if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) throw new ConfigError('--tls-cert and --tls-key go together');
+  if (config.maxSessions < 1) throw new ConfigError('--max-sessions must be at least 1');
+  return config;
+}
+
+export function usage(): string {
+  const lines = OPTIONS.map((o) => {
+    const def = o.default !== undefined ? ` (default ${o.default})` : '';
+    return `  --${o.flag.padEnd(16)} ${o.env.padEnd(20)} ${o.help}${def}`;
+  });
+  return `Usage: npm start -- [options]\n\nOptions (flag, environment variable, meaning):\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,41 @@
+// Salted scrypt password hashes, self-describing so the cost can change later.
+import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key)));
+  });
+}
+
+const KEY_LENGTH = 32;
+
+/** log2 of the scrypt cost N; 15 = 32 MiB and tens of milliseconds per hash. */
+export const DEFAULT_SCRYPT_LOG_N = 15;
+
+export async function hashPassword(password: string, logN = DEFAULT_SCRYPT_LOG_N): Promise<string> {
+  const salt = randomBytes(16);
+  const N = 2 ** logN;
+  const key = await scrypt(password, salt, KEY_LENGTH, { N, r: 8, p: 1, maxmem: 256 * N * 8 });
+  return `scrypt$${logN}$8$1$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, logN, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !logN || !r || !p || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const N = 2 ** Number(logN);
+  const key = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
+    N,
+    r: Number(r),
+    p: Number(p),
+    maxmem: 256 * N * Number(r),
+  });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** A random password for the first administrator: 20 characters, ~119 bits. */
+export function generatePassword(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+  const bytes = randomBytes(20);
+  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
+}

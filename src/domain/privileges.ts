@@ -1,0 +1,124 @@
+// Who may do what: standard Redfish privileges, the vendor's account
+// privileges, the predefined roles, and how one maps onto the other.
+
+export const STANDARD_PRIVILEGES = [
+  'Login',
+  'ConfigureManager',
+  'ConfigureUsers',
+  'ConfigureSelf',
+  'ConfigureComponents',
+] as const;
+export type StandardPrivilege = (typeof STANDARD_PRIVILEGES)[number];
+
+export const VENDOR_PRIVILEGES = [
+  'LoginPriv',
+  'RemoteConsolePriv',
+  'UserConfigPriv',
+  'VirtualMediaPriv',
+  'VirtualPowerAndResetPriv',
+  'ManagerConfigPriv',
+  'HostBIOSConfigPriv',
+  'HostNICConfigPriv',
+  'HostStorageConfigPriv',
+  'SystemRecoveryConfigPriv',
+] as const;
+export type VendorPrivilege = (typeof VENDOR_PRIVILEGES)[number];
+
+export type Privilege = StandardPrivilege | VendorPrivilege;
+
+/** A route's requirement: any one of the alternatives, each needing all its privileges. */
+export type PrivilegeRule = readonly (readonly Privilege[])[];
+
+export type VendorPrivileges = Record<VendorPrivilege, boolean>;
+
+export const ROLE_IDS = ['Administrator', 'Operator', 'ReadOnly'] as const;
+export type RoleId = (typeof ROLE_IDS)[number];
+
+export interface RoleDefinition {
+  readonly id: RoleId;
+  readonly assigned: readonly StandardPrivilege[];
+  readonly oem: readonly VendorPrivilege[];
+}
+
+export const ROLES: Readonly<Record<RoleId, RoleDefinition>> = {
+  Administrator: {
+    id: 'Administrator',
+    assigned: ['Login', 'ConfigureManager', 'ConfigureUsers', 'ConfigureSelf', 'ConfigureComponents'],
+    oem: [...VENDOR_PRIVILEGES],
+  },
+  Operator: {
+    id: 'Operator',
+    assigned: ['Login', 'ConfigureSelf', 'ConfigureComponents'],
+    oem: [
+      'LoginPriv',
+      'RemoteConsolePriv',
+      'VirtualMediaPriv',
+      'VirtualPowerAndResetPriv',
+      'HostBIOSConfigPriv',
+      'HostNICConfigPriv',
+      'HostStorageConfigPriv',
+    ],
+  },
+  ReadOnly: {
+    id: 'ReadOnly',
+    assigned: ['Login', 'ConfigureSelf'],
+    oem: ['LoginPriv'],
+  },
+};
+
+export function vendorPrivilegesOfRole(role: RoleId): VendorPrivileges {
+  const granted = new Set<VendorPrivilege>(ROLES[role].oem);
+  return Object.fromEntries(VENDOR_PRIVILEGES.map((p) => [p, granted.has(p)])) as VendorPrivileges;
+}
+
+/**
+ * The effective privilege set of an account. The vendor booleans are the truth;
+ * standard privileges follow from them the way the vendor maps them.
+ */
+export function effectivePrivileges(vendor: VendorPrivileges): Set<Privilege> {
+  const set = new Set<Privilege>();
+  for (const p of VENDOR_PRIVILEGES) if (vendor[p]) set.add(p);
+  if (!vendor.LoginPriv) return set;
+  set.add('Login');
+  set.add('ConfigureSelf');
+  if (vendor.ManagerConfigPriv) set.add('ConfigureManager');
+  if (vendor.UserConfigPriv) set.add('ConfigureUsers');
+  if (
+    vendor.VirtualPowerAndResetPriv ||
+    vendor.HostBIOSConfigPriv ||
+    vendor.HostNICConfigPriv ||
+    vendor.HostStorageConfigPriv ||
+    vendor.VirtualMediaPriv
+  ) {
+    set.add('ConfigureComponents');
+  }
+  return set;
+}
+
+/** The role that best describes a set of vendor privileges (the vendor derives RoleId this way). */
+export function roleOf(vendor: VendorPrivileges): RoleId {
+  if (vendor.UserConfigPriv && vendor.ManagerConfigPriv) return 'Administrator';
+  if (vendor.VirtualPowerAndResetPriv || vendor.HostBIOSConfigPriv) return 'Operator';
+  return 'ReadOnly';
+}
+
+export function satisfies(held: ReadonlySet<Privilege>, rule: PrivilegeRule): boolean {
+  return rule.some((alternative) => alternative.every((p) => held.has(p)));
+}
+
+/** Named requirements, so routes read like bmcweb's privilege registry. */
+export const Priv = {
+  none: [[]] as PrivilegeRule,
+  login: [['Login']] as PrivilegeRule,
+  configureManager: [['ConfigureManager']] as PrivilegeRule,
+  configureUsers: [['ConfigureUsers']] as PrivilegeRule,
+  configureComponents: [['ConfigureComponents']] as PrivilegeRule,
+  configureSelf: [['ConfigureSelf']] as PrivilegeRule,
+  /** Account administration: the vendor's UserConfigPriv. */
+  userConfig: [['UserConfigPriv']] as PrivilegeRule,
+  /** Manager settings: the vendor's ManagerConfigPriv. */
+  managerConfig: [['ManagerConfigPriv']] as PrivilegeRule,
+  powerAndReset: [['VirtualPowerAndResetPriv']] as PrivilegeRule,
+  hostBios: [['HostBIOSConfigPriv']] as PrivilegeRule,
+  systemRecovery: [['SystemRecoveryConfigPriv']] as PrivilegeRule,
+} as const;

@@ -1,0 +1,87 @@
+// The registry files the service serves (message registries, the BIOS
+// attribute registry): kept gzip-compressed once, served as stored (G11).
+import { gzipSync } from 'node:zlib';
+import { registryId } from '../messages/messages.js';
+import type { RegistryDef } from '../messages/registry-types.js';
+
+export interface RegistryFile {
+  /** Member id under /redfish/v1/Registries/: the registry name ("Base"). */
+  id: string;
+  /** "Base.1.12" for message registries; the attribute registry's full name otherwise. */
+  registry: string;
+  /** File name under /redfish/v1/RegistryStore/registries/en/. */
+  fileName: string;
+  description: string;
+  /** Where the owner publishes it, when public (DMTF). */
+  publicationUri?: string;
+  gz: Buffer;
+  /** Message registry prefix, when the file is one (for EventService.RegistryPrefixes). */
+  prefix?: string;
+}
+
+export class RegistryFiles {
+  private readonly files = new Map<string, RegistryFile>();
+
+  add(file: Omit<RegistryFile, 'gz'>, content: object): void {
+    this.files.set(file.id.toLowerCase(), { ...file, gz: gzipSync(JSON.stringify(content)) });
+  }
+
+  addMessageRegistry(reg: RegistryDef): void {
+    const id = registryId(reg);
+    this.add(
+      {
+        id: reg.prefix,
+        registry: id,
+        fileName: `${reg.prefix}.json`,
+        description: reg.description,
+        prefix: reg.prefix,
+        publicationUri: reg.owningEntity === 'DMTF' ? `http://redfish.dmtf.org/registries/${reg.prefix}.${reg.version}.json` : undefined,
+      },
+      messageRegistryDocument(reg),
+    );
+  }
+
+  get(id: string): RegistryFile | undefined {
+    return this.files.get(id.toLowerCase());
+  }
+
+  byFileName(name: string): RegistryFile | undefined {
+    const lower = name.toLowerCase();
+    return [...this.files.values()].find((f) => f.fileName.toLowerCase() === lower);
+  }
+
+  list(): RegistryFile[] {
+    return [...this.files.values()];
+  }
+
+  prefixes(): string[] {
+    return this.list().flatMap((f) => (f.prefix ? [f.prefix] : []));
+  }
+}
+
+/** A registry in DMTF's MessageRegistry JSON form. */
+export function messageRegistryDocument(reg: RegistryDef): object {
+  return {
+    '@odata.type': '#MessageRegistry.v1_6_0.MessageRegistry',
+    Id: `${reg.prefix}.${reg.version}`,
+    Name: reg.name,
+    Language: reg.language,
+    Description: reg.description,
+    RegistryPrefix: reg.prefix,
+    RegistryVersion: reg.version,
+    OwningEntity: reg.owningEntity,
+    Messages: Object.fromEntries(
+      Object.entries(reg.messages).map(([key, m]) => [
+        key,
+        {
+          Description: m.description,
+          Message: m.message,
+          MessageSeverity: m.severity,
+          NumberOfArgs: m.paramTypes.length,
+          ...(m.paramTypes.length ? { ParamTypes: [...m.paramTypes] } : {}),
+          Resolution: m.resolution,
+        },
+      ]),
+    ),
+  };
+}

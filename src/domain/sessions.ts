@@ -1,0 +1,144 @@
+// Login sessions. Kept in memory only: a real controller drops them on reset.
+// Tokens are looked up by their SHA-256 and compared in constant time.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../platform/clock.js';
+
+export interface SessionRecord {
+  Id: string;
+  UserName: string;
+  AccountId: string;
+  /** Client address the session was created from. */
+  ClientOriginIPAddress: string;
+  CreatedTime: number;
+  LastUsed: number;
+  tokenHash: Buffer;
+}
+
+export type SessionEndReason = 'logout' | 'timeout' | 'account' | 'reset';
+
+export interface SessionOptions {
+  /** Inactivity timeout in seconds, read on every check so a PATCH applies at once. */
+  timeoutSeconds: () => number;
+  /** Simultaneous sessions and connections allowed. */
+  limit: () => number;
+}
+
+export class SessionLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`session limit ${limit} reached`);
+  }
+}
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+export class Sessions {
+  private readonly byHash = new Map<string, SessionRecord>();
+  private readonly byId = new Map<string, SessionRecord>();
+  private readonly endListeners: ((s: SessionRecord, why: SessionEndReason) => void)[] = [];
+  /** Other holders of the shared connection limit (Basic-authenticated connections). */
+  private readonly otherSlots: (() => number)[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: SessionOptions,
+  ) {
+    clock.setInterval(10_000, () => this.expire());
+  }
+
+  /** Create a session; throws SessionLimitError when every slot is taken. */
+  create(account: { Id: string; UserName: string }, origin: string): { session: SessionRecord; token: string } {
+    this.expire();
+    if (this.inUse() >= this.options.limit()) throw new SessionLimitError(this.options.limit());
+    const token = randomBytes(32).toString('base64url');
+    const now = this.clock.now();
+    const session: SessionRecord = {
+      Id: randomBytes(12).toString('hex'),
+      UserName: account.UserName,
+      AccountId: account.Id,
+      ClientOriginIPAddress: origin,
+      CreatedTime: now,
+      LastUsed: now,
+      tokenHash: digest(token),
+    };
+    this.byHash.set(session.tokenHash.toString('hex'), session);
+    this.byId.set(session.Id, session);
+    return { session, token };
+  }
+
+  /** The live session a token belongs to, refreshing its inactivity timer. */
+  authenticate(token: string): SessionRecord | undefined {
+    const hash = digest(token);
+    const s = this.byHash.get(hash.toString('hex'));
+    if (!s || !timingSafeEqual(s.tokenHash, hash)) return undefined;
+    const now = this.clock.now();
+    if (this.expired(s, now)) {
+      this.remove(s, 'timeout');
+      return undefined;
+    }
+    s.LastUsed = now;
+    return s;
+  }
+
+  get(id: string): SessionRecord | undefined {
+    const s = this.byId.get(id);
+    if (s && this.expired(s, this.clock.now())) {
+      this.remove(s, 'timeout');
+      return undefined;
+    }
+    return s;
+  }
+
+  list(): SessionRecord[] {
+    this.expire();
+    return [...this.byId.values()];
+  }
+
+  count(): number {
+    return this.byId.size;
+  }
+
+  /** Sessions plus other holders of the shared limit. */
+  inUse(): number {
+    return this.byId.size + this.otherSlots.reduce((n, f) => n + f(), 0);
+  }
+
+  addSlotHolder(count: () => number): void {
+    this.otherSlots.push(count);
+  }
+
+  delete(id: string, why: SessionEndReason = 'logout'): boolean {
+    const s = this.byId.get(id);
+    if (!s) return false;
+    this.remove(s, why);
+    return true;
+  }
+
+  deleteForAccount(accountId: string): void {
+    for (const s of [...this.byId.values()]) if (s.AccountId === accountId) this.remove(s, 'account');
+  }
+
+  clear(why: SessionEndReason = 'reset'): void {
+    for (const s of [...this.byId.values()]) this.remove(s, why);
+  }
+
+  onEnd(fn: (s: SessionRecord, why: SessionEndReason) => void): void {
+    this.endListeners.push(fn);
+  }
+
+  expire(): void {
+    const now = this.clock.now();
+    for (const s of [...this.byId.values()]) if (this.expired(s, now)) this.remove(s, 'timeout');
+  }
+
+  private expired(s: SessionRecord, now: number): boolean {
+    return now - s.LastUsed > this.options.timeoutSeconds() * 1000;
+  }
+
+  private remove(s: SessionRecord, why: SessionEndReason): void {
+    this.byHash.delete(s.tokenHash.toString('hex'));
+    this.byId.delete(s.Id);
+    for (const fn of this.endListeners) fn(s, why);
+  }
+}

@@ -1,0 +1,101 @@
+// Message objects and Redfish errors, built only from registry data.
+import type { ParamType, RegistryDef } from './registry-types.js';
+
+export interface ExtendedInfo {
+  '@odata.type': '#Message.v1_1_2.Message';
+  MessageId: string;
+  Message: string;
+  MessageArgs: (string | number)[];
+  MessageSeverity: string;
+  Severity: string;
+  Resolution: string;
+  RelatedProperties?: string[];
+}
+
+type ArgsOf<P extends readonly ParamType[]> = { -readonly [I in keyof P]: P[I] extends 'number' ? number : string };
+export type MessageKey<R extends RegistryDef> = keyof R['messages'] & string;
+export type MessageArgs<R extends RegistryDef, K extends MessageKey<R>> = ArgsOf<R['messages'][K]['paramTypes']>;
+
+export function registryId(reg: RegistryDef): string {
+  const [major, minor] = reg.version.split('.');
+  return `${reg.prefix}.${major}.${minor}`;
+}
+
+/** Fill %1..%n of a registry text. */
+export function formatMessage(text: string, args: readonly (string | number)[]): string {
+  return text.replace(/%(\d+)/g, (whole, n: string) => {
+    const v = args[Number(n) - 1];
+    return v === undefined ? whole : String(v);
+  });
+}
+
+export function makeMessage(
+  reg: RegistryDef,
+  key: string,
+  args: readonly (string | number)[],
+  relatedProperties?: string[],
+): ExtendedInfo {
+  const def = reg.messages[key];
+  if (!def) throw new Error(`unknown message ${reg.prefix}.${key}`);
+  if (def.paramTypes.length !== args.length) {
+    throw new Error(`${reg.prefix}.${key} takes ${def.paramTypes.length} arguments, got ${args.length}`);
+  }
+  const info: ExtendedInfo = {
+    '@odata.type': '#Message.v1_1_2.Message',
+    MessageId: `${registryId(reg)}.${key}`,
+    Message: formatMessage(def.message, args),
+    MessageArgs: args.map((a, i) => (def.paramTypes[i] === 'number' ? Number(a) : String(a))),
+    MessageSeverity: def.severity,
+    Severity: def.severity,
+    Resolution: def.resolution,
+  };
+  if (relatedProperties?.length) info.RelatedProperties = relatedProperties.map(toJsonPointer);
+  return info;
+}
+
+/** "Boot/BootOrder" or "Boot.BootOrder" -> "#/Boot/BootOrder" */
+function toJsonPointer(p: string): string {
+  return p.startsWith('#') ? p : `#/${p.replace(/\./g, '/')}`;
+}
+
+/** Typed message builder for one registry: argument count and types come from the data. */
+export function messagesOf<R extends RegistryDef>(reg: R) {
+  return <K extends MessageKey<R>>(key: K, ...args: MessageArgs<R, K>): ExtendedInfo =>
+    makeMessage(reg, key, args as (string | number)[]);
+}
+
+/** An error that becomes a Redfish error response: status plus extended info. */
+export class RedfishError extends Error {
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly status: number,
+    readonly infos: ExtendedInfo[],
+    headers: Record<string, string> = {},
+  ) {
+    super(infos.map((i) => i.Message).join(' '));
+    this.name = 'RedfishError';
+    this.headers = headers;
+  }
+
+  /** Tag the messages with the property they concern. */
+  about(property: string): this {
+    for (const i of this.infos) i.RelatedProperties = [toJsonPointer(property)];
+    return this;
+  }
+}
+
+export const EXTENDED_INFO_HINT = 'See @Message.ExtendedInfo for more information.';
+
+/** The `{error: {...}}` body, used for failures and for success messages alike (G8). */
+export function errorBody(infos: readonly ExtendedInfo[], generalErrorId: string): object {
+  const first = infos[0];
+  const code = infos.length === 1 && first ? first.MessageId : generalErrorId;
+  return {
+    error: {
+      code,
+      message: infos.length === 1 && first ? first.Message : EXTENDED_INFO_HINT,
+      '@Message.ExtendedInfo': infos,
+    },
+  };
+}

@@ -1,0 +1,114 @@
+// The controller's clock. Nothing else in the service reads Date.now() or
+// arms timers directly, so tests can drive time with ManualClock.
+
+export interface TimerHandle {
+  cancel(): void;
+}
+
+export interface Clock {
+  /** Milliseconds since the epoch, controller time. */
+  now(): number;
+  /** Run fn once, delayMs from now (controller time). */
+  setTimer(delayMs: number, fn: () => void): TimerHandle;
+  /** Run fn every periodMs; the first run is periodMs from now. */
+  setInterval(periodMs: number, fn: () => void): TimerHandle;
+}
+
+export function isoNow(clock: Clock): string {
+  return new Date(clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function toIso(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export class SystemClock implements Clock {
+  now(): number {
+    return Date.now();
+  }
+
+  setTimer(delayMs: number, fn: () => void): TimerHandle {
+    const t = setTimeout(fn, Math.max(0, delayMs));
+    t.unref();
+    return { cancel: () => clearTimeout(t) };
+  }
+
+  setInterval(periodMs: number, fn: () => void): TimerHandle {
+    const t = setInterval(fn, Math.max(1, periodMs));
+    t.unref();
+    return { cancel: () => clearInterval(t) };
+  }
+}
+
+interface PendingTimer {
+  at: number;
+  seq: number;
+  fn: () => void;
+  period?: number;
+  cancelled: boolean;
+}
+
+/** A clock that only moves when told to; timers fire in time order during advance(). */
+export class ManualClock implements Clock {
+  private current: number;
+  private seq = 0;
+  private timers: PendingTimer[] = [];
+
+  constructor(start: number | string = '2026-01-01T00:00:00Z') {
+    this.current = typeof start === 'number' ? start : Date.parse(start);
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  setTimer(delayMs: number, fn: () => void): TimerHandle {
+    return this.add(this.current + Math.max(0, delayMs), fn);
+  }
+
+  setInterval(periodMs: number, fn: () => void): TimerHandle {
+    return this.add(this.current + Math.max(1, periodMs), fn, Math.max(1, periodMs));
+  }
+
+  /** Move time forward, firing every timer that falls due, in order. */
+  async advance(ms: number): Promise<void> {
+    const target = this.current + ms;
+    for (;;) {
+      const next = this.nextDue(target);
+      if (!next) break;
+      this.current = next.at;
+      if (next.period !== undefined) next.at += next.period;
+      else this.timers = this.timers.filter((t) => t !== next);
+      next.fn();
+      // Let promise chains started by the timer settle before the next one fires.
+      await new Promise((r) => setImmediate(r));
+    }
+    this.current = target;
+  }
+
+  async set(iso: string): Promise<void> {
+    const target = Date.parse(iso);
+    if (target > this.current) await this.advance(target - this.current);
+    else this.current = target;
+  }
+
+  private add(at: number, fn: () => void, period?: number): TimerHandle {
+    const timer: PendingTimer = { at, seq: this.seq++, fn, period, cancelled: false };
+    this.timers.push(timer);
+    return {
+      cancel: () => {
+        timer.cancelled = true;
+        this.timers = this.timers.filter((t) => t !== timer);
+      },
+    };
+  }
+
+  private nextDue(limit: number): PendingTimer | undefined {
+    let best: PendingTimer | undefined;
+    for (const t of this.timers) {
+      if (t.cancelled || t.at > limit) continue;
+      if (!best || t.at < best.at || (t.at === best.at && t.seq < best.seq)) best = t;
+    }
+    return best;
+  }
+}

@@ -1,0 +1,139 @@
+// Authentication: X-Auth-Token sessions and HTTP Basic, plus any further
+// authenticators (client certificates) that other areas add. Basic does not
+// pay the password hash on every request: verified credentials are cached
+// under a keyed hash, briefly, and dropped on any account change.
+import { createHmac, randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { AccountRecord, Accounts } from '../domain/accounts.js';
+import type { Sessions } from '../domain/sessions.js';
+import { baseError, type RedfishError } from '../messages/errors.js';
+import type { Clock } from '../platform/clock.js';
+import type { Principal, AuthMethod } from './principal.js';
+
+export interface AuthRequest {
+  headers: IncomingHttpHeaders;
+  clientIp: string;
+  socket?: TLSSocket;
+}
+
+/** Returns a principal, undefined when its kind of credential is absent, or throws a 401. */
+export interface Authenticator {
+  readonly name: string;
+  authenticate(req: AuthRequest): Promise<Principal | undefined> | Principal | undefined;
+}
+
+/** Decides whether an account may log in now; throws to refuse (lockout, disabled...). */
+export interface LoginPolicy {
+  beforeLogin(account: AccountRecord, req: AuthRequest): void;
+  afterLogin(account: AccountRecord | undefined, ok: boolean, req: AuthRequest, userName: string): void;
+}
+
+export interface AuthLogger {
+  warn(obj: object, msg: string): void;
+}
+
+const BASIC_CACHE_MS = 60_000;
+const BASIC_CACHE_MAX = 1024;
+
+export function unauthorized(): RedfishError {
+  // One answer for every failure, so nothing tells whether a user exists.
+  return baseError('NoValidSession');
+}
+
+export class Authentication {
+  private readonly authenticators: Authenticator[] = [];
+  private readonly policies: LoginPolicy[] = [];
+  private readonly cacheKey = randomBytes(32);
+  private readonly basicCache = new Map<string, { accountId: string; generation: number; expires: number }>();
+
+  constructor(
+    private readonly accounts: Accounts,
+    private readonly sessions: Sessions,
+    private readonly clock: Clock,
+    private readonly log: AuthLogger,
+  ) {
+    this.authenticators.push(
+      { name: 'session', authenticate: (req) => this.fromToken(req) },
+      { name: 'basic', authenticate: (req) => this.fromBasic(req) },
+    );
+  }
+
+  /** Add an authenticator tried before the built-in ones (client certificates). */
+  addAuthenticator(a: Authenticator): void {
+    this.authenticators.unshift(a);
+  }
+
+  addLoginPolicy(p: LoginPolicy): void {
+    this.policies.push(p);
+  }
+
+  /** The principal of a request, or undefined when it carries no credentials at all. */
+  async authenticate(req: AuthRequest): Promise<Principal | undefined> {
+    for (const a of this.authenticators) {
+      const p = await a.authenticate(req);
+      if (p) return p;
+    }
+    return undefined;
+  }
+
+  /** Check a user name and password, as session login and Basic both do. */
+  async login(userName: string, password: string, req: AuthRequest): Promise<AccountRecord> {
+    const account = this.accounts.findByUserName(userName);
+    if (account) for (const p of this.policies) p.beforeLogin(account, req);
+    const ok = account !== undefined && account.Enabled && (await this.accounts.checkPassword(account, password));
+    const current = account ? this.accounts.get(account.Id) : undefined;
+    for (const p of this.policies) p.afterLogin(current, ok, req, userName);
+    if (!ok || !account) {
+      this.log.warn({ user: userName, ip: req.clientIp }, 'login failed');
+      throw unauthorized();
+    }
+    return current ?? account;
+  }
+
+  principalOf(account: AccountRecord, method: AuthMethod, sessionId?: string): Principal {
+    return {
+      userName: account.UserName,
+      accountId: account.Id,
+      roleId: this.accounts.roleOf(account),
+      privileges: this.accounts.privilegesOf(account),
+      method,
+      sessionId,
+      passwordChangeRequired: account.PasswordChangeRequired,
+    };
+  }
+
+  private fromToken(req: AuthRequest): Principal | undefined {
+    const token = req.headers['x-auth-token'];
+    if (token === undefined) return undefined;
+    const session = typeof token === 'string' ? this.sessions.authenticate(token) : undefined;
+    const account = session ? this.accounts.get(session.AccountId) : undefined;
+    if (!session || !account || !account.Enabled) throw unauthorized();
+    return this.principalOf(account, 'session', session.Id);
+  }
+
+  private async fromBasic(req: AuthRequest): Promise<Principal | undefined> {
+    const header = req.headers.authorization;
+    if (!header) return undefined;
+    const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+    if (!m?.[1]) throw unauthorized();
+    const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw unauthorized();
+    const user = decoded.slice(0, colon);
+    const password = decoded.slice(colon + 1);
+
+    const key = createHmac('sha256', this.cacheKey).update(decoded).digest('base64');
+    const now = this.clock.now();
+    const hit = this.basicCache.get(key);
+    if (hit && hit.generation === this.accounts.generation && hit.expires > now) {
+      const account = this.accounts.get(hit.accountId);
+      if (account?.Enabled) return this.principalOf(account, 'basic');
+    }
+    this.basicCache.delete(key);
+    const account = await this.login(user, password, req);
+    if (this.basicCache.size >= BASIC_CACHE_MAX) this.basicCache.clear();
+    this.basicCache.set(key, { accountId: account.Id, generation: this.accounts.generation, expires: now + BASIC_CACHE_MS });
+    return this.principalOf(account, 'basic');
+  }
+}

@@ -1,0 +1,419 @@
+// The request pipeline every route goes through, written once:
+// redirects, OData-Version, authentication, Allow/405, privileges, query
+// options, conditional requests, validation, and response decoration.
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
+import { satisfies, type Privilege, type PrivilegeRule } from '../domain/privileges.js';
+import {
+  RedfishError,
+  baseError,
+  baseMessage,
+  combinedError,
+  redfishErrorBody,
+  successBody,
+  vendorError,
+} from '../messages/errors.js';
+import type { Authentication } from './auth.js';
+import { unauthorized } from './auth.js';
+import { jsonSchemaUri, odataType, type Props, type ResourceType } from './description.js';
+import type { Principal } from './principal.js';
+import { parseQuery, type Query } from './query.js';
+import { RawReply, Reply } from './reply.js';
+import {
+  actionPath,
+  allowedMethods,
+  methodSpec,
+  type Match,
+  type Method,
+  type MethodSpec,
+  type RequestContext,
+  type ResourceRoute,
+  type RouteTable,
+} from './routes.js';
+import { applyExpand, applyPaging, applySelect, isObject } from './shape.js';
+import { validateBody } from './validate.js';
+
+type Json = Record<string, unknown>;
+
+export interface IncomingRequest {
+  method: string;
+  /** Path and query string, as received. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  clientIp: string;
+  socket?: TLSSocket;
+}
+
+export interface Outgoing {
+  status: number;
+  headers: Record<string, string>;
+  body?: Buffer | string;
+}
+
+export interface Prepared {
+  req: IncomingRequest;
+  method: Method;
+  match: Match;
+  principal: Principal;
+  query: Query;
+}
+
+export interface DispatchLogger {
+  error(obj: object, msg: string): void;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const BASE_HEADERS = { 'OData-Version': '4.0' };
+
+/** Methods that change state; the others (GET, HEAD) only read. */
+const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+const KNOWN = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE']);
+
+export function weakEtag(value: unknown): string {
+  return `W/"${createHash('sha1').update(JSON.stringify(value)).digest('base64url').slice(0, 16)}"`;
+}
+
+interface Decorated {
+  resource: Json;
+  etag: string;
+  type?: ResourceType;
+}
+
+export class Dispatcher {
+  constructor(
+    private readonly routes: RouteTable,
+    private readonly auth: Authentication,
+    private readonly log: DispatchLogger,
+  ) {}
+
+  /** Everything that can be decided before the body is read. */
+  async preflight(req: IncomingRequest): Promise<Prepared | Outgoing> {
+    try {
+      const version = req.headers['odata-version'];
+      if (version !== undefined && String(version).trim() !== '4.0') {
+        throw vendorError(412, 'ODataVersionNotSupported', String(version));
+      }
+      const q = req.url.indexOf('?');
+      const path = q < 0 ? req.url : req.url.slice(0, q);
+      const search = q < 0 ? '' : req.url.slice(q);
+
+      const legacy = /^\/rest\/v1(\/.*)?$/i.exec(path);
+      if (legacy) {
+        const rest = (legacy[1] ?? '/').replace(/\/+$/, '');
+        return redirect(`/redfish/v1${rest}/${search}`);
+      }
+
+      const match = this.routes.match(path);
+      const method = req.method.toUpperCase();
+      const open = match !== undefined && (match.route.open === true || (methodSpec(match, method) as MethodSpec | undefined)?.open === true);
+      let principal: Principal | undefined;
+      if (!open || match?.route.deferAuth) {
+        principal = await this.auth.authenticate({ headers: req.headers, clientIp: req.clientIp, socket: req.socket });
+        if (!principal && !match?.route.deferAuth) throw unauthorized();
+      }
+      if (!match) throw baseError('ResourceMissingAtURI', path);
+
+      const isRead = method === 'GET' || method === 'HEAD';
+      if (isRead && !path.endsWith('/') && !match.route.file && !match.action) {
+        return redirect(`${path}/${search}`);
+      }
+      const allowed = allowedMethods(match);
+      if (!KNOWN.has(method) || !allowed.includes(method as Method)) {
+        const e = method === 'DELETE' ? baseError('ResourceCannotBeDeleted') : vendorError(405, 'MethodNotAllowed', method, match.uri);
+        return this.errorResult(new RedfishError(405, e.infos, { Allow: allowed.join(', ') }));
+      }
+      const who = principal ?? anonymous();
+      if (!open) this.authorize(match, method as Method, who);
+      const query = parseQuery(search.slice(1));
+      if (query instanceof RedfishError) throw query;
+      return { req, method: method as Method, match, principal: who, query };
+    } catch (e) {
+      return this.errorResult(e);
+    }
+  }
+
+  /** Run the handler with the parsed body, and shape its answer. */
+  async execute(p: Prepared, body: unknown, stream?: Readable): Promise<Outgoing> {
+    try {
+      return await this.run(p, body, stream);
+    } catch (e) {
+      return this.errorResult(e);
+    }
+  }
+
+  errorResult(e: unknown): Outgoing {
+    if (!(e instanceof RedfishError)) {
+      this.log.error({ err: e }, 'unexpected error');
+      e = baseError('InternalError');
+    }
+    const err = e as RedfishError;
+    const headers: Record<string, string> = { ...BASE_HEADERS, 'Content-Type': JSON_TYPE, ...err.headers };
+    if (err.status === 401) headers['WWW-Authenticate'] = 'Basic realm="Redfish", charset="UTF-8"';
+    return { status: err.status, headers, body: JSON.stringify(redfishErrorBody(err.infos)) };
+  }
+
+  /** GET a resource on behalf of a principal, decorated, as $expand and `only` need it. */
+  async fetchResource(uri: string, principal: Principal): Promise<Json | undefined> {
+    const match = this.routes.match(uri);
+    if (!match?.route.get || match.action || match.membersAlias) return undefined;
+    if (!this.permits(match, match.route.get.privilege, principal)) return undefined;
+    try {
+      const got = await this.getDecorated(match, principal, { only: false, any: false });
+      return 'passthrough' in got ? undefined : got.resource;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async run(p: Prepared, body: unknown, stream?: Readable): Promise<Outgoing> {
+    const { match, method, principal, query } = p;
+    const route = match.route;
+    const ctx: RequestContext = {
+      params: match.params,
+      uri: match.uri,
+      principal,
+      query,
+      body: {},
+      problems: [],
+      headers: p.req.headers,
+      clientIp: p.req.clientIp,
+      socket: p.req.socket,
+      stream,
+    };
+
+    if (method === 'GET' || method === 'HEAD') return this.read(p, method === 'HEAD');
+
+    if (WRITES.has(method) && route.get && !match.action && !match.membersAlias) {
+      await this.checkIfMatch(p);
+    }
+
+    if (match.action) {
+      const action = match.action;
+      const v = validateBody(body ?? {}, action.def.parameters, { action: action.def.name });
+      if (v.problems.length) throw combinedError(v.problems);
+      ctx.body = v.value;
+      return this.write(await action.handler(ctx), match.uri);
+    }
+
+    if (method === 'DELETE') return this.write(await route.delete?.handler(ctx), match.uri);
+
+    const spec = method === 'POST' ? route.post : method === 'PATCH' ? route.patch : route.put;
+    if (!spec) throw vendorError(405, 'MethodNotAllowed', method, match.uri);
+    if (!spec.stream) {
+      const mode = method === 'PATCH' ? 'patch' : 'create';
+      const props = spec.body ?? (method === 'POST' ? route.type?.memberType?.properties : route.type?.properties) ?? {};
+      if (body === undefined) throw baseError(method === 'PATCH' ? 'EmptyJSON' : 'UnrecognizedRequestBody');
+      const v = validateBody(body, props, mode);
+      if (mode === 'patch') {
+        if (v.problems.length && Object.keys(v.value).length === 0) throw combinedError(v.problems);
+        if (!v.problems.length && Object.keys(v.value).length === 0) {
+          throw baseError('PropertyNotWritable', Object.keys(body as object)[0] ?? '@odata.id');
+        }
+        ctx.problems = v.problems.flatMap((e) => e.infos);
+      } else if (v.problems.length) {
+        throw combinedError(v.problems);
+      }
+      ctx.body = v.value;
+    }
+    const result = await spec.handler(ctx);
+    if (result === undefined && ctx.problems.length) {
+      return this.reply(new Reply(200, successBody(ctx.problems)));
+    }
+    return this.write(result, match.uri);
+  }
+
+  private async read(p: Prepared, head: boolean): Promise<Outgoing> {
+    const { match, principal, query } = p;
+    const got = await this.getDecorated(match, principal, query);
+    if ('passthrough' in got) return this.reply(got.passthrough, head);
+    let { resource, etag } = got;
+    const { type } = got;
+
+    const inm = p.req.headers['if-none-match'];
+    if (inm && etagMatches(String(inm), etag)) {
+      return { status: 304, headers: { ...BASE_HEADERS, ETag: etag } };
+    }
+    if (query.only) {
+      if (!type?.memberType) throw baseError('QueryNotSupportedOnResource');
+      const members = resource.Members as { '@odata.id': string }[];
+      const single = members.length === 1 && members[0] ? await this.fetchResource(members[0]['@odata.id'], principal) : undefined;
+      if (single) {
+        resource = single;
+        etag = String(single['@odata.etag']);
+      }
+    }
+    if (query.top !== undefined || query.skip !== undefined) {
+      if (!type?.memberType) throw baseError('QueryNotSupportedOnResource');
+      resource = applyPaging(resource, match.uri, query.top, query.skip);
+    }
+    if (query.select) resource = applySelect(resource, query.select);
+    if (query.expand) {
+      const { mode, levels } = query.expand;
+      resource = await applyExpand(resource, mode, levels, (uri) => this.fetchResource(uri, principal));
+    }
+    const headers: Record<string, string> = {
+      ...BASE_HEADERS,
+      'Content-Type': JSON_TYPE,
+      'Cache-Control': 'no-cache',
+      Allow: allowedMethods(match).join(', '),
+      ETag: etag,
+    };
+    if (type) headers.Link = `<${jsonSchemaUri(type)}>; rel=describedby`;
+    const body = JSON.stringify(resource);
+    if (head) headers['Content-Length'] = String(Buffer.byteLength(body));
+    return { status: 200, headers, body: head ? undefined : body };
+  }
+
+  /** Run a route's GET and add the OData annotations, Actions, count and ETag. */
+  private async getDecorated(
+    match: Match,
+    principal: Principal,
+    query: Query,
+  ): Promise<Decorated | { passthrough: Reply | RawReply }> {
+    const route = match.route;
+    if (!route.get) throw vendorError(405, 'MethodNotAllowed', 'GET', match.uri);
+    const ctx: RequestContext = {
+      params: match.params,
+      uri: match.uri,
+      principal,
+      query,
+      body: {},
+      problems: [],
+      headers: {},
+      clientIp: '',
+    };
+    const raw = await route.get.handler(ctx);
+    if (raw instanceof RawReply || raw instanceof Reply) return { passthrough: raw };
+    if (!isObject(raw)) throw baseError('ResourceMissingAtURI', match.uri);
+    return this.decorate(route, match.uri, match.params, raw, route.type);
+  }
+
+  private decorate(
+    route: ResourceRoute | undefined,
+    uri: string,
+    params: Record<string, string>,
+    body: Json,
+    type: ResourceType | undefined,
+  ): Decorated {
+    const resource: Json = {};
+    if (type) {
+      resource['@odata.context'] = `/redfish/v1/$metadata#${type.name}.${type.name}`;
+      resource['@odata.id'] = uri;
+      resource['@odata.type'] = odataType(type);
+    }
+    Object.assign(resource, body);
+    if (Array.isArray(resource.Members)) resource['Members@odata.count'] = resource.Members.length;
+    if (route?.actions?.length) addActions(resource, route, uri, params);
+    const etag = weakEtag(etagSource(resource, type?.properties));
+    const ordered: Json = type ? { '@odata.context': resource['@odata.context'], '@odata.etag': etag } : {};
+    return { resource: Object.assign(ordered, resource), etag, type };
+  }
+
+  private async checkIfMatch(p: Prepared): Promise<void> {
+    const header = p.req.headers['if-match'];
+    if (!header) return;
+    const got = await this.getDecorated(p.match, p.principal, { only: false, any: false });
+    if ('passthrough' in got) return;
+    if (!etagMatches(String(header), got.etag)) throw baseError('PreconditionFailed');
+  }
+
+  private write(result: unknown, uri: string): Outgoing {
+    if (result === undefined) return this.reply(new Reply(200, successBody()));
+    if (result instanceof Reply || result instanceof RawReply) return this.reply(result);
+    if (isObject(result)) return this.reply(new Reply(200, result));
+    throw new Error(`handler for ${uri} returned ${typeof result}`);
+  }
+
+  private reply(r: Reply | RawReply, head = false): Outgoing {
+    if (r instanceof RawReply) {
+      const headers = { ...BASE_HEADERS, 'Content-Type': r.contentType, 'Cache-Control': 'no-cache', ...r.headers };
+      return { status: r.status, headers, body: head ? undefined : r.payload };
+    }
+    let body = r.body;
+    const headers: Record<string, string> = { ...BASE_HEADERS, ...r.headers };
+    if (r.resource) {
+      const match = this.routes.match(r.resource.uri);
+      const decorated = this.decorate(match?.route, r.resource.uri, match?.params ?? {}, r.resource.body, match?.route.type);
+      body = decorated.resource;
+      headers.ETag = decorated.etag;
+    }
+    if (body === undefined) return { status: r.status, headers };
+    headers['Content-Type'] = JSON_TYPE;
+    return { status: r.status, headers, body: JSON.stringify(body) };
+  }
+
+  private authorize(match: Match, method: Method, principal: Principal): void {
+    if (principal.method === 'none') return; // deferred authentication: the handler decides
+    const route = match.route;
+    const rule: PrivilegeRule | undefined = methodSpec(match, method)?.privilege;
+    if (!rule) throw baseError('InsufficientPrivilege');
+    const owned = route.ownedBy?.(principal, match.params) ?? false;
+    if (principal.passwordChangeRequired && !owned) {
+      throw baseError('PasswordChangeRequired', `/redfish/v1/AccountService/Accounts/${principal.accountId}/`);
+    }
+    if (!this.permits(match, rule, principal)) throw baseError('InsufficientPrivilege');
+  }
+
+  private permits(match: Match, rule: PrivilegeRule, principal: Principal): boolean {
+    // ConfigureSelf only counts on resources the principal owns.
+    const owned = match.route.ownedBy?.(principal, match.params) ?? false;
+    let held: ReadonlySet<Privilege> = principal.privileges;
+    if (!owned && held.has('ConfigureSelf')) {
+      const copy = new Set(held);
+      copy.delete('ConfigureSelf');
+      held = copy;
+    }
+    return satisfies(held, rule);
+  }
+}
+
+function anonymous(): Principal {
+  return { userName: '', accountId: '', roleId: 'ReadOnly', privileges: new Set(), method: 'none' };
+}
+
+function redirect(location: string): Outgoing {
+  return { status: 308, headers: { ...BASE_HEADERS, Location: location, 'Content-Type': JSON_TYPE }, body: '{}' };
+}
+
+function etagMatches(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  const strip = (t: string) => t.trim().replace(/^W\//, '');
+  const mine = strip(etag);
+  return header.split(',').some((t) => strip(t) === mine);
+}
+
+/** What the ETag is computed from: the resource minus volatile properties. */
+function etagSource(resource: Json, props: Props | undefined): Json {
+  if (!props) return resource;
+  const volatile = Object.entries(props).filter(([, p]) => p.volatile);
+  if (!volatile.length) return resource;
+  const copy = { ...resource };
+  for (const [k] of volatile) delete copy[k];
+  return copy;
+}
+
+/** Actions derived from the route's declarations, with allowable values from parameter enums. */
+function addActions(resource: Json, route: ResourceRoute, uri: string, params: Record<string, string>): void {
+  for (const a of route.actions ?? []) {
+    const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def)}` };
+    const overrides = a.allowable?.({ params }) ?? {};
+    for (const [name, prop] of Object.entries(a.def.parameters)) {
+      const values = overrides[name] ?? (prop.type === 'string' ? prop.enum : undefined);
+      if (values) entry[`${name}@Redfish.AllowableValues`] = [...values];
+    }
+    let holder: Json;
+    if (a.def.oem) {
+      // Copy on the way down: the handler's objects may be shared state.
+      const oem = (resource.Oem = { ...(resource.Oem as Json | undefined) });
+      const vendor = (oem.Vendor = { ...(oem.Vendor as Json | undefined) });
+      holder = vendor.Actions = { ...(vendor.Actions as Json | undefined) };
+    } else {
+      holder = resource.Actions = { ...(resource.Actions as Json | undefined) };
+    }
+    holder[`#${a.def.name}`] = entry;
+  }
+}
+
+export { baseMessage };

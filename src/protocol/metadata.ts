@@ -1,0 +1,246 @@
+// $metadata (CSDL), the OData service document, and JSON Schema/CSDL files
+// for the vendor's own types: all derived from the resource descriptions.
+import type { ObjectProp, Prop, Props, ResourceType } from './description.js';
+import { csdlUri, jsonSchemaUri, odataType } from './description.js';
+
+const COMMON_NAMESPACES: readonly [string, string[]][] = [
+  ['RedfishExtensions_v1.xml', ['RedfishExtensions.v1_0_0']],
+  ['Resource_v1.xml', ['Resource', 'Resource.v1_0_0']],
+  ['Message_v1.xml', ['Message', 'Message.v1_0_0']],
+  ['Settings_v1.xml', ['Settings', 'Settings.v1_0_0']],
+];
+
+function versionedNamespace(type: ResourceType): string {
+  return type.version ? `${type.name}.v${type.version.replace(/\./g, '_')}` : type.name;
+}
+
+/** Every vendor type reachable from the served types through vendorType links. */
+export function vendorTypes(types: readonly ResourceType[]): ResourceType[] {
+  const found = new Map<string, ResourceType>();
+  const visitProps = (props: Props) => {
+    for (const p of Object.values(props)) visitProp(p);
+  };
+  const visitProp = (p: Prop): void => {
+    if (p.type === 'object') {
+      if (p.vendorType && !found.has(p.vendorType.name)) {
+        found.set(p.vendorType.name, p.vendorType);
+        visitProps(p.vendorType.properties);
+      }
+      visitProps(p.properties);
+    } else if (p.type === 'array') {
+      visitProp(p.items);
+    }
+  };
+  for (const t of types) {
+    if (t.owner === 'Vendor') found.set(t.name, t);
+    visitProps(t.properties);
+  }
+  return [...found.values()];
+}
+
+const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+
+export function metadataXml(types: readonly ResourceType[], serviceRoot: ResourceType): string {
+  const refs: string[] = [];
+  for (const [file, namespaces] of COMMON_NAMESPACES) {
+    refs.push(reference(`http://redfish.dmtf.org/schemas/v1/${file}`, namespaces, file.startsWith('RedfishExtensions') ? 'Redfish' : undefined));
+  }
+  for (const t of types) {
+    if (t.owner === 'Vendor') continue;
+    refs.push(reference(csdlUri(t), t.version ? [t.name, versionedNamespace(t)] : [t.name]));
+  }
+  for (const v of vendorTypes(types)) refs.push(reference(csdlUri(v), [v.name, versionedNamespace(v)]));
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0">',
+    ...refs,
+    '  <edmx:DataServices>',
+    '    <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="Service">',
+    `      <EntityContainer Name="Service" Extends="${versionedNamespace(serviceRoot)}.ServiceContainer"/>`,
+    '    </Schema>',
+    '  </edmx:DataServices>',
+    '</edmx:Edmx>',
+    '',
+  ].join('\n');
+}
+
+function reference(uri: string, namespaces: string[], alias?: string): string {
+  const includes = namespaces.map((n, i) =>
+    i === 0 && alias ? `    <edmx:Include Namespace="${n}" Alias="${alias}"/>` : `    <edmx:Include Namespace="${n}"/>`,
+  );
+  return [`  <edmx:Reference Uri="${xmlEscape(uri)}">`, ...includes, '  </edmx:Reference>'].join('\n');
+}
+
+const EDM: Record<string, string> = {
+  string: 'Edm.String',
+  integer: 'Edm.Int64',
+  number: 'Edm.Decimal',
+  boolean: 'Edm.Boolean',
+  any: 'Edm.PrimitiveType',
+};
+
+/** CSDL of a vendor type: one versioned namespace with the entity or complex type and its parts. */
+export function vendorCsdl(type: ResourceType): string {
+  const ns = versionedNamespace(type);
+  const complex: string[] = [];
+  const props = csdlProperties(type.properties, ns, complex, '        ');
+  const isEntity = Boolean(type.properties['@odata.id'] || type.properties.Id);
+  const kind = isEntity ? 'EntityType' : 'ComplexType';
+  const base = isEntity ? ' BaseType="Resource.v1_0_0.Resource"' : ' BaseType="Resource.OemObject"';
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0">',
+    reference('http://redfish.dmtf.org/schemas/v1/RedfishExtensions_v1.xml', ['RedfishExtensions.v1_0_0'], 'Redfish'),
+    reference('http://redfish.dmtf.org/schemas/v1/Resource_v1.xml', ['Resource', 'Resource.v1_0_0']),
+    '  <edmx:DataServices>',
+    `    <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="${type.name}">`,
+    `      <${kind} Name="${type.name}"${base} Abstract="true"/>`,
+    '    </Schema>',
+    `    <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="${ns}">`,
+    `      <${kind} Name="${type.name}" BaseType="${type.name}.${type.name}">`,
+    `        <Annotation Term="OData.Description" String="${xmlEscape(type.description)}"/>`,
+    props,
+    `      </${kind}>`,
+    ...complex,
+    '    </Schema>',
+    '  </edmx:DataServices>',
+    '</edmx:Edmx>',
+    '',
+  ].join('\n');
+}
+
+function csdlProperties(props: Props, ns: string, complex: string[], indent: string): string {
+  return Object.entries(props)
+    .filter(([name]) => !name.includes('@'))
+    .map(([name, p]) => csdlProperty(name, p, ns, complex, indent))
+    .join('\n');
+}
+
+function csdlProperty(name: string, p: Prop, ns: string, complex: string[], indent: string): string {
+  const perm = p.readOnly ? 'OData.Permission/Read' : 'OData.Permission/ReadWrite';
+  const nullable = p.nullable ? '' : ' Nullable="false"';
+  const typeName = csdlType(name, p, ns, complex);
+  const lines = [
+    `${indent}<Property Name="${name}" Type="${typeName}"${p.type === 'array' ? '' : nullable}>`,
+    `${indent}  <Annotation Term="OData.Permissions" EnumMember="${perm}"/>`,
+  ];
+  if (p.description) lines.push(`${indent}  <Annotation Term="OData.Description" String="${xmlEscape(p.description)}"/>`);
+  if (p.type === 'integer' || p.type === 'number') {
+    if (p.minimum !== undefined) lines.push(`${indent}  <Annotation Term="Validation.Minimum" Int="${p.minimum}"/>`);
+    if (p.maximum !== undefined) lines.push(`${indent}  <Annotation Term="Validation.Maximum" Int="${p.maximum}"/>`);
+  }
+  if (p.type === 'string' && p.pattern) lines.push(`${indent}  <Annotation Term="Validation.Pattern" String="${xmlEscape(p.pattern)}"/>`);
+  lines.push(`${indent}</Property>`);
+  return lines.join('\n');
+}
+
+function csdlType(name: string, p: Prop, ns: string, complex: string[]): string {
+  switch (p.type) {
+    case 'array':
+      return `Collection(${csdlType(name, p.items, ns, complex)})`;
+    case 'link':
+      return 'Resource.Item';
+    case 'object': {
+      if (p.vendorType) return `${versionedNamespace(p.vendorType)}.${p.vendorType.name}`;
+      const typeName = p.typeName ?? name;
+      complex.push(complexType(typeName, p, ns, complex));
+      return `${ns}.${typeName}`;
+    }
+    case 'string':
+      return p.format === 'date-time' ? 'Edm.DateTimeOffset' : 'Edm.String';
+    default:
+      return EDM[p.type] ?? 'Edm.String';
+  }
+}
+
+function complexType(name: string, p: ObjectProp, ns: string, complex: string[]): string {
+  const open = p.additionalProperties ? ' OpenType="true"' : '';
+  return [
+    `      <ComplexType Name="${name}"${open}>`,
+    csdlProperties(p.properties, ns, complex, '        '),
+    '      </ComplexType>',
+  ].join('\n');
+}
+
+// -- JSON Schema -------------------------------------------------------------
+
+export function vendorJsonSchema(type: ResourceType): object {
+  const definitions: Record<string, object> = {};
+  definitions[type.name] = jsonObject(type.properties, false, definitions, type.description);
+  return {
+    $id: jsonSchemaUri(type),
+    $schema: 'http://redfish.dmtf.org/schemas/v1/redfish-schema-v1.json',
+    title: odataType(type),
+    $ref: `#/definitions/${type.name}`,
+    definitions,
+  };
+}
+
+function jsonObject(props: Props, additional: boolean | Prop, definitions: Record<string, object>, description?: string): object {
+  const properties: Record<string, object> = {};
+  const required: string[] = [];
+  for (const [name, p] of Object.entries(props)) {
+    properties[name] = jsonProp(p, definitions);
+    if (p.required) required.push(name);
+  }
+  return {
+    type: 'object',
+    ...(description ? { description } : {}),
+    additionalProperties: additional === true ? true : additional ? jsonProp(additional, definitions) : false,
+    patternProperties: { '^([a-zA-Z_][a-zA-Z0-9_]*)?@(odata|Redfish|Message)\\.[a-zA-Z_][a-zA-Z0-9_]*$': {} },
+    properties,
+    ...(required.length ? { requiredOnCreate: required } : {}),
+  };
+}
+
+function jsonProp(p: Prop, definitions: Record<string, object>): object {
+  const common = {
+    ...(p.description ? { description: p.description } : {}),
+    readonly: Boolean(p.readOnly),
+  };
+  const nullable = (t: string) => (p.nullable ? [t, 'null'] : t);
+  switch (p.type) {
+    case 'string':
+      return {
+        ...common,
+        type: nullable('string'),
+        ...(p.enum ? { enum: [...p.enum] } : {}),
+        ...(p.pattern ? { pattern: p.pattern } : {}),
+        ...(p.format ? { format: p.format } : {}),
+        ...(p.maxLength !== undefined ? { maxLength: p.maxLength } : {}),
+        ...(p.minLength !== undefined ? { minLength: p.minLength } : {}),
+      };
+    case 'integer':
+    case 'number':
+      return {
+        ...common,
+        type: nullable(p.type),
+        ...(p.minimum !== undefined ? { minimum: p.minimum } : {}),
+        ...(p.maximum !== undefined ? { maximum: p.maximum } : {}),
+        ...(p.units ? { units: p.units } : {}),
+      };
+    case 'boolean':
+      return { ...common, type: nullable('boolean') };
+    case 'link':
+      return { ...common, $ref: 'http://redfish.dmtf.org/schemas/v1/odata-v4.json#/definitions/idRef' };
+    case 'array':
+      return { ...common, type: 'array', items: jsonProp(p.items, definitions), ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}) };
+    case 'object':
+      if (p.vendorType) return { ...common, $ref: `${jsonSchemaUri(p.vendorType)}#/definitions/${p.vendorType.name}` };
+      if (p.typeName) {
+        definitions[p.typeName] ??= jsonObject(p.properties, p.additionalProperties ?? false, definitions, p.description);
+        return { ...common, $ref: `#/definitions/${p.typeName}` };
+      }
+      return { ...common, ...jsonObject(p.properties, p.additionalProperties ?? false, definitions) };
+    case 'any':
+      return { ...common };
+  }
+}
+
+/** The OData service document: the root and its top-level resources. */
+export function serviceDocument(topLevel: Record<string, string>): object {
+  return {
+    '@odata.context': '/redfish/v1/$metadata',
+    value: Object.entries(topLevel).map(([name, url]) => ({ name, kind: 'Singleton', url })),
+  };
+}

@@ -1,0 +1,62 @@
+// What a handler may return besides a plain resource body.
+import { redfishErrorBody, successBody, type ExtendedInfo } from '../messages/errors.js';
+
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+    /** A resource body to decorate with @odata annotations as a member at `headers.Location`. */
+    readonly resource?: { uri: string; body: Record<string, unknown> },
+  ) {}
+}
+
+/** A raw payload (registry files, $metadata): sent as is, with the given type. */
+export class RawReply {
+  constructor(
+    readonly status: number,
+    readonly contentType: string,
+    readonly payload: Buffer | string,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+/** 200 with a Success message (G8), plus any warnings. */
+export function success(...extra: ExtendedInfo[]): Reply {
+  return new Reply(200, successBody(extra));
+}
+
+/** 200 with the given messages in an error object (e.g. SystemResetRequired). */
+export function messages(first: ExtendedInfo, ...rest: ExtendedInfo[]): Reply {
+  return new Reply(200, redfishErrorBody([first, ...rest]));
+}
+
+/** 201 Created with Location; the body is the new member, decorated like a GET of it. */
+export function created(uri: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Reply {
+  return new Reply(201, undefined, { Location: uri, ...headers }, { uri, body });
+}
+
+/** 202 Accepted with a task monitor (DSP0266 asynchronous operations). */
+export function accepted(taskMonitor: string, body: unknown): Reply {
+  return new Reply(202, body, { Location: taskMonitor });
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
+  return new Reply(status, body, headers);
+}
+
+export function noContent(): Reply {
+  return new Reply(204, undefined);
+}
+
+export interface CollectionBody {
+  Name: string;
+  Description?: string;
+  Members: string[];
+  [key: string]: unknown;
+}
+
+/** A collection body from member URIs. */
+export function collection(name: string, members: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { Name: name, ...extra, Members: members.map((m) => ({ '@odata.id': m })) };
+}

@@ -1,0 +1,235 @@
+// The route table: each resource path declared once with its type, methods,
+// privileges and actions. Matching is case-insensitive on literal segments;
+// Allow, 405s, HEAD and the Actions object all derive from the declaration.
+import type { PrivilegeRule } from '../domain/privileges.js';
+import type { ActionDef, Props, ResourceType } from './description.js';
+import type { Principal } from './principal.js';
+import type { Query } from './query.js';
+import type { ExtendedInfo } from '../messages/messages.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
+
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface RequestContext {
+  /** Path parameters, as sent (percent-decoded). */
+  params: Record<string, string>;
+  /** Canonical URI of the addressed resource (or action). */
+  uri: string;
+  principal: Principal;
+  query: Query;
+  /** The validated body: only properties that passed validation. */
+  body: Record<string, unknown>;
+  /** Messages for properties that failed validation in a partially applied PATCH. */
+  problems: ExtendedInfo[];
+  headers: IncomingHttpHeaders;
+  clientIp: string;
+  socket?: TLSSocket;
+  /** Unparsed request stream, for routes declared with `stream: true` (uploads). */
+  stream?: Readable;
+}
+
+export type Handler = (ctx: RequestContext) => unknown;
+
+export interface MethodSpec {
+  privilege: PrivilegeRule;
+  handler: Handler;
+  /** This method needs no credentials (session login). */
+  open?: boolean;
+}
+
+export interface WriteSpec extends MethodSpec {
+  /** Properties a client may send; defaults to the resource type's (PATCH) or member type's (POST). */
+  body?: Props;
+  /** Don't parse a JSON body: the handler reads `ctx.stream` (multipart uploads). */
+  stream?: boolean;
+  /** Content types accepted when streaming. */
+  contentTypes?: readonly string[];
+}
+
+export interface ActionRoute {
+  def: ActionDef;
+  privilege: PrivilegeRule;
+  handler: Handler;
+  /** Override of @Redfish.AllowableValues per parameter, when they depend on state. */
+  allowable?: (ctx: { params: Record<string, string> }) => Record<string, readonly string[]>;
+}
+
+export interface ResourceRoute {
+  /** Literal path template with {Params}, ending in '/' unless `file`. */
+  path: string;
+  type?: ResourceType;
+  /** Reachable without credentials (service root, $metadata, odata). */
+  open?: boolean;
+  /** A file: its canonical form has no trailing slash and GET is not redirected. */
+  file?: boolean;
+  /** True when the principal owns the resource (grants ConfigureSelf). */
+  ownedBy?: (principal: Principal, params: Record<string, string>) => boolean;
+  /** Let a route authenticate by other means than headers (upload sessionKey part). */
+  deferAuth?: boolean;
+  get?: MethodSpec;
+  patch?: WriteSpec;
+  put?: WriteSpec;
+  post?: WriteSpec;
+  delete?: MethodSpec;
+  actions?: readonly ActionRoute[];
+}
+
+export interface Match {
+  route: ResourceRoute;
+  params: Record<string, string>;
+  /** Canonical URI with the params substituted. */
+  uri: string;
+  /** Set when the path addresses one of the route's actions. */
+  action?: ActionRoute;
+  /** The path named <collection>/Members (POST alias of the collection). */
+  membersAlias?: boolean;
+}
+
+interface Node {
+  literal: Map<string, Node>;
+  param?: { name: string; node: Node };
+  entry?: { route: ResourceRoute; template: string[]; action?: ActionRoute; membersAlias?: boolean };
+}
+
+const newNode = (): Node => ({ literal: new Map() });
+
+export function splitPath(path: string): string[] {
+  return path.split('/').filter((s) => s !== '');
+}
+
+export function actionPath(route: ResourceRoute, def: ActionDef): string {
+  return `${route.path}Actions/${def.oem ? 'Oem/Vendor/' : ''}${def.name}/`;
+}
+
+export class RouteTable {
+  private readonly root = newNode();
+  private readonly all: ResourceRoute[] = [];
+
+  add(route: ResourceRoute): void {
+    if (!route.file && !route.path.endsWith('/')) throw new Error(`route ${route.path} must end in '/'`);
+    this.insert(route.path, { route });
+    for (const action of route.actions ?? []) this.insert(actionPath(route, action.def), { route, action });
+    if (route.post && route.type?.memberType) this.insert(`${route.path}Members/`, { route, membersAlias: true });
+    this.all.push(route);
+  }
+
+  routes(): readonly ResourceRoute[] {
+    return this.all;
+  }
+
+  /** Every resource type served, members and collections alike. */
+  types(): ResourceType[] {
+    const seen = new Map<string, ResourceType>();
+    const visit = (t?: ResourceType) => {
+      if (!t || seen.has(t.name)) return;
+      seen.set(t.name, t);
+      visit(t.memberType);
+    };
+    for (const r of this.all) visit(r.type);
+    return [...seen.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  match(path: string): Match | undefined {
+    let segments: string[];
+    try {
+      segments = splitPath(path).map(decodeURIComponent);
+    } catch {
+      return undefined;
+    }
+    const params: Record<string, string> = {};
+    const node = this.walk(this.root, segments, 0, params);
+    const entry = node?.entry;
+    if (!entry) return undefined;
+    const canonical = entry.template.map((seg) =>
+      seg.startsWith('{') ? encodeURIComponent(params[seg.slice(1, -1)] ?? '') : seg,
+    );
+    const trailing = entry.route.file && !entry.action && !entry.membersAlias ? '' : '/';
+    return {
+      route: entry.route,
+      params,
+      uri: `/${canonical.join('/')}${trailing}`,
+      action: entry.action,
+      membersAlias: entry.membersAlias,
+    };
+  }
+
+  private insert(path: string, entry: Omit<NonNullable<Node['entry']>, 'template'>): void {
+    const template = splitPath(path);
+    let node = this.root;
+    for (const seg of template) {
+      if (seg.startsWith('{') && seg.endsWith('}')) {
+        const name = seg.slice(1, -1);
+        if (node.param && node.param.name !== name) {
+          throw new Error(`conflicting parameter names {${node.param.name}} and {${name}} in ${path}`);
+        }
+        node.param ??= { name, node: newNode() };
+        node = node.param.node;
+      } else {
+        const key = seg.toLowerCase();
+        let next = node.literal.get(key);
+        if (!next) {
+          next = newNode();
+          node.literal.set(key, next);
+        }
+        node = next;
+      }
+    }
+    if (node.entry) throw new Error(`duplicate route ${path}`);
+    node.entry = { ...entry, template };
+  }
+
+  private walk(node: Node, segs: string[], i: number, params: Record<string, string>): Node | undefined {
+    if (i === segs.length) return node.entry ? node : undefined;
+    const seg = segs[i] as string;
+    const lit = node.literal.get(seg.toLowerCase());
+    if (lit) {
+      const found = this.walk(lit, segs, i + 1, params);
+      if (found) return found;
+    }
+    if (node.param && seg !== '') {
+      const found = this.walk(node.param.node, segs, i + 1, params);
+      if (found) {
+        params[node.param.name] = seg;
+        return found;
+      }
+    }
+    return undefined;
+  }
+}
+
+/** The declaration serving a method on a matched path. */
+export function methodSpec(m: Match, method: string): MethodSpec | WriteSpec | undefined {
+  if (m.action) return method === 'POST' ? m.action : undefined;
+  if (m.membersAlias) return method === 'POST' ? m.route.post : undefined;
+  const r = m.route;
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      return r.get;
+    case 'POST':
+      return r.post;
+    case 'PATCH':
+      return r.patch;
+    case 'PUT':
+      return r.put;
+    case 'DELETE':
+      return r.delete;
+    default:
+      return undefined;
+  }
+}
+
+/** Methods a matched path accepts, in a stable order, for Allow and 405s. */
+export function allowedMethods(m: Match): Method[] {
+  if (m.action || m.membersAlias) return ['POST'];
+  const r = m.route;
+  const out: Method[] = [];
+  if (r.get) out.push('GET', 'HEAD');
+  if (r.post) out.push('POST');
+  if (r.patch) out.push('PATCH');
+  if (r.put) out.push('PUT');
+  if (r.delete) out.push('DELETE');
+  return out;
+}

@@ -1,0 +1,209 @@
+// Validates request bodies against a resource description. Each bad property
+// yields one registry message; good properties survive, so a PATCH can apply
+// the good ones and report the bad ones (DSP0266 partial success).
+import { baseError, type RedfishError } from '../messages/errors.js';
+import type { Prop, Props } from './description.js';
+
+export type WriteMode = 'patch' | 'create' | { action: string };
+
+export interface Validated {
+  value: Record<string, unknown>;
+  problems: RedfishError[];
+}
+
+/** How a value is quoted in MessageArgs: strings as they are, anything else as JSON. */
+export function argText(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v) ?? 'undefined';
+}
+
+export function jsonTypeOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+function isAnnotation(key: string): boolean {
+  return key.startsWith('@') || key.includes('@odata.') || key.includes('@Redfish.') || key.includes('@Message.');
+}
+
+interface Ctx {
+  mode: WriteMode;
+  problems: RedfishError[];
+}
+
+/** Validate a whole body against the writable properties of a type or the parameters of an action. */
+export function validateBody(body: unknown, props: Props, mode: WriteMode): Validated {
+  const ctx: Ctx = { mode, problems: [] };
+  if (jsonTypeOf(body) !== 'object') {
+    return { value: {}, problems: [baseError('UnrecognizedRequestBody')] };
+  }
+  const value = validateObject(body as Record<string, unknown>, props, '', ctx, false) ?? {};
+  return { value, problems: ctx.problems };
+}
+
+function validateObject(
+  obj: Record<string, unknown>,
+  props: Props,
+  prefix: string,
+  ctx: Ctx,
+  additional: boolean | Prop,
+): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(obj)) {
+    if (isAnnotation(key)) continue;
+    const path = prefix + key;
+    const prop = props[key] ?? (additional === true ? { type: 'any' as const } : additional || undefined);
+    if (!prop) {
+      ctx.problems.push(unknownProperty(path, ctx.mode));
+      continue;
+    }
+    if (prop.readOnly || (prop.createOnly && ctx.mode === 'patch')) {
+      ctx.problems.push(baseError('PropertyNotWritable', path).about(path));
+      continue;
+    }
+    const checked = validateValue(v, prop, path, ctx);
+    if (checked.ok) out[key] = checked.value;
+  }
+  if (ctx.mode !== 'patch') {
+    for (const [key, prop] of Object.entries(props)) {
+      if (prop.required && !(key in obj)) ctx.problems.push(missingProperty(prefix + key, ctx.mode));
+    }
+  }
+  return out;
+}
+
+type Checked = { ok: true; value: unknown } | { ok: false };
+
+function validateValue(v: unknown, prop: Prop, path: string, ctx: Ctx): Checked {
+  if (v === null) {
+    if (prop.nullable || prop.type === 'any') return { ok: true, value: null };
+    return typeError(v, path, ctx);
+  }
+  switch (prop.type) {
+    case 'any':
+      return { ok: true, value: v };
+    case 'boolean':
+      return typeof v === 'boolean' ? { ok: true, value: v } : typeError(v, path, ctx);
+    case 'integer':
+    case 'number': {
+      if (typeof v !== 'number' || (prop.type === 'integer' && !Number.isInteger(v))) return typeError(v, path, ctx);
+      if ((prop.minimum !== undefined && v < prop.minimum) || (prop.maximum !== undefined && v > prop.maximum)) {
+        return fail(ctx, valueError('range', v, path, ctx.mode));
+      }
+      return { ok: true, value: v };
+    }
+    case 'string': {
+      if (typeof v !== 'string') return typeError(v, path, ctx);
+      if (prop.enum && !prop.enum.includes(v)) return fail(ctx, valueError('list', v, path, ctx.mode));
+      const tooShort = prop.minLength !== undefined && v.length < prop.minLength;
+      const tooLong = prop.maxLength !== undefined && v.length > prop.maxLength;
+      const badPattern = prop.pattern !== undefined && !new RegExp(prop.pattern).test(v);
+      const badDate = prop.format === 'date-time' && !isIsoDateTime(v);
+      if (tooLong && ctx.mode === 'patch') return fail(ctx, baseError('StringValueTooLong', v, prop.maxLength ?? 0).about(path));
+      if (tooShort || tooLong || badPattern || badDate) return fail(ctx, valueError('format', v, path, ctx.mode));
+      return { ok: true, value: v };
+    }
+    case 'link': {
+      const id = typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>)['@odata.id'] : undefined;
+      if (typeof id !== 'string') return typeError(v, path, ctx);
+      return { ok: true, value: { '@odata.id': id } };
+    }
+    case 'object': {
+      if (jsonTypeOf(v) !== 'object') return typeError(v, path, ctx);
+      const before = ctx.problems.length;
+      const inner = validateObject(v as Record<string, unknown>, prop.properties, `${path}/`, ctx, prop.additionalProperties ?? false);
+      if (ctx.mode !== 'patch' && ctx.problems.length > before) return { ok: false };
+      if (inner && Object.keys(inner).length === 0 && Object.keys(v as object).length > 0) return { ok: false };
+      return { ok: true, value: inner };
+    }
+    case 'array': {
+      if (!Array.isArray(v)) return typeError(v, path, ctx);
+      if (prop.maxItems !== undefined && v.length > prop.maxItems) return fail(ctx, valueError('range', v, path, ctx.mode));
+      if (prop.minItems !== undefined && v.length < prop.minItems) return fail(ctx, valueError('range', v, path, ctx.mode));
+      const before = ctx.problems.length;
+      const items: unknown[] = [];
+      v.forEach((item, i) => {
+        // In a PATCH, null removes an element and {} leaves it unchanged (DSP0266 array rules).
+        if (ctx.mode === 'patch' && prop.items.type === 'object' && (item === null || isEmptyObject(item))) {
+          items.push(item);
+          return;
+        }
+        const r = validateValue(item, prop.items, `${path}/${i}`, ctx);
+        if (r.ok) items.push(r.value);
+      });
+      return ctx.problems.length > before ? { ok: false } : { ok: true, value: items };
+    }
+  }
+}
+
+function isEmptyObject(v: unknown): boolean {
+  return jsonTypeOf(v) === 'object' && Object.keys(v as object).length === 0;
+}
+
+export function isIsoDateTime(v: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v));
+}
+
+function fail(ctx: Ctx, e: RedfishError): Checked {
+  ctx.problems.push(e);
+  return { ok: false };
+}
+
+function typeError(v: unknown, path: string, ctx: Ctx): Checked {
+  const mode = ctx.mode;
+  const e =
+    typeof mode === 'object'
+      ? baseError('ActionParameterValueTypeError', argText(v), path, mode.action)
+      : baseError('PropertyValueTypeError', argText(v), path);
+  return fail(ctx, e.about(path));
+}
+
+function valueError(kind: 'list' | 'format' | 'range', v: unknown, path: string, mode: WriteMode): RedfishError {
+  const text = argText(v);
+  if (typeof mode === 'object') {
+    if (kind === 'list') return baseError('ActionParameterValueNotInList', text, path, mode.action).about(path);
+    if (kind === 'format') return baseError('ActionParameterValueFormatError', text, path, mode.action).about(path);
+    return baseError('ActionParameterValueError', path, mode.action).about(path);
+  }
+  if (kind === 'list') return baseError('PropertyValueNotInList', text, path).about(path);
+  if (kind === 'format') return baseError('PropertyValueFormatError', text, path).about(path);
+  return baseError('PropertyValueOutOfRange', text, path).about(path);
+}
+
+function unknownProperty(path: string, mode: WriteMode): RedfishError {
+  return typeof mode === 'object'
+    ? baseError('ActionParameterUnknown', mode.action, path).about(path)
+    : baseError('PropertyUnknown', path).about(path);
+}
+
+function missingProperty(path: string, mode: WriteMode): RedfishError {
+  return typeof mode === 'object'
+    ? baseError('ActionParameterMissing', mode.action, path).about(path)
+    : baseError('PropertyMissing', path).about(path);
+}
+
+/**
+ * Merge a validated PATCH into a stored document: objects merge member by
+ * member, arrays of objects follow the DSP0266 rules (null removes, {} keeps,
+ * a shorter array truncates), anything else is replaced.
+ */
+export function mergePatch<T>(current: T, patch: Record<string, unknown>): T {
+  const out: Record<string, unknown> = { ...(current as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(patch)) {
+    const cur = out[k];
+    if (jsonTypeOf(v) === 'object' && jsonTypeOf(cur) === 'object') {
+      out[k] = mergePatch(cur, v as Record<string, unknown>);
+    } else if (Array.isArray(v) && Array.isArray(cur) && v.some((x) => x === null || jsonTypeOf(x) === 'object')) {
+      const merged: unknown[] = [];
+      v.forEach((item, i) => {
+        if (item === null) return;
+        if (jsonTypeOf(item) === 'object' && jsonTypeOf(cur[i]) === 'object') merged.push(mergePatch(cur[i], item as Record<string, unknown>));
+        else merged.push(item);
+      });
+      out[k] = merged;
+    } else {
+      out[k] = v;
+    }
+  }
+  return out as T;
+}

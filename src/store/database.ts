@@ -1,0 +1,56 @@
+// The embedded database. WAL with synchronous=FULL: a write that returned has
+// reached the disk, so an acknowledged change survives kill -9.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type Db = Database.Database;
+
+export interface Migration {
+  /** Stable, unique name, e.g. "core-001-documents". Applied once, in list order. */
+  readonly id: string;
+  readonly sql: string;
+}
+
+const CORE_MIGRATIONS: readonly Migration[] = [
+  {
+    id: 'core-001-documents',
+    sql: `
+      CREATE TABLE document (
+        kind TEXT NOT NULL,
+        id   TEXT NOT NULL,
+        seq  INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (kind, id)
+      );
+      CREATE INDEX document_kind_seq ON document (kind, seq);
+      CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `,
+  },
+];
+
+/** Opens (creating if needed) the database at path, or in memory for ':memory:'. */
+export function openDatabase(path: string, extraMigrations: readonly Migration[] = []): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  if (path !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  migrate(db, [...CORE_MIGRATIONS, ...extraMigrations]);
+  return db;
+}
+
+function migrate(db: Db, migrations: readonly Migration[]): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migration (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const applied = new Set(
+    (db.prepare('SELECT id FROM schema_migration').all() as { id: string }[]).map((r) => r.id),
+  );
+  const record = db.prepare('INSERT INTO schema_migration (id, applied_at) VALUES (?, ?)');
+  for (const m of migrations) {
+    if (applied.has(m.id)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      record.run(m.id, new Date().toISOString());
+    })();
+  }
+}
