@@ -12,6 +12,8 @@ import { EventBus } from './domain/events.js';
 import { generatePassword } from './domain/passwords.js';
 import { RegistryFiles } from './domain/registry-files.js';
 import { Sessions } from './domain/sessions.js';
+import { Logs } from './domain/logs.js';
+import { NO_SENSORS } from './platform/sensors.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { ensureTlsMaterial } from './http/tls.js';
 import { BASE_REGISTRY } from './messages/registries/base.js';
@@ -76,6 +78,25 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   registries.addMessageRegistry(BASE_REGISTRY);
   registries.addMessageRegistry(VENDOR_REGISTRY);
 
+  const tls = await ensureTlsMaterial(dataDir, config.tlsCert, config.tlsKey);
+  let http: HttpServer | undefined;
+  let clientCAs: string[] | undefined;
+  const https: Services['https'] = {
+    cert: tls.cert,
+    key: tls.key,
+    selfSigned: tls.generated,
+    replace(cert, key) {
+      https.cert = cert;
+      https.key = key;
+      https.selfSigned = false;
+      http?.setCertificate(cert, key, clientCAs);
+    },
+    setClientCAs(pems) {
+      clientCAs = pems.length ? pems : undefined;
+      http?.setCertificate(https.cert, https.key, clientCAs);
+    },
+  };
+
   const services: Services = {
     config,
     clock,
@@ -92,28 +113,33 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     serviceUuid,
     settings,
     rootLinks: {},
+    logs: new Logs(store, clock),
+    licenses: { tier: () => 'None' },
+    sensors: NO_SENSORS,
+    firmware: { controllerVersion: () => '1.40' },
+    https,
   };
   registerAllRoutes(services);
 
-  const tls = await ensureTlsMaterial(dataDir, config.tlsCert, config.tlsKey);
-  const http = await startHttpServer({
+  http = await startHttpServer({
     host: config.host,
     port: config.port,
-    cert: tls.cert,
-    key: tls.key,
+    cert: https.cert,
+    key: https.key,
     bodyLimit: config.bodyLimit,
     dispatcher: new Dispatcher(services.routes, auth, log),
     log,
   });
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const listening = http;
   return {
     services,
-    http,
-    port: http.port,
-    url: `https://${host}:${http.port}`,
+    http: listening,
+    port: listening.port,
+    url: `https://${host}:${listening.port}`,
     generatedPassword,
     close: async () => {
-      await http.close();
+      await listening.close();
       db.close();
     },
   };

@@ -6,7 +6,10 @@ import type { Accounts } from '../domain/accounts.js';
 import type { EventBus } from '../domain/events.js';
 import type { RegistryFiles } from '../domain/registry-files.js';
 import type { Sessions } from '../domain/sessions.js';
+import type { LicenseState } from '../domain/licenses.js';
+import type { Logs } from '../domain/logs.js';
 import type { Clock } from '../platform/clock.js';
+import type { SensorSource } from '../platform/sensors.js';
 import type { ControllerLifecycle, HostLifecycle } from '../platform/lifecycle.js';
 import type { Authentication } from '../protocol/auth.js';
 import type { RouteTable } from '../protocol/routes.js';
@@ -35,6 +38,27 @@ export interface Services {
   /** Stable across restarts: generated on first start. */
   serviceUuid: string;
   settings: { get(): ServiceSettings; set(s: ServiceSettings): void };
+  /** Integrated management log and event log. */
+  logs: Logs;
+  /** Installed license tier; the licensing area replaces the default (no license). */
+  licenses: LicenseState;
+  /** Sensor readings; the simulator replaces the default (none). */
+  sensors: SensorSource;
+  /** Versions of the controller's own firmware; the update area replaces the default. */
+  firmware: { controllerVersion(): string };
+  /** The controller's HTTPS identity, replaceable at run time. */
+  https: HttpsIdentity;
   /** Links the service root shows, filled by the areas as they register. */
   rootLinks: Record<string, string>;
+}
+
+export interface HttpsIdentity {
+  cert: string;
+  key: string;
+  /** True while the certificate is the self-signed one generated at first start. */
+  selfSigned: boolean;
+  /** Install a new certificate and key; takes effect for new connections at once. */
+  replace(cert: string, key: string): void;
+  /** Trusted CAs for client certificates (certificate login). */
+  setClientCAs(pems: string[]): void;
 }

@@ -1,0 +1,18 @@
+// Sensor readings of the simulated server, for Thermal and for metric reports.
+export interface SensorReading {
+  /** Stable id, e.g. "CPU1Temp" or "Fan1". */
+  id: string;
+  name: string;
+  kind: 'Temperature' | 'Fan' | 'Power';
+  reading: number;
+  units: 'Cel' | 'RPM' | '%' | 'W';
+  /** URI of the property the reading appears at, for MetricReport MetricProperty. */
+  uri: string;
+}
+
+export interface SensorSource {
+  readings(): SensorReading[];
+}
+
+/** Until the simulator registers its sensors. */
+export const NO_SENSORS: SensorSource = { readings: () => [] };
