@@ -3,17 +3,25 @@
 import { join, resolve } from 'node:path';
 import { INITIAL_PASSWORD_FILE, startService } from './app.js';
 import { ConfigError, parseConfig, usage } from './config.js';
+import { TOOLS } from './tools/index.js';
+
+function fullUsage(): string {
+  const tools = Object.entries(TOOLS).map(([name, t]) => `  npm run cli -- ${name.padEnd(10)} ${t.summary}`);
+  return usage() + (tools.length ? `\nTools:\n${tools.join('\n')}\n` : '');
+}
 
 async function main(argv: string[]): Promise<void> {
+  const tool = argv[0] !== undefined ? TOOLS[argv[0]] : undefined;
+  if (tool) return tool.run(argv.slice(1));
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(usage());
+    process.stdout.write(fullUsage());
     return;
   }
   let config;
   try {
     config = parseConfig(argv, process.env);
   } catch (e) {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${usage()}`);
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${fullUsage()}`);
     process.exit(2);
   }
   const service = await startService(config);
