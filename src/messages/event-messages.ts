@@ -1,0 +1,7 @@
+// Typed builders for the event registries the service emits from.
+import { messagesOf } from './messages.js';
+import { RESOURCE_EVENT_REGISTRY } from './registries/resource-event.js';
+import { TASK_EVENT_REGISTRY } from './registries/task-event.js';
+
+export const resourceEvent = messagesOf(RESOURCE_EVENT_REGISTRY);
+export const taskEvent = messagesOf(TASK_EVENT_REGISTRY);
