@@ -17,6 +17,8 @@ import { NO_SENSORS } from './platform/sensors.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { ensureTlsMaterial } from './http/tls.js';
 import { BASE_REGISTRY } from './messages/registries/base.js';
+import { RESOURCE_EVENT_REGISTRY } from './messages/registries/resource-event.js';
+import { TASK_EVENT_REGISTRY } from './messages/registries/task-event.js';
 import { VENDOR_REGISTRY } from './messages/registries/vendor.js';
 import { SystemClock, type Clock } from './platform/clock.js';
 import { ControllerLifecycle, HostLifecycle } from './platform/lifecycle.js';
@@ -77,6 +79,8 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const registries = new RegistryFiles();
   registries.addMessageRegistry(BASE_REGISTRY);
   registries.addMessageRegistry(VENDOR_REGISTRY);
+  registries.addMessageRegistry(RESOURCE_EVENT_REGISTRY);
+  registries.addMessageRegistry(TASK_EVENT_REGISTRY);
 
   const tls = await ensureTlsMaterial(dataDir, config.tlsCert, config.tlsKey);
   let http: HttpServer | undefined;
