@@ -1,0 +1,129 @@
+// The command line: flags and environment variables, the first administrator's
+// password, structured request logs, and durability across kill -9.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { request } from 'undici';
+import { ConfigError, parseConfig } from '../src/config.js';
+import { startChild } from './support/child.js';
+import { basic, insecureAgent } from './support/service.js';
+
+async function call(url: string, method: string, path: string, auth: string, body?: unknown) {
+  const res = await request(url + path, {
+    method: method as 'GET',
+    headers: { authorization: auth, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+    dispatcher: insecureAgent,
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const c = parseConfig([], {});
+    assert.equal(c.port, 8443);
+    assert.equal(c.host, '127.0.0.1');
+    assert.equal(c.dataDir, './data');
+    assert.equal(c.adminUser, 'Administrator');
+    assert.equal(c.adminPassword, undefined);
+  });
+
+  it('reads flags, then environment variables', () => {
+    const env = { BMC_PORT: '9000', BMC_HOST: '0.0.0.0', BMC_ADMIN_USER: 'root' };
+    const c = parseConfig(['--port', '9443', '--data-dir', '/tmp/x', '--tls-cert', 'c.pem', '--tls-key', 'k.pem'], env);
+    assert.equal(c.port, 9443);
+    assert.equal(c.host, '0.0.0.0');
+    assert.equal(c.adminUser, 'root');
+    assert.equal(c.dataDir, '/tmp/x');
+    assert.equal(c.tlsCert, 'c.pem');
+  });
+
+  it('refuses bad values with a clear message', () => {
+    assert.throws(() => parseConfig(['--port', 'abc'], {}), ConfigError);
+    assert.throws(() => parseConfig(['--port', '70000'], {}), /0-65535/);
+    assert.throws(() => parseConfig(['--tls-cert', 'c.pem'], {}), /go together/);
+    assert.throws(() => parseConfig(['--nope'], {}));
+  });
+});
+
+describe('the service process', () => {
+  const dirs: string[] = [];
+  after(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  const newDir = () => {
+    const d = mkdtempSync(join(tmpdir(), 'bmc-cli-'));
+    dirs.push(d);
+    return d;
+  };
+
+  it('generates the first administrator password once, prints it and writes it to the data dir', async () => {
+    const dir = newDir();
+    const first = await startChild(['--port', '0', '--data-dir', dir]);
+    const file = join(dir, 'initial-admin-password');
+    const password = readFileSync(file, 'utf8').trim();
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.ok(first.stdout().includes(password), 'printed on first start');
+    assert.equal((await call(first.url, 'GET', '/redfish/v1/SessionService/', basic('Administrator', password))).status, 200);
+    first.proc.kill('SIGTERM');
+    await first.exited;
+    const second = await startChild(['--port', '0', '--data-dir', dir]);
+    assert.ok(!second.stdout().includes(password), 'not printed again');
+    assert.equal((await call(second.url, 'GET', '/redfish/v1/SessionService/', basic('Administrator', password))).status, 200);
+    second.proc.kill('SIGTERM');
+    await second.exited;
+  });
+
+  it('takes its options from environment variables too', async () => {
+    const dir = newDir();
+    const child = await startChild([], { BMC_PORT: '0', BMC_DATA_DIR: dir, BMC_ADMIN_USER: 'root', BMC_ADMIN_PASSWORD: 'Env-Pass-123' });
+    assert.equal((await call(child.url, 'GET', '/redfish/v1/SessionService/', basic('root', 'Env-Pass-123'))).status, 200);
+    assert.ok(!existsSync(join(dir, 'initial-admin-password')), 'no generated password when one is given');
+    child.proc.kill('SIGTERM');
+    await child.exited;
+  });
+
+  it('writes one structured log line per request, with no secrets', async () => {
+    const dir = newDir();
+    const child = await startChild(['--port', '0', '--data-dir', dir, '--admin-password', 'Log-Pass-123']);
+    const login = await request(`${child.url}/redfish/v1/SessionService/Sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ UserName: 'Administrator', Password: 'Log-Pass-123' }),
+      dispatcher: insecureAgent,
+    });
+    await login.body.text();
+    const token = String(login.headers['x-auth-token']);
+    await call(child.url, 'GET', '/redfish/v1/SessionService/?$select=SessionTimeout', basic('Administrator', 'Log-Pass-123'));
+    child.proc.kill('SIGTERM');
+    await child.exited;
+    const lines = child.stdout().split('\n').filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l));
+    const get = lines.find((l) => l.method === 'GET');
+    assert.ok(get, 'a request line');
+    assert.equal(get.path, '/redfish/v1/SessionService/?$select=SessionTimeout');
+    assert.equal(get.status, 200);
+    assert.equal(get.user, 'Administrator');
+    assert.equal(typeof get.ms, 'number');
+    assert.ok(!child.stdout().includes('Log-Pass-123'), 'no password in the log');
+    assert.ok(!child.stdout().includes(token), 'no token in the log');
+  });
+
+  it('keeps every acknowledged write across kill -9', async () => {
+    const dir = newDir();
+    const auth = basic('Administrator', 'Kill-Pass-123');
+    const first = await startChild(['--port', '0', '--data-dir', dir, '--admin-password', 'Kill-Pass-123']);
+    const uuid = (await call(first.url, 'GET', '/redfish/v1/', auth)).body.UUID;
+    const patch = await call(first.url, 'PATCH', '/redfish/v1/SessionService/', auth, { SessionTimeout: 777 });
+    assert.equal(patch.status, 200);
+    first.proc.kill('SIGKILL');
+    await first.exited;
+    const second = await startChild(['--port', '0', '--data-dir', dir]);
+    assert.equal((await call(second.url, 'GET', '/redfish/v1/SessionService/', auth)).body.SessionTimeout, 777);
+    assert.equal((await call(second.url, 'GET', '/redfish/v1/', auth)).body.UUID, uuid);
+    second.proc.kill('SIGTERM');
+    await second.exited;
+  });
+});

@@ -1,0 +1,40 @@
+// Runs the real command line (`tsx src/cli.ts`) as a child process, for tests
+// of start-up, logging and durability across kill -9.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface Child {
+  proc: ChildProcess;
+  url: string;
+  stdout(): string;
+  /** Resolves when the process has exited. */
+  exited: Promise<number | null>;
+}
+
+export async function startChild(args: string[], env: Record<string, string> = {}): Promise<Child> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, BMC_SCRYPT_LOG_N: '10', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout?.on('data', (d) => (out += d));
+  proc.stderr?.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 30_000);
+    const check = () => {
+      const m = /"url":"(https:\/\/[^"]+)\/redfish\/v1\/"/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    proc.stdout?.on('data', check);
+    proc.on('exit', () => reject(new Error(`service exited:\n${out}`)));
+  });
+  return { proc, url, stdout: () => out, exited };
+}
