@@ -21,6 +21,14 @@ export interface Config {
   systemId: string;
   chassisId: string;
   managerId: string;
+  /** Power and POST durations of the simulated server: fast (seconds) or realistic (minutes). */
+  timing: string;
+  /** Overrides of the timing profile, seconds. */
+  powerOnSeconds?: number;
+  postSeconds?: number;
+  shutdownSeconds?: number;
+  /** TPM of the simulated server: absent, installed or in-use. */
+  tpm: string;
 }
 
 interface Option {
@@ -48,6 +56,11 @@ export const OPTIONS: readonly Option[] = [
   { key: 'systemId', flag: 'system-id', env: 'BMC_SYSTEM_ID', type: 'string', default: '1', help: 'Id of the computer system' },
   { key: 'chassisId', flag: 'chassis-id', env: 'BMC_CHASSIS_ID', type: 'string', default: '1', help: 'Id of the chassis' },
   { key: 'managerId', flag: 'manager-id', env: 'BMC_MANAGER_ID', type: 'string', default: '1', help: 'Id of the manager' },
+  { key: 'timing', flag: 'timing', env: 'BMC_TIMING', type: 'string', default: 'fast', help: 'simulated server durations: fast (a few seconds) or realistic (minute-long POST)' },
+  { key: 'powerOnSeconds', flag: 'power-on-seconds', env: 'BMC_POWER_ON_SECONDS', type: 'integer', help: 'seconds from power on to the start of POST (overrides --timing)' },
+  { key: 'postSeconds', flag: 'post-seconds', env: 'BMC_POST_SECONDS', type: 'integer', help: 'seconds POST takes until the OS runs (overrides --timing)' },
+  { key: 'shutdownSeconds', flag: 'shutdown-seconds', env: 'BMC_SHUTDOWN_SECONDS', type: 'integer', help: 'seconds a graceful OS shutdown takes (overrides --timing)' },
+  { key: 'tpm', flag: 'tpm', env: 'BMC_TPM', type: 'string', default: 'installed', help: 'TPM of the simulated server: absent, installed or in-use' },
 ];
 
 export class ConfigError extends Error {}
@@ -81,9 +94,11 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
     }
   }
   const config = out as unknown as Config;
-  if (config.port < 1 || config.port > 65535) throw new ConfigError(`--port must be 1-65535, got ${config.port}`);
+  if (config.port > 65535) throw new ConfigError(`--port must be 0-65535 (0: any free port), got ${config.port}`);
   if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) throw new ConfigError('--tls-cert and --tls-key go together');
   if (config.maxSessions < 1) throw new ConfigError('--max-sessions must be at least 1');
+  if (!['fast', 'realistic'].includes(config.timing)) throw new ConfigError(`--timing must be fast or realistic, got ${config.timing}`);
+  if (!['absent', 'installed', 'in-use'].includes(config.tpm)) throw new ConfigError(`--tpm must be absent, installed or in-use, got ${config.tpm}`);
   return config;
 }
 

@@ -1,0 +1,122 @@
+// HTTP benchmark (issue: service core). Runs the real service and a bare
+// node:https server sending the same bytes, each pinned to CPU 0 with taskset,
+// and loads both with autocannon from CPU 1. Prints requests/s, p99 and ratios.
+//   npm run bench            (10 s per scenario)   BENCH_SECONDS=5 npm run bench
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const PASSWORD = 'Bench-Pass-123';
+const agent = new Agent({ connect: { rejectUnauthorized: false } });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function start(cmd: string[], readyWhen: RegExp): Promise<ChildProcess> {
+  const proc = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', ...cmd], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout?.on('data', (d: Buffer) => {
+      out += d;
+      if (readyWhen.test(out)) {
+        proc.stdout?.removeAllListeners('data');
+        proc.stdout?.resume(); // keep draining logs so the server never blocks on a full pipe
+        resolve(proc);
+      }
+    });
+    proc.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+}
+
+async function fetchCanned(base: string, path: string, headers: Record<string, string>) {
+  const res = await request(base + path, { headers, dispatcher: agent });
+  const body = await res.body.text();
+  const keep = ['content-type', 'odata-version', 'etag', 'allow', 'cache-control', 'link'];
+  const out: Record<string, string> = {};
+  for (const h of keep) if (res.headers[h]) out[h] = String(res.headers[h]);
+  return { status: res.statusCode, headers: out, body };
+}
+
+interface Result {
+  rps: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(url: string, headers: Record<string, string>): Promise<Result> {
+  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: SECONDS, tlsOptions: { rejectUnauthorized: false } });
+  return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bmc-bench-'));
+  const svcPort = await freePort();
+  const barePort = await freePort();
+  const svc = await start(
+    ['src/cli.ts', '--port', String(svcPort), '--data-dir', dir, '--admin-password', PASSWORD, '--max-sessions', '64'],
+    /Redfish service listening/,
+  );
+  const base = `https://127.0.0.1:${svcPort}`;
+  try {
+    const login = await request(`${base}/redfish/v1/SessionService/Sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ UserName: 'Administrator', Password: PASSWORD }),
+      dispatcher: agent,
+    });
+    await login.body.text();
+    const token = String(login.headers['x-auth-token']);
+    const basicAuth = `Basic ${Buffer.from(`Administrator:${PASSWORD}`).toString('base64')}`;
+
+    const scenarios = [
+      { name: 'GET /redfish/v1/ (no auth)', path: '/redfish/v1/', headers: {} as Record<string, string> },
+      { name: 'GET Sessions/ (X-Auth-Token)', path: '/redfish/v1/SessionService/Sessions/', headers: { 'x-auth-token': token } },
+      { name: 'GET Sessions/ (Basic)', path: '/redfish/v1/SessionService/Sessions/', headers: { authorization: basicAuth } },
+      { name: 'GET /redfish/v1/ (X-Auth-Token)', path: '/redfish/v1/', headers: { 'x-auth-token': token } },
+    ];
+    const canned: Record<string, Awaited<ReturnType<typeof fetchCanned>>> = {};
+    for (const s of scenarios) canned[s.path] ??= await fetchCanned(base, s.path, s.headers);
+    const cannedFile = join(dir, 'canned.json');
+    writeFileSync(cannedFile, JSON.stringify(canned));
+    const bare = await start(['bench/bare-server.ts', join(dir, 'https-cert.pem'), join(dir, 'https-key.pem'), cannedFile, String(barePort)], /ready/);
+    try {
+      console.log(`bench: ${SECONDS}s per run, ${CONNECTIONS} connections, servers on CPU 0, load on CPU 1, node ${process.version}`);
+      console.log('scenario                         | service req/s | p99 ms | bare req/s | p99 ms | ratio');
+      for (const s of scenarios) {
+        const mine = await load(base + s.path, s.headers);
+        const yard = await load(`https://127.0.0.1:${barePort}${s.path}`, s.headers);
+        const ratio = mine.rps / yard.rps;
+        console.log(
+          `${s.name.padEnd(32)} | ${mine.rps.toFixed(0).padStart(13)} | ${String(mine.p99).padStart(6)} | ${yard.rps.toFixed(0).padStart(10)} | ${String(yard.p99).padStart(6)} | ${(ratio * 100).toFixed(0)}%` +
+            (mine.errors || mine.non2xx ? `  (errors ${mine.errors}, non-2xx ${mine.non2xx})` : ''),
+        );
+      }
+    } finally {
+      bare.kill('SIGTERM');
+    }
+  } finally {
+    svc.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
