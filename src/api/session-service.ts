@@ -1,7 +1,7 @@
 // SessionService and login sessions (Authentication: Session).
 import { Priv } from '../domain/privileges.js';
 import { SessionLimitError, type SessionRecord } from '../domain/sessions.js';
-import { baseError } from '../messages/errors.js';
+import { baseError, baseMessage } from '../messages/errors.js';
 import { toIso } from '../platform/clock.js';
 import { collectionOf, defineType, oem, ro, statusProp, t } from '../protocol/description.js';
 import type { Principal } from '../protocol/principal.js';
@@ -136,7 +136,12 @@ export function registerSessionServiceRoutes(routes: RouteTable, s: Services): v
         try {
           const { session, token } = s.sessions.create(account, ctx.clientIp);
           const viewer = s.auth.principalOf(account, 'session', session.Id);
-          return created(sessionUri(session.Id), sessionBody(session, viewer), { 'X-Auth-Token': token });
+          const body: Record<string, unknown> = sessionBody(session, viewer);
+          // The account may log in, but must change its password first (DSP0266).
+          if (account.PasswordChangeRequired) {
+            body['@Message.ExtendedInfo'] = [baseMessage('PasswordChangeRequired', `/redfish/v1/AccountService/Accounts/${account.Id}/`)];
+          }
+          return created(sessionUri(session.Id), body, { 'X-Auth-Token': token });
         } catch (e) {
           if (e instanceof SessionLimitError) throw baseError('SessionLimitExceeded');
           throw e;

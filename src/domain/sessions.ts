@@ -39,12 +39,13 @@ export class Sessions {
   private readonly endListeners: ((s: SessionRecord, why: SessionEndReason) => void)[] = [];
   /** Other holders of the shared connection limit (Basic-authenticated connections). */
   private readonly otherSlots: (() => number)[] = [];
+  private readonly sweeper;
 
   constructor(
     private readonly clock: Clock,
     private readonly options: SessionOptions,
   ) {
-    clock.setInterval(10_000, () => this.expire());
+    this.sweeper = clock.setInterval(10_000, () => this.expire());
   }
 
   /** Create a session; throws SessionLimitError when every slot is taken. */
@@ -102,6 +103,18 @@ export class Sessions {
   /** Sessions plus other holders of the shared limit. */
   inUse(): number {
     return this.byId.size + this.otherSlots.reduce((n, f) => n + f(), 0);
+  }
+
+  /** True when one more session or connection fits under the limit (expired sessions are let go first). */
+  hasFreeSlot(): boolean {
+    if (this.inUse() < this.options.limit()) return true;
+    this.expire();
+    return this.inUse() < this.options.limit();
+  }
+
+  /** Stop the expiry sweep (service shutdown; the clock may outlive the service). */
+  stop(): void {
+    this.sweeper.cancel();
   }
 
   addSlotHolder(count: () => number): void {

@@ -26,6 +26,14 @@ declare module 'fastify' {
 const JSON_CT = /^application\/json\s*(;.*)?$/i;
 
 function send(reply: FastifyReply, out: Outgoing): FastifyReply {
+  if (out.stream) {
+    // A long-lived body (server-sent events): the protocol layer writes to the raw response.
+    reply.hijack();
+    reply.raw.writeHead(out.status, out.headers);
+    reply.raw.flushHeaders();
+    out.stream(reply.raw);
+    return reply;
+  }
   return reply.code(out.status).headers(out.headers).send(out.body);
 }
 

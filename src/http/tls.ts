@@ -1,6 +1,6 @@
 // The controller's HTTPS identity: a given certificate, or a self-signed one
 // generated into the data dir on first start and reused afterwards.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { issueCertificate } from '../platform/x509.js';
@@ -35,4 +35,20 @@ export async function ensureTlsMaterial(dataDir: string, certPath?: string, keyP
   writeFileSync(keyFile, issued.keyPem, { mode: 0o600 });
   writeFileSync(certFile, issued.certPem);
   return { cert: issued.certPem, key: issued.keyPem, generated: true };
+}
+
+/** Persist a newly installed identity (certificate replacement) so the next start serves it: both files fsync'ed, then renamed. */
+export function saveTlsMaterial(dataDir: string, cert: string, key: string): void {
+  const staged = ([[SELF_SIGNED_KEY, key, 0o600], [SELF_SIGNED_CERT, cert, 0o644]] as const).map(([name, text, mode]) => {
+    const tmp = join(dataDir, `${name}.tmp`);
+    writeFileSync(tmp, text, { mode });
+    const fd = openSync(tmp, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    return [tmp, join(dataDir, name)] as const;
+  });
+  for (const [tmp, file] of staged) renameSync(tmp, file);
 }

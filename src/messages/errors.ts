@@ -46,6 +46,7 @@ export const BASE_STATUS = {
   MalformedJSON: 400,
   NetworkNameResolutionNotConfigured: 400,
   NetworkNameResolutionNotSupported: 400,
+  NoOperation: 400,
   NoValidSession: 401,
   OperationFailed: 502,
   OperationTimeout: 504,

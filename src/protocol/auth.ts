@@ -2,6 +2,8 @@
 // authenticators (client certificates) that other areas add. Basic does not
 // pay the password hash on every request: verified credentials are cached
 // under a keyed hash, briefly, and dropped on any account change.
+// Each TCP connection that authenticates with Basic holds one slot of the
+// session limit until it closes (SPEC Authentication: Basic; Limits).
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
@@ -41,11 +43,18 @@ export function unauthorized(): RedfishError {
   return baseError('NoValidSession');
 }
 
+/** An account may log in when it is enabled and holds the vendor login privilege. */
+export function canLogIn(account: AccountRecord): boolean {
+  return account.Enabled && account.Privileges.LoginPriv;
+}
+
 export class Authentication {
   private readonly authenticators: Authenticator[] = [];
   private readonly policies: LoginPolicy[] = [];
   private readonly cacheKey = randomBytes(32);
   private readonly basicCache = new Map<string, { accountId: string; generation: number; expires: number }>();
+  /** Connections holding a slot of the session limit because they authenticated with Basic. */
+  private readonly basicConnections = new Set<object>();
 
   constructor(
     private readonly accounts: Accounts,
@@ -57,6 +66,12 @@ export class Authentication {
       { name: 'session', authenticate: (req) => this.fromToken(req) },
       { name: 'basic', authenticate: (req) => this.fromBasic(req) },
     );
+    sessions.addSlotHolder(() => this.basicConnections.size);
+  }
+
+  /** Basic-authenticated connections open now. */
+  basicConnectionCount(): number {
+    return this.basicConnections.size;
   }
 
   /** Add an authenticator tried before the built-in ones (client certificates). */
@@ -81,7 +96,7 @@ export class Authentication {
   async login(userName: string, password: string, req: AuthRequest): Promise<AccountRecord> {
     const account = this.accounts.findByUserName(userName);
     if (account) for (const p of this.policies) p.beforeLogin(account, req);
-    const ok = account !== undefined && account.Enabled && (await this.accounts.checkPassword(account, password));
+    const ok = account !== undefined && canLogIn(account) && (await this.accounts.checkPassword(account, password));
     const current = account ? this.accounts.get(account.Id) : undefined;
     for (const p of this.policies) p.afterLogin(current, ok, req, userName);
     if (!ok || !account) {
@@ -89,6 +104,17 @@ export class Authentication {
       throw unauthorized();
     }
     return current ?? account;
+  }
+
+  /**
+   * Let an account in that another authenticator identified (client certificate):
+   * the login policies (lockout) apply and the connection takes a slot like Basic.
+   */
+  admit(account: AccountRecord, req: AuthRequest, method: AuthMethod): Principal {
+    if (!canLogIn(account)) throw unauthorized();
+    for (const p of this.policies) p.beforeLogin(account, req);
+    this.holdConnectionSlot(req, account);
+    return this.principalOf(account, method);
   }
 
   principalOf(account: AccountRecord, method: AuthMethod, sessionId?: string): Principal {
@@ -108,7 +134,7 @@ export class Authentication {
     if (token === undefined) return undefined;
     const session = typeof token === 'string' ? this.sessions.authenticate(token) : undefined;
     const account = session ? this.accounts.get(session.AccountId) : undefined;
-    if (!session || !account || !account.Enabled) throw unauthorized();
+    if (!session || !account || !canLogIn(account)) throw unauthorized();
     return this.principalOf(account, 'session', session.Id);
   }
 
@@ -128,12 +154,30 @@ export class Authentication {
     const hit = this.basicCache.get(key);
     if (hit && hit.generation === this.accounts.generation && hit.expires > now) {
       const account = this.accounts.get(hit.accountId);
-      if (account?.Enabled) return this.principalOf(account, 'basic');
+      if (account && canLogIn(account)) {
+        // A lockout applies to cached credentials too.
+        for (const p of this.policies) p.beforeLogin(account, req);
+        this.holdConnectionSlot(req, account);
+        return this.principalOf(account, 'basic');
+      }
     }
     this.basicCache.delete(key);
     const account = await this.login(user, password, req);
+    this.holdConnectionSlot(req, account);
     if (this.basicCache.size >= BASIC_CACHE_MAX) this.basicCache.clear();
     this.basicCache.set(key, { accountId: account.Id, generation: this.accounts.generation, expires: now + BASIC_CACHE_MS });
     return this.principalOf(account, 'basic');
+  }
+
+  /** The first Basic request of a connection takes a slot, released when the socket closes; none left: 503. */
+  private holdConnectionSlot(req: AuthRequest, account: AccountRecord): void {
+    const socket = req.socket;
+    if (!socket || this.basicConnections.has(socket)) return;
+    if (!this.sessions.hasFreeSlot()) {
+      this.log.warn({ user: account.UserName, ip: req.clientIp }, 'Basic connection refused: session and connection limit reached');
+      throw baseError('SessionLimitExceeded');
+    }
+    this.basicConnections.add(socket);
+    socket.once('close', () => this.basicConnections.delete(socket));
   }
 }

@@ -14,6 +14,8 @@ interface PropBase {
   readonly writeOnly?: boolean;
   /** Changes without any client write (readings, clocks): left out of the ETag. */
   readonly volatile?: boolean;
+  /** A credential or key: its value is never echoed in messages (write-only ones neither). */
+  readonly secret?: boolean;
 }
 
 export interface StringProp extends PropBase {

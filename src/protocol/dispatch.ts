@@ -2,7 +2,7 @@
 // redirects, OData-Version, authentication, Allow/405, privileges, query
 // options, conditional requests, validation, and response decoration.
 import { createHash } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { satisfies, type Privilege, type PrivilegeRule } from '../domain/privileges.js';
@@ -14,13 +14,14 @@ import {
   redfishErrorBody,
   successBody,
   vendorError,
+  type ExtendedInfo,
 } from '../messages/errors.js';
 import type { Authentication } from './auth.js';
 import { unauthorized } from './auth.js';
-import { jsonSchemaUri, odataType, type Props, type ResourceType } from './description.js';
+import { jsonSchemaUri, odataType, type Prop, type Props, type ResourceType } from './description.js';
 import type { Principal } from './principal.js';
 import { parseQuery, type Query } from './query.js';
-import { RawReply, Reply } from './reply.js';
+import { RawReply, Reply, StreamReply } from './reply.js';
 import {
   actionPath,
   allowedMethods,
@@ -49,7 +50,23 @@ export interface IncomingRequest {
 export interface Outgoing {
   status: number;
   headers: Record<string, string>;
-  body?: Buffer | string;
+  body?: Buffer | string | Readable;
+  /** A streamed body (server-sent events): the server hands it the raw response after the headers. */
+  stream?: (res: ServerResponse) => void;
+}
+
+/** A successful write through the API: what changed and how (for resource events). */
+export interface WriteNotice {
+  method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** The created resource (POST 201) or the addressed one. */
+  uri: string;
+  status: number;
+  principal: Principal;
+}
+
+export interface DispatchHooks {
+  /** Called after each successful create (201), PATCH/PUT or DELETE on a resource; never for actions. */
+  onWrite?(notice: WriteNotice): void;
 }
 
 export interface Prepared {
@@ -86,6 +103,7 @@ export class Dispatcher {
     private readonly routes: RouteTable,
     private readonly auth: Authentication,
     private readonly log: DispatchLogger,
+    private readonly hooks: DispatchHooks = {},
   ) {}
 
   /** Everything that can be decided before the body is read. */
@@ -108,10 +126,14 @@ export class Dispatcher {
       const match = this.routes.match(path);
       const method = req.method.toUpperCase();
       const open = match !== undefined && (match.route.open === true || (methodSpec(match, method) as MethodSpec | undefined)?.open === true);
+      const authReq = { headers: req.headers, clientIp: req.clientIp, socket: req.socket };
       let principal: Principal | undefined;
       if (!open || match?.route.deferAuth) {
-        principal = await this.auth.authenticate({ headers: req.headers, clientIp: req.clientIp, socket: req.socket });
+        principal = await this.auth.authenticate(authReq);
         if (!principal && !match?.route.deferAuth) throw unauthorized();
+      } else if (req.headers.authorization || req.headers['x-auth-token']) {
+        // Open resources use credentials when given (for $expand), and never fail on them.
+        principal = await this.auth.authenticate(authReq).catch(() => undefined);
       }
       if (!match) throw baseError('ResourceMissingAtURI', path);
 
@@ -126,7 +148,7 @@ export class Dispatcher {
       }
       const who = principal ?? anonymous();
       if (!open) this.authorize(match, method as Method, who);
-      const query = parseQuery(search.slice(1));
+      const query = parseQuery(search.slice(1), { filter: (methodSpec(match, method) as MethodSpec | undefined)?.filter === true });
       if (query instanceof RedfishError) throw query;
       return { req, method: method as Method, match, principal: who, query };
     } catch (e) {
@@ -136,10 +158,23 @@ export class Dispatcher {
 
   /** Run the handler with the parsed body, and shape its answer. */
   async execute(p: Prepared, body: unknown, stream?: Readable): Promise<Outgoing> {
+    let out: Outgoing;
     try {
-      return await this.run(p, body, stream);
+      out = await this.run(p, body, stream);
     } catch (e) {
       return this.errorResult(e);
+    }
+    if (this.hooks.onWrite && WRITES.has(p.method) && !p.match.action && out.status < 300) this.notifyWrite(p, out);
+    return out;
+  }
+
+  private notifyWrite(p: Prepared, out: Outgoing): void {
+    const created = out.status === 201 ? out.headers.Location : undefined;
+    if (p.method === 'POST' && !created) return;
+    try {
+      this.hooks.onWrite?.({ method: p.method as WriteNotice['method'], uri: created ?? p.match.uri, status: out.status, principal: p.principal });
+    } catch (e) {
+      this.log.error({ err: e }, 'write hook failed');
     }
   }
 
@@ -208,9 +243,8 @@ export class Dispatcher {
       const v = validateBody(body, props, mode);
       if (mode === 'patch') {
         if (v.problems.length && Object.keys(v.value).length === 0) throw combinedError(v.problems);
-        if (!v.problems.length && Object.keys(v.value).length === 0) {
-          throw baseError('PropertyNotWritable', Object.keys(body as object)[0] ?? '@odata.id');
-        }
+        // Nothing but annotations (or an empty object): there is nothing to do (DSP0266).
+        if (!v.problems.length && Object.keys(v.value).length === 0) throw baseError('NoOperation');
         ctx.problems = v.problems.flatMap((e) => e.infos);
       } else if (v.problems.length) {
         throw combinedError(v.problems);
@@ -218,15 +252,26 @@ export class Dispatcher {
       ctx.body = v.value;
     }
     const result = await spec.handler(ctx);
-    if (result === undefined && ctx.problems.length) {
-      return this.reply(new Reply(200, successBody(ctx.problems)));
+    if (result === undefined && (ctx.problems.length || spec.respond === 'representation')) {
+      return this.representation(p, ctx.problems.length ? ctx.problems : [baseMessage('Success')]);
     }
     return this.write(result, match.uri);
   }
 
+  /**
+   * The resource as it now is, with messages: after a PATCH that applied only
+   * some properties (one message per refused one), or for routes that answer so.
+   */
+  private async representation(p: Prepared, infos: ExtendedInfo[]): Promise<Outgoing> {
+    const got = p.match.route.get ? await this.getDecorated(p.match, p.principal, { only: false, any: false }) : undefined;
+    if (!got || 'passthrough' in got) return this.reply(new Reply(200, successBody(infos)));
+    const body = { ...got.resource, '@Message.ExtendedInfo': infos };
+    return { status: 200, headers: { ...BASE_HEADERS, 'Content-Type': JSON_TYPE, ETag: got.etag }, body: JSON.stringify(body) };
+  }
+
   private async read(p: Prepared, head: boolean): Promise<Outgoing> {
     const { match, principal, query } = p;
-    const got = await this.getDecorated(match, principal, query);
+    const got = await this.getDecorated(match, principal, query, p.req.headers);
     if ('passthrough' in got) return this.reply(got.passthrough, head);
     let { resource, etag } = got;
     const { type } = got;
@@ -271,7 +316,8 @@ export class Dispatcher {
     match: Match,
     principal: Principal,
     query: Query,
-  ): Promise<Decorated | { passthrough: Reply | RawReply }> {
+    headers: IncomingHttpHeaders = {},
+  ): Promise<Decorated | { passthrough: Reply | RawReply | StreamReply }> {
     const route = match.route;
     if (!route.get) throw vendorError(405, 'MethodNotAllowed', 'GET', match.uri);
     const ctx: RequestContext = {
@@ -281,11 +327,11 @@ export class Dispatcher {
       query,
       body: {},
       problems: [],
-      headers: {},
+      headers,
       clientIp: '',
     };
     const raw = await route.get.handler(ctx);
-    if (raw instanceof RawReply || raw instanceof Reply) return { passthrough: raw };
+    if (raw instanceof RawReply || raw instanceof Reply || raw instanceof StreamReply) return { passthrough: raw };
     if (!isObject(raw)) throw baseError('ResourceMissingAtURI', match.uri);
     return this.decorate(route, match.uri, match.params, raw, route.type);
   }
@@ -326,9 +372,14 @@ export class Dispatcher {
     throw new Error(`handler for ${uri} returned ${typeof result}`);
   }
 
-  private reply(r: Reply | RawReply, head = false): Outgoing {
+  private reply(r: Reply | RawReply | StreamReply, head = false): Outgoing {
+    if (r instanceof StreamReply) {
+      const headers = { ...BASE_HEADERS, 'Cache-Control': 'no-cache', ...r.headers };
+      return { status: r.status, headers, stream: head ? undefined : r.start };
+    }
     if (r instanceof RawReply) {
       const headers = { ...BASE_HEADERS, 'Content-Type': r.contentType, 'Cache-Control': 'no-cache', ...r.headers };
+      if (head && typeof r.payload === 'object' && !Buffer.isBuffer(r.payload)) r.payload.destroy();
       return { status: r.status, headers, body: head ? undefined : r.payload };
     }
     let body = r.body;
@@ -384,14 +435,22 @@ function etagMatches(header: string, etag: string): boolean {
   return header.split(',').some((t) => strip(t) === mine);
 }
 
-/** What the ETag is computed from: the resource minus volatile properties. */
+/** What the ETag is computed from: the resource minus volatile properties, at any depth. */
 function etagSource(resource: Json, props: Props | undefined): Json {
   if (!props) return resource;
-  const volatile = Object.entries(props).filter(([, p]) => p.volatile);
-  if (!volatile.length) return resource;
   const copy = { ...resource };
-  for (const [k] of volatile) delete copy[k];
+  for (const [k, p] of Object.entries(props)) {
+    if (!(k in copy)) continue;
+    if (p.volatile) delete copy[k];
+    else copy[k] = withoutVolatile(copy[k], p);
+  }
   return copy;
+}
+
+function withoutVolatile(value: unknown, prop: Prop): unknown {
+  if (prop.type === 'object' && isObject(value)) return etagSource(value, prop.properties);
+  if (prop.type === 'array' && Array.isArray(value)) return value.map((v) => withoutVolatile(v, prop.items));
+  return value;
 }
 
 /** Actions derived from the route's declarations, with allowable values from parameter enums. */

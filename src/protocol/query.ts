@@ -11,6 +11,8 @@ export interface Query {
   only: boolean;
   top?: number;
   skip?: number;
+  /** The raw $filter expression, for routes that declare `filter: true` (they parse it themselves). */
+  filter?: string;
   /** True when any option at all was given (some resources accept none). */
   any: boolean;
 }
@@ -22,7 +24,12 @@ const EXPAND = /^([.*~])(?:\(\$levels=([^)]*)\))?$/;
 
 export const EMPTY_QUERY: Query = { only: false, any: false };
 
-export function parseQuery(search: string): Query | RedfishError {
+export interface QueryOptions {
+  /** The route evaluates $filter itself; elsewhere $filter is refused (501). */
+  filter?: boolean;
+}
+
+export function parseQuery(search: string, opts: QueryOptions = {}): Query | RedfishError {
   if (!search) return EMPTY_QUERY;
   const params = new URLSearchParams(search);
   const seen = new Set<string>();
@@ -68,6 +75,11 @@ export function parseQuery(search: string): Query | RedfishError {
         else q.skip = n;
         break;
       }
+      case '$filter':
+        if (!opts.filter) return baseError('QueryNotSupported');
+        if (!value.trim()) return baseError('QueryParameterValueFormatError', value, key);
+        q.filter = value;
+        break;
       case 'excerpt':
         // Not supported (ProtocolFeaturesSupported.ExcerptQuery is false).
         return baseError('QueryNotSupported');

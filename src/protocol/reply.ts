@@ -1,4 +1,6 @@
 // What a handler may return besides a plain resource body.
+import type { ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { redfishErrorBody, successBody, type ExtendedInfo } from '../messages/errors.js';
 
 export class Reply {
@@ -11,13 +13,26 @@ export class Reply {
   ) {}
 }
 
-/** A raw payload (registry files, $metadata): sent as is, with the given type. */
+/** A raw payload (registry files, $metadata, stored binaries as a stream): sent as is, with the given type. */
 export class RawReply {
   constructor(
     readonly status: number,
     readonly contentType: string,
-    readonly payload: Buffer | string,
+    readonly payload: Buffer | string | Readable,
     readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+/**
+ * A long-lived response (server-sent events): the status and headers are sent,
+ * then `start` owns the raw response until it ends. `start` runs only when the
+ * response is really streamed (not for HEAD or $expand), so it holds the side effects.
+ */
+export class StreamReply {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly start: (res: ServerResponse) => void,
   ) {}
 }
 

@@ -37,6 +37,8 @@ export interface MethodSpec {
   handler: Handler;
   /** This method needs no credentials (session login). */
   open?: boolean;
+  /** The handler evaluates $filter itself (raw expression in `ctx.query.filter`). */
+  filter?: boolean;
 }
 
 export interface WriteSpec extends MethodSpec {
@@ -46,6 +48,12 @@ export interface WriteSpec extends MethodSpec {
   stream?: boolean;
   /** Content types accepted when streaming. */
   contentTypes?: readonly string[];
+  /**
+   * What a successful write answers when the handler returns nothing: a Success
+   * message (default, as the vendor does), or the resource as it now is with the
+   * Success message in @Message.ExtendedInfo.
+   */
+  respond?: 'message' | 'representation';
 }
 
 export interface ActionRoute {
@@ -68,6 +76,8 @@ export interface ResourceRoute {
   ownedBy?: (principal: Principal, params: Record<string, string>) => boolean;
   /** Let a route authenticate by other means than headers (upload sessionKey part). */
   deferAuth?: boolean;
+  /** True for instances that only allow reading (e.g. the read-only members of a writable collection): writes get 405 and Allow shows GET, HEAD. Actions are unaffected. */
+  readOnlyFor?: (params: Record<string, string>) => boolean;
   get?: MethodSpec;
   patch?: WriteSpec;
   put?: WriteSpec;
@@ -223,10 +233,13 @@ export function methodSpec(m: Match, method: string): MethodSpec | WriteSpec | u
 
 /** Methods a matched path accepts, in a stable order, for Allow and 405s. */
 export function allowedMethods(m: Match): Method[] {
-  if (m.action || m.membersAlias) return ['POST'];
+  if (m.action) return ['POST'];
   const r = m.route;
+  const readOnly = r.readOnlyFor?.(m.params) ?? false;
+  if (m.membersAlias) return readOnly ? [] : ['POST'];
   const out: Method[] = [];
   if (r.get) out.push('GET', 'HEAD');
+  if (readOnly) return out;
   if (r.post) out.push('POST');
   if (r.patch) out.push('PATCH');
   if (r.put) out.push('PUT');

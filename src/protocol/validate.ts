@@ -74,66 +74,80 @@ function validateObject(
 
 type Checked = { ok: true; value: unknown } | { ok: false };
 
+/** What a message may quote of a value: nothing of secrets. */
+const HIDDEN = '(hidden)';
+function shown(v: unknown, prop: Prop): unknown {
+  return prop.secret || prop.writeOnly ? HIDDEN : v;
+}
+
 function validateValue(v: unknown, prop: Prop, path: string, ctx: Ctx): Checked {
   if (v === null) {
     if (prop.nullable || prop.type === 'any') return { ok: true, value: null };
-    return typeError(v, path, ctx);
+    return typeError(shown(v, prop), path, ctx);
   }
   switch (prop.type) {
     case 'any':
       return { ok: true, value: v };
     case 'boolean':
-      return typeof v === 'boolean' ? { ok: true, value: v } : typeError(v, path, ctx);
+      return typeof v === 'boolean' ? { ok: true, value: v } : typeError(shown(v, prop), path, ctx);
     case 'integer':
     case 'number': {
-      if (typeof v !== 'number' || (prop.type === 'integer' && !Number.isInteger(v))) return typeError(v, path, ctx);
+      if (typeof v !== 'number' || (prop.type === 'integer' && !Number.isInteger(v))) return typeError(shown(v, prop), path, ctx);
       if ((prop.minimum !== undefined && v < prop.minimum) || (prop.maximum !== undefined && v > prop.maximum)) {
-        return fail(ctx, valueError('range', v, path, ctx.mode));
+        return fail(ctx, valueError('range', shown(v, prop), path, ctx.mode));
       }
       return { ok: true, value: v };
     }
     case 'string': {
-      if (typeof v !== 'string') return typeError(v, path, ctx);
-      if (prop.enum && !prop.enum.includes(v)) return fail(ctx, valueError('list', v, path, ctx.mode));
+      if (typeof v !== 'string') return typeError(shown(v, prop), path, ctx);
+      if (prop.enum && !prop.enum.includes(v)) return fail(ctx, valueError('list', shown(v, prop), path, ctx.mode));
       const tooShort = prop.minLength !== undefined && v.length < prop.minLength;
       const tooLong = prop.maxLength !== undefined && v.length > prop.maxLength;
       const badPattern = prop.pattern !== undefined && !new RegExp(prop.pattern).test(v);
       const badDate = prop.format === 'date-time' && !isIsoDateTime(v);
-      if (tooLong && ctx.mode === 'patch') return fail(ctx, baseError('StringValueTooLong', v, prop.maxLength ?? 0).about(path));
-      if (tooShort || tooLong || badPattern || badDate) return fail(ctx, valueError('format', v, path, ctx.mode));
+      if (tooLong && ctx.mode === 'patch') return fail(ctx, baseError('StringValueTooLong', argText(shown(v, prop)), prop.maxLength ?? 0).about(path));
+      if (tooShort || tooLong || badPattern || badDate) return fail(ctx, valueError('format', shown(v, prop), path, ctx.mode));
       return { ok: true, value: v };
     }
     case 'link': {
       const id = typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>)['@odata.id'] : undefined;
-      if (typeof id !== 'string') return typeError(v, path, ctx);
+      if (typeof id !== 'string') return typeError(shown(v, prop), path, ctx);
       return { ok: true, value: { '@odata.id': id } };
     }
     case 'object': {
-      if (jsonTypeOf(v) !== 'object') return typeError(v, path, ctx);
+      if (jsonTypeOf(v) !== 'object') return typeError(shown(v, prop), path, ctx);
       const before = ctx.problems.length;
-      const inner = validateObject(v as Record<string, unknown>, prop.properties, `${path}/`, ctx, prop.additionalProperties ?? false);
+      // Members of a secret object are secret too (event HttpHeaders).
+      const members = prop.secret ? hideAll(prop.properties) : prop.properties;
+      const more = prop.additionalProperties ?? false;
+      const extra: boolean | Prop = prop.secret && more ? { ...(more === true ? { type: 'any' as const } : more), secret: true } : more;
+      const inner = validateObject(v as Record<string, unknown>, members, `${path}/`, ctx, extra);
       if (ctx.mode !== 'patch' && ctx.problems.length > before) return { ok: false };
       if (inner && Object.keys(inner).length === 0 && Object.keys(v as object).length > 0) return { ok: false };
       return { ok: true, value: inner };
     }
     case 'array': {
-      if (!Array.isArray(v)) return typeError(v, path, ctx);
-      if (prop.maxItems !== undefined && v.length > prop.maxItems) return fail(ctx, valueError('range', v, path, ctx.mode));
-      if (prop.minItems !== undefined && v.length < prop.minItems) return fail(ctx, valueError('range', v, path, ctx.mode));
+      if (!Array.isArray(v)) return typeError(shown(v, prop), path, ctx);
+      if (prop.maxItems !== undefined && v.length > prop.maxItems) return fail(ctx, valueError('range', shown(v, prop), path, ctx.mode));
+      if (prop.minItems !== undefined && v.length < prop.minItems) return fail(ctx, valueError('range', shown(v, prop), path, ctx.mode));
       const before = ctx.problems.length;
       const items: unknown[] = [];
       v.forEach((item, i) => {
         // In a PATCH, null removes an element and {} leaves it unchanged (DSP0266 array rules).
-        if (ctx.mode === 'patch' && prop.items.type === 'object' && (item === null || isEmptyObject(item))) {
+        if (ctx.mode === 'patch' && (item === null || isEmptyObject(item))) {
           items.push(item);
           return;
         }
-        const r = validateValue(item, prop.items, `${path}/${i}`, ctx);
+        const r = validateValue(item, prop.secret ? { ...prop.items, secret: true } : prop.items, `${path}/${i}`, ctx);
         if (r.ok) items.push(r.value);
       });
       return ctx.problems.length > before ? { ok: false } : { ok: true, value: items };
     }
   }
+}
+
+function hideAll(props: Props): Props {
+  return Object.fromEntries(Object.entries(props).map(([k, p]) => [k, { ...p, secret: true }]));
 }
 
 function isEmptyObject(v: unknown): boolean {
@@ -197,7 +211,8 @@ export function mergePatch<T>(current: T, patch: Record<string, unknown>): T {
       const merged: unknown[] = [];
       v.forEach((item, i) => {
         if (item === null) return;
-        if (jsonTypeOf(item) === 'object' && jsonTypeOf(cur[i]) === 'object') merged.push(mergePatch(cur[i], item as Record<string, unknown>));
+        if (isEmptyObject(item) && i < cur.length) merged.push(cur[i]);
+        else if (jsonTypeOf(item) === 'object' && jsonTypeOf(cur[i]) === 'object') merged.push(mergePatch(cur[i], item as Record<string, unknown>));
         else merged.push(item);
       });
       out[k] = merged;

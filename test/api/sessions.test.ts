@@ -116,12 +116,14 @@ describe('sessions and authentication', () => {
 
   it('refuses logins past the session limit until one is deleted or expires', async () => {
     await logoutAll();
+    await svc.dropConnections(); // kept-alive Basic connections hold slots of the same limit
     const made = [await login(), await login(), await login()];
     assert.deepEqual(made.map((r) => r.status), [201, 201, 201]);
     const refused = await login();
     assert.equal(refused.status, 503);
     assert.deepEqual(messageIds(refused.body), ['Base.1.12.SessionLimitExceeded']);
-    await svc.req('DELETE', made[0]!.headers.location as string, { auth: 'basic' });
+    const token = made[1]!.headers['x-auth-token'] as string;
+    await svc.req('DELETE', made[0]!.headers.location as string, { auth: { token } });
     assert.equal((await login()).status, 201);
     assert.equal((await login()).status, 503);
     await svc.clock.advance(1801_000);

@@ -85,3 +85,11 @@ describe('mergePatch', () => {
     });
   });
 });
+
+describe('array PATCH rules for plain values', () => {
+  it('accepts null and {} elements in arrays of strings and merges them', () => {
+    const v = validateBody({ Boot: { Order: [null, 'b', {}] } }, props, 'patch');
+    assert.deepEqual(v.problems, []);
+    assert.deepEqual(mergePatch({ Boot: { Order: ['x', 'y', 'z'] } }, v.value), { Boot: { Order: ['b', 'z'] } });
+  });
+});

@@ -42,6 +42,8 @@ export interface TestService {
   /** A session token of the administrator, made on first use. */
   adminToken(): Promise<string>;
   req(method: string, path: string, opts?: RequestOptions): Promise<Response>;
+  /** Close this client's kept-alive connections (each Basic one holds a session slot). */
+  dropConnections(): Promise<void>;
   get(path: string, opts?: RequestOptions): Promise<Response>;
   login(user: string, password: string): Promise<string>;
   /** Stop and start again on the same data dir (a service restart). */
@@ -72,6 +74,7 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
   const running = await startService(config, { clock, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   const url = running.url;
   let token: string | undefined;
+  let agent = new Agent({ connect: { rejectUnauthorized: false }, keepAliveTimeout: 1000 });
 
   const req = async (method: string, path: string, o: RequestOptions = {}): Promise<Response> => {
     const headers: Record<string, string> = { ...o.headers };
@@ -85,7 +88,7 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await request(url + path, { method: method as 'GET', headers, body, dispatcher: insecureAgent });
+    const res = await request(url + path, { method: method as 'GET', headers, body, dispatcher: agent });
     const buf = Buffer.from(await res.body.arrayBuffer());
     const text = buf.toString('utf8');
     let parsed: unknown;
@@ -108,16 +111,23 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
     adminToken: async () => (token ??= await svc.login(ADMIN_USER, ADMIN_PASSWORD)),
     req,
     get: (path, o) => req('GET', path, o),
+    dropConnections: async () => {
+      const old = agent;
+      agent = new Agent({ connect: { rejectUnauthorized: false }, keepAliveTimeout: 1000 });
+      await old.close();
+    },
     login: async (user, password) => {
       const r = await req('POST', '/redfish/v1/SessionService/Sessions', { body: { UserName: user, Password: password }, auth: 'none' });
       if (r.status !== 201) throw new Error(`login of ${user} failed: ${r.status} ${r.text}`);
       return r.headers['x-auth-token'] as string;
     },
     restart: async (config) => {
+      await agent.close();
       await running.close();
       return startTestService({ ...opts, config: { ...opts.config, ...config }, clock, dataDir });
     },
     close: async () => {
+      await agent.close();
       await running.close();
       if (!opts.keepData && !opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
