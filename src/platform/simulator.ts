@@ -1,0 +1,345 @@
+// The simulated server behind the controller: its power state machine, POST
+// and operating system, driven by the controller clock and kept in the store
+// so that a restart of the service (even kill -9) does not power-cycle the host.
+//
+//   Off --On--> PoweringOn --powerOn s--> Post --post s--> OsRunning
+//   OsRunning --GracefulShutdown--> PoweringOff --shutdown s--> Off
+//   OsRunning --GracefulRestart/Nmi--> OsStopping --shutdown s--> Resetting
+//   (Post|OsRunning|OsStopping) --ForceRestart--> Resetting --powerOn s--> Post
+//   any powered phase --ForceOff--> Off
+//
+// POST hooks (BIOS apply, secure boot, UEFI updaters, boot override) run when
+// Post is entered, with PowerState already On; the OS starts when POST ends.
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { combinedError, baseError, vendorError, vendorMessage, type ExtendedInfo } from '../messages/errors.js';
+import { resourceEvent } from '../messages/event-messages.js';
+import type { DocumentStore } from '../store/documents.js';
+import type { Clock, TimerHandle } from './clock.js';
+import type { ControllerLifecycle, HostLifecycle, PowerState } from './lifecycle.js';
+
+export const RESET_TYPES = ['On', 'ForceOff', 'GracefulShutdown', 'ForceRestart', 'GracefulRestart', 'Nmi', 'PushPowerButton'] as const;
+export type ResetType = (typeof RESET_TYPES)[number];
+export const PUSH_TYPES = ['Press', 'PressAndHold'] as const;
+export type PushType = (typeof PUSH_TYPES)[number];
+
+export type Phase = 'Off' | 'PoweringOn' | 'Resetting' | 'Post' | 'OsRunning' | 'OsStopping' | 'PoweringOff';
+
+/** What the store keeps about the server. */
+export interface ServerState {
+  phase: Phase;
+  /** Controller time (ms) the current timed phase ends; null while POST hooks run or when untimed. */
+  endsAt: number | null;
+  bootCount: number;
+  /** When the server last powered on or was reset (ms), for LastResetTime. */
+  lastResetAt: number | null;
+  /** When the current phase began (ms), for BootProgress/LastStateTime. */
+  phaseSince: number;
+  /** A VendorComputerSystemExt.SystemReset waiting for the next power off. */
+  auxCycleArmed: boolean;
+  auxCycles: number;
+}
+
+export interface Timings {
+  powerOnMs: number;
+  postMs: number;
+  shutdownMs: number;
+}
+
+const PROFILES: Record<string, { powerOn: number; post: number; shutdown: number }> = {
+  fast: { powerOn: 2, post: 5, shutdown: 5 },
+  // A real two-socket server: fans spin up, memory training, option ROMs.
+  realistic: { powerOn: 10, post: 120, shutdown: 30 },
+};
+
+export function timingsOf(config: Pick<Config, 'timing' | 'powerOnSeconds' | 'postSeconds' | 'shutdownSeconds'>): Timings {
+  const p = PROFILES[config.timing] ?? PROFILES.fast!;
+  return {
+    powerOnMs: (config.powerOnSeconds ?? p.powerOn) * 1000,
+    postMs: (config.postSeconds ?? p.post) * 1000,
+    shutdownMs: (config.shutdownSeconds ?? p.shutdown) * 1000,
+  };
+}
+
+/** Where the simulator reports what happens; structurally Logs and EventBus. */
+export interface SimulatorSinks {
+  logs: { write(log: 'IML', message: ExtendedInfo, origin?: string): unknown };
+  events: { publish(message: ExtendedInfo, origin?: string, eventType?: 'StatusChange' | 'Alert'): unknown };
+}
+
+export interface SimulatorDeps extends SimulatorSinks {
+  config: Config;
+  clock: Clock;
+  store: DocumentStore;
+  host: HostLifecycle;
+  controller: ControllerLifecycle;
+  log: Logger;
+}
+
+const POWER_OF: Record<Phase, PowerState> = {
+  Off: 'Off',
+  PoweringOn: 'PoweringOn',
+  Resetting: 'On',
+  Post: 'On',
+  OsRunning: 'On',
+  OsStopping: 'On',
+  PoweringOff: 'PoweringOff',
+};
+
+/** How each phase reads in an error message. */
+const DESCRIBED: Record<Phase, string> = {
+  Off: 'powered off',
+  PoweringOn: 'powering on',
+  Resetting: 'being reset',
+  Post: 'in POST (no operating system running)',
+  OsRunning: 'running its operating system',
+  OsStopping: 'shutting down its operating system for a restart',
+  PoweringOff: 'powering off',
+};
+
+const INITIAL: ServerState = {
+  phase: 'Off',
+  endsAt: null,
+  bootCount: 0,
+  lastResetAt: null,
+  phaseSince: 0,
+  auxCycleArmed: false,
+  auxCycles: 0,
+};
+
+export class ServerSimulator {
+  readonly timings: Timings;
+  private readonly saved;
+  private state: ServerState;
+  private timer?: TimerHandle;
+  /** Bumped on every transition, so a stale async continuation can tell it lost. */
+  private generation = 0;
+  private stopped = false;
+  /** Settles when the POST hooks started last have finished (tests and shutdown wait on it). */
+  private postRun: Promise<void> = Promise.resolve();
+
+  constructor(private readonly d: SimulatorDeps) {
+    this.timings = timingsOf(d.config);
+    this.saved = d.store.setting<ServerState>('platform.server', { ...INITIAL, phaseSince: d.clock.now() });
+    this.state = this.saved.get();
+    const tpm = d.config.tpm;
+    d.host.setTpm({ installed: tpm !== 'absent', inUse: tpm === 'in-use' });
+    // Restore the host as it was: the service restarting does not touch the server.
+    d.host.setPowerState(POWER_OF[this.state.phase]);
+    if (this.state.phase === 'OsRunning') d.host.setOsRunning(true);
+    this.resume();
+  }
+
+  /** The URI the simulator's records and events are about. */
+  get systemUri(): string {
+    return `/redfish/v1/Systems/${this.d.config.systemId}/`;
+  }
+
+  snapshot(): Readonly<ServerState> {
+    return { ...this.state };
+  }
+
+  powerState(): PowerState {
+    return POWER_OF[this.state.phase];
+  }
+
+  /** Resolves when the POST hooks of the current boot have run. */
+  postSettled(): Promise<void> {
+    return this.postRun;
+  }
+
+  /** ComputerSystem.Reset. Throws a 400 when the reset does not apply in the current state. */
+  reset(type: ResetType): void {
+    const p = this.state.phase;
+    const powered = p !== 'Off';
+    switch (type) {
+      case 'On':
+        if (p === 'Off') return this.enter('PoweringOn');
+        break;
+      case 'ForceOff':
+        if (powered) return this.enter('Off');
+        break;
+      case 'GracefulShutdown':
+        // ACPI shutdown needs an OS to honour it.
+        if (p === 'OsRunning') return this.enter('PoweringOff');
+        break;
+      case 'GracefulRestart':
+        if (p === 'OsRunning') return this.enter('OsStopping');
+        break;
+      case 'ForceRestart':
+        if (p === 'PoweringOn') return this.enter('PoweringOn');
+        if (p === 'Post' || p === 'OsRunning' || p === 'OsStopping' || p === 'Resetting') return this.enter('Resetting');
+        break;
+      case 'Nmi':
+        if (p === 'OsRunning') return this.nmi();
+        break;
+      case 'PushPowerButton':
+        return this.pressButton('ResetType', type);
+    }
+    throw this.conflict('ResetType', type);
+  }
+
+  /** VendorComputerSystemExt.PowerButton. */
+  powerButton(push: PushType): void {
+    if (push === 'Press') return this.pressButton('PushType', push);
+    // Holding the button four seconds cuts power whatever runs.
+    if (this.state.phase === 'Off') throw this.conflict('PushType', push);
+    this.enter('Off');
+  }
+
+  /**
+   * VendorComputerSystemExt.SystemReset: an auxiliary power cycle, immediate
+   * when the server is off, otherwise at its next power off. Returns whether it ran now.
+   */
+  systemReset(): boolean {
+    if (this.state.phase === 'Off') {
+      this.auxCycle();
+      return true;
+    }
+    this.save({ ...this.state, auxCycleArmed: true });
+    return false;
+  }
+
+  /** Cancel timers; the state stays stored for the next start. */
+  stop(): void {
+    this.stopped = true;
+    this.timer?.cancel();
+    this.timer = undefined;
+  }
+
+  // -- transitions --------------------------------------------------------------
+
+  private pressButton(param: string, value: string): void {
+    switch (this.state.phase) {
+      case 'Off':
+        return this.enter('PoweringOn');
+      case 'OsRunning':
+        return this.enter('PoweringOff'); // the OS handles the button as a shutdown request
+      case 'Post':
+      case 'Resetting':
+        return this.enter('Off'); // firmware powers off at once
+      default:
+        throw this.conflict(param, value);
+    }
+  }
+
+  private nmi(): void {
+    this.d.logs.write('IML', vendorMessage('NmiGenerated'), this.systemUri);
+    this.d.events.publish(vendorMessage('NmiGenerated'), this.systemUri, 'Alert');
+    // The OS stops to write its crash dump, then the server restarts (ASR).
+    this.enter('OsStopping');
+  }
+
+  private conflict(param: string, value: string) {
+    return combinedError([
+      baseError('ActionParameterValueConflict', param, value),
+      vendorError(400, 'PowerStateConflict', value, DESCRIBED[this.state.phase]),
+    ]);
+  }
+
+  private duration(phase: Phase): number | null {
+    const t = this.timings;
+    switch (phase) {
+      case 'PoweringOn':
+      case 'Resetting':
+        return t.powerOnMs;
+      case 'OsStopping':
+      case 'PoweringOff':
+        return t.shutdownMs;
+      default:
+        return null;
+    }
+  }
+
+  private enter(phase: Phase): void {
+    this.generation++;
+    this.timer?.cancel();
+    const from = this.state.phase;
+    const now = this.d.clock.now();
+    const dur = this.duration(phase);
+    const next: ServerState = { ...this.state, phase, phaseSince: now, endsAt: dur === null ? null : now + dur };
+    if (phase === 'PoweringOn' || phase === 'Resetting') next.lastResetAt = now;
+    if (phase === 'Post') next.bootCount++;
+    this.save(next);
+    this.applyToHost(from, phase);
+    if (phase === 'Post') this.startPost();
+    else this.arm();
+    if (phase === 'Off' && this.state.auxCycleArmed) this.auxCycle();
+  }
+
+  private applyToHost(from: Phase, to: Phase): void {
+    const host = this.d.host;
+    const uri = this.systemUri;
+    host.setPowerState(POWER_OF[to]);
+    if (to === 'OsRunning') host.setOsRunning(true);
+    if (to === 'Resetting' || to === 'OsStopping' || to === 'Post') host.setOsRunning(false);
+    if (POWER_OF[from] === POWER_OF[to]) return;
+    const event =
+      to === 'Off'
+        ? resourceEvent('ResourcePoweredOff', uri)
+        : to === 'PoweringOn'
+          ? resourceEvent('ResourcePoweringOn', uri)
+          : to === 'PoweringOff'
+            ? resourceEvent('ResourcePoweringOff', uri)
+            : resourceEvent('ResourcePoweredOn', uri);
+    this.d.events.publish(event, uri, 'StatusChange');
+    if (to === 'Off' || POWER_OF[to] === 'On') this.d.logs.write('IML', event, uri);
+  }
+
+  /** Run the POST hooks, then let POST take its time before the OS starts. */
+  private startPost(): void {
+    const gen = this.generation;
+    const boot = { bootCount: this.state.bootCount, startedAt: this.d.clock.now() };
+    this.postRun = this.d.host
+      .runPost(boot)
+      .catch((err: unknown) => this.d.log.error({ err }, 'POST hook failed'))
+      .then(() => {
+        if (gen !== this.generation || this.stopped) return;
+        this.save({ ...this.state, endsAt: this.d.clock.now() + this.timings.postMs });
+        this.arm();
+      });
+  }
+
+  private arm(): void {
+    this.timer?.cancel();
+    this.timer = undefined;
+    const { endsAt, phase } = this.state;
+    if (endsAt === null || this.stopped) return;
+    const gen = this.generation;
+    this.timer = this.d.clock.setTimer(endsAt - this.d.clock.now(), () => {
+      if (gen === this.generation && !this.stopped) this.enter(FOLLOWS[phase] ?? 'Off');
+    });
+  }
+
+  /** After a service start: continue whatever the server was doing. */
+  private resume(): void {
+    if (this.state.phase !== 'Post' || this.state.endsAt !== null) return this.arm();
+    // POST hooks were cut short: run them again once the areas have registered them.
+    const gen = this.generation;
+    this.timer = this.d.clock.setTimer(0, () => {
+      if (gen === this.generation && !this.stopped) this.startPost();
+    });
+  }
+
+  private auxCycle(): void {
+    this.save({ ...this.state, auxCycleArmed: false, auxCycles: this.state.auxCycles + 1 });
+    this.d.logs.write('IML', vendorMessage('AuxPowerCycled'), this.systemUri);
+    this.d.events.publish(vendorMessage('AuxPowerCycled'), this.systemUri, 'Alert');
+    // Pulling auxiliary power restarts the management controller with the server.
+    this.d.controller.reset().catch((err: unknown) => this.d.log.error({ err }, 'controller reset failed'));
+  }
+
+  private save(s: ServerState): void {
+    this.state = s;
+    this.saved.set(s);
+  }
+}
+
+/** The phase a timed phase moves to when its time is up. */
+const FOLLOWS: Partial<Record<Phase, Phase>> = {
+  PoweringOn: 'Post',
+  Resetting: 'Post',
+  Post: 'OsRunning',
+  OsStopping: 'Resetting',
+  PoweringOff: 'Off',
+};
