@@ -5,6 +5,8 @@ import type { Clock } from '../platform/clock.js';
 import type { ExtendedInfo } from '../messages/messages.js';
 
 export const LOG_IDS = ['IML', 'IEL'] as const;
+/** Records each log keeps; the oldest are overwritten beyond it (OverWritePolicy WrapsWhenFull). */
+export const MAX_LOG_RECORDS = 1000;
 export type LogId = (typeof LOG_IDS)[number];
 
 export interface LogRecord {
@@ -42,7 +44,10 @@ export class Logs {
       MessageArgs: [...message.MessageArgs],
       Origin: origin,
     };
-    this.docs[log].put(record.Id, record);
+    const docs = this.docs[log];
+    docs.put(record.Id, record);
+    const excess = docs.count() - MAX_LOG_RECORDS;
+    if (excess > 0) for (const id of docs.ids().slice(0, excess)) docs.delete(id);
     return record;
   }
 

@@ -40,6 +40,51 @@ export class SystemClock implements Clock {
   }
 }
 
+/**
+ * The clock one running service uses: its timers can all be cancelled when
+ * the service closes, so a restarted service on the same (manual) clock does
+ * not keep the old instance's timers firing against a closed store.
+ */
+export class ScopedClock implements Clock {
+  private readonly live = new Set<TimerHandle>();
+
+  constructor(private readonly inner: Clock) {}
+
+  now(): number {
+    return this.inner.now();
+  }
+
+  setTimer(delayMs: number, fn: () => void): TimerHandle {
+    const handle: TimerHandle = this.track(
+      this.inner.setTimer(delayMs, () => {
+        this.live.delete(handle);
+        fn();
+      }),
+    );
+    return handle;
+  }
+
+  setInterval(periodMs: number, fn: () => void): TimerHandle {
+    return this.track(this.inner.setInterval(periodMs, fn));
+  }
+
+  cancelAll(): void {
+    for (const h of this.live) h.cancel();
+    this.live.clear();
+  }
+
+  private track(inner: TimerHandle): TimerHandle {
+    const handle: TimerHandle = {
+      cancel: () => {
+        this.live.delete(handle);
+        inner.cancel();
+      },
+    };
+    this.live.add(handle);
+    return handle;
+  }
+}
+
 interface PendingTimer {
   at: number;
   seq: number;

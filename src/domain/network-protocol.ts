@@ -1,0 +1,40 @@
+// The controller's network service settings (ManagerNetworkProtocol) as
+// stored. Other areas read them too: certificate login needs to know whether
+// a time source is configured.
+import type { DocumentStore } from '../store/documents.js';
+
+export const NETWORK_PROTOCOL_SETTING = 'manager.networkProtocol';
+
+export interface NetworkProtocolSettings {
+  NTP: { ProtocolEnabled: boolean; NTPServers: string[] };
+  HostName: string;
+}
+
+export const DEFAULT_NETWORK_PROTOCOL: NetworkProtocolSettings = {
+  NTP: { ProtocolEnabled: false, NTPServers: [] },
+  HostName: 'mc-host',
+};
+
+/** At most this many NTP servers are kept, as on the vendor's controller. */
+export const MAX_NTP_SERVERS = 2;
+
+export function readNetworkProtocol(store: DocumentStore): NetworkProtocolSettings {
+  return store.setting<NetworkProtocolSettings>(NETWORK_PROTOCOL_SETTING, DEFAULT_NETWORK_PROTOCOL).get();
+}
+
+export function writeNetworkProtocol(store: DocumentStore, value: NetworkProtocolSettings): void {
+  store.setting<NetworkProtocolSettings>(NETWORK_PROTOCOL_SETTING, DEFAULT_NETWORK_PROTOCOL).set(value);
+}
+
+/** True when NTP is enabled and at least one server is named: the controller's time is then trusted. */
+export function timeSourceConfigured(store: DocumentStore): boolean {
+  const ntp = readNetworkProtocol(store).NTP;
+  return ntp.ProtocolEnabled && ntp.NTPServers.some((s) => s.trim() !== '');
+}
+
+const LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/** A DNS name made of RFC 1123 labels (no trailing dot), at most 253 characters. */
+export function isHostName(v: string): boolean {
+  return v.length > 0 && v.length <= 253 && v.split('.').every((l) => LABEL.test(l));
+}
