@@ -1,87 +1,25 @@
-// AccountService: accounts and roles. The core serves them read-only; the
-// accounts area adds creation, changes, lockout and certificate mapping.
-import { ROLES, ROLE_IDS, VENDOR_PRIVILEGES, Priv, type RoleId } from '../domain/privileges.js';
+// AccountService: accounts, roles, and the password and lockout policy.
+// Accounts are created, changed and deleted by holders of UserConfigPriv; any
+// account may change its own password (ConfigureSelf). An enabled
+// administrator always remains.
 import type { AccountRecord } from '../domain/accounts.js';
-import { baseError } from '../messages/errors.js';
-import { collectionOf, defineType, oem, ro, statusProp, t, type Props } from '../protocol/description.js';
-import { collection } from '../protocol/reply.js';
-import type { RouteTable } from '../protocol/routes.js';
+import { ROLES, ROLE_IDS, Priv, roleOf, vendorPrivilegesOfRole, type RoleId, type VendorPrivileges } from '../domain/privileges.js';
+import { MAX_PASSWORD_LENGTH, type AccountPolicySettings } from '../domain/account-policy.js';
+import { baseError, vendorError } from '../messages/errors.js';
+import { resourceEvent } from '../messages/event-messages.js';
+import { collectionOf } from '../protocol/description.js';
+import type { Principal } from '../protocol/principal.js';
+import { collection, created } from '../protocol/reply.js';
+import type { RequestContext, RouteTable } from '../protocol/routes.js';
+import { AccountServiceType, ManagerAccountType, NewAccountBody, RoleType } from './account-types.js';
+import { CERT_MAPPING_URI, registerCertificateMappingRoutes } from './certificate-mapping.js';
 import type { Services } from './context.js';
+
+export { AccountServiceType, ManagerAccountType, RoleType } from './account-types.js';
 
 export const ACCOUNT_SERVICE_URI = '/redfish/v1/AccountService/';
 export const ACCOUNTS_URI = '/redfish/v1/AccountService/Accounts/';
 export const ROLES_URI = '/redfish/v1/AccountService/Roles/';
-
-export const VendorAccountPrivilegesProps: Props = Object.fromEntries(VENDOR_PRIVILEGES.map((p) => [p, t.boolean()]));
-
-export const VendorManagerAccountType = defineType({
-  name: 'VendorManagerAccount',
-  version: '1.0.0',
-  owner: 'Vendor',
-  description: 'Vendor extension of an account: its privilege switches.',
-  properties: {
-    Privileges: t.object(VendorAccountPrivilegesProps, { typeName: 'Privileges' }),
-  },
-});
-
-export const ManagerAccountType = defineType({
-  name: 'ManagerAccount',
-  version: '1.10.0',
-  owner: 'DMTF',
-  description: 'A user account of the management controller.',
-  properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
-    UserName: t.string({ required: true, minLength: 1, maxLength: 39, pattern: '^[^\\s:]+$' }),
-    Password: t.string({ required: true, writeOnly: true, nullable: true, maxLength: 39 }),
-    RoleId: t.enum(ROLE_IDS, { required: true }),
-    Enabled: t.boolean(),
-    Locked: t.boolean(),
-    PasswordChangeRequired: t.boolean(),
-    AccountTypes: ro(t.array(t.string())),
-    Links: t.object({ Role: t.link({ readOnly: true }) }, { readOnly: true, typeName: 'Links' }),
-    Oem: oem(VendorManagerAccountType),
-  },
-});
-
-export const RoleType = defineType({
-  name: 'Role',
-  version: '1.3.1',
-  owner: 'DMTF',
-  description: 'A predefined role and the privileges it grants.',
-  properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
-    RoleId: ro(t.string()),
-    IsPredefined: ro(t.boolean()),
-    AssignedPrivileges: ro(t.array(t.string())),
-    OemPrivileges: ro(t.array(t.string())),
-  },
-});
-
-export const AccountServiceType = defineType({
-  name: 'AccountService',
-  version: '1.13.0',
-  owner: 'DMTF',
-  description: 'Account management: accounts, roles and the password and lockout policy.',
-  properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
-    ServiceEnabled: ro(t.boolean()),
-    Status: statusProp,
-    MinPasswordLength: t.integer({ minimum: 0, maximum: 39 }),
-    MaxPasswordLength: ro(t.integer()),
-    AccountLockoutThreshold: t.integer({ minimum: 0, maximum: 100 }),
-    AccountLockoutDuration: t.integer({ minimum: 0, maximum: 86400, units: 's' }),
-    AccountLockoutCounterResetAfter: t.integer({ minimum: 0, maximum: 86400, units: 's' }),
-    LocalAccountAuth: ro(t.enum(['Enabled', 'Disabled', 'Fallback', 'LocalFirst'])),
-    Accounts: t.link({ readOnly: true }),
-    Roles: t.link({ readOnly: true }),
-  },
-});
 
 export function accountUri(id: string): string {
   return `${ACCOUNTS_URI}${id}/`;
@@ -97,7 +35,7 @@ export function accountBody(s: Services, a: AccountRecord): Record<string, unkno
     Password: null,
     RoleId: role,
     Enabled: a.Enabled,
-    Locked: a.Locked,
+    Locked: s.accountPolicy.isLocked(a),
     PasswordChangeRequired: a.PasswordChangeRequired,
     AccountTypes: ['Redfish'],
     Links: { Role: { '@odata.id': `${ROLES_URI}${role}/` } },
@@ -118,8 +56,51 @@ export function roleBody(id: RoleId): Record<string, unknown> {
   };
 }
 
+interface AccountChange {
+  UserName?: string;
+  Password?: string;
+  RoleId?: RoleId;
+  Enabled?: boolean;
+  Locked?: boolean;
+  PasswordChangeRequired?: boolean;
+  Oem?: { Vendor?: { Privileges?: Partial<VendorPrivileges> } };
+}
+
+/**
+ * The privilege booleans an account ends up with: the role's when RoleId is
+ * given, then any booleans given on top. When both are given they must agree,
+ * since RoleId is derived from the booleans (the vendor's rule).
+ */
+function privilegesFor(current: VendorPrivileges | undefined, change: AccountChange): VendorPrivileges {
+  const given = change.Oem?.Vendor?.Privileges ?? {};
+  const base = change.RoleId ? vendorPrivilegesOfRole(change.RoleId) : (current ?? vendorPrivilegesOfRole('ReadOnly'));
+  const merged = { ...base, ...given };
+  if (change.RoleId && roleOf(merged) !== change.RoleId) {
+    throw baseError('PropertyValueConflict', 'RoleId', 'Oem/Vendor/Privileges');
+  }
+  return merged;
+}
+
+function canManageAccounts(p: Principal): boolean {
+  return p.privileges.has('UserConfigPriv') && !p.passwordChangeRequired;
+}
+
 export function registerAccountServiceRoutes(routes: RouteTable, s: Services): void {
   s.rootLinks.AccountService = ACCOUNT_SERVICE_URI;
+  const find = (id: string | undefined): AccountRecord => {
+    const a = s.accounts.get(id ?? '');
+    if (!a) throw baseError('ResourceNotFound', 'ManagerAccount', id ?? '');
+    return a;
+  };
+  /** Refuse a change that leaves no enabled administrator. */
+  const keepAdministrator = (before: AccountRecord, after: AccountRecord | undefined) => {
+    if (!s.accounts.isEnabledAdministrator(before)) return;
+    if (s.accounts.administratorsAfter(before.Id, after).length === 0) throw vendorError(409, 'LastAdministrator', before.UserName);
+  };
+  const uniqueName = (name: string, except?: string) => {
+    const other = s.accounts.findByUserName(name);
+    if (other && other.Id !== except) throw baseError('ResourceAlreadyExists', 'ManagerAccount', 'UserName', name);
+  };
 
   routes.add({
     path: ACCOUNT_SERVICE_URI,
@@ -132,15 +113,20 @@ export function registerAccountServiceRoutes(routes: RouteTable, s: Services): v
         Description: 'Management Controller Account Service',
         ServiceEnabled: true,
         Status: { State: 'Enabled', Health: 'OK' },
-        MinPasswordLength: 8,
-        MaxPasswordLength: 39,
-        AccountLockoutThreshold: 0,
-        AccountLockoutDuration: 0,
-        AccountLockoutCounterResetAfter: 0,
+        ...s.accountPolicy.get(),
+        MaxPasswordLength: MAX_PASSWORD_LENGTH,
         LocalAccountAuth: 'Enabled',
         Accounts: { '@odata.id': ACCOUNTS_URI },
         Roles: { '@odata.id': ROLES_URI },
+        Oem: { Vendor: { Links: { UserCertificateMapping: { '@odata.id': CERT_MAPPING_URI } } } },
       }),
+    },
+    patch: {
+      privilege: Priv.userConfig,
+      handler: (ctx) => {
+        s.accountPolicy.update(ctx.body as Partial<AccountPolicySettings>);
+        s.events.publish(resourceEvent('ResourceChanged'), ACCOUNT_SERVICE_URI, 'ResourceUpdated');
+      },
     },
   });
 
@@ -151,6 +137,25 @@ export function registerAccountServiceRoutes(routes: RouteTable, s: Services): v
       privilege: Priv.login,
       handler: () => collection('Accounts', s.accounts.list().map((a) => accountUri(a.Id)), { Description: 'Management Controller User Accounts' }),
     },
+    post: {
+      privilege: Priv.userConfig,
+      body: NewAccountBody,
+      handler: async (ctx) => {
+        const b = ctx.body as unknown as AccountChange & { UserName: string; Password: string; RoleId: RoleId };
+        uniqueName(b.UserName);
+        s.accountPolicy.checkPassword(b.Password);
+        const record = await s.accounts.create({
+          UserName: b.UserName,
+          Password: b.Password,
+          RoleId: b.RoleId,
+          Enabled: b.Enabled,
+          Privileges: privilegesFor(undefined, b),
+          PasswordChangeRequired: b.PasswordChangeRequired,
+        });
+        s.events.publish(resourceEvent('ResourceCreated'), accountUri(record.Id), 'ResourceAdded');
+        return created(accountUri(record.Id), accountBody(s, record));
+      },
+    },
   });
 
   routes.add({
@@ -158,14 +163,57 @@ export function registerAccountServiceRoutes(routes: RouteTable, s: Services): v
     type: ManagerAccountType,
     ownedBy: (p, params) => p.accountId === params.AccountId,
     get: {
-      privilege: [['ConfigureUsers'], ['ConfigureSelf']],
+      privilege: [['UserConfigPriv'], ['ConfigureSelf']],
+      handler: (ctx) => accountBody(s, find(ctx.params.AccountId)),
+    },
+    patch: {
+      privilege: [['UserConfigPriv'], ['ConfigureSelf']],
+      handler: (ctx) => patchAccount(ctx),
+    },
+    delete: {
+      privilege: Priv.userConfig,
       handler: (ctx) => {
-        const a = s.accounts.get(ctx.params.AccountId ?? '');
-        if (!a) throw baseError('ResourceNotFound', 'ManagerAccount', ctx.params.AccountId ?? '');
-        return accountBody(s, a);
+        const a = find(ctx.params.AccountId);
+        keepAdministrator(a, undefined);
+        s.accounts.delete(a.Id); // ends its sessions and certificate mappings (onChange)
+        s.events.publish(resourceEvent('ResourceRemoved'), accountUri(a.Id), 'ResourceRemoved');
       },
     },
   });
+
+  async function patchAccount(ctx: RequestContext): Promise<void> {
+    const before = find(ctx.params.AccountId);
+    const change = ctx.body as AccountChange;
+    // ConfigureSelf covers one's own password only (and nothing else while a change is required).
+    if (!canManageAccounts(ctx.principal) && Object.keys(change).some((k) => k !== 'Password')) {
+      throw baseError('InsufficientPrivilege');
+    }
+    if (change.Locked === true) throw baseError('PropertyValueIncorrect', 'Locked', 'true');
+    if (change.UserName !== undefined) uniqueName(change.UserName, before.Id);
+    let after: AccountRecord = { ...before };
+    if (change.UserName !== undefined) after.UserName = change.UserName;
+    if (change.Enabled !== undefined) after.Enabled = change.Enabled;
+    if (change.RoleId !== undefined || change.Oem?.Vendor?.Privileges) {
+      after.Privileges = privilegesFor(before.Privileges, change);
+      after.RoleId = roleOf(after.Privileges);
+    }
+    if (change.Locked === false) after = s.accountPolicy.unlock(after);
+    keepAdministrator(before, after);
+    if (change.Password !== undefined) {
+      s.accountPolicy.checkPassword(change.Password);
+      after = await s.accounts.withPassword(after, change.Password);
+    }
+    // After the password: an administrator may set a new password and require its change at once.
+    if (change.PasswordChangeRequired !== undefined) after.PasswordChangeRequired = change.PasswordChangeRequired;
+    s.accounts.save(after);
+    // A new password or a disabled account ends the account's other sessions.
+    if (change.Password !== undefined || (before.Enabled && !after.Enabled)) {
+      for (const session of s.sessions.list()) {
+        if (session.AccountId === after.Id && session.Id !== ctx.principal.sessionId) s.sessions.delete(session.Id, 'account');
+      }
+    }
+    s.events.publish(resourceEvent('ResourceChanged'), accountUri(after.Id), 'ResourceUpdated');
+  }
 
   routes.add({
     path: ROLES_URI,
@@ -176,6 +224,7 @@ export function registerAccountServiceRoutes(routes: RouteTable, s: Services): v
     },
   });
 
+  // Predefined roles have no PATCH: their privileges cannot change (405 with Allow).
   routes.add({
     path: `${ROLES_URI}{RoleId}/`,
     type: RoleType,
@@ -188,4 +237,6 @@ export function registerAccountServiceRoutes(routes: RouteTable, s: Services): v
       },
     },
   });
+
+  registerCertificateMappingRoutes(routes, s);
 }

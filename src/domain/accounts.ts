@@ -1,5 +1,5 @@
-// Controller user accounts: storage, password checks and change notification.
-// The AccountService API (issue "accounts") builds on this.
+// Controller user accounts: storage, password checks, change notification,
+// and the rule that an enabled administrator always remains.
 import { randomUUID } from 'node:crypto';
 import type { DocumentCollection, DocumentStore } from '../store/documents.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -23,7 +23,9 @@ export interface AccountRecord {
   PasswordChangeRequired: boolean;
   /** Controller time (ms) until which the account stays locked after failed logins. */
   LockedUntil?: number;
+  /** Failed logins counted towards lockout, and when the last one happened (controller ms). */
   FailedLogins?: number;
+  LastFailedLogin?: number;
 }
 
 export interface NewAccount {
@@ -83,10 +85,32 @@ export class Accounts {
     this.changed(record.Id);
   }
 
+  /** Store login bookkeeping (failure counters, lockout) without announcing a change: caches stay valid. */
+  saveQuietly(record: AccountRecord): void {
+    this.docs.put(record.Id, record);
+  }
+
+  /** Can log in and administer accounts and the manager. */
+  isEnabledAdministrator(record: AccountRecord): boolean {
+    return record.Enabled && record.Privileges.LoginPriv && roleOf(record.Privileges) === 'Administrator';
+  }
+
+  /** Accounts that would still be enabled administrators if `id` were replaced by `replacement` (or removed). */
+  administratorsAfter(id: string, replacement?: AccountRecord): AccountRecord[] {
+    return this.list()
+      .map((a) => (a.Id === id ? replacement : a))
+      .filter((a): a is AccountRecord => a !== undefined && this.isEnabledAdministrator(a));
+  }
+
   async setPassword(record: AccountRecord, password: string): Promise<AccountRecord> {
-    const updated = { ...record, PasswordHash: await hashPassword(password, this.scryptLogN), PasswordChangeRequired: false };
+    const updated = await this.withPassword(record, password);
     this.save(updated);
     return updated;
+  }
+
+  /** The record with a new password hash (not stored), which clears PasswordChangeRequired. */
+  async withPassword(record: AccountRecord, password: string): Promise<AccountRecord> {
+    return { ...record, PasswordHash: await hashPassword(password, this.scryptLogN), PasswordChangeRequired: false };
   }
 
   setRole(record: AccountRecord, role: RoleId): AccountRecord {

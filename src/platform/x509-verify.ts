@@ -1,0 +1,140 @@
+// Checking X.509 material the controller is given: PEM parsing, self-signed
+// detection, chain verification against trusted CAs on the controller clock,
+// key matching, and certificate signing requests for the HTTPS identity.
+import 'reflect-metadata';
+import * as x509 from '@peculiar/x509';
+import { X509Certificate, createPrivateKey, webcrypto } from 'node:crypto';
+
+x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+export class CertificateError extends Error {}
+
+/** PEM text as clients send it: real line breaks, or literal "\n" left over from double escaping. */
+export function normalizePem(text: string): string {
+  return text.replace(/\\r\\n|\\n/g, '\n').replace(/\r\n/g, '\n').trim();
+}
+
+/** Every certificate of a PEM text, in order; throws CertificateError when there is none or one is broken. */
+export function parseCertificates(text: string): X509Certificate[] {
+  const blocks = normalizePem(text).match(PEM_BLOCK);
+  if (!blocks) throw new CertificateError('no PEM "BEGIN CERTIFICATE" block found');
+  return blocks.map((b, i) => {
+    try {
+      return new X509Certificate(b);
+    } catch {
+      throw new CertificateError(`certificate ${i + 1} of the PEM text cannot be decoded`);
+    }
+  });
+}
+
+export function parseCertificate(text: string): X509Certificate {
+  const [first] = parseCertificates(text);
+  return first as X509Certificate;
+}
+
+export function isSelfSigned(cert: X509Certificate | string): boolean {
+  const c = typeof cert === 'string' ? parseCertificate(cert) : cert;
+  // Not checkIssued(): OpenSSL also demands keyCertSign, which a self-signed leaf lacks.
+  return c.subject === c.issuer && c.verify(c.publicKey);
+}
+
+/** Validity bounds in ms; Node 20 has only the textual validFrom/validTo. */
+export function validity(cert: X509Certificate): { notBefore: number; notAfter: number } {
+  return { notBefore: Date.parse(cert.validFrom), notAfter: Date.parse(cert.validTo) };
+}
+
+export function validAt(cert: X509Certificate, ms: number): boolean {
+  const v = validity(cert);
+  return ms >= v.notBefore && ms <= v.notAfter;
+}
+
+function issuedBy(child: X509Certificate, parent: X509Certificate): boolean {
+  return child.checkIssued(parent) && child.verify(parent.publicKey);
+}
+
+export type ChainResult = { ok: true; anchor: X509Certificate } | { ok: false; reason: string };
+
+/**
+ * Verify that `leaf` chains to one of `trusted`, through any intermediates the
+ * client presented, with every certificate valid at `now` (controller time).
+ */
+export function verifyChain(leaf: X509Certificate, presented: readonly X509Certificate[], trusted: readonly X509Certificate[], now: number): ChainResult {
+  if (!validAt(leaf, now)) {
+    return { ok: false, reason: `the client certificate is outside its validity (${leaf.validFrom} to ${leaf.validTo})` };
+  }
+  let current = leaf;
+  for (let depth = 0; depth < 8; depth++) {
+    const anchor = trusted.find((ca) => issuedBy(current, ca));
+    if (anchor) {
+      if (!validAt(anchor, now)) return { ok: false, reason: `the trusted CA certificate ${anchor.subject.replace(/\n/g, ', ')} is outside its validity` };
+      return { ok: true, anchor };
+    }
+    const next = presented.find((c) => c !== current && c.ca && issuedBy(current, c));
+    if (!next) break;
+    if (!validAt(next, now)) return { ok: false, reason: 'an intermediate CA certificate is outside its validity' };
+    current = next;
+  }
+  return { ok: false, reason: 'the client certificate was not issued by an imported trusted CA certificate' };
+}
+
+/** True when the private key (PEM) belongs to the certificate. */
+export function certificateMatchesKey(cert: X509Certificate, keyPem: string): boolean {
+  try {
+    return cert.checkPrivateKey(createPrivateKey(keyPem));
+  } catch {
+    return false;
+  }
+}
+
+export interface CsrSubject {
+  CommonName: string;
+  Country?: string;
+  State?: string;
+  City?: string;
+  OrgName?: string;
+  OrgUnit?: string;
+}
+
+function dnString(s: CsrSubject): string {
+  const esc = (v: string) => v.replace(/([,+"\\<>;=])/g, '\\$1');
+  const parts: [string, string | undefined][] = [
+    ['CN', s.CommonName],
+    ['OU', s.OrgUnit],
+    ['O', s.OrgName],
+    ['L', s.City],
+    ['ST', s.State],
+    ['C', s.Country],
+  ];
+  return parts.filter(([, v]) => v).map(([k, v]) => `${k}=${esc(v as string)}`).join(', ');
+}
+
+/** A new EC P-256 key and a PKCS#10 request for it; the key never leaves the controller. */
+export async function generateCsr(subject: CsrSubject, dnsNames: string[], ipAddresses: string[]): Promise<{ csrPem: string; keyPem: string }> {
+  const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const names = [...dnsNames.map((value) => ({ type: 'dns' as const, value })), ...ipAddresses.map((value) => ({ type: 'ip' as const, value }))];
+  const csr = await x509.Pkcs10CertificateRequestGenerator.create({
+    name: dnString(subject),
+    keys,
+    signingAlgorithm: alg,
+    extensions: names.length ? [new x509.SubjectAlternativeNameExtension(names)] : [],
+  });
+  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
+  const keyPem = `-----BEGIN PRIVATE KEY-----\n${pkcs8.replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END PRIVATE KEY-----\n`;
+  return { csrPem: `${csr.toString('pem')}\n`, keyPem };
+}
+
+/** The X509CertificateInformation-style summary shown for a certificate. */
+export function describeCertificate(cert: X509Certificate): Record<string, unknown> {
+  return {
+    Subject: cert.subject.replace(/\n/g, ', '),
+    Issuer: cert.issuer.replace(/\n/g, ', '),
+    SerialNumber: cert.serialNumber,
+    ValidNotBefore: new Date(validity(cert).notBefore).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    ValidNotAfter: new Date(validity(cert).notAfter).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    Fingerprint: cert.fingerprint256,
+    FingerprintHashAlgorithm: 'TLS_HASH_ALG_SHA256',
+  };
+}
