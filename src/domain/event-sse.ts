@@ -1,0 +1,93 @@
+// Server-sent event streams (DSP0266): each open stream is an EventDestination
+// of type SSE that lives exactly as long as the connection. Events are written
+// as `id:` (the durable EventId) and `data:` (the Event or MetricReport JSON).
+import type { ServerResponse } from 'node:http';
+import type { Clock, TimerHandle } from '../platform/clock.js';
+import type { EventPredicate } from './event-filter.js';
+import { wireBody, type LoggedEvent } from './event-format.js';
+import type { EventOutbox } from './event-outbox.js';
+
+/** A client that stops reading is cut off once this much is buffered for it. */
+const MAX_BUFFERED_BYTES = 1 << 20;
+/** Comment lines keep idle connections (and proxies) from timing out. */
+const KEEPALIVE_MS = 15_000;
+
+export interface SseStream {
+  id: string;
+  context: string;
+  userName: string;
+  filter?: string;
+  predicate: EventPredicate;
+  res: ServerResponse;
+}
+
+export class SseStreams {
+  private readonly streams = new Map<string, SseStream>();
+  private keepalive?: TimerHandle;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly outbox: EventOutbox,
+    private readonly closed: (id: string) => void,
+  ) {}
+
+  /** Attach a response: replay what followed Last-Event-ID, then stream live. */
+  open(stream: SseStream, lastEventId?: number): void {
+    const { res } = stream;
+    res.on('close', () => this.drop(stream.id));
+    // Replay and registration run in one synchronous step, so no event falls between them.
+    if (lastEventId !== undefined) {
+      for (const e of this.outbox.since(lastEventId)) if (stream.predicate(e)) this.write(stream, e);
+    }
+    this.streams.set(stream.id, stream);
+    this.keepalive ??= this.clock.setInterval(KEEPALIVE_MS, () => {
+      for (const s of this.streams.values()) s.res.write(': keep-alive\n\n');
+    });
+  }
+
+  get(id: string): SseStream | undefined {
+    return this.streams.get(id);
+  }
+
+  list(): SseStream[] {
+    return [...this.streams.values()];
+  }
+
+  count(): number {
+    return this.streams.size;
+  }
+
+  deliver(e: LoggedEvent): void {
+    for (const s of this.streams.values()) if (s.predicate(e)) this.write(s, e);
+  }
+
+  /** End a stream (its EventDestination was deleted, or the service stops). */
+  close(id: string): boolean {
+    const s = this.streams.get(id);
+    if (!s) return false;
+    this.drop(id);
+    s.res.end();
+    return true;
+  }
+
+  closeAll(): void {
+    for (const id of [...this.streams.keys()]) this.close(id);
+  }
+
+  private write(s: SseStream, e: LoggedEvent): void {
+    if (s.res.writableLength > MAX_BUFFERED_BYTES) {
+      this.close(s.id);
+      return;
+    }
+    s.res.write(`id: ${e.id}\ndata: ${JSON.stringify(wireBody(e, s.context))}\n\n`);
+  }
+
+  private drop(id: string): void {
+    if (!this.streams.delete(id)) return;
+    if (!this.streams.size) {
+      this.keepalive?.cancel();
+      this.keepalive = undefined;
+    }
+    this.closed(id);
+  }
+}
