@@ -1,0 +1,160 @@
+// Writes verified images to devices. Type A images the controller flashes
+// itself; Type B images (and anything whose activation is "after server
+// reboot", such as the UEFI system ROM) are staged and written by UEFI at
+// the next POST, which is when a real server activates them. Flashing the
+// controller's own firmware ends with a controller reset (sessions end).
+import type { EventBus } from '../events.js';
+import type { Logs } from '../logs.js';
+import { resourceEvent } from '../../messages/event-messages.js';
+import { vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import type { ControllerLifecycle, HostLifecycle } from '../../platform/lifecycle.js';
+import { compareVersions, inventoryUri, type Inventory, type InventoryItem } from './inventory.js';
+import { imageDigest, type PackageDevice, type PackageInfo } from './package.js';
+import type { UpdateOperation, UpdateStatus } from './update-state.js';
+
+/** A verified image ready to flash (a repository component, an upload, a download). */
+export interface FlashSource {
+  path: string;
+  filename: string;
+  info: PackageInfo;
+}
+
+export interface FlashOutcome {
+  uri: string;
+  name: string;
+  from: string;
+  to: string;
+  /** Applied now, or staged for the next server boot. */
+  activation: 'Applied' | 'Staged';
+}
+
+export interface FlashResult {
+  outcomes: FlashOutcome[];
+  controllerReset: boolean;
+  messages: ExtendedInfo[];
+}
+
+/** Versioning 8: controller firmware 2.10 or later needs 1.40 or later installed first. */
+export const UPGRADE_PATH = { from: '2.10', requires: '1.40' } as const;
+
+export interface FlasherDeps {
+  inventory: Inventory;
+  status: UpdateStatus;
+  controller: ControllerLifecycle;
+  host: HostLifecycle;
+  logs: Logs;
+  events: EventBus;
+}
+
+export class Flasher {
+  constructor(private readonly d: FlasherDeps) {
+    d.host.onPost('UefiUpdates', () => this.applyPending());
+  }
+
+  /**
+   * The inventory items a package applies to: all items of its device classes,
+   * or only `targets` (firmware inventory URIs), each of which must be applicable.
+   */
+  applicableItems(info: PackageInfo, targets?: readonly string[]): { item: InventoryItem; device: PackageDevice }[] {
+    const classes = new Map(info.devices.map((d) => [d.DeviceClass, d]));
+    const all = [...this.d.inventory.list('firmware'), ...this.d.inventory.list('software')];
+    if (targets?.length) {
+      return targets.map((uri) => {
+        const item = all.find((i) => inventoryUri(i) === normalizeUri(uri));
+        const device = item?.DeviceClass ? classes.get(item.DeviceClass) : undefined;
+        if (!item || !device || !item.Updateable) throw vendorError(400, 'ImageNotApplicable', info.name, uri);
+        return { item, device };
+      });
+    }
+    const out = all.filter((i) => i.Updateable && i.DeviceClass && classes.has(i.DeviceClass));
+    if (!out.length) throw vendorError(400, 'ImageNotApplicable', info.name, info.devices.map((d) => d.DeviceClass).join(', '));
+    return out.map((item) => ({ item, device: classes.get(item.DeviceClass as string) as PackageDevice }));
+  }
+
+  /** Refuses what must never be flashed: Type C/D, and the controller upgrade-path rule. */
+  check(info: PackageInfo, targets?: readonly string[]): { item: InventoryItem; device: PackageDevice }[] {
+    if (info.type === 'C' || info.type === 'D') throw vendorError(400, 'ComponentNotFlashable', info.name, info.type);
+    const items = this.applicableItems(info, targets);
+    for (const { item } of items) {
+      if (
+        item.DeviceClass === 'BMC' &&
+        compareVersions(info.version, UPGRADE_PATH.from) >= 0 &&
+        compareVersions(item.Version, UPGRADE_PATH.requires) < 0
+      ) {
+        throw vendorError(400, 'FirmwareUpgradePathBlocked', info.version, item.Name, UPGRADE_PATH.requires, item.Version);
+      }
+    }
+    return items;
+  }
+
+  /**
+   * Flash a verified image. Runs inside the caller's operation when given,
+   * otherwise as its own (refused with UpdateServiceBusy while busy).
+   */
+  async apply(src: FlashSource, opts: { targets?: readonly string[]; op?: UpdateOperation } = {}): Promise<FlashResult> {
+    const items = this.check(src.info, opts.targets);
+    const own = opts.op ? undefined : this.d.status.begin('Updating');
+    const op = opts.op ?? (own as UpdateOperation);
+    op.set('Updating');
+    try {
+      const result = await this.write(src, items);
+      own?.complete(result.messages[0]);
+      if (result.controllerReset) await this.d.controller.reset();
+      return result;
+    } catch (e) {
+      own?.fail(e);
+      throw e;
+    }
+  }
+
+  /** Re-flash one item from a recovery image (integrity repair); the caller holds the busy state. */
+  async repair(item: InventoryItem, src: FlashSource): Promise<FlashResult> {
+    const device = src.info.devices.find((d) => d.DeviceClass === item.DeviceClass);
+    if (!device) throw vendorError(400, 'ImageNotApplicable', src.info.name, inventoryUri(item));
+    return this.write(src, [{ item, device }], true);
+  }
+
+  private async write(src: FlashSource, items: { item: InventoryItem; device: PackageDevice }[], immediate = false): Promise<FlashResult> {
+    const outcomes: FlashOutcome[] = [];
+    const messages: ExtendedInfo[] = [];
+    let controllerReset = false;
+    for (const { item, device } of items) {
+      const digest = await imageDigest(src.path, src.info, device);
+      const fresh = this.d.inventory.get(item.kind, item.Id) ?? item;
+      const staged = !immediate && (src.info.type === 'B' || src.info.activation === 'AfterServerReboot');
+      if (staged) {
+        this.d.inventory.save({ ...fresh, Pending: { Version: src.info.version, ImageDigest: digest, Component: src.filename } });
+        const m = vendorMessage('FirmwareStaged', fresh.Name, src.info.version);
+        this.d.logs.write('IML', m, inventoryUri(fresh));
+        messages.push(m);
+        outcomes.push({ uri: inventoryUri(fresh), name: fresh.Name, from: fresh.Version, to: src.info.version, activation: 'Staged' });
+        continue;
+      }
+      messages.push(this.activate(fresh, src.info.version, digest));
+      outcomes.push({ uri: inventoryUri(fresh), name: fresh.Name, from: fresh.Version, to: src.info.version, activation: 'Applied' });
+      if (!immediate && src.info.activation === 'AfterControllerReset') controllerReset = true;
+    }
+    return { outcomes, controllerReset, messages };
+  }
+
+  private activate(item: InventoryItem, version: string, digest: string): ExtendedInfo {
+    const { Pending: _drop, ...rest } = item;
+    this.d.inventory.save({ ...rest, Version: version, ImageDigest: digest, Corrupted: false });
+    const m = vendorMessage('FirmwareUpdated', item.Name, item.Version, version);
+    this.d.logs.write('IML', m, inventoryUri(item));
+    this.d.events.publish(resourceEvent('ResourceChanged'), inventoryUri(item), 'ResourceUpdated');
+    return m;
+  }
+
+  /** UEFI writes the staged images during POST. */
+  private applyPending(): void {
+    for (const item of [...this.d.inventory.list('firmware'), ...this.d.inventory.list('software')]) {
+      if (item.Pending) this.activate(item, item.Pending.Version, item.Pending.ImageDigest);
+    }
+  }
+}
+
+function normalizeUri(uri: string): string {
+  const path = uri.replace(/^https?:\/\/[^/]+/i, '');
+  return path.endsWith('/') ? path : `${path}/`;
+}

@@ -1,0 +1,53 @@
+// The firmware update domain, built once by the composition root and shared
+// with the update areas (uploads, repository, task queue, install sets).
+import type { EventBus } from '../events.js';
+import type { Logs } from '../logs.js';
+import type { Clock } from '../../platform/clock.js';
+import type { ControllerLifecycle, HostLifecycle } from '../../platform/lifecycle.js';
+import type { DocumentStore } from '../../store/documents.js';
+import { Downloader } from './download.js';
+import { Flasher } from './flasher.js';
+import { IntegrityScanner } from './integrity.js';
+import { Inventory } from './inventory.js';
+import { ComponentRepository } from './repository.js';
+import { VendorSigningKey } from './signing.js';
+import { UpdateStatus } from './update-state.js';
+
+export interface FirmwareServices {
+  inventory: Inventory;
+  repository: ComponentRepository;
+  flasher: Flasher;
+  /** Oem/Vendor/State of the update service, and the Busy rule. */
+  status: UpdateStatus;
+  integrity: IntegrityScanner;
+  signingKey: VendorSigningKey;
+  downloader: Downloader;
+}
+
+export interface FirmwareDeps {
+  store: DocumentStore;
+  clock: Clock;
+  dataDir: string;
+  repositoryBytes: number;
+  downloadTimeoutSeconds: number;
+  downloadCa?: string;
+  controller: ControllerLifecycle;
+  host: HostLifecycle;
+  logs: Logs;
+  events: EventBus;
+}
+
+export function createFirmwareServices(d: FirmwareDeps): FirmwareServices {
+  const inventory = new Inventory(d.store);
+  const status = new UpdateStatus(d.store);
+  const flasher = new Flasher({ inventory, status, controller: d.controller, host: d.host, logs: d.logs, events: d.events });
+  return {
+    inventory,
+    status,
+    flasher,
+    repository: new ComponentRepository(d.store, d.dataDir, d.repositoryBytes),
+    integrity: new IntegrityScanner(d.store, d.clock, inventory, flasher, d.logs, d.events, status),
+    signingKey: VendorSigningKey.loadOrCreate(d.dataDir),
+    downloader: new Downloader({ clock: d.clock, maxBytes: d.repositoryBytes, timeoutMs: d.downloadTimeoutSeconds * 1000, caFile: d.downloadCa }),
+  };
+}

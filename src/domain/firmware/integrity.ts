@@ -1,0 +1,163 @@
+// Firmware verification: compares each verified device's flash contents with
+// the digest of the image written to it. Runs on demand and, when enabled,
+// every ScanEveryDays on the controller clock. A scan takes SCAN_DURATION_MS;
+// while it runs, uploads and installs are refused (UpdateStatus blocker).
+// Failures go to the IML; with LogAndRepairAutomatically the image is
+// re-flashed from the recovery install set when it holds one.
+import type { EventBus } from '../events.js';
+import type { Logs } from '../logs.js';
+import { resourceEvent } from '../../messages/event-messages.js';
+import { vendorMessage } from '../../messages/errors.js';
+import type { Clock, TimerHandle } from '../../platform/clock.js';
+import type { DocumentStore } from '../../store/documents.js';
+import type { FlashSource, Flasher } from './flasher.js';
+import { inventoryUri, VERIFIED_CLASSES, type Inventory } from './inventory.js';
+import type { UpdateStatus } from './update-state.js';
+
+export const SCAN_DURATION_MS = 60_000;
+const DAY_MS = 86_400_000;
+const BUSY_RETRY_MS = 60_000;
+
+export type OnIntegrityFailure = 'LogOnly' | 'LogAndRepairAutomatically';
+
+export interface IntegritySettings {
+  EnableBackgroundScan: boolean;
+  OnIntegrityFailure: OnIntegrityFailure;
+  ScanEveryDays: number;
+}
+
+interface Persisted extends IntegritySettings {
+  /** Controller time of the next background scan, when enabled. */
+  nextScanAt?: number;
+  lastScanAt?: number;
+  lastResult?: 'OK' | 'Failed' | 'Repaired';
+}
+
+const DEFAULTS: Persisted = { EnableBackgroundScan: false, OnIntegrityFailure: 'LogOnly', ScanEveryDays: 7 };
+
+/** Finds a recovery image for a device class; issue "install sets" provides it from the recovery set. */
+export type RecoveryImageSource = (deviceClass: string) => Promise<FlashSource | undefined> | FlashSource | undefined;
+
+export interface ScanReport {
+  failed: string[];
+  repaired: string[];
+}
+
+export class IntegrityScanner {
+  private readonly setting;
+  private timer?: TimerHandle;
+  private running?: Promise<ScanReport>;
+  /** Replaced by the install-set area: the recovery set's image for a device class. */
+  recoveryImageFor: RecoveryImageSource = () => undefined;
+
+  constructor(
+    store: DocumentStore,
+    private readonly clock: Clock,
+    private readonly inventory: Inventory,
+    private readonly flasher: Flasher,
+    private readonly logs: Logs,
+    private readonly events: EventBus,
+    private readonly status: UpdateStatus,
+  ) {
+    this.setting = store.setting<Persisted>('firmware.integrity', DEFAULTS);
+    status.addBlocker(() => (this.running ? 'FirmwareIntegrityScan' : undefined));
+    this.schedule();
+  }
+
+  settings(): Persisted {
+    return this.setting.get();
+  }
+
+  isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** The scan in progress, if any (tests and callers that wait for its report). */
+  current(): Promise<ScanReport> | undefined {
+    return this.running;
+  }
+
+  configure(patch: Partial<IntegritySettings>): void {
+    const cur = this.setting.get();
+    const next: Persisted = { ...cur, ...patch };
+    const periodChanged = patch.ScanEveryDays !== undefined && patch.ScanEveryDays !== cur.ScanEveryDays;
+    if (!next.EnableBackgroundScan) delete next.nextScanAt;
+    else if (!cur.EnableBackgroundScan || periodChanged || next.nextScanAt === undefined) {
+      next.nextScanAt = this.clock.now() + next.ScanEveryDays * DAY_MS;
+    }
+    this.setting.set(next);
+    this.schedule();
+  }
+
+  /** Start a scan now; resolves when it finishes. Returns the running one when already scanning. */
+  start(): Promise<ScanReport> {
+    this.running ??= new Promise<void>((res) => this.clock.setTimer(SCAN_DURATION_MS, res))
+      .then(() => this.verify())
+      .finally(() => {
+        this.running = undefined;
+      });
+    return this.running;
+  }
+
+  /** Test hook: the flash contents of an inventory item stop matching its image. */
+  corrupt(kind: 'firmware' | 'software', id: string): void {
+    const item = this.inventory.get(kind, id);
+    if (!item) throw new Error(`no ${kind} inventory item ${id}`);
+    this.inventory.save({ ...item, Corrupted: true });
+  }
+
+  private async verify(): Promise<ScanReport> {
+    const s = this.setting.get();
+    const report: ScanReport = { failed: [], repaired: [] };
+    const verified = this.inventory.list('firmware').filter((i) => (VERIFIED_CLASSES as readonly string[]).includes(i.DeviceClass ?? ''));
+    for (const item of verified) {
+      if (!item.Corrupted) continue;
+      const uri = inventoryUri(item);
+      report.failed.push(uri);
+      this.logs.write('IML', vendorMessage('FirmwareIntegrityFailure', item.Name, item.Version), uri);
+      this.events.publish(resourceEvent('ResourceErrorsDetected', 'Version', 'FirmwareIntegrity'), uri, 'Alert');
+      if (s.OnIntegrityFailure !== 'LogAndRepairAutomatically') continue;
+      const image = await this.recoveryImageFor(item.DeviceClass as string);
+      if (!image) {
+        this.logs.write('IML', vendorMessage('FirmwareRecoveryImageMissing', item.Name), uri);
+        continue;
+      }
+      try {
+        await this.flasher.repair(item, image);
+        report.repaired.push(uri);
+        this.logs.write('IML', vendorMessage('FirmwareIntegrityRepaired', item.Name, image.info.version), uri);
+        this.events.publish(resourceEvent('ResourceErrorsCorrected', 'Version', 'FirmwareIntegrity'), uri, 'Alert');
+      } catch (e) {
+        this.logs.write('IML', vendorMessage('FirmwareRecoveryFailed', item.Name, String((e as Error).message)), uri);
+      }
+    }
+    const result = report.failed.length === 0 ? 'OK' : report.repaired.length === report.failed.length ? 'Repaired' : 'Failed';
+    this.setting.set({ ...this.setting.get(), lastScanAt: this.clock.now(), lastResult: result });
+    return report;
+  }
+
+  /** Arm the background timer for the persisted next scan time. */
+  private schedule(): void {
+    this.timer?.cancel();
+    this.timer = undefined;
+    const s = this.setting.get();
+    if (!s.EnableBackgroundScan || s.nextScanAt === undefined) return;
+    this.timer = this.clock.setTimer(Math.max(0, s.nextScanAt - this.clock.now()), () => {
+      const cur = this.setting.get();
+      this.setting.set({ ...cur, nextScanAt: this.clock.now() + cur.ScanEveryDays * DAY_MS });
+      this.schedule();
+      this.startWhenIdle();
+    });
+  }
+
+  /** A background scan never interrupts a flash: it waits until the update finishes. */
+  private startWhenIdle(): void {
+    // A scan already running (on demand) covers this period.
+    if (this.running) return;
+    if (this.status.busyReason()) {
+      this.clock.setTimer(BUSY_RETRY_MS, () => this.startWhenIdle());
+      return;
+    }
+    void this.start();
+  }
+}

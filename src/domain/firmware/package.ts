@@ -1,0 +1,278 @@
+// The firmware package formats the controller understands (docs/firmware-packages.md):
+//  - a raw image `.bin`: magic, a JSON header naming device class and version,
+//    the image, and an embedded Ed25519 signature trailer (self-verifying);
+//  - a component package `.fwpkg`: a zip with `payload.json` and raw images,
+//    signed by a detached `.compsig`.
+import { createReadStream, createWriteStream, openSync, readSync, closeSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import yauzl from 'yauzl';
+import yazl from 'yazl';
+import { vendorError } from '../../messages/errors.js';
+import { sha256File, type VendorSigningKey } from './signing.js';
+
+export const BIN_MAGIC = Buffer.from('VFWIMG\0\x01', 'latin1');
+export const SIG_MAGIC = Buffer.from('VFWSIG\0\x01', 'latin1');
+const SIG_TRAILER = 64 + SIG_MAGIC.length;
+const MAX_HEADER = 64 * 1024;
+export const PAYLOAD_FORMAT = 'VendorFwPkg/1';
+
+export const COMPONENT_TYPES = ['A', 'B', 'C', 'D'] as const;
+export type ComponentType = (typeof COMPONENT_TYPES)[number];
+export const ACTIVATIONS = ['Immediate', 'AfterControllerReset', 'AfterServerReboot'] as const;
+export type Activation = (typeof ACTIVATIONS)[number];
+export const CRITICALITIES = ['Recommended', 'Optional', 'Critical'] as const;
+export type Criticality = (typeof CRITICALITIES)[number];
+
+/** Device classes the controller flashes itself (Type A). */
+export const CONTROLLER_FLASHABLE = ['BMC', 'SystemROM', 'CPLD', 'SPS', 'IE', 'PMC'] as const;
+/** Device classes UEFI flashes during POST (Type B). */
+export const UEFI_FLASHABLE = ['SystemROM', 'NIC', 'StorageController'] as const;
+/** Raw images SimpleUpdate accepts: the controller's own firmware and the UEFI system ROM. */
+export const SIMPLE_UPDATE_CLASSES = ['BMC', 'SystemROM'] as const;
+
+/** When a device's new firmware takes effect, unless the package says otherwise. */
+export const DEFAULT_ACTIVATION: Record<string, Activation> = {
+  BMC: 'AfterControllerReset',
+  SystemROM: 'AfterServerReboot',
+  CPLD: 'AfterServerReboot',
+  NIC: 'AfterServerReboot',
+  StorageController: 'AfterServerReboot',
+};
+
+export interface PackageDevice {
+  DeviceClass: string;
+  /** Zip entry holding the image (fwpkg only). */
+  Image?: string;
+}
+
+export interface PackageInfo {
+  kind: 'bin' | 'fwpkg';
+  name: string;
+  version: string;
+  type: ComponentType;
+  activation: Activation;
+  criticality: Criticality;
+  devices: PackageDevice[];
+  /** bin: byte range of the image proper, and how many leading bytes the embedded signature covers. */
+  payload?: { start: number; end: number };
+  signedLength?: number;
+}
+
+export interface BinHeader {
+  DeviceClass: string;
+  Version: string;
+  Name: string;
+}
+
+const invalid = (file: string, why: string) => vendorError(400, 'FirmwareImageInvalid', file, why);
+
+/** Reads what a file claims to be; throws FirmwareImageInvalid when it is neither format. */
+export async function inspectPackage(path: string, filename: string): Promise<PackageInfo> {
+  const size = statSync(path).size;
+  const head = readRange(path, 0, Math.min(size, 12));
+  if (head.length >= 12 && head.subarray(0, 8).equals(BIN_MAGIC)) return inspectBin(path, filename, size);
+  if (head.length >= 4 && head.readUInt32LE(0) === 0x04034b50) return inspectFwpkg(path, filename);
+  throw invalid(filename, 'the file is neither a signed firmware image (.bin) nor a component package (.fwpkg)');
+}
+
+function readRange(path: string, start: number, length: number): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(length);
+    const n = readSync(fd, buf, 0, length, start);
+    return buf.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function inspectBin(path: string, filename: string, size: number): PackageInfo {
+  const headerLen = readRange(path, 8, 4).readUInt32BE(0);
+  if (headerLen > MAX_HEADER || 12 + headerLen + SIG_TRAILER > size) throw invalid(filename, 'the image header is truncated');
+  let header: Partial<BinHeader>;
+  try {
+    header = JSON.parse(readRange(path, 12, headerLen).toString('utf8')) as Partial<BinHeader>;
+  } catch {
+    throw invalid(filename, 'the image header is not JSON');
+  }
+  if (typeof header.DeviceClass !== 'string' || typeof header.Version !== 'string' || !header.Version) {
+    throw invalid(filename, 'the image header must name DeviceClass and Version');
+  }
+  if (!(CONTROLLER_FLASHABLE as readonly string[]).includes(header.DeviceClass)) {
+    throw invalid(filename, `raw images are for controller-flashable devices, not ${header.DeviceClass}`);
+  }
+  if (!readRange(path, size - SIG_MAGIC.length, SIG_MAGIC.length).equals(SIG_MAGIC)) {
+    throw invalid(filename, 'the image carries no signature trailer');
+  }
+  return {
+    kind: 'bin',
+    name: typeof header.Name === 'string' && header.Name ? header.Name : `${header.DeviceClass} firmware`,
+    version: header.Version,
+    type: 'A',
+    activation: DEFAULT_ACTIVATION[header.DeviceClass] ?? 'Immediate',
+    criticality: 'Recommended',
+    devices: [{ DeviceClass: header.DeviceClass }],
+    payload: { start: 12 + headerLen, end: size - SIG_TRAILER },
+    signedLength: size - SIG_TRAILER,
+  };
+}
+
+function openZip(path: string): Promise<yauzl.ZipFile> {
+  return new Promise((res, rej) => yauzl.open(path, { lazyEntries: true, autoClose: false }, (e, z) => (e || !z ? rej(e) : res(z))));
+}
+
+async function zipEntries(zip: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>> {
+  const out = new Map<string, yauzl.Entry>();
+  await new Promise<void>((res, rej) => {
+    zip.on('entry', (e: yauzl.Entry) => {
+      out.set(e.fileName, e);
+      zip.readEntry();
+    });
+    zip.on('end', () => res());
+    zip.on('error', rej);
+    zip.readEntry();
+  });
+  return out;
+}
+
+function entryStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.ReadableStream> {
+  return new Promise((res, rej) => zip.openReadStream(entry, (e, s) => (e || !s ? rej(e) : res(s))));
+}
+
+async function inspectFwpkg(path: string, filename: string): Promise<PackageInfo> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await openZip(path);
+  } catch (e) {
+    throw invalid(filename, `the zip archive is damaged (${(e as Error).message})`);
+  }
+  try {
+    const entries = await zipEntries(zip);
+    const entry = entries.get('payload.json');
+    if (!entry) throw invalid(filename, 'payload.json is missing');
+    if (entry.uncompressedSize > MAX_HEADER) throw invalid(filename, 'payload.json is too large');
+    const chunks: Buffer[] = [];
+    for await (const c of (await entryStream(zip, entry)) as AsyncIterable<Buffer>) chunks.push(c);
+    let p: Record<string, unknown>;
+    try {
+      p = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+    } catch {
+      throw invalid(filename, 'payload.json is not JSON');
+    }
+    return checkPayload(p, filename, new Set(entries.keys()));
+  } catch (e) {
+    if (e instanceof Error && e.name === 'RedfishError') throw e;
+    throw invalid(filename, `the zip archive is damaged (${(e as Error).message})`);
+  } finally {
+    zip.close();
+  }
+}
+
+function checkPayload(p: Record<string, unknown>, filename: string, names: Set<string>): PackageInfo {
+  if (p.PayloadFormat !== PAYLOAD_FORMAT) throw invalid(filename, `payload.json PayloadFormat must be ${PAYLOAD_FORMAT}`);
+  const type = p.ComponentType as ComponentType;
+  if (!COMPONENT_TYPES.includes(type)) throw invalid(filename, 'ComponentType must be A, B, C or D');
+  if (typeof p.Version !== 'string' || !p.Version) throw invalid(filename, 'Version is missing');
+  const devices = p.Devices;
+  if (!Array.isArray(devices) || devices.length === 0) throw invalid(filename, 'Devices must list at least one device');
+  const out: PackageDevice[] = [];
+  for (const d of devices as Record<string, unknown>[]) {
+    if (typeof d?.DeviceClass !== 'string') throw invalid(filename, 'each device needs a DeviceClass');
+    if (type === 'A' && !(CONTROLLER_FLASHABLE as readonly string[]).includes(d.DeviceClass)) {
+      throw invalid(filename, `a Type A component cannot target ${d.DeviceClass}; the controller cannot flash it`);
+    }
+    if (type === 'B' && !(UEFI_FLASHABLE as readonly string[]).includes(d.DeviceClass)) {
+      throw invalid(filename, `a Type B component cannot target ${d.DeviceClass}; UEFI cannot flash it`);
+    }
+    if ((type === 'A' || type === 'B') && (typeof d.Image !== 'string' || !names.has(d.Image))) {
+      throw invalid(filename, `the image for ${d.DeviceClass} is missing from the package`);
+    }
+    out.push({ DeviceClass: d.DeviceClass, Image: typeof d.Image === 'string' ? d.Image : undefined });
+  }
+  const activation = (p.Activation ?? DEFAULT_ACTIVATION[out[0]?.DeviceClass ?? ''] ?? 'Immediate') as Activation;
+  if (!ACTIVATIONS.includes(activation)) throw invalid(filename, `Activation must be one of ${ACTIVATIONS.join(', ')}`);
+  const criticality = (p.Criticality ?? 'Recommended') as Criticality;
+  if (!CRITICALITIES.includes(criticality)) throw invalid(filename, `Criticality must be one of ${CRITICALITIES.join(', ')}`);
+  return {
+    kind: 'fwpkg',
+    name: typeof p.Name === 'string' && p.Name ? p.Name : filename,
+    version: p.Version,
+    type,
+    activation,
+    criticality,
+    devices: out,
+  };
+}
+
+/** Checks the embedded signature of a raw image; the reason it fails, or undefined. */
+export async function checkEmbeddedSignature(path: string, info: PackageInfo, key: VendorSigningKey): Promise<string | undefined> {
+  if (info.kind !== 'bin' || info.signedLength === undefined) return undefined;
+  const digest = await sha256File(path, info.signedLength);
+  const sig = readRange(path, info.signedLength, 64);
+  return key.verify(digest, sig) ? undefined : 'the embedded image signature is not valid';
+}
+
+/** SHA-256 of the image a device receives (the integrity scan's reference). */
+export async function imageDigest(path: string, info: PackageInfo, device: PackageDevice): Promise<string> {
+  const hash = createHash('sha256');
+  if (info.kind === 'bin' && info.payload) {
+    if (info.payload.end > info.payload.start) {
+      for await (const c of createReadStream(path, { start: info.payload.start, end: info.payload.end - 1 })) hash.update(c as Buffer);
+    }
+    return hash.digest('hex');
+  }
+  if (!device.Image) return hash.update(`${info.name}:${info.version}`).digest('hex');
+  const zip = await openZip(path);
+  try {
+    const entry = (await zipEntries(zip)).get(device.Image);
+    if (!entry) throw invalid(info.name, `the image for ${device.DeviceClass} is missing from the package`);
+    for await (const c of (await entryStream(zip, entry)) as AsyncIterable<Buffer>) hash.update(c);
+    return hash.digest('hex');
+  } finally {
+    zip.close();
+  }
+}
+
+// -- building (CLI, tests, benchmark) ----------------------------------------
+
+/** Writes a signed raw image; the image bytes come from an iterable so any size streams. */
+export async function writeBin(out: string, header: BinHeader, image: Iterable<Buffer> | AsyncIterable<Buffer>, key: VendorSigningKey): Promise<void> {
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(json.length);
+  const hash = createHash('sha256');
+  const file = createWriteStream(out);
+  const put = async (b: Buffer) => {
+    hash.update(b);
+    if (!file.write(b)) await once(file, 'drain');
+  };
+  await put(BIN_MAGIC);
+  await put(len);
+  await put(json);
+  for await (const chunk of image) await put(chunk);
+  file.write(key.sign(hash.digest()));
+  file.end(SIG_MAGIC);
+  await once(file, 'close');
+}
+
+export interface PayloadJson {
+  PayloadFormat: typeof PAYLOAD_FORMAT;
+  Name: string;
+  Version: string;
+  ComponentType: ComponentType;
+  Activation?: Activation;
+  Criticality?: Criticality;
+  Devices: PackageDevice[];
+}
+
+/** Writes a .fwpkg zip from payload.json and its images. */
+export async function writeFwpkg(out: string, payload: PayloadJson, images: Record<string, Buffer>): Promise<void> {
+  const zip = new yazl.ZipFile();
+  zip.addBuffer(Buffer.from(JSON.stringify(payload, null, 2)), 'payload.json');
+  for (const [name, data] of Object.entries(images)) zip.addBuffer(data, name);
+  zip.end();
+  const file = createWriteStream(out);
+  zip.outputStream.pipe(file);
+  await once(file, 'close');
+}

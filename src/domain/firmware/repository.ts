@@ -1,0 +1,199 @@
+// The component repository: signed packages kept on the controller for later
+// installs. Metadata in the store, binaries under <dataDir>/repository/.
+// Filename is the key; a component referenced by a task or install set is
+// Locked and can be neither replaced nor deleted (SPEC Errors 10).
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { vendorError } from '../../messages/errors.js';
+import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
+import type { FlashSource } from './flasher.js';
+import { inspectPackage, type Criticality, type ComponentType, type PackageInfo } from './package.js';
+
+export interface ComponentRecord {
+  Id: string;
+  Name: string;
+  Filename: string;
+  Version: string;
+  SizeBytes: number;
+  Criticality: Criticality;
+  /** Controller time (ms) the component was added. */
+  Created: number;
+  Activates: string;
+  Configuration: string;
+  ExecutionParameters: string;
+  ComponentType: ComponentType;
+  DeviceClasses: string[];
+  Sha256: string;
+  /** Holders of the lock (task or install set URIs); Locked while non-empty. */
+  LockedBy: string[];
+}
+
+export type ComponentPatch = Partial<Pick<ComponentRecord, 'Criticality' | 'Configuration' | 'ExecutionParameters'>>;
+
+const ACTIVATES: Record<string, string> = {
+  Immediate: 'Immediately',
+  AfterControllerReset: 'AfterControllerReset',
+  AfterServerReboot: 'AfterReboot',
+};
+
+/** A file name a client may use: no path, no control characters. */
+export function validFilename(name: string): boolean {
+  return name.length > 0 && name.length <= 255 && !/[/\\\u0000-\u001f]/.test(name) && name !== '.' && name !== '..';
+}
+
+export class ComponentRepository {
+  private readonly docs: DocumentCollection<ComponentRecord>;
+  readonly dir: string;
+  /** In-flight uploads and partial sections hold space too. */
+  private readonly reserved = new Map<string, number>();
+
+  constructor(
+    store: DocumentStore,
+    dataDir: string,
+    readonly totalBytes: number,
+  ) {
+    this.docs = store.collection('firmware.component');
+    this.dir = join(dataDir, 'repository');
+    mkdirSync(join(this.dir, '.incoming'), { recursive: true });
+    // Uploads cut short by a restart or kill -9 leave temp files; nothing refers to them.
+    for (const f of readdirSync(join(this.dir, '.incoming'))) rmSync(join(this.dir, '.incoming', f), { force: true });
+  }
+
+  list(): ComponentRecord[] {
+    return this.docs.list();
+  }
+
+  get(filename: string): ComponentRecord | undefined {
+    return this.docs.list().find((c) => c.Filename === filename);
+  }
+
+  getById(id: string): ComponentRecord | undefined {
+    return this.docs.get(id);
+  }
+
+  pathOf(c: ComponentRecord): string {
+    return join(this.dir, c.Id);
+  }
+
+  /** A stored component as the flasher takes it (task queue, install sets, recovery). */
+  async flashSource(filename: string): Promise<FlashSource> {
+    const c = this.require(filename);
+    const path = this.pathOf(c);
+    return { path, filename, info: await inspectPackage(path, filename) };
+  }
+
+  /** Bytes held by stored components; exact sum of SizeBytes. */
+  usedBytes(): number {
+    return this.docs.list().reduce((n, c) => n + c.SizeBytes, 0);
+  }
+
+  /** Where a multi-section upload is assembled; its bytes count as used. */
+  partialPath(): string {
+    return join(this.dir, '.partial');
+  }
+
+  freeBytes(): number {
+    let reserved = existsSync(this.partialPath()) ? statSync(this.partialPath()).size : 0;
+    for (const n of this.reserved.values()) reserved += n;
+    return Math.max(0, this.totalBytes - this.usedBytes() - reserved);
+  }
+
+  /** A fresh temp path for an incoming file. */
+  incomingPath(): string {
+    return join(this.dir, '.incoming', randomBytes(12).toString('hex'));
+  }
+
+  /** Hold space for an upload in flight; released with the returned function. */
+  reserve(key: string, bytes: number): () => void {
+    this.reserved.set(key, bytes);
+    return () => this.reserved.delete(key);
+  }
+
+  /** Throws when storing `bytes` under `filename` would not fit (replacing frees the old copy). */
+  checkSpace(filename: string, bytes: number, reservedKey?: string): void {
+    const old = this.get(filename)?.SizeBytes ?? 0;
+    const mine = reservedKey ? (this.reserved.get(reservedKey) ?? 0) : 0;
+    const free = this.freeBytes() + old + mine;
+    if (bytes > free) throw vendorError(413, 'RepositoryInsufficientSpace', bytes, free);
+  }
+
+  /** Throws ComponentLocked when a component of that name exists and is locked. */
+  checkReplaceable(filename: string): void {
+    const c = this.get(filename);
+    if (c && c.LockedBy.length) throw vendorError(409, 'ComponentLocked', filename, c.LockedBy.join(', '));
+  }
+
+  /** Move a verified file into the repository, replacing an unlocked one of the same name. */
+  add(tmpPath: string, filename: string, size: number, sha256: string, info: PackageInfo, now: number): ComponentRecord {
+    this.checkReplaceable(filename);
+    this.checkSpace(filename, size);
+    const old = this.get(filename);
+    const record: ComponentRecord = {
+      Id: old?.Id ?? this.idFor(filename),
+      Name: info.name,
+      Filename: filename,
+      Version: info.version,
+      SizeBytes: size,
+      Criticality: info.criticality,
+      Created: now,
+      Activates: ACTIVATES[info.activation] ?? info.activation,
+      // Host-side settings survive a re-upload of the same file name.
+      Configuration: old?.Configuration ?? '',
+      ExecutionParameters: old?.ExecutionParameters ?? '',
+      ComponentType: info.type,
+      DeviceClasses: info.devices.map((d) => d.DeviceClass),
+      Sha256: sha256,
+      LockedBy: [],
+    };
+    renameSync(tmpPath, this.pathOf(record));
+    this.docs.put(record.Id, record);
+    return record;
+  }
+
+  update(filename: string, patch: ComponentPatch): ComponentRecord {
+    const c = this.require(filename);
+    const next = { ...c, ...patch };
+    this.docs.put(c.Id, next);
+    return next;
+  }
+
+  delete(filename: string): void {
+    this.checkReplaceable(filename);
+    const c = this.require(filename);
+    this.docs.delete(c.Id);
+    rmSync(this.pathOf(c), { force: true });
+  }
+
+  /** Mark a component referenced by `holder` (a task or install set URI). */
+  lock(filename: string, holder: string): ComponentRecord {
+    const c = this.require(filename);
+    if (c.LockedBy.includes(holder)) return c;
+    const next = { ...c, LockedBy: [...c.LockedBy, holder] };
+    this.docs.put(c.Id, next);
+    return next;
+  }
+
+  unlock(filename: string, holder: string): void {
+    const c = this.get(filename);
+    if (!c) return;
+    this.docs.put(c.Id, { ...c, LockedBy: c.LockedBy.filter((h) => h !== holder) });
+  }
+
+  isLocked(filename: string): boolean {
+    return (this.get(filename)?.LockedBy.length ?? 0) > 0;
+  }
+
+  private require(filename: string): ComponentRecord {
+    const c = this.get(filename);
+    if (!c) throw vendorError(404, 'ComponentNotFound', filename);
+    return c;
+  }
+
+  /** URI-safe Id: the name with unsafe characters replaced, plus a hash when that changed it or collides. */
+  private idFor(filename: string): string {
+    const safe = filename.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\./, '_');
+    if (safe === filename && !this.docs.has(safe)) return safe;
+    return `${safe.slice(0, 200)}-${createHash('sha1').update(filename).digest('hex').slice(0, 8)}`;
+  }
+}

@@ -1,0 +1,105 @@
+// The update service's Oem/Vendor/State: one operation at a time moves it
+// Idle → Uploading → Verifying → Writing → (Updating) → Complete, or Error
+// with a result message. While an operation runs or an integrity scan
+// runs, new uploads and installs are refused with UpdateServiceBusy (503).
+import { RedfishError, vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import type { DocumentStore } from '../../store/documents.js';
+
+export const UPDATE_STATES = ['Idle', 'Uploading', 'Verifying', 'Writing', 'Updating', 'Complete', 'Error'] as const;
+export type UpdateState = (typeof UPDATE_STATES)[number];
+
+const ACTIVE: ReadonlySet<UpdateState> = new Set(['Uploading', 'Verifying', 'Writing', 'Updating']);
+export const BUSY_RETRY_AFTER_SECONDS = 30;
+
+interface Persisted {
+  state: UpdateState;
+  result?: ExtendedInfo;
+  uploadCurrentEtag?: string;
+}
+
+export interface UpdateOperation {
+  set(state: UpdateState): void;
+  /** Finish in Complete with an optional result message. */
+  complete(result?: ExtendedInfo): void;
+  /** Finish in Error; the result is the first message of the error. */
+  fail(e: unknown): void;
+  readonly done: boolean;
+}
+
+export class UpdateStatus {
+  private readonly setting;
+  private active = false;
+  private readonly blockers: (() => string | undefined)[] = [];
+  private readonly listeners: ((s: UpdateState) => void)[] = [];
+
+  constructor(store: DocumentStore) {
+    this.setting = store.setting<Persisted>('update.state', { state: 'Idle' });
+    const cur = this.setting.get();
+    // An operation cut short by a restart did not finish.
+    if (ACTIVE.has(cur.state)) this.setting.set({ ...cur, state: 'Error', result: vendorMessage('UpdateInterrupted') });
+  }
+
+  get(): Persisted {
+    return this.setting.get();
+  }
+
+  /** Something else that makes the service busy (the integrity scan); returns its name while busy. */
+  addBlocker(fn: () => string | undefined): void {
+    this.blockers.push(fn);
+  }
+
+  onChange(fn: (s: UpdateState) => void): void {
+    this.listeners.push(fn);
+  }
+
+  /** Why the service is busy now, or undefined. */
+  busyReason(): string | undefined {
+    if (this.active) return this.setting.get().state;
+    for (const b of this.blockers) {
+      const why = b();
+      if (why) return why;
+    }
+    return undefined;
+  }
+
+  /** Throws UpdateServiceBusy when an operation or a scan is running. */
+  assertIdle(): void {
+    const why = this.busyReason();
+    if (why) throw busyError(why);
+  }
+
+  /** Start an operation in `first` (Uploading or Updating); throws when busy. */
+  begin(first: UpdateState, uploadCurrentEtag?: string): UpdateOperation {
+    this.assertIdle();
+    this.active = true;
+    const prev = this.setting.get();
+    this.write({ state: first, uploadCurrentEtag: uploadCurrentEtag ?? prev.uploadCurrentEtag });
+    let done = false;
+    const finish = (state: UpdateState, result?: ExtendedInfo) => {
+      if (done) return;
+      done = true;
+      this.active = false;
+      this.write({ ...this.setting.get(), state, result });
+    };
+    return {
+      set: (state) => {
+        if (!done) this.write({ ...this.setting.get(), state });
+      },
+      complete: (result) => finish('Complete', result),
+      fail: (e) => finish('Error', e instanceof RedfishError ? e.infos[0] : vendorMessage('UpdateFailed', String((e as Error)?.message ?? e))),
+      get done() {
+        return done;
+      },
+    };
+  }
+
+  private write(p: Persisted): void {
+    this.setting.set(p);
+    for (const fn of this.listeners) fn(p.state);
+  }
+}
+
+export function busyError(why: string): RedfishError {
+  const e = vendorError(503, 'UpdateServiceBusy', why);
+  return new RedfishError(503, e.infos, { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });
+}

@@ -1,0 +1,179 @@
+// DMTF tasks for long operations answered 202 (DSP0266 asynchronous
+// operations): state, progress, messages, and the final response the task
+// monitor returns once the task has finished. Persisted; a task running when
+// the controller restarted ends in Exception.
+import { randomBytes } from 'node:crypto';
+import { taskEvent } from '../messages/event-messages.js';
+import { RedfishError, redfishErrorBody, successBody, vendorMessage, type ExtendedInfo } from '../messages/errors.js';
+import type { Clock } from '../platform/clock.js';
+import type { DocumentCollection, DocumentStore } from '../store/documents.js';
+import type { EventBus } from './events.js';
+
+export const TASKS_URI = '/redfish/v1/TaskService/Tasks/';
+export const TASK_MONITORS_URI = '/redfish/v1/TaskService/TaskMonitors/';
+/** Finished tasks kept; the oldest finished ones go first. */
+export const MAX_TASKS = 32;
+
+export type TaskState = 'New' | 'Running' | 'Completed' | 'Exception' | 'Killed' | 'Cancelled';
+export type TaskStatus = 'OK' | 'Warning' | 'Critical';
+
+export interface TaskRecord {
+  Id: string;
+  Name: string;
+  TaskState: TaskState;
+  TaskStatus: TaskStatus;
+  PercentComplete: number;
+  StartTime: number;
+  EndTime?: number;
+  Messages: ExtendedInfo[];
+  /** The request that started the task. */
+  Payload: { HttpOperation: string; TargetUri: string; JsonBody: string };
+  /** What the task monitor answers once finished. */
+  Result?: { status: number; body: unknown };
+}
+
+export interface TaskHandle {
+  readonly id: string;
+  progress(percent: number, message?: ExtendedInfo): void;
+  complete(messages?: ExtendedInfo[]): void;
+  fail(e: unknown): void;
+}
+
+export const taskUri = (id: string) => `${TASKS_URI}${id}/`;
+export const taskMonitorUri = (id: string) => `${TASK_MONITORS_URI}${id}/`;
+
+const FINISHED: ReadonlySet<TaskState> = new Set(['Completed', 'Exception', 'Killed', 'Cancelled']);
+
+export class Tasks {
+  private readonly docs: DocumentCollection<TaskRecord>;
+  private readonly waiters = new Map<string, Promise<void>>();
+
+  constructor(
+    store: DocumentStore,
+    private readonly clock: Clock,
+    private readonly events: EventBus,
+  ) {
+    this.docs = store.collection('task');
+    for (const t of this.docs.list()) {
+      if (FINISHED.has(t.TaskState)) continue;
+      const m = vendorMessage('TaskInterrupted', t.Id);
+      this.docs.put(t.Id, {
+        ...t,
+        TaskState: 'Exception',
+        TaskStatus: 'Critical',
+        EndTime: clock.now(),
+        Messages: [...t.Messages, m],
+        Result: { status: 500, body: redfishErrorBody([m]) },
+      });
+    }
+  }
+
+  list(): TaskRecord[] {
+    return this.docs.list();
+  }
+
+  get(id: string): TaskRecord | undefined {
+    return this.docs.get(id);
+  }
+
+  isFinished(t: TaskRecord): boolean {
+    return FINISHED.has(t.TaskState);
+  }
+
+  delete(id: string): boolean {
+    return this.docs.delete(id);
+  }
+
+  /** Resolves when the task has finished (tests, and callers that chain work). */
+  whenDone(id: string): Promise<void> {
+    return this.waiters.get(id) ?? Promise.resolve();
+  }
+
+  /** Resolves when every running task has finished (shutdown). */
+  async settle(): Promise<void> {
+    await Promise.all([...this.waiters.values()]);
+  }
+
+  /** Create a Running task and run `work` with its handle; failures end the task in Exception. */
+  run(name: string, payload: TaskRecord['Payload'], work: (task: TaskHandle) => Promise<void>): TaskRecord {
+    this.prune();
+    const id = this.newId();
+    const record: TaskRecord = {
+      Id: id,
+      Name: name,
+      TaskState: 'Running',
+      TaskStatus: 'OK',
+      PercentComplete: 0,
+      StartTime: this.clock.now(),
+      Messages: [],
+      Payload: payload,
+    };
+    this.docs.put(id, record);
+    this.events.publish(taskEvent('TaskStarted', id), taskUri(id), 'Other');
+    const handle = this.handle(id);
+    const done = Promise.resolve()
+      .then(() => work(handle))
+      .catch((e: unknown) => handle.fail(e))
+      .finally(() => this.waiters.delete(id));
+    this.waiters.set(id, done);
+    return record;
+  }
+
+  private handle(id: string): TaskHandle {
+    const update = (fn: (t: TaskRecord) => TaskRecord) => {
+      const t = this.docs.get(id);
+      if (t && !FINISHED.has(t.TaskState)) this.docs.put(id, fn(t));
+    };
+    return {
+      id,
+      progress: (percent, message) => {
+        update((t) => ({ ...t, PercentComplete: Math.max(t.PercentComplete, Math.min(100, Math.round(percent))), Messages: message ? [...t.Messages, message] : t.Messages }));
+        this.events.publish(taskEvent('TaskProgressChanged', id, Math.round(percent)), taskUri(id), 'Other');
+      },
+      complete: (messages = []) => {
+        update((t) => ({
+          ...t,
+          TaskState: 'Completed',
+          TaskStatus: 'OK',
+          PercentComplete: 100,
+          EndTime: this.clock.now(),
+          Messages: [...t.Messages, ...messages],
+          Result: { status: 200, body: successBody(messages) },
+        }));
+        this.events.publish(taskEvent('TaskCompletedOK', id), taskUri(id), 'Other');
+      },
+      fail: (e) => {
+        const err = e instanceof RedfishError ? e : undefined;
+        const infos = err?.infos ?? [vendorMessage('UpdateFailed', String((e as Error)?.message ?? e))];
+        update((t) => ({
+          ...t,
+          TaskState: 'Exception',
+          TaskStatus: 'Critical',
+          EndTime: this.clock.now(),
+          Messages: [...t.Messages, ...infos],
+          Result: { status: err?.status ?? 500, body: redfishErrorBody(infos) },
+        }));
+        this.events.publish(taskEvent('TaskAborted', id), taskUri(id), 'Other');
+      },
+    };
+  }
+
+  private prune(): void {
+    const all = this.docs.list();
+    let excess = all.length - (MAX_TASKS - 1);
+    for (const t of all) {
+      if (excess <= 0) break;
+      if (FINISHED.has(t.TaskState)) {
+        this.docs.delete(t.Id);
+        excess--;
+      }
+    }
+  }
+
+  private newId(): string {
+    for (;;) {
+      const id = randomBytes(4).toString('hex');
+      if (!this.docs.has(id)) return id;
+    }
+  }
+}

@@ -1,0 +1,268 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestService, messageIds, type TestService } from '../support/service.js';
+import { Tasks } from '../../src/domain/tasks.js';
+import { UpdateStatus } from '../../src/domain/firmware/update-state.js';
+import { makePackage, startImageServer, upload, type ImageServer } from '../support/firmware.js';
+
+const US = '/redfish/v1/UpdateService/';
+const FW = `${US}FirmwareInventory/`;
+const ACTIONS = `${US}Actions/`;
+
+describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks', () => {
+  let svc: TestService;
+  let images: ImageServer;
+  const files = new Map<string, Buffer>();
+
+  before(async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    images = await startImageServer(mkdtempSync(`${tmpdir()}/img-`), files);
+    svc = await startTestService({ config: { downloadCa: images.caFile } });
+  });
+  after(async () => {
+    await svc.close();
+    await images.close();
+  });
+
+  const runTask = async (r: { status: number; headers: Record<string, string>; body: any }) => {
+    assert.equal(r.status, 202, JSON.stringify(r.body));
+    const monitor = r.headers.location as string;
+    assert.match(monitor, /^\/redfish\/v1\/TaskService\/TaskMonitors\/[0-9a-f]+\/$/);
+    assert.equal(r.body['@odata.type'], '#Task.v1_7_3.Task');
+    await svc.running.services.tasks.whenDone(r.body.Id);
+    return monitor;
+  };
+
+  it('point 1: UpdateService shows HttpPushUri, inventories, actions and Oem/Vendor links and settings', async () => {
+    const r = await svc.get(US);
+    assert.equal(r.status, 200);
+    assert.equal(r.body.HttpPushUri, '/redfish/v1/UpdateService/upload/');
+    assert.deepEqual(r.body.FirmwareInventory, { '@odata.id': FW });
+    assert.deepEqual(r.body.SoftwareInventory, { '@odata.id': `${US}SoftwareInventory/` });
+    assert.equal(r.body.Actions['#UpdateService.SimpleUpdate'].target, `${ACTIONS}UpdateService.SimpleUpdate/`);
+    const v = r.body.Oem.Vendor;
+    assert.equal(v.Actions['#VendorMCUpdateServiceExt.AddFromUri'].target, `${ACTIONS}Oem/Vendor/VendorMCUpdateServiceExt.AddFromUri/`);
+    assert.ok(v.Actions['#VendorMCUpdateServiceExt.StartFirmwareIntegrityCheck']);
+    assert.equal(v.State, 'Idle');
+    for (const l of ['ComponentRepository', 'UpdateTaskQueue', 'MaintenanceWindows', 'InstallSets']) assert.equal(v[l]['@odata.id'], `${US}${l}/`);
+    assert.equal(v.EnableBackgroundScan, false);
+    assert.equal(v.OnIntegrityFailure, 'LogOnly');
+    assert.equal(v.ScanEveryDays, 7);
+    const root = await svc.get('/redfish/v1/');
+    assert.equal(root.body.TaskService['@odata.id'], '/redfish/v1/TaskService/');
+  });
+
+  it('point 1: the verification settings are PATCHed under Oem/Vendor of the update service, validated', async () => {
+    let r = await svc.req('PATCH', US, { body: { Oem: { Vendor: { EnableBackgroundScan: true, OnIntegrityFailure: 'LogAndRepairAutomatically', ScanEveryDays: 30 } } } });
+    assert.equal(r.status, 200, r.text);
+    r = await svc.get(US);
+    assert.equal(r.body.Oem.Vendor.ScanEveryDays, 30);
+    assert.equal(r.body.Oem.Vendor.OnIntegrityFailure, 'LogAndRepairAutomatically');
+    r = await svc.req('PATCH', US, { body: { Oem: { Vendor: { ScanEveryDays: 366 } } } });
+    assert.equal(r.status, 400);
+    assert.deepEqual(messageIds(r.body), ['Base.1.12.PropertyValueOutOfRange']);
+    r = await svc.req('PATCH', US, { body: { Oem: { Vendor: { OnIntegrityFailure: 'Ignore' } } } });
+    assert.equal(r.status, 400);
+    r = await svc.req('PATCH', US, { body: { Oem: { Vendor: { State: 'Idle' } } } });
+    assert.equal(r.status, 400);
+    r = await svc.req('PATCH', US, { body: { Oem: { Vendor: { EnableBackgroundScan: false, ScanEveryDays: 7, OnIntegrityFailure: 'LogOnly' } } } });
+    assert.equal(r.status, 200);
+  });
+
+  it('point 1: ?$expand=. returns the inventories inline', async () => {
+    const r = await svc.get(`${US}?$expand=.`);
+    assert.equal(r.status, 200);
+    assert.equal(r.body.FirmwareInventory['@odata.type'], '#SoftwareInventoryCollection.SoftwareInventoryCollection');
+    assert.ok(r.body.FirmwareInventory['Members@odata.count'] >= 8);
+    assert.ok(r.body.SoftwareInventory.Members.length >= 3);
+    assert.equal(r.body.Oem.Vendor.ComponentRepository['Members@odata.count'], 0);
+  });
+
+  it('point 2: firmware and software inventory items', async () => {
+    const col = await svc.get(FW);
+    const names: string[] = [];
+    for (const m of col.body.Members) {
+      const item = (await svc.get(m['@odata.id'])).body;
+      assert.equal(item['@odata.type'], '#SoftwareInventory.v1_10_0.SoftwareInventory');
+      assert.equal(typeof item.Version, 'string');
+      assert.equal(typeof item.Updateable, 'boolean');
+      assert.ok(Array.isArray(item.Oem.Vendor.Targets));
+      names.push(item.Name);
+    }
+    for (const n of ['Vendor Management Controller', 'System ROM', 'System Programmable Logic Device', 'Server Platform Services (SPS) Firmware', 'Innovation Engine (IE) Firmware']) {
+      assert.ok(names.includes(n), n);
+    }
+    assert.ok(names.some((n) => /Ethernet/.test(n)) && names.some((n) => /Smart Array/.test(n)));
+    const bmc = (await svc.get(`${FW}1/`)).body;
+    assert.equal(bmc.Version, '1.40');
+    assert.equal(bmc.Oem.Vendor.DeviceClass, 'BMC');
+    const sw = (await svc.get(`${US}SoftwareInventory/1/`)).body;
+    assert.equal(sw.Name, 'Vendor Agentless Management Service');
+    assert.equal((await svc.get(`${FW}99/`)).status, 404);
+    assert.equal(svc.running.services.firmware.controllerVersion(), '1.40');
+  });
+
+  it('point 7: SimpleUpdate downloads a UEFI binary over HTTPS, answers 202 with a task monitor, stages it for the next POST', async () => {
+    const pkg = await makePackage(svc, { targets: ['SystemROM'], version: 'U30 v2.70', file: 'rom.bin' });
+    files.set('/rom.bin', pkg.data);
+    svc.running.services.host.setPowerState('On');
+    const r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { body: { ImageURI: `${images.url}/rom.bin` } });
+    const monitor = await runTask(r);
+    const done = await svc.get(monitor);
+    assert.equal(done.status, 200, done.text);
+    assert.deepEqual(messageIds(done.body), ['Base.1.12.Success', 'Vendor.1.0.FirmwareStaged']);
+    const task = (await svc.get(`/redfish/v1/TaskService/Tasks/${r.body.Id}/`)).body;
+    assert.equal(task.TaskState, 'Completed');
+    assert.equal(task.PercentComplete, 100);
+    assert.equal(task.TaskMonitor, monitor);
+    // Versions change when the flash really happens: UEFI writes the ROM at POST.
+    let rom = (await svc.get(`${FW}2/`)).body;
+    assert.equal(rom.Version, 'U30 v2.60');
+    assert.equal(rom.Oem.Vendor.PendingVersion, 'U30 v2.70');
+    await svc.running.services.host.runPost({ bootCount: 1, startedAt: svc.clock.now() });
+    rom = (await svc.get(`${FW}2/`)).body;
+    assert.equal(rom.Version, 'U30 v2.70');
+    assert.equal(rom.Oem.Vendor.PendingVersion, null);
+    svc.running.services.host.setPowerState('Off');
+  });
+
+  it('point 7: SimpleUpdate refuses component packages, bad URIs, unreachable and oversize images', async () => {
+    const pkg = await makePackage(svc, { targets: ['BMC'], version: '1.50' });
+    files.set('/pkg.fwpkg', pkg.data);
+    let r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { body: { ImageURI: `${images.url}/pkg.fwpkg` } });
+    let done = await svc.get(await runTask(r));
+    assert.equal(done.status, 400);
+    // A package needs a compsig, which SimpleUpdate cannot take: refused either way.
+    assert.ok(['Vendor.1.0.ComponentSignatureMissing', 'Vendor.1.0.SimpleUpdateImageNotSupported'].includes(messageIds(done.body)[0] as string));
+    const cpld = await makePackage(svc, { targets: ['CPLD'], version: '0x2B', file: 'cpld.bin' });
+    files.set('/cpld.bin', cpld.data);
+    r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { body: { ImageURI: `${images.url}/cpld.bin` } });
+    done = await svc.get(await runTask(r));
+    assert.deepEqual(messageIds(done.body), ['Vendor.1.0.SimpleUpdateImageNotSupported']);
+    assert.equal((await svc.get(`/redfish/v1/TaskService/Tasks/${r.body.Id}/`)).body.TaskState, 'Exception');
+
+    r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { body: { ImageURI: 'ftp://example.com/x.bin' } });
+    assert.equal(r.status, 400);
+    assert.deepEqual(messageIds(r.body), ['Base.1.12.ActionParameterValueFormatError']);
+    r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { body: {} });
+    assert.deepEqual(messageIds(r.body), ['Base.1.12.ActionParameterMissing']);
+    r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { body: { ImageURI: `${images.url}/missing.bin` } });
+    done = await svc.get(await runTask(r));
+    assert.deepEqual(messageIds(done.body), ['Vendor.1.0.ImageDownloadFailed']);
+    assert.match(done.body.error.message, /404/);
+    const state = (await svc.get(US)).body.Oem.Vendor;
+    assert.equal(state.State, 'Error');
+    assert.equal(state.Result.MessageId, 'Vendor.1.0.ImageDownloadFailed');
+  });
+
+  it('point 7: a download that never finishes is ended by the time limit on the controller clock', async () => {
+    const r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { body: { ImageURI: `${images.url}/slow` } });
+    assert.equal(r.status, 202);
+    while (!images.requests.includes('/slow')) await new Promise((res) => setImmediate(res));
+    await svc.clock.advance(600_000);
+    await svc.running.services.tasks.whenDone(r.body.Id);
+    const done = await svc.get(r.headers.location as string);
+    assert.deepEqual(messageIds(done.body), ['Vendor.1.0.ImageDownloadFailed']);
+    assert.match(done.body.error.message, /timed out/);
+  });
+
+  it('points 7, 8: AddFromUri stores a package and flashes the listed targets; controller firmware ends with a reset', async () => {
+    const pkg = await makePackage(svc, { targets: ['BMC'], version: '1.50', file: 'vmc-150.fwpkg' });
+    files.set('/vmc-150.fwpkg', pkg.data);
+    files.set('/vmc-150.compsig', Buffer.from(pkg.compsig));
+    const token = await svc.login('Administrator', 'Test-Admin-Pass1');
+    const resetsBefore = svc.running.services.controller.resets;
+    const r = await svc.req('POST', `${ACTIONS}Oem/Vendor/VendorMCUpdateServiceExt.AddFromUri/`, {
+      auth: { token },
+      body: { ImageURI: `${images.url}/vmc-150.fwpkg`, CompSigURI: `${images.url}/vmc-150.compsig`, Targets: [`${FW}1/`], UpdateTarget: true },
+    });
+    const monitor = await runTask(r);
+    assert.equal(svc.running.services.controller.resets, resetsBefore + 1);
+    // The reset ended every session, ours included.
+    assert.equal((await svc.get(US, { auth: { token } })).status, 401);
+    const done = await svc.get(monitor, { auth: 'basic' });
+    assert.equal(done.status, 200, done.text);
+    assert.deepEqual(messageIds(done.body), ['Base.1.12.Success', 'Vendor.1.0.FirmwareUpdated']);
+    assert.equal((await svc.get(`${FW}1/`, { auth: 'basic' })).body.Version, '1.50');
+    assert.equal(svc.running.services.firmware.controllerVersion(), '1.50');
+    assert.equal((await svc.get('/redfish/v1/Managers/1/', { auth: 'basic' })).body.FirmwareVersion, '1.50');
+    const repo = await svc.get(`${US}ComponentRepository/?$expand=.`, { auth: 'basic' });
+    assert.equal(repo.body.Members[0].Filename, 'vmc-150.fwpkg');
+    assert.equal(repo.body.Members[0].Version, '1.50');
+  });
+
+  it('point 7: AddFromUri checks Targets (at most 10, firmware inventory URIs) and stores without flashing by default', async () => {
+    let r = await svc.req('POST', `${ACTIONS}Oem/Vendor/VendorMCUpdateServiceExt.AddFromUri/`, {
+      auth: 'basic',
+      body: { ImageURI: `${images.url}/x.fwpkg`, Targets: Array.from({ length: 11 }, () => `${FW}1/`) },
+    });
+    assert.equal(r.status, 400);
+    r = await svc.req('POST', `${ACTIONS}Oem/Vendor/VendorMCUpdateServiceExt.AddFromUri/`, {
+      auth: 'basic',
+      body: { ImageURI: `${images.url}/x.fwpkg`, Targets: [`${US}SoftwareInventory/1/`] },
+    });
+    assert.equal(r.status, 400);
+    assert.deepEqual(messageIds(r.body), ['Base.1.12.ActionParameterValueError']);
+    const pkg = await makePackage(svc, { targets: ['SPS'], version: '4.2.0.1', file: 'sps.fwpkg' });
+    files.set('/sps.fwpkg', pkg.data);
+    files.set('/sps.compsig', Buffer.from(pkg.compsig));
+    r = await svc.req('POST', `${ACTIONS}Oem/Vendor/VendorMCUpdateServiceExt.AddFromUri/`, {
+      auth: 'basic',
+      body: { ImageURI: `${images.url}/sps.fwpkg`, CompSigURI: `${images.url}/sps.compsig` },
+    });
+    const done = await svc.get(await runTask(r), { auth: 'basic' });
+    assert.equal(done.status, 200);
+    assert.equal((await svc.get(`${FW}4/`, { auth: 'basic' })).body.Version, '4.1.4.505');
+    assert.equal((await svc.get(`${US}ComponentRepository/sps.fwpkg/`, { auth: 'basic' })).body.Version, '4.2.0.1');
+  });
+
+  it('point 8: the upgrade-path rule refuses 2.10 over a controller older than 1.40', async () => {
+    const inv = svc.running.services.update.inventory;
+    const bmc = inv.get('firmware', '1');
+    assert.ok(bmc);
+    inv.save({ ...bmc, Version: '1.30' });
+    const pkg = await makePackage(svc, { targets: ['BMC'], version: '2.10' });
+    let r = await upload(svc, pkg, { auth: 'basic', params: { UpdateRepository: false } });
+    assert.equal(r.status, 400, r.text);
+    assert.deepEqual(messageIds(r.body), ['Vendor.1.0.FirmwareUpgradePathBlocked']);
+    assert.equal((await svc.get(`${FW}1/`, { auth: 'basic' })).body.Version, '1.30');
+    inv.save({ ...bmc, Version: '1.40' });
+    r = await upload(svc, pkg, { auth: 'basic', params: { UpdateRepository: false } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal((await svc.get(`${FW}1/`, { auth: 'basic' })).body.Version, '2.10');
+  });
+
+  it('point 2: inventory versions persist across a restart; a task cut short by it ends in Exception', async () => {
+    const r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { auth: 'basic', body: { ImageURI: `${images.url}/slow` } });
+    assert.equal(r.status, 202);
+    assert.equal((await svc.get(US, { auth: 'basic' })).body.Oem.Vendor.State, 'Uploading');
+    svc = await svc.restart({ downloadCa: images.caFile });
+    // A clean stop aborts the download; the task records why.
+    const task = (await svc.get(`/redfish/v1/TaskService/Tasks/${r.body.Id}/`, { auth: 'basic' })).body;
+    assert.equal(task.TaskState, 'Exception');
+    assert.match(task.Messages.at(-1).Message, /shutting down/);
+    assert.equal((await svc.get(US, { auth: 'basic' })).body.Oem.Vendor.State, 'Error');
+    // After kill -9 the task is still Running in the store: the next start ends it.
+    const s = svc.running.services;
+    s.store.collection('task').put('dead', { ...task, Id: 'dead', TaskState: 'Running', Messages: [], Result: undefined, StartTime: 0, Payload: task.Payload });
+    s.store.setting('update.state', {}).set({ state: 'Writing' });
+    const tasks = new Tasks(s.store, s.clock, s.events);
+    assert.equal(tasks.get('dead')?.TaskState, 'Exception');
+    assert.equal(tasks.get('dead')?.Messages.at(-1)?.MessageId, 'Vendor.1.0.TaskInterrupted');
+    const status = new UpdateStatus(s.store);
+    assert.equal(status.get().state, 'Error');
+    assert.equal(status.get().result?.MessageId, 'Vendor.1.0.UpdateInterrupted');
+    tasks.delete('dead');
+    assert.equal((await svc.get(`${FW}1/`, { auth: 'basic' })).body.Version, '2.10');
+    assert.equal((await svc.get(`${FW}2/`, { auth: 'basic' })).body.Version, 'U30 v2.70');
+  });
+
+  it('tasks: finished tasks can be deleted', async () => {
+    const tasks = (await svc.get('/redfish/v1/TaskService/Tasks/', { auth: 'basic' })).body.Members;
+    assert.ok(tasks.length >= 5);
+    const id = tasks[0]['@odata.id'];
+    assert.equal((await svc.req('DELETE', id, { auth: 'basic' })).status, 200);
+    assert.equal((await svc.get(id, { auth: 'basic' })).status, 404);
+  });
+});
