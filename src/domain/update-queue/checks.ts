@@ -1,0 +1,139 @@
+// The SPEC's task creation and install set rules, checked on every input that
+// becomes a task or a Sequence item. Each violation is one 400 message naming
+// the property (paths like "Sequence/2/Filename"); all are reported at once.
+import { baseError, combinedError, vendorError, type RedfishError } from '../../messages/errors.js';
+import { argText } from '../../protocol/validate.js';
+import type { ComponentRepository } from '../firmware/repository.js';
+import { inventoryUri, type Inventory } from '../firmware/inventory.js';
+import type { Agent, Command } from './records.js';
+
+/** A task as a client describes it (POST body or an install set item plus Invoke parameters). */
+export interface TaskInput {
+  Name: string;
+  UpdatableBy: Agent[];
+  Command: Command;
+  Component?: string | null;
+  TPMOverride?: boolean;
+  StartAfter?: string | null;
+  Expire?: string | null;
+  MaintenanceWindow?: string | null;
+  WaitTimeSeconds?: number;
+  Targets?: string[];
+}
+
+export interface CheckDeps {
+  repository: ComponentRepository;
+  inventory: Inventory;
+  tpm(): { installed: boolean; inUse: boolean };
+}
+
+/** Collects violations; `done()` throws them together (400, the first one's status). */
+export class Violations {
+  readonly list: RedfishError[] = [];
+
+  add(e: RedfishError, property: string): void {
+    this.list.push(e.about(property));
+  }
+
+  done(): void {
+    if (this.list.length) throw combinedError(this.list);
+  }
+}
+
+/** A duplicate Name, reported as a 400 that names the property (uniqueness is a creation rule). */
+export function duplicateName(v: Violations, type: string, property: string, name: string): void {
+  v.add(combinedError([baseError('PropertyValueIncorrect', property, name), baseError('ResourceAlreadyExists', type, 'Name', name)]), property);
+}
+
+/** UpdatableBy: no duplicates; Bmc never with another agent; a Wait lists exactly one. */
+export function checkAgents(v: Violations, agents: readonly Agent[], command: Command, prefix = ''): void {
+  const p = `${prefix}UpdatableBy`;
+  if (agents.length === 0) v.add(baseError('PropertyValueIncorrect', p, '[]'), p);
+  else if (new Set(agents).size !== agents.length) v.add(baseError('PropertyValueIncorrect', p, argText(agents)), p);
+  else if (agents.includes('Bmc') && agents.length > 1) v.add(baseError('PropertyValueIncorrect', p, argText(agents)), p);
+  else if (command === 'Wait' && agents.length !== 1) v.add(baseError('PropertyValueConflict', p, `${prefix}Command`), p);
+}
+
+/** Command-dependent members: ApplyUpdate needs a stored component, Wait needs WaitTimeSeconds and no component. */
+export function checkCommand(
+  v: Violations,
+  d: CheckDeps,
+  c: { Command: Command; component: string | null | undefined; WaitTimeSeconds?: number },
+  componentProp: string,
+  prefix = '',
+): void {
+  const p = `${prefix}${componentProp}`;
+  if (c.Command === 'ApplyUpdate') {
+    if (c.component === undefined || c.component === null || c.component === '') {
+      v.add(baseError('PropertyMissing', p), p);
+    } else if (!d.repository.get(c.component)) {
+      v.add(combinedError([baseError('PropertyValueNotInList', c.component, p), vendorError(404, 'ComponentNotFound', c.component)]), p);
+    }
+  } else {
+    if (c.component) v.add(baseError('PropertyValueConflict', p, `${prefix}Command`), p);
+    if (c.WaitTimeSeconds === undefined) v.add(baseError('PropertyMissing', `${prefix}WaitTimeSeconds`), `${prefix}WaitTimeSeconds`);
+  }
+}
+
+/** Targets: firmware or software inventory URIs that exist (at most 10 is the type's maxItems). */
+export function checkTargets(v: Violations, d: CheckDeps, targets: readonly string[] | undefined, prefix = ''): string[] {
+  const known = new Set([...d.inventory.list('firmware'), ...d.inventory.list('software')].map((i) => inventoryUri(i)));
+  const out: string[] = [];
+  (targets ?? []).forEach((t, i) => {
+    const norm = normalizeTarget(t);
+    if (!known.has(norm)) v.add(baseError('PropertyValueNotInList', t, `${prefix}Targets/${i}`), `${prefix}Targets/${i}`);
+    else out.push(norm);
+  });
+  return out;
+}
+
+export function normalizeTarget(uri: string): string {
+  const path = uri.replace(/^https?:\/\/[^/]+/i, '');
+  return path.endsWith('/') ? path : `${path}/`;
+}
+
+/** Task creation rule 5: TPMOverride true when a TPM is installed and in use (updates change measured firmware). */
+export function checkTpm(v: Violations, d: CheckDeps, command: Command, override: boolean | undefined, property = 'TPMOverride', action?: string): void {
+  if (command !== 'ApplyUpdate') return;
+  const tpm = d.tpm();
+  if (!tpm.installed || !tpm.inUse || override === true) return;
+  if (action) {
+    v.add(
+      override === undefined ? baseError('ActionParameterMissing', action, property) : baseError('ActionParameterValueConflict', property, String(override)),
+      property,
+    );
+  } else {
+    v.add(override === undefined ? baseError('PropertyMissing', property) : baseError('PropertyValueIncorrect', property, String(override)), property);
+  }
+}
+
+/** Parsed schedule: either own times or a window, never both; Expire after StartAfter. */
+export function checkSchedule(
+  v: Violations,
+  s: { StartAfter?: string | null; Expire?: string | null; MaintenanceWindow?: string | null },
+  window: (id: string) => { StartAfter: number | null; Expire: number | null } | undefined,
+): { StartAfter: number | null; Expire: number | null; MaintenanceWindow: string | null } {
+  const own = { StartAfter: parseTime(s.StartAfter), Expire: parseTime(s.Expire) };
+  if (s.MaintenanceWindow) {
+    if (s.StartAfter != null || s.Expire != null) {
+      const p = s.StartAfter != null ? 'StartAfter' : 'Expire';
+      v.add(baseError('PropertyValueConflict', p, 'MaintenanceWindow'), p);
+    }
+    const w = window(s.MaintenanceWindow);
+    if (!w) {
+      v.add(baseError('PropertyValueNotInList', s.MaintenanceWindow, 'MaintenanceWindow'), 'MaintenanceWindow');
+      return { ...own, MaintenanceWindow: null };
+    }
+    return { StartAfter: w.StartAfter, Expire: w.Expire, MaintenanceWindow: s.MaintenanceWindow };
+  }
+  checkOrder(v, own.StartAfter, own.Expire);
+  return { ...own, MaintenanceWindow: null };
+}
+
+export function checkOrder(v: Violations, start: number | null, expire: number | null): void {
+  if (start !== null && expire !== null && expire <= start) v.add(baseError('PropertyValueConflict', 'Expire', 'StartAfter'), 'Expire');
+}
+
+export function parseTime(iso: string | null | undefined): number | null {
+  return iso === undefined || iso === null ? null : Date.parse(iso);
+}

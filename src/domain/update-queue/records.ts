@@ -1,0 +1,83 @@
+// What the update queue area keeps in the store. Times are controller-clock
+// milliseconds; null means "not given".
+import type { ExtendedInfo } from '../../messages/messages.js';
+
+export const AGENTS = ['Bmc', 'Uefi', 'RuntimeAgent'] as const;
+export type Agent = (typeof AGENTS)[number];
+
+export const COMMANDS = ['ApplyUpdate', 'Wait'] as const;
+export type Command = (typeof COMMANDS)[number];
+
+export const TASK_STATES = ['Pending', 'InProgress', 'Complete', 'Canceled', 'Expired', 'Exception'] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+
+export const UPDATE_QUEUE_URI = '/redfish/v1/UpdateService/UpdateTaskQueue/';
+export const MAINTENANCE_WINDOWS_URI = '/redfish/v1/UpdateService/MaintenanceWindows/';
+export const INSTALL_SETS_URI = '/redfish/v1/UpdateService/InstallSets/';
+
+export const taskUri = (id: string) => `${UPDATE_QUEUE_URI}${encodeURIComponent(id)}/`;
+export const windowUri = (id: string) => `${MAINTENANCE_WINDOWS_URI}${encodeURIComponent(id)}/`;
+export const installSetUri = (id: string) => `${INSTALL_SETS_URI}${encodeURIComponent(id)}/`;
+
+/** SPEC Limits. */
+export const LIMITS = {
+  maxTargets: 10,
+  maxWaitSeconds: 3600,
+  maxInstallSets: 8,
+  /** Complete tasks are removed this long after they finished. */
+  completeRetentionMs: 24 * 3600 * 1000,
+} as const;
+
+export interface TaskRecord {
+  Id: string;
+  Name: string;
+  UpdatableBy: Agent[];
+  Command: Command;
+  /** Filename of a repository component (ApplyUpdate). */
+  Component: string | null;
+  TPMOverride: boolean;
+  /** Effective times: the task's own, or copied from its maintenance window. */
+  StartAfter: number | null;
+  Expire: number | null;
+  MaintenanceWindow: string | null;
+  WaitTimeSeconds: number;
+  Targets: string[];
+  State: TaskState;
+  Created: number;
+  Modified: number;
+  StartedAt: number | null;
+  FinishedAt: number | null;
+  /** The updater that moved it to InProgress. */
+  RunBy: Agent | null;
+  /** Messages of the outcome (Complete, Exception, Expired, Canceled). */
+  Result: ExtendedInfo[];
+}
+
+export interface WindowRecord {
+  Id: string;
+  Name: string;
+  Description: string;
+  StartAfter: number | null;
+  Expire: number | null;
+  Created: number;
+  Modified: number;
+}
+
+export interface InstallSetItem {
+  Name: string;
+  UpdatableBy: Agent[];
+  Command: Command;
+  Filename: string | null;
+  WaitTimeSeconds: number;
+}
+
+export interface InstallSetRecord {
+  Id: string;
+  Name: string;
+  Description: string;
+  IsRecovery: boolean;
+  Sequence: InstallSetItem[];
+  Targets: string[];
+  Created: number;
+  Modified: number;
+}
