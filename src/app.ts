@@ -7,21 +7,39 @@ import pino, { type Logger } from 'pino';
 import type { ServiceSettings, Services } from './api/context.js';
 import { registerAllRoutes } from './api/index.js';
 import type { Config } from './config.js';
+import { AccountPolicy } from './domain/account-policy.js';
 import { Accounts } from './domain/accounts.js';
+import { CertificateLogin } from './domain/certificate-login.js';
+import { ensureVendorLicenseKey } from './domain/license-keys.js';
+import { Licenses } from './domain/license-state.js';
+import { timeSourceConfigured } from './domain/network-protocol.js';
 import { EventBus } from './domain/events.js';
+import { EventHub } from './domain/event-hub.js';
+import { MetricReports } from './domain/event-metric-reports.js';
+import { EVENT_MIGRATIONS } from './domain/event-outbox.js';
+import { resourceWriteEvents, watchAccounts, watchSessions } from './domain/event-sources.js';
+import { createFirmwareServices } from './domain/firmware/index.js';
+import { UpdateQueueArea } from './domain/update-queue/area.js';
 import { generatePassword } from './domain/passwords.js';
 import { RegistryFiles } from './domain/registry-files.js';
 import { Sessions } from './domain/sessions.js';
+import { Tasks } from './domain/tasks.js';
 import { Logs } from './domain/logs.js';
-import { NO_SENSORS } from './platform/sensors.js';
+import { RestApiState } from './domain/rest-api-state.js';
+import { SecureBoot } from './domain/secure-boot.js';
+import { SimulatedSensors } from './platform/thermal.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
-import { ensureTlsMaterial } from './http/tls.js';
+import { ensureTlsMaterial, saveTlsMaterial } from './http/tls.js';
 import { BASE_REGISTRY } from './messages/registries/base.js';
 import { RESOURCE_EVENT_REGISTRY } from './messages/registries/resource-event.js';
+import { STORAGE_DEVICE_REGISTRY } from './messages/registries/storage-device.js';
 import { TASK_EVENT_REGISTRY } from './messages/registries/task-event.js';
 import { VENDOR_REGISTRY } from './messages/registries/vendor.js';
-import { SystemClock, type Clock } from './platform/clock.js';
+import { VENDOR_RESOURCE_EVENT_REGISTRY } from './messages/registries/vendor-resource-event.js';
+import { ScopedClock, SystemClock, type Clock } from './platform/clock.js';
 import { ControllerLifecycle, HostLifecycle } from './platform/lifecycle.js';
+import { isSelfSigned } from './platform/x509-verify.js';
+import { ServerSimulator } from './platform/simulator.js';
 import { Authentication } from './protocol/auth.js';
 import { Dispatcher } from './protocol/dispatch.js';
 import { RouteTable } from './protocol/routes.js';
@@ -54,8 +72,9 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const log = opts.logger ?? pino({ level: config.logLevel, base: undefined });
-  const clock = opts.clock ?? new SystemClock();
-  const db = openDatabase(join(dataDir, DATABASE_FILE), opts.migrations);
+  // Scoped: close() cancels every timer this instance armed, whoever armed it.
+  const clock = new ScopedClock(opts.clock ?? new SystemClock());
+  const db = openDatabase(join(dataDir, DATABASE_FILE), [...EVENT_MIGRATIONS, ...(opts.migrations ?? [])]);
   const store = new DocumentStore(db);
 
   const uuidSetting = store.setting<string | null>('service.uuid', null);
@@ -76,11 +95,15 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     if (!accounts.get(id)) sessions.deleteForAccount(id);
   });
   const auth = new Authentication(accounts, sessions, clock, log);
+  const accountPolicy = new AccountPolicy(store, accounts, clock, log);
+  auth.addLoginPolicy(accountPolicy);
   const registries = new RegistryFiles();
   registries.addMessageRegistry(BASE_REGISTRY);
   registries.addMessageRegistry(VENDOR_REGISTRY);
   registries.addMessageRegistry(RESOURCE_EVENT_REGISTRY);
   registries.addMessageRegistry(TASK_EVENT_REGISTRY);
+  registries.addMessageRegistry(VENDOR_RESOURCE_EVENT_REGISTRY);
+  registries.addMessageRegistry(STORAGE_DEVICE_REGISTRY);
 
   const tls = await ensureTlsMaterial(dataDir, config.tlsCert, config.tlsKey);
   let http: HttpServer | undefined;
@@ -88,11 +111,13 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const https: Services['https'] = {
     cert: tls.cert,
     key: tls.key,
-    selfSigned: tls.generated,
+    // Decided by the certificate itself: a --tls-cert or an installed replacement counts as signed unless self-signed.
+    selfSigned: isSelfSigned(tls.cert),
     replace(cert, key) {
+      saveTlsMaterial(dataDir, cert, key);
       https.cert = cert;
       https.key = key;
-      https.selfSigned = false;
+      https.selfSigned = isSelfSigned(cert);
       http?.setCertificate(cert, key, clientCAs);
     },
     setClientCAs(pems) {
@@ -100,6 +125,53 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       http?.setCertificate(https.cert, https.key, clientCAs);
     },
   };
+
+  const events = new EventBus(clock);
+  // Subscriptions, durable outbox and delivery: listening from here on, so no event is missed.
+  const eventHub = new EventHub({ store, clock, log, bus: events, registries, maxSubscriptions: () => config.maxSubscriptions });
+  eventHub.start();
+  watchAccounts(events, accounts);
+  watchSessions(events, sessions);
+  // Sensors are read per report: the simulator's are installed in `services` below.
+  const metricReports = new MetricReports(store, clock, () => services.sensors, eventHub);
+  const licenses = new Licenses(
+    store,
+    clock,
+    ensureVendorLicenseKey(dataDir).publicKey,
+    events,
+    `/redfish/v1/Managers/${encodeURIComponent(config.managerId)}/LicenseService/1/`,
+  );
+  const certificateLogin = new CertificateLogin(store, accounts, clock, {
+    licenses,
+    httpsSelfSigned: () => https.selfSigned,
+    timeSourceConfigured: () => timeSourceConfigured(store),
+  });
+  const hostLifecycle = new HostLifecycle();
+  const logs = new Logs(store, clock);
+  const server = new ServerSimulator({ config, clock, store, host: hostLifecycle, controller, log, logs, events });
+  const update = createFirmwareServices({
+    store,
+    clock,
+    dataDir,
+    repositoryBytes: config.repositoryBytes,
+    downloadTimeoutSeconds: config.downloadTimeout,
+    downloadCa: config.downloadCa,
+    controller,
+    host: hostLifecycle,
+    logs,
+    events,
+  });
+  const updateQueue = new UpdateQueueArea({
+    ...update,
+    store,
+    clock,
+    host: hostLifecycle,
+    controller,
+    events,
+    logs,
+    log,
+    runtimeAgent: config.runtimeAgent as 'installed' | 'absent' | undefined,
+  });
 
   const services: Services = {
     config,
@@ -109,21 +181,36 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     accounts,
     sessions,
     auth,
-    events: new EventBus(clock),
-    host: new HostLifecycle(),
+    events,
+    eventHub,
+    metricReports,
+    host: hostLifecycle,
+    server,
     controller,
     registries,
     routes: new RouteTable(),
     serviceUuid,
     settings,
     rootLinks: {},
-    logs: new Logs(store, clock),
-    licenses: { tier: () => 'None' },
-    sensors: NO_SENSORS,
-    firmware: { controllerVersion: () => '1.40' },
+    logs,
+    licenses,
+    licensing: licenses,
+    accountPolicy,
+    certificateLogin,
+    sensors: new SimulatedSensors(clock, hostLifecycle, `/redfish/v1/Chassis/${encodeURIComponent(config.chassisId)}/Thermal/`),
+    restApiState: new RestApiState(store, controller),
+    secureBoot: new SecureBoot(store, clock, { enrollOwner: serviceUuid }),
+    firmware: {
+      controllerVersion: () => update.inventory.controllerVersion(),
+      biosVersion: () => update.inventory.byDeviceClass('SystemROM')[0]?.Version ?? 'unknown',
+    },
+    update,
+    updateQueue,
+    tasks: new Tasks(store, clock, events),
     https,
   };
   registerAllRoutes(services);
+  metricReports.start();
 
   http = await startHttpServer({
     host: config.host,
@@ -131,11 +218,15 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     cert: https.cert,
     key: https.key,
     bodyLimit: config.bodyLimit,
-    dispatcher: new Dispatcher(services.routes, auth, log),
+    dispatcher: new Dispatcher(services.routes, auth, log, { onWrite: resourceWriteEvents(events) }),
     log,
   });
+  // Trusted CAs registered before the listener existed (certificate login).
+  if (clientCAs) http.setCertificate(https.cert, https.key, clientCAs);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const listening = http;
+  // Port 0 lets the system pick a free port: report the one in use (NetworkProtocol shows it).
+  if (config.port === 0) config.port = listening.port;
   return {
     services,
     http: listening,
@@ -143,7 +234,18 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     url: `https://${host}:${listening.port}`,
     generatedPassword,
     close: async () => {
+      clock.cancelAll();
+      sessions.stop();
+      licenses.stop();
+      server.stop();
+      updateQueue.stop();
+      metricReports.stop();
+      // SSE streams end first: the listener waits for open responses.
+      await eventHub.close();
       await listening.close();
+      // Downloads in flight end now, and their tasks record it, before the database closes.
+      await update.downloader.close();
+      await services.tasks.settle();
       db.close();
     },
   };

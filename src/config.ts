@@ -13,6 +13,8 @@ export interface Config {
   tlsKey?: string;
   /** Simultaneous sessions plus Basic-authenticated connections. */
   maxSessions: number;
+  /** Event subscriptions (EventDestination, SSE streams included) allowed at once. */
+  maxSubscriptions: number;
   /** Largest JSON request body accepted, in bytes. */
   bodyLimit: number;
   logLevel: string;
@@ -21,6 +23,12 @@ export interface Config {
   systemId: string;
   chassisId: string;
   managerId: string;
+  /** Size of the firmware component repository, bytes. */
+  repositoryBytes: number;
+  /** Time limit of an image download (SimpleUpdate, AddFromUri), seconds. */
+  downloadTimeout: number;
+  /** PEM file of extra CAs trusted for HTTPS image downloads. */
+  downloadCa?: string;
   /** Power and POST durations of the simulated server: fast (seconds) or realistic (minutes). */
   timing: string;
   /** Overrides of the timing profile, seconds. */
@@ -29,6 +37,8 @@ export interface Config {
   shutdownSeconds?: number;
   /** TPM of the simulated server: absent, installed or in-use. */
   tpm: string;
+  /** Host-side update manager of the simulated server, set at start: installed or absent (unset: as stored, first start absent). */
+  runtimeAgent?: string;
 }
 
 interface Option {
@@ -50,17 +60,22 @@ export const OPTIONS: readonly Option[] = [
   { key: 'tlsCert', flag: 'tls-cert', env: 'BMC_TLS_CERT', type: 'string', help: 'PEM certificate (chain) for HTTPS (default: self-signed, generated into the data dir)' },
   { key: 'tlsKey', flag: 'tls-key', env: 'BMC_TLS_KEY', type: 'string', help: 'PEM private key for --tls-cert' },
   { key: 'maxSessions', flag: 'max-sessions', env: 'BMC_MAX_SESSIONS', type: 'integer', default: 16, help: 'simultaneous sessions and Basic connections' },
+  { key: 'maxSubscriptions', flag: 'max-subscriptions', env: 'BMC_MAX_SUBSCRIPTIONS', type: 'integer', default: 20, help: 'event subscriptions (SSE streams included) allowed at once' },
   { key: 'bodyLimit', flag: 'body-limit', env: 'BMC_BODY_LIMIT', type: 'integer', default: 1048576, help: 'largest JSON request body, bytes' },
   { key: 'logLevel', flag: 'log-level', env: 'BMC_LOG_LEVEL', type: 'string', default: 'info', help: 'fatal, error, warn, info, debug or silent' },
   { key: 'scryptLogN', flag: 'scrypt-log-n', env: 'BMC_SCRYPT_LOG_N', type: 'integer', default: 15, help: 'log2 of the scrypt cost for password hashes' },
   { key: 'systemId', flag: 'system-id', env: 'BMC_SYSTEM_ID', type: 'string', default: '1', help: 'Id of the computer system' },
   { key: 'chassisId', flag: 'chassis-id', env: 'BMC_CHASSIS_ID', type: 'string', default: '1', help: 'Id of the chassis' },
   { key: 'managerId', flag: 'manager-id', env: 'BMC_MANAGER_ID', type: 'string', default: '1', help: 'Id of the manager' },
+  { key: 'repositoryBytes', flag: 'repository-bytes', env: 'BMC_REPOSITORY_BYTES', type: 'integer', default: 1073741824, help: 'size of the firmware component repository, bytes' },
+  { key: 'downloadTimeout', flag: 'download-timeout', env: 'BMC_DOWNLOAD_TIMEOUT', type: 'integer', default: 600, help: 'time limit of an image download (SimpleUpdate, AddFromUri), seconds' },
+  { key: 'downloadCa', flag: 'download-ca', env: 'BMC_DOWNLOAD_CA', type: 'string', help: 'PEM file of extra CAs trusted for HTTPS image downloads (added to the system roots)' },
   { key: 'timing', flag: 'timing', env: 'BMC_TIMING', type: 'string', default: 'fast', help: 'simulated server durations: fast (a few seconds) or realistic (minute-long POST)' },
   { key: 'powerOnSeconds', flag: 'power-on-seconds', env: 'BMC_POWER_ON_SECONDS', type: 'integer', help: 'seconds from power on to the start of POST (overrides --timing)' },
   { key: 'postSeconds', flag: 'post-seconds', env: 'BMC_POST_SECONDS', type: 'integer', help: 'seconds POST takes until the OS runs (overrides --timing)' },
   { key: 'shutdownSeconds', flag: 'shutdown-seconds', env: 'BMC_SHUTDOWN_SECONDS', type: 'integer', help: 'seconds a graceful OS shutdown takes (overrides --timing)' },
   { key: 'tpm', flag: 'tpm', env: 'BMC_TPM', type: 'string', default: 'installed', help: 'TPM of the simulated server: absent, installed or in-use' },
+  { key: 'runtimeAgent', flag: 'runtime-agent', env: 'BMC_RUNTIME_AGENT', type: 'string', help: 'host-side update manager (RuntimeAgent updater) of the simulated server at start: installed or absent (default: as last set, absent at first start)' },
 ];
 
 export class ConfigError extends Error {}
@@ -99,6 +114,9 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   if (config.maxSessions < 1) throw new ConfigError('--max-sessions must be at least 1');
   if (!['fast', 'realistic'].includes(config.timing)) throw new ConfigError(`--timing must be fast or realistic, got ${config.timing}`);
   if (!['absent', 'installed', 'in-use'].includes(config.tpm)) throw new ConfigError(`--tpm must be absent, installed or in-use, got ${config.tpm}`);
+  if (config.runtimeAgent !== undefined && !['absent', 'installed'].includes(config.runtimeAgent)) {
+    throw new ConfigError(`--runtime-agent must be installed or absent, got ${config.runtimeAgent}`);
+  }
   return config;
 }
 

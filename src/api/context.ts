@@ -2,15 +2,26 @@
 // Built once by the composition root (src/app.ts).
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { AccountPolicy } from '../domain/account-policy.js';
 import type { Accounts } from '../domain/accounts.js';
+import type { CertificateLogin } from '../domain/certificate-login.js';
+import type { Licenses } from '../domain/license-state.js';
 import type { EventBus } from '../domain/events.js';
+import type { FirmwareServices } from '../domain/firmware/index.js';
+import type { UpdateQueueArea } from '../domain/update-queue/area.js';
+import type { EventHub } from '../domain/event-hub.js';
+import type { MetricReports } from '../domain/event-metric-reports.js';
 import type { RegistryFiles } from '../domain/registry-files.js';
 import type { Sessions } from '../domain/sessions.js';
+import type { Tasks } from '../domain/tasks.js';
 import type { LicenseState } from '../domain/licenses.js';
 import type { Logs } from '../domain/logs.js';
+import type { RestApiState } from '../domain/rest-api-state.js';
+import type { SecureBoot } from '../domain/secure-boot.js';
 import type { Clock } from '../platform/clock.js';
 import type { SensorSource } from '../platform/sensors.js';
 import type { ControllerLifecycle, HostLifecycle } from '../platform/lifecycle.js';
+import type { ServerSimulator } from '../platform/simulator.js';
 import type { Authentication } from '../protocol/auth.js';
 import type { RouteTable } from '../protocol/routes.js';
 import type { DocumentStore } from '../store/documents.js';
@@ -29,8 +40,14 @@ export interface Services {
   sessions: Sessions;
   auth: Authentication;
   events: EventBus;
+  /** Event subscriptions, the durable outbox, delivery and SSE (EventService). */
+  eventHub: EventHub;
+  /** The periodic sensor metric report (TelemetryService). */
+  metricReports: MetricReports;
   /** The simulated server's lifecycle: power, POST hooks, OS, TPM. */
   host: HostLifecycle;
+  /** The simulated server's power state machine (ComputerSystem.Reset and the vendor power actions). */
+  server: ServerSimulator;
   /** The controller's lifecycle: Manager.Reset and what it applies. */
   controller: ControllerLifecycle;
   registries: RegistryFiles;
@@ -42,10 +59,30 @@ export interface Services {
   logs: Logs;
   /** Installed license tier; the licensing area replaces the default (no license). */
   licenses: LicenseState;
+  /** The installed license itself (install, remove), behind `licenses`. */
+  licensing: Licenses;
+  /** Password and lockout policy of the AccountService. */
+  accountPolicy: AccountPolicy;
+  /** Certificate login: trusted CAs, user certificate mappings, the login decision. */
+  certificateLogin: CertificateLogin;
+  /** UEFI Secure Boot state and key databases. */
+  secureBoot: SecureBoot;
   /** Sensor readings; the simulator replaces the default (none). */
   sensors: SensorSource;
+  /** Host-reported data that VendorMC.ClearRestApiState discards at the next controller reset; areas register theirs. */
+  restApiState: RestApiState;
   /** Versions of the controller's own firmware; the update area replaces the default. */
-  firmware: { controllerVersion(): string };
+  firmware: {
+    controllerVersion(): string;
+    /** System ROM version, once the update area knows it; the system area falls back to its own. */
+    biosVersion?(): string;
+  };
+  /** Firmware update domain: inventory, component repository, flasher, upload state, integrity scan. */
+  update: FirmwareServices;
+  /** Update task queue, its updaters, maintenance windows and install sets. */
+  updateQueue: UpdateQueueArea;
+  /** TaskService tasks of operations answered 202. */
+  tasks: Tasks;
   /** The controller's HTTPS identity, replaceable at run time. */
   https: HttpsIdentity;
   /** Links the service root shows, filled by the areas as they register. */

@@ -63,6 +63,8 @@ export async function startHttpServer(o: HttpOptions) {
     bodyLimit: o.bodyLimit,
     exposeHeadRoutes: false,
     return503OnClosing: true,
+    // Closing the listener drops every connection, as a controller reset does; nothing waits on idle clients.
+    forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, caseSensitive: false },
     clientErrorHandler: clientError,
   });

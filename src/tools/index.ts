@@ -1,8 +1,14 @@
 // Subcommands of the command line besides starting the service:
 // `npm run cli -- <name> ...`. Each tool is one module with a run function.
+import { fwpkgTool } from './fwpkg.js';
+import { licenseTool } from './license.js';
+
 export interface Tool {
   summary: string;
   run(argv: string[]): Promise<void>;
 }
 
-export const TOOLS: Record<string, Tool> = {};
+export const TOOLS: Record<string, Tool> = {
+  fwpkg: fwpkgTool,
+  license: licenseTool,
+};
