@@ -168,6 +168,8 @@ export function registerAccountServiceRoutes(routes: RouteTable, s: Services): v
     },
     patch: {
       privilege: [['UserConfigPriv'], ['ConfigureSelf']],
+      // The account as it now is (e.g. PasswordChangeRequired false after a password change, DSP0266).
+      respond: 'representation',
       handler: (ctx) => patchAccount(ctx),
     },
     delete: {

@@ -28,7 +28,7 @@ const VendorBiosType = defineType({
 
 export const BiosType = defineType({
   name: 'Bios',
-  version: '1.1.0',
+  version: '1.2.0',
   owner: 'DMTF',
   description: 'BIOS attributes of the system: the current area is read-only; its SettingsObject is the pending area.',
   properties: {

@@ -17,7 +17,7 @@ const ROOT_LINK_NAMES = [
   'AccountService',
   'EventService',
   'UpdateService',
-  'TaskService',
+  'Tasks',
   'TelemetryService',
   'CertificateService',
   'Registries',

@@ -75,7 +75,7 @@ export function taskAccepted(task: TaskRecord): Reply {
 }
 
 export function registerTaskServiceRoutes(routes: RouteTable, s: Services): void {
-  s.rootLinks.TaskService = TASK_SERVICE_URI;
+  s.rootLinks.Tasks = TASK_SERVICE_URI;
   const find = (id: string | undefined) => {
     const task = s.tasks.get(id ?? '');
     if (!task) throw baseError('ResourceNotFound', 'Task', id ?? '');

@@ -2,7 +2,7 @@
 // install sets (vendor types: the standard has no equivalent).
 import { NAME_MAX_LENGTH, NAME_PATTERN } from '../domain/update-queue/names.js';
 import { AGENTS, COMMANDS, LIMITS, TASK_STATES } from '../domain/update-queue/records.js';
-import { collectionOf, defineType, ro, t, type ActionDef, type ResourceType } from '../protocol/description.js';
+import { collectionOf, defineType, oem, ro, t, type ActionDef, type ResourceType } from '../protocol/description.js';
 
 const name = (what: string) =>
   t.string({ required: true, minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: NAME_PATTERN, description: `Unique name of the ${what}; the Id and URI derive from it.` });
@@ -50,8 +50,42 @@ export const SetRuntimeAgentAction: ActionDef = {
   parameters: { Installed: t.boolean({ required: true }) },
 };
 
+/** Oem/Vendor of the queue collection: whether the queue moves, and the host-side agent. */
+export const VendorUpdateTaskQueueStatusType = defineType({
+  name: 'VendorUpdateTaskQueueStatus',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'State of the update task queue and of the runtime update agent.',
+  properties: {
+    QueueStatus: ro(
+      t.object(
+        {
+          State: ro(t.string()),
+          Reason: ro(t.string()),
+          HeadTask: t.link({ readOnly: true, nullable: true }),
+          Message: ro(t.string()),
+        },
+        { typeName: 'QueueStatus' },
+      ),
+    ),
+    RuntimeAgent: ro(
+      t.object(
+        {
+          Installed: ro(t.boolean()),
+          Polling: ro(t.boolean()),
+          PollIntervalSeconds: ro(t.integer({ units: 's' })),
+          LastPollTime: ro(t.dateTime({ nullable: true })),
+        },
+        { typeName: 'RuntimeAgent' },
+      ),
+    ),
+  },
+});
+
+const queueCollection = collectionOf(VendorUpdateTaskType, 'The update task queue, in processing order.');
 export const VendorUpdateTaskCollectionType: ResourceType = {
-  ...collectionOf(VendorUpdateTaskType, 'The update task queue, in processing order.'),
+  ...queueCollection,
+  properties: { ...queueCollection.properties, Oem: oem(VendorUpdateTaskQueueStatusType, { readOnly: true }) },
   actions: [SetRuntimeAgentAction],
 };
 

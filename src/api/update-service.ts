@@ -65,7 +65,7 @@ const VendorUpdateServiceType = defineType({
   description: 'Vendor extension of the update service: upload state, repository, queue and firmware verification.',
   properties: {
     State: ro(t.enum(['Idle', 'Uploading', 'Verifying', 'Writing', 'Updating', 'Complete', 'Error'])),
-    Result: ro(t.any({ description: 'Message describing the outcome of the last operation.' })),
+    Result: ro(t.any({ nullable: true, description: 'Message describing the outcome of the last operation; null before the first.' })),
     UploadCurrentEtag: ro(t.string({ nullable: true, description: 'The UploadCurrentEtag parameter of the last upload.' })),
     ComponentRepository: link(),
     UpdateTaskQueue: link(),

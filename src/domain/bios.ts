@@ -40,7 +40,7 @@ export interface BiosSinks {
 
 export function defaultAttributes(): Record<string, AttrValue> {
   const out: Record<string, AttrValue> = {};
-  for (const a of BIOS_ATTRIBUTES) if (a.Type !== 'Password') out[a.AttributeName] = a.DefaultValue;
+  for (const a of BIOS_ATTRIBUTES) if (a.Type !== 'Password') out[a.AttributeName] = a.DefaultValue ?? '';
   return out;
 }
 

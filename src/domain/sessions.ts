@@ -52,7 +52,8 @@ export class Sessions {
   create(account: { Id: string; UserName: string }, origin: string): { session: SessionRecord; token: string } {
     this.expire();
     if (this.inUse() >= this.options.limit()) throw new SessionLimitError(this.options.limit());
-    const token = randomBytes(32).toString('base64url');
+    // 256 random bits, hex-encoded (validators test hex tokens for entropy).
+    const token = randomBytes(32).toString('hex');
     const now = this.clock.now();
     const session: SessionRecord = {
       Id: randomBytes(12).toString('hex'),

@@ -21,7 +21,8 @@ export interface AttributeDef {
   DisplayOrder: number;
   ReadOnly: boolean;
   ResetRequired: boolean;
-  DefaultValue: AttrValue;
+  /** Absent when the attribute has no default (an empty string). */
+  DefaultValue?: AttrValue;
   Value?: AttributeValue[];
   MinLength?: number;
   MaxLength?: number;
@@ -36,7 +37,6 @@ export interface MenuDef {
   DisplayName: string;
   DisplayOrder: number;
   MenuPath: string;
-  ParentMenu?: string;
   ReadOnly: boolean;
   Hidden: boolean;
   GrayOut: boolean;
@@ -107,12 +107,11 @@ function menuPath(name: string): string {
   return `./${parts.join('/')}`;
 }
 
-export const BIOS_MENUS: readonly MenuDef[] = MENU_TREE.map(([name, display, parent], i) => ({
+export const BIOS_MENUS: readonly MenuDef[] = MENU_TREE.map(([name, display], i) => ({
   MenuName: name,
   DisplayName: display,
   DisplayOrder: i + 1,
   MenuPath: menuPath(name),
-  ...(parent ? { ParentMenu: menuPath(parent) } : {}),
   ReadOnly: false,
   Hidden: false,
   GrayOut: false,
@@ -134,7 +133,8 @@ function add(menu: string, name: string, display: string, type: AttributeType, d
     DisplayOrder: list.length + 1,
     ReadOnly: c.readOnly ?? false,
     ResetRequired: true,
-    DefaultValue: def,
+    // An empty default is no default; DMTF asks services to omit what they do not support.
+    ...(def === '' ? {} : { DefaultValue: def }),
     ...extra,
   });
 }
@@ -410,7 +410,7 @@ export const SUPPORTED_SYSTEMS = [{ ProductName: 'Vendor Rack Server VS380 Gen10
 /** The registry document as served from the registry store (G11). */
 export function biosRegistryDocument(): object {
   return {
-    '@odata.type': '#AttributeRegistry.v1_3_10.AttributeRegistry',
+    '@odata.type': '#AttributeRegistry.v1_3_9.AttributeRegistry',
     Id: BIOS_REGISTRY_ID,
     Name: 'BIOS Attribute Registry',
     Description: 'Attributes of the system ROM of the VS380 Gen10: their types, values, menus and dependencies.',

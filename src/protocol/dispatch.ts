@@ -33,8 +33,9 @@ import {
   type ResourceRoute,
   type RouteTable,
 } from './routes.js';
+import { stampVendorTypes } from './oem.js';
 import { applyExpand, applyPaging, applySelect, isObject } from './shape.js';
-import { validateBody } from './validate.js';
+import { hasArrayMarkers, resolveArrayMarkers, validateBody } from './validate.js';
 
 type Json = Record<string, unknown>;
 
@@ -246,6 +247,7 @@ export class Dispatcher {
         // Nothing but annotations (or an empty object): there is nothing to do (DSP0266).
         if (!v.problems.length && Object.keys(v.value).length === 0) throw baseError('NoOperation');
         ctx.problems = v.problems.flatMap((e) => e.infos);
+        if (hasArrayMarkers(v.value)) v.value = (await this.resolveArrays(p, v.value)) as Record<string, unknown>;
       } else if (v.problems.length) {
         throw combinedError(v.problems);
       }
@@ -267,6 +269,12 @@ export class Dispatcher {
     if (!got || 'passthrough' in got) return this.reply(new Reply(200, successBody(infos)));
     const body = { ...got.resource, '@Message.ExtendedInfo': infos };
     return { status: 200, headers: { ...BASE_HEADERS, 'Content-Type': JSON_TYPE, ETag: got.etag }, body: JSON.stringify(body) };
+  }
+
+  /** Resolve null/{} array elements of a PATCH against the resource as it is now. */
+  private async resolveArrays(p: Prepared, value: Record<string, unknown>): Promise<unknown> {
+    const got = p.match.route.get ? await this.getDecorated(p.match, p.principal, { only: false, any: false }) : undefined;
+    return resolveArrayMarkers(value, got && !('passthrough' in got) ? got.resource : {});
   }
 
   private async read(p: Prepared, head: boolean): Promise<Outgoing> {
@@ -349,7 +357,7 @@ export class Dispatcher {
       resource['@odata.id'] = uri;
       resource['@odata.type'] = odataType(type);
     }
-    Object.assign(resource, body);
+    Object.assign(resource, type ? stampVendorTypes(body, type.properties) : body);
     if (Array.isArray(resource.Members)) resource['Members@odata.count'] = resource.Members.length;
     if (route?.actions?.length) addActions(resource, route, uri, params);
     const etag = weakEtag(etagSource(resource, type?.properties));

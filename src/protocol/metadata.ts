@@ -1,7 +1,7 @@
 // $metadata (CSDL), the OData service document, and JSON Schema/CSDL files
 // for the vendor's own types: all derived from the resource descriptions.
 import type { ObjectProp, Prop, Props, ResourceType } from './description.js';
-import { csdlUri, jsonSchemaUri, odataType } from './description.js';
+import { csdlUri, jsonSchemaUri, odataType, t } from './description.js';
 
 const COMMON_NAMESPACES: readonly [string, string[]][] = [
   ['RedfishExtensions_v1.xml', ['RedfishExtensions.v1_0_0']],
@@ -80,19 +80,48 @@ const EDM: Record<string, string> = {
 };
 
 /** CSDL of a vendor type: one versioned namespace with the entity or complex type and its parts. */
+/**
+ * A vendor type's properties as served: the protocol layer may add an Actions
+ * object (its own actions, or vendor actions under Oem/Vendor), so every
+ * vendor type declares one, open to any action.
+ */
+function servedProperties(type: ResourceType): Props {
+  if (type.properties.Actions) return type.properties;
+  return { ...type.properties, Actions: t.object({}, { readOnly: true, additionalProperties: true, typeName: 'Actions' }) };
+}
+
 export function vendorCsdl(type: ResourceType): string {
   const ns = versionedNamespace(type);
   const complex: string[] = [];
-  const props = csdlProperties(type.properties, ns, complex, '        ');
+  const props = csdlProperties(servedProperties(type), ns, complex, '        ');
   const isEntity = Boolean(type.properties['@odata.id'] || type.properties.Id);
   const kind = isEntity ? 'EntityType' : 'ComplexType';
   const base = isEntity ? ' BaseType="Resource.v1_0_0.Resource"' : ' BaseType="Resource.OemObject"';
-  return [
+  const head = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0">',
     reference('http://redfish.dmtf.org/schemas/v1/RedfishExtensions_v1.xml', ['RedfishExtensions.v1_0_0'], 'Redfish'),
     reference('http://redfish.dmtf.org/schemas/v1/Resource_v1.xml', ['Resource', 'Resource.v1_0_0']),
     '  <edmx:DataServices>',
+  ];
+  if (!type.version) {
+    // Collections are unversioned: one namespace, one entity type derived from ResourceCollection.
+    return [
+      ...head,
+      `    <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="${type.name}">`,
+      `      <EntityType Name="${type.name}" BaseType="Resource.v1_0_0.ResourceCollection">`,
+      `        <Annotation Term="OData.Description" String="${xmlEscape(type.description)}"/>`,
+      props,
+      '      </EntityType>',
+      ...complex,
+      '    </Schema>',
+      '  </edmx:DataServices>',
+      '</edmx:Edmx>',
+      '',
+    ].join('\n');
+  }
+  return [
+    ...head,
     `    <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="${type.name}">`,
     `      <${kind} Name="${type.name}"${base} Abstract="true"/>`,
     '    </Schema>',
@@ -166,7 +195,7 @@ function complexType(name: string, p: ObjectProp, ns: string, complex: string[])
 
 export function vendorJsonSchema(type: ResourceType): object {
   const definitions: Record<string, object> = {};
-  definitions[type.name] = jsonObject(type.properties, false, definitions, type.description);
+  definitions[type.name] = jsonObject(servedProperties(type), false, definitions, type.description);
   return {
     $id: jsonSchemaUri(type),
     $schema: 'http://redfish.dmtf.org/schemas/v1/redfish-schema-v1.json',

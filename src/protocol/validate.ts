@@ -222,3 +222,40 @@ export function mergePatch<T>(current: T, patch: Record<string, unknown>): T {
   }
   return out as T;
 }
+
+function isArrayMarker(x: unknown): boolean {
+  return x === null || isEmptyObject(x);
+}
+
+/** True when some array in a validated PATCH uses null or {} elements. */
+export function hasArrayMarkers(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some((x) => isArrayMarker(x) || hasArrayMarkers(x));
+  if (jsonTypeOf(v) === 'object') return Object.values(v as object).some(hasArrayMarkers);
+  return false;
+}
+
+/**
+ * Resolve the DSP0266 array forms of a PATCH against the current resource, so
+ * handlers only ever see final arrays: null drops the element, {} keeps the
+ * current one, a shorter array truncates.
+ */
+export function resolveArrayMarkers(patch: unknown, current: unknown): unknown {
+  if (Array.isArray(patch)) {
+    const cur = Array.isArray(current) ? current : [];
+    const out: unknown[] = [];
+    patch.forEach((item, i) => {
+      if (item === null) return;
+      if (isEmptyObject(item)) {
+        if (i < cur.length) out.push(cur[i]);
+        return;
+      }
+      out.push(resolveArrayMarkers(item, cur[i]));
+    });
+    return out;
+  }
+  if (jsonTypeOf(patch) === 'object') {
+    const cur = jsonTypeOf(current) === 'object' ? (current as Record<string, unknown>) : {};
+    return Object.fromEntries(Object.entries(patch as object).map(([k, v]) => [k, resolveArrayMarkers(v, cur[k])]));
+  }
+  return patch;
+}

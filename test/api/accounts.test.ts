@@ -170,7 +170,10 @@ describe('AccountService accounts', () => {
     assert.equal(r.status, 201);
     assert.equal(r.body.PasswordChangeRequired, true);
     const uri = r.headers.location as string;
-    const token = await svc.login('mustchange', 'initial-pass');
+    const first = await svc.req('POST', '/redfish/v1/SessionService/Sessions/', { auth: 'none', body: { UserName: 'mustchange', Password: 'initial-pass' } });
+    assert.equal(first.status, 201);
+    assert.deepEqual(messageIds(first.body), ['Base.1.12.PasswordChangeRequired']);
+    const token = first.headers['x-auth-token'] as string;
     assert.equal((await svc.get(uri, { auth: { token } })).status, 200);
     const other = await svc.get('/redfish/v1/AccountService/', { auth: { token } });
     assert.equal(other.status, 403);
@@ -180,6 +183,13 @@ describe('AccountService accounts', () => {
     assert.equal(role.status, 403);
     const pw = await svc.req('PATCH', uri, { body: { Password: 'changed-pass' }, auth: { token } });
     assert.equal(pw.status, 200);
+    // The answer is the account as it now is, with the Success message (DSP0266; DMTF's Protocol Validator checks it).
+    assert.equal(pw.body['@odata.id'], uri);
+    assert.equal(pw.body.PasswordChangeRequired, false);
+    assert.equal(pw.body.Password, null);
+    assert.deepEqual(messageIds(pw.body), ['Base.1.12.Success']);
+    const login = await svc.req('POST', '/redfish/v1/SessionService/Sessions/', { auth: 'none', body: { UserName: 'mustchange', Password: 'changed-pass' } });
+    assert.equal(login.body['@Message.ExtendedInfo'], undefined, 'no PasswordChangeRequired message once changed');
     const after = await svc.get(uri, { auth: { token } });
     assert.equal(after.body.PasswordChangeRequired, false);
     assert.equal((await svc.get('/redfish/v1/AccountService/', { auth: { token } })).status, 200);

@@ -33,7 +33,7 @@ describe('BIOS current and pending areas', () => {
     assert.equal(r.status, 200);
     assert.equal(r.headers.allow, 'GET, HEAD');
     const b = r.body;
-    assert.equal(b['@odata.type'], '#Bios.v1_1_0.Bios');
+    assert.equal(b['@odata.type'], '#Bios.v1_2_0.Bios');
     assert.equal(b.AttributeRegistry, BIOS_REGISTRY_ID);
     assert.ok(Object.keys(b.Attributes).length >= 150);
     assert.equal(b.Attributes.SerialConsoleBaudRate, 'Baud115200');

@@ -114,6 +114,7 @@ describe('subscriptions', () => {
     const es = await svc.get(ES);
     assert.deepEqual(r.body.RegistryPrefixes, es.body.RegistryPrefixes);
     assert.deepEqual(r.body.Oem.Vendor, {
+      '@odata.type': '#VendorEventDestination.v1_0_0.VendorEventDestination',
       DeliveryRetryAttempts: 3,
       DeliveryRetryIntervalInSeconds: 30,
       RequestedMaxEventsToQueue: 10000,

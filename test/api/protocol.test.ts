@@ -228,6 +228,18 @@ describe('protocol layer', () => {
     await svc.req('PATCH', '/redfish/v1/SessionService/', { body: { SessionTimeout: 1800 } });
   });
 
+  it('applies the DSP0266 array forms in a PATCH: null removes, {} keeps, a shorter array truncates', async () => {
+    const uri = '/redfish/v1/Managers/1/NetworkProtocol/';
+    const set = await svc.req('PATCH', uri, { body: { NTP: { NTPServers: ['a.example', 'b.example'] } } });
+    assert.equal(set.status, 200);
+    assert.equal((await svc.req('PATCH', uri, { body: { NTP: { NTPServers: [{}, 'd.example'] } } })).status, 200);
+    assert.deepEqual((await svc.get(uri)).body.NTP.NTPServers, ['a.example', 'd.example']);
+    assert.equal((await svc.req('PATCH', uri, { body: { NTP: { NTPServers: [null, {}] } } })).status, 200);
+    assert.deepEqual((await svc.get(uri)).body.NTP.NTPServers, ['d.example']);
+    assert.equal((await svc.req('PATCH', uri, { body: { NTP: { NTPServers: [] } } })).status, 200);
+    assert.deepEqual((await svc.get(uri)).body.NTP.NTPServers, []);
+  });
+
   it('answers a successful PATCH with 200 and a Success message', async () => {
     const r = await svc.req('PATCH', '/redfish/v1/SessionService/', { body: { SessionTimeout: 1800 } });
     assert.equal(r.status, 200);

@@ -50,7 +50,7 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
     assert.equal(v.OnIntegrityFailure, 'LogOnly');
     assert.equal(v.ScanEveryDays, 7);
     const root = await svc.get('/redfish/v1/');
-    assert.equal(root.body.TaskService['@odata.id'], '/redfish/v1/TaskService/');
+    assert.equal(root.body.Tasks['@odata.id'], '/redfish/v1/TaskService/'); // ServiceRoot names the TaskService link Tasks
   });
 
   it('point 1: the verification settings are PATCHed under Oem/Vendor of the update service, validated', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { t, type Props } from '../../src/protocol/description.js';
-import { mergePatch, validateBody } from '../../src/protocol/validate.js';
+import { hasArrayMarkers, mergePatch, resolveArrayMarkers, validateBody } from '../../src/protocol/validate.js';
 
 const props: Props = {
   Name: t.string({ maxLength: 8 }),
@@ -91,5 +91,15 @@ describe('array PATCH rules for plain values', () => {
     const v = validateBody({ Boot: { Order: [null, 'b', {}] } }, props, 'patch');
     assert.deepEqual(v.problems, []);
     assert.deepEqual(mergePatch({ Boot: { Order: ['x', 'y', 'z'] } }, v.value), { Boot: { Order: ['b', 'z'] } });
+  });
+});
+
+describe('resolveArrayMarkers', () => {
+  it('turns null and {} elements into the final array, at any depth', () => {
+    const current = { NTP: { NTPServers: ['a', 'b', 'c'] }, Items: [{ X: 1 }, { X: 2 }] };
+    const patch = { NTP: { NTPServers: [null, {}, 'd'] }, Items: [{}, null] };
+    assert.equal(hasArrayMarkers(patch), true);
+    assert.deepEqual(resolveArrayMarkers(patch, current), { NTP: { NTPServers: ['b', 'd'] }, Items: [{ X: 1 }] });
+    assert.equal(hasArrayMarkers({ NTP: { NTPServers: ['x'] } }), false);
   });
 });
