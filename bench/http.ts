@@ -13,6 +13,8 @@ import { Agent, request } from 'undici';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const PASSWORD = 'Bench-Pass-123';
+// info writes one JSON log line per request, as in production; BENCH_LOG_LEVEL=warn measures without it.
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const agent = new Agent({ connect: { rejectUnauthorized: false } });
 
 function freePort(): Promise<number> {
@@ -24,20 +26,22 @@ function freePort(): Promise<number> {
   });
 }
 
-function start(cmd: string[], readyWhen: RegExp): Promise<ChildProcess> {
-  const proc = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', ...cmd], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout?.on('data', (d: Buffer) => {
-      out += d;
-      if (readyWhen.test(out)) {
-        proc.stdout?.removeAllListeners('data');
-        proc.stdout?.resume(); // keep draining logs so the server never blocks on a full pipe
-        resolve(proc);
-      }
-    });
-    proc.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
+/** Start a server pinned to CPU 0; ready when its port accepts TLS connections. */
+async function start(cmd: string[], port: number): Promise<ChildProcess> {
+  const proc = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', ...cmd], { stdio: ['ignore', 'ignore', 'inherit'] });
+  let exited = false;
+  proc.on('exit', () => (exited = true));
+  for (let i = 0; i < 300; i++) {
+    if (exited) throw new Error(`${cmd[0]} exited before listening`);
+    const up = await request(`https://127.0.0.1:${port}/redfish/v1/`, { dispatcher: agent }).then(
+      async (r) => (await r.body.text(), true),
+      () => false,
+    );
+    if (up) return proc;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  proc.kill('SIGKILL');
+  throw new Error(`${cmd[0]} did not listen on ${port}`);
 }
 
 async function fetchCanned(base: string, path: string, headers: Record<string, string>) {
@@ -57,6 +61,8 @@ interface Result {
 }
 
 async function load(url: string, headers: Record<string, string>): Promise<Result> {
+  // Warm up first (JIT, connection set-up), so both servers are measured in their steady state.
+  await autocannon({ url, headers, connections: CONNECTIONS, duration: 2, tlsOptions: { rejectUnauthorized: false } });
   const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: SECONDS, tlsOptions: { rejectUnauthorized: false } });
   return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
@@ -66,8 +72,8 @@ async function main(): Promise<void> {
   const svcPort = await freePort();
   const barePort = await freePort();
   const svc = await start(
-    ['src/cli.ts', '--port', String(svcPort), '--data-dir', dir, '--admin-password', PASSWORD, '--max-sessions', '64'],
-    /Redfish service listening/,
+    ['src/cli.ts', '--port', String(svcPort), '--data-dir', dir, '--admin-password', PASSWORD, '--max-sessions', '64', '--log-level', LOG_LEVEL],
+    svcPort,
   );
   const base = `https://127.0.0.1:${svcPort}`;
   try {
@@ -91,9 +97,9 @@ async function main(): Promise<void> {
     for (const s of scenarios) canned[s.path] ??= await fetchCanned(base, s.path, s.headers);
     const cannedFile = join(dir, 'canned.json');
     writeFileSync(cannedFile, JSON.stringify(canned));
-    const bare = await start(['bench/bare-server.ts', join(dir, 'https-cert.pem'), join(dir, 'https-key.pem'), cannedFile, String(barePort)], /ready/);
+    const bare = await start(['bench/bare-server.ts', join(dir, 'https-cert.pem'), join(dir, 'https-key.pem'), cannedFile, String(barePort)], barePort);
     try {
-      console.log(`bench: ${SECONDS}s per run, ${CONNECTIONS} connections, servers on CPU 0, load on CPU 1, node ${process.version}`);
+      console.log(`bench: ${SECONDS}s per run, ${CONNECTIONS} connections, servers on CPU 0, load on CPU 1, log level ${LOG_LEVEL}, node ${process.version}`);
       console.log('scenario                         | service req/s | p99 ms | bare req/s | p99 ms | ratio');
       for (const s of scenarios) {
         const mine = await load(base + s.path, s.headers);

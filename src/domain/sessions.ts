@@ -1,6 +1,6 @@
 // Login sessions. Kept in memory only: a real controller drops them on reset.
 // Tokens are looked up by their SHA-256 and compared in constant time.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../platform/clock.js';
 
 export interface SessionRecord {
@@ -30,7 +30,7 @@ export class SessionLimitError extends Error {
 }
 
 function digest(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+  return hash('sha256', token, 'buffer');
 }
 
 export class Sessions {

@@ -1,11 +1,14 @@
-// The HTTPS listener. Fastify carries the bytes; every Redfish rule lives in
-// the protocol layer's Dispatcher, reached through one catch-all route.
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+// The HTTPS listener: node:https carries the bytes; every Redfish rule lives in
+// the protocol layer's Dispatcher. This file only reads bodies and writes answers.
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
-import { RedfishError, baseError, redfishErrorBody, vendorError } from '../messages/errors.js';
+import { baseError, redfishErrorBody, vendorError } from '../messages/errors.js';
 import type { Dispatcher, Outgoing, Prepared } from '../protocol/dispatch.js';
+import type { WriteSpec } from '../protocol/routes.js';
 
 export interface HttpOptions {
   host: string;
@@ -17,29 +20,14 @@ export interface HttpOptions {
   log: Logger;
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    prepared?: Prepared;
-  }
-}
-
 const JSON_CT = /^application\/json\s*(;.*)?$/i;
-
-function send(reply: FastifyReply, out: Outgoing): FastifyReply {
-  if (out.stream) {
-    // A long-lived body (server-sent events): the protocol layer writes to the raw response.
-    reply.hijack();
-    reply.raw.writeHead(out.status, out.headers);
-    reply.raw.flushHeaders();
-    out.stream(reply.raw);
-    return reply;
-  }
-  return reply.code(out.status).headers(out.headers).send(out.body);
-}
 
 /** Node rejects unknown methods while parsing; answer them 501 in Redfish form. */
 function clientError(err: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable) return;
+  if (!socket.writable || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
   const isMethod = err.code === 'HPE_INVALID_METHOD';
   const status = isMethod ? 501 : 400;
   const e = isMethod ? vendorError(501, 'MethodNotAllowed', 'unknown', 'this service') : baseError('UnrecognizedRequestBody');
@@ -50,118 +38,145 @@ function clientError(err: Error & { code?: string }, socket: Socket): void {
   );
 }
 
+function writeSpec(p: Prepared): WriteSpec | undefined {
+  if (p.match.action) return undefined;
+  const r = p.match.route;
+  return p.method === 'POST' ? r.post : p.method === 'PATCH' ? r.patch : p.method === 'PUT' ? r.put : undefined;
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const len = req.headers['content-length'];
+  return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** Read a JSON body up to limit bytes: undefined when empty; 413 beyond the limit; 400 when malformed. */
+async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) throw vendorError(413, 'RequestBodyTooLarge', limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw vendorError(413, 'RequestBodyTooLarge', limit);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw baseError('MalformedJSON');
+  }
+}
+
+function send(res: ServerResponse, out: Outgoing): void {
+  if (res.headersSent || res.destroyed) return;
+  if (out.stream) {
+    // A long-lived body (server-sent events): the protocol layer writes to the response.
+    res.writeHead(out.status, out.headers);
+    res.flushHeaders();
+    out.stream(res);
+    return;
+  }
+  res.writeHead(out.status, out.headers);
+  if (out.body instanceof Readable) {
+    out.body.on('error', () => res.destroy());
+    out.body.pipe(res);
+  } else {
+    res.end(out.body);
+  }
+}
+
 export async function startHttpServer(o: HttpOptions) {
-  const app = Fastify({
-    https: {
+  const { dispatcher, log } = o;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    const clientIp = req.socket.remoteAddress ?? '';
+    let user: string | undefined;
+    res.on('finish', () => {
+      log.info(
+        { method: req.method, path: req.url, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10, user, ip: clientIp },
+        'request',
+      );
+    });
+    try {
+      const prepared = await dispatcher.preflight({
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        clientIp,
+        socket: req.socket as TLSSocket,
+      });
+      if ('status' in prepared) return send(res, prepared);
+      user = prepared.principal.userName || undefined;
+      const spec = writeSpec(prepared);
+      const type = req.headers['content-type'];
+      if (spec?.stream) {
+        const allowed = spec.contentTypes ?? ['multipart/form-data'];
+        if (!type || !allowed.some((t) => type.toLowerCase().startsWith(t))) {
+          throw vendorError(415, 'UnsupportedMediaType', String(type ?? 'none'), allowed.join(', '));
+        }
+        return send(res, await dispatcher.execute(prepared, undefined, req));
+      }
+      let body: unknown;
+      if (hasBody(req) && prepared.method !== 'GET' && prepared.method !== 'HEAD') {
+        if (!type || !JSON_CT.test(type)) throw vendorError(415, 'UnsupportedMediaType', String(type ?? 'none'), 'application/json');
+        body = await readJson(req, o.bodyLimit);
+      }
+      send(res, await dispatcher.execute(prepared, body));
+    } catch (e) {
+      const out = dispatcher.errorResult(e);
+      // Whatever of a refused body is unread is not worth reading: close after answering.
+      if (!req.complete) out.headers.Connection = 'close';
+      send(res, out);
+    }
+  };
+
+  const server: Server = createServer(
+    {
       key: o.key,
       cert: o.cert,
       minVersion: 'TLSv1.2',
       // Ask for, but do not require, a client certificate (certificate login).
       requestCert: true,
       rejectUnauthorized: false,
+      keepAliveTimeout: 72_000,
+      // Uploads and event streams may take long; only the headers have a deadline.
+      requestTimeout: 0,
     },
-    bodyLimit: o.bodyLimit,
-    exposeHeadRoutes: false,
-    return503OnClosing: true,
-    // Closing the listener drops every connection, as a controller reset does; nothing waits on idle clients.
-    forceCloseConnections: true,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, caseSensitive: false },
-    clientErrorHandler: clientError,
+    (req, res) => void handle(req, res),
+  );
+  server.on('clientError', clientError);
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
   });
 
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, buf, done) => {
-    const text = (buf as Buffer).toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(baseError('MalformedJSON'), undefined);
-    }
-  });
-  // Uploads are streamed by their handler; leave the body unread here.
-  app.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null, undefined));
-
-  app.addHook('onRequest', async (request, reply) => {
-    const prepared = await o.dispatcher.preflight({
-      method: request.method,
-      url: request.url,
-      headers: request.headers,
-      clientIp: request.ip,
-      socket: request.raw.socket as TLSSocket,
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => {
+      server.off('error', reject);
+      resolve();
     });
-    if ('status' in prepared) return send(reply, prepared);
-    request.prepared = prepared;
-    const spec = writeSpec(prepared);
-    const type = request.headers['content-type'];
-    if (spec?.stream) {
-      const allowed = spec.contentTypes ?? ['multipart/form-data'];
-      if (!type || !allowed.some((t) => type.toLowerCase().startsWith(t))) {
-        return send(reply, o.dispatcher.errorResult(vendorError(415, 'UnsupportedMediaType', String(type ?? 'none'), allowed.join(', '))));
-      }
-    } else if (type && hasBody(request) && !JSON_CT.test(type)) {
-      return send(reply, o.dispatcher.errorResult(vendorError(415, 'UnsupportedMediaType', type, 'application/json')));
-    }
-    return undefined;
   });
-
-  app.route({
-    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url: '*',
-    handler: async (request, reply) => {
-      const prepared = request.prepared;
-      if (!prepared) return send(reply, o.dispatcher.errorResult(baseError('InternalError')));
-      const stream = writeSpec(prepared)?.stream ? request.raw : undefined;
-      return send(reply, await o.dispatcher.execute(prepared, request.body, stream));
-    },
-  });
-
-  app.setErrorHandler((err: Error & { code?: string; statusCode?: number }, _request, reply) => {
-    let e: unknown = err;
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') e = vendorError(413, 'RequestBodyTooLarge', o.bodyLimit);
-    else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') e = vendorError(415, 'UnsupportedMediaType', 'given', 'application/json');
-    else if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') e = baseError('MalformedJSON');
-    else if (!(err instanceof RedfishError) && err.statusCode && err.statusCode < 500) e = baseError('UnrecognizedRequestBody');
-    return send(reply, o.dispatcher.errorResult(e));
-  });
-
-  app.addHook('onResponse', async (request, reply) => {
-    o.log.info(
-      {
-        method: request.method,
-        path: request.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        user: request.prepared?.principal.userName || undefined,
-        ip: request.ip,
-      },
-      'request',
-    );
-  });
-
-  await app.listen({ host: o.host, port: o.port });
-  const address = app.server.address();
+  const address = server.address();
   const port = typeof address === 'object' && address ? address.port : o.port;
   return {
-    app,
+    server,
     port,
     /** Swap the server certificate without a restart. */
     setCertificate(cert: string, key: string, ca?: string[]) {
-      (app.server as unknown as { setSecureContext(o: object): void }).setSecureContext({ cert, key, ca, minVersion: 'TLSv1.2' });
+      server.setSecureContext({ cert, key, ca, minVersion: 'TLSv1.2' });
     },
-    close: () => app.close(),
+    /** Stop listening and drop every connection, as a controller reset does. */
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
   };
-}
-
-function writeSpec(p: Prepared) {
-  if (p.match.action) return undefined;
-  const r = p.match.route;
-  return p.method === 'POST' ? r.post : p.method === 'PATCH' ? r.patch : p.method === 'PUT' ? r.put : undefined;
-}
-
-function hasBody(request: FastifyRequest): boolean {
-  const len = request.headers['content-length'];
-  return (len !== undefined && len !== '0') || request.headers['transfer-encoding'] !== undefined;
 }
 
 export type HttpServer = Awaited<ReturnType<typeof startHttpServer>>;

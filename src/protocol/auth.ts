@@ -4,7 +4,7 @@
 // under a keyed hash, briefly, and dropped on any account change.
 // Each TCP connection that authenticates with Basic holds one slot of the
 // session limit until it closes (SPEC Authentication: Basic; Limits).
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AccountRecord, Accounts } from '../domain/accounts.js';
@@ -38,6 +38,12 @@ export interface AuthLogger {
 const BASIC_CACHE_MS = 60_000;
 const BASIC_CACHE_MAX = 1024;
 
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
 export function unauthorized(): RedfishError {
   // One answer for every failure, so nothing tells whether a user exists.
   return baseError('NoValidSession');
@@ -53,6 +59,8 @@ export class Authentication {
   private readonly policies: LoginPolicy[] = [];
   private readonly cacheKey = randomBytes(32);
   private readonly basicCache = new Map<string, { accountId: string; generation: number; expires: number }>();
+  /** Per connection: the last verified Authorization header, with the same lifetime rules as the cache. */
+  private readonly basicBySocket = new WeakMap<object, { header: string; accountId: string; generation: number; expires: number }>();
   /** Connections holding a slot of the session limit because they authenticated with Basic. */
   private readonly basicConnections = new Set<object>();
 
@@ -149,8 +157,19 @@ export class Authentication {
     const user = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
 
-    const key = createHmac('sha256', this.cacheKey).update(decoded).digest('base64');
     const now = this.clock.now();
+    // The same connection re-sending the same credentials: no hashing at all.
+    const socket = req.socket;
+    const memo = socket ? this.basicBySocket.get(socket) : undefined;
+    if (memo && memo.generation === this.accounts.generation && memo.expires > now && sameSecret(memo.header, header)) {
+      const account = this.accounts.get(memo.accountId);
+      if (account && canLogIn(account)) {
+        for (const p of this.policies) p.beforeLogin(account, req);
+        return this.principalOf(account, 'basic');
+      }
+    }
+
+    const key = createHmac('sha256', this.cacheKey).update(decoded).digest('base64');
     const hit = this.basicCache.get(key);
     if (hit && hit.generation === this.accounts.generation && hit.expires > now) {
       const account = this.accounts.get(hit.accountId);
@@ -158,6 +177,7 @@ export class Authentication {
         // A lockout applies to cached credentials too.
         for (const p of this.policies) p.beforeLogin(account, req);
         this.holdConnectionSlot(req, account);
+        if (socket) this.basicBySocket.set(socket, { header, accountId: account.Id, generation: hit.generation, expires: hit.expires });
         return this.principalOf(account, 'basic');
       }
     }
@@ -165,7 +185,9 @@ export class Authentication {
     const account = await this.login(user, password, req);
     this.holdConnectionSlot(req, account);
     if (this.basicCache.size >= BASIC_CACHE_MAX) this.basicCache.clear();
-    this.basicCache.set(key, { accountId: account.Id, generation: this.accounts.generation, expires: now + BASIC_CACHE_MS });
+    const entry = { accountId: account.Id, generation: this.accounts.generation, expires: now + BASIC_CACHE_MS };
+    this.basicCache.set(key, entry);
+    if (socket) this.basicBySocket.set(socket, { header, ...entry });
     return this.principalOf(account, 'basic');
   }
 

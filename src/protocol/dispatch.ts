@@ -1,7 +1,7 @@
 // The request pipeline every route goes through, written once:
 // redirects, OData-Version, authentication, Allow/405, privileges, query
 // options, conditional requests, validation, and response decoration.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
@@ -90,13 +90,19 @@ const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 const KNOWN = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE']);
 
 export function weakEtag(value: unknown): string {
-  return `W/"${createHash('sha1').update(JSON.stringify(value)).digest('base64url').slice(0, 16)}"`;
+  return etagOfJson(JSON.stringify(value));
+}
+
+function etagOfJson(json: string): string {
+  return `W/"${hash('sha1', json, 'base64url').slice(0, 16)}"`;
 }
 
 interface Decorated {
   resource: Json;
   etag: string;
   type?: ResourceType;
+  /** The resource as JSON, @odata.etag left out, when the ETag was computed from exactly that. */
+  json?: string;
 }
 
 export class Dispatcher {
@@ -132,8 +138,8 @@ export class Dispatcher {
       if (!open || match?.route.deferAuth) {
         principal = await this.auth.authenticate(authReq);
         if (!principal && !match?.route.deferAuth) throw unauthorized();
-      } else if (req.headers.authorization || req.headers['x-auth-token']) {
-        // Open resources use credentials when given (for $expand), and never fail on them.
+      } else if ((req.headers.authorization || req.headers['x-auth-token']) && /[?&](\$expand|only)\b/.test(search)) {
+        // Open resources use credentials when expanding links they need them for, and never fail on them.
         principal = await this.auth.authenticate(authReq).catch(() => undefined);
       }
       if (!match) throw baseError('ResourceMissingAtURI', path);
@@ -314,7 +320,7 @@ export class Dispatcher {
       ETag: etag,
     };
     if (type) headers.Link = `<${jsonSchemaUri(type)}>; rel=describedby`;
-    const body = JSON.stringify(resource);
+    const body = resource === got.resource && got.json && got.json !== '{}' ? withEtag(got.json, etag) : JSON.stringify(resource);
     if (head) headers['Content-Length'] = String(Buffer.byteLength(body));
     return { status: 200, headers, body: head ? undefined : body };
   }
@@ -360,9 +366,11 @@ export class Dispatcher {
     Object.assign(resource, type ? stampVendorTypes(body, type.properties) : body);
     if (Array.isArray(resource.Members)) resource['Members@odata.count'] = resource.Members.length;
     if (route?.actions?.length) addActions(resource, route, uri, params);
-    const etag = weakEtag(etagSource(resource, type?.properties));
-    const ordered: Json = type ? { '@odata.context': resource['@odata.context'], '@odata.etag': etag } : {};
-    return { resource: Object.assign(ordered, resource), etag, type };
+    // One serialization serves both the ETag and, for a plain GET, the body.
+    const json = type && hasVolatile(type.properties) ? undefined : JSON.stringify(resource);
+    const etag = json !== undefined ? etagOfJson(json) : weakEtag(etagSource(resource, type?.properties));
+    if (type) resource['@odata.etag'] = etag;
+    return { resource, etag, type, json: type ? json : undefined };
   }
 
   private async checkIfMatch(p: Prepared): Promise<void> {
@@ -444,6 +452,26 @@ function etagMatches(header: string, etag: string): boolean {
 }
 
 /** What the ETag is computed from: the resource minus volatile properties, at any depth. */
+/** The serialized resource with @odata.etag added as its last member. */
+function withEtag(json: string, etag: string): string {
+  return `${json.slice(0, -1)},"@odata.etag":${JSON.stringify(etag)}}`;
+}
+
+const volatileCache = new WeakMap<object, boolean>();
+
+/** Whether any property, at any depth, is volatile (left out of the ETag). */
+function hasVolatile(props: Props): boolean {
+  let known = volatileCache.get(props);
+  if (known === undefined) {
+    const check = (p: Prop): boolean =>
+      Boolean(p.volatile) || (p.type === 'object' && hasVolatile(p.properties)) || (p.type === 'array' && check(p.items));
+    volatileCache.set(props, false);
+    known = Object.values(props).some(check);
+    volatileCache.set(props, known);
+  }
+  return known;
+}
+
 function etagSource(resource: Json, props: Props | undefined): Json {
   if (!props) return resource;
   const copy = { ...resource };

@@ -25,10 +25,17 @@ function stampValue(v: unknown, p: Prop): unknown {
   return out;
 }
 
+const vendorKeys = new WeakMap<Props, [string, Prop][]>();
+
 /** A copy of body where every object described by a vendor type has its @odata.type. */
 export function stampVendorTypes(body: Json, props: Props): Json {
+  let keys = vendorKeys.get(props);
+  if (!keys) {
+    keys = Object.entries(props).filter(([, p]) => containsVendorType(p));
+    vendorKeys.set(props, keys);
+  }
   let out: Json | undefined;
-  for (const [k, p] of Object.entries(props)) {
+  for (const [k, p] of keys) {
     if (!(k in body)) continue;
     const before = body[k];
     const after = stampValue(before, p);

@@ -17,16 +17,24 @@ export interface DocumentCollection<T> {
   clear(): void;
 }
 
+interface Row {
+  seq: number;
+  body: string;
+}
+
+/**
+ * Writes go to SQLite synchronously (durable before they return); reads come
+ * from an in-memory copy of each kind, loaded on first use. A transaction that
+ * throws drops the copies, so they never show a rolled-back write.
+ */
 export class DocumentStore {
   private readonly stmts;
+  private readonly kinds = new Map<string, { rows: Map<string, Row>; maxSeq: number }>();
+  private readonly settings = new Map<string, string | undefined>();
 
   constructor(readonly db: Db) {
     this.stmts = {
-      get: db.prepare('SELECT body FROM document WHERE kind = ? AND id = ?'),
-      list: db.prepare('SELECT body FROM document WHERE kind = ? ORDER BY seq'),
-      ids: db.prepare('SELECT id FROM document WHERE kind = ? ORDER BY seq'),
-      count: db.prepare('SELECT COUNT(*) AS n FROM document WHERE kind = ?'),
-      maxSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) AS s FROM document WHERE kind = ?'),
+      load: db.prepare('SELECT id, seq, body FROM document WHERE kind = ? ORDER BY seq'),
       upsert: db.prepare(
         `INSERT INTO document (kind, id, seq, body) VALUES (?, ?, ?, ?)
          ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body`,
@@ -41,28 +49,59 @@ export class DocumentStore {
     };
   }
 
+  private kind(kind: string): { rows: Map<string, Row>; maxSeq: number } {
+    let k = this.kinds.get(kind);
+    if (!k) {
+      const rows = new Map<string, Row>();
+      let maxSeq = 0;
+      for (const r of this.stmts.load.all(kind) as { id: string; seq: number; body: string }[]) {
+        rows.set(r.id, { seq: r.seq, body: r.body });
+        maxSeq = Math.max(maxSeq, r.seq);
+      }
+      k = { rows, maxSeq };
+      this.kinds.set(kind, k);
+    }
+    return k;
+  }
+
   collection<T>(kind: string): DocumentCollection<T> {
     const s = this.stmts;
-    const parse = (row: unknown): T => JSON.parse((row as { body: string }).body) as T;
+    const parse = (row: Row): T => JSON.parse(row.body) as T;
     return {
       get: (id) => {
-        const row = s.get.get(kind, id);
+        const row = this.kind(kind).rows.get(id);
         return row ? parse(row) : undefined;
       },
-      has: (id) => s.get.get(kind, id) !== undefined,
-      list: () => s.list.all(kind).map(parse),
-      ids: () => (s.ids.all(kind) as { id: string }[]).map((r) => r.id),
-      count: () => (s.count.get(kind) as { n: number }).n,
+      has: (id) => this.kind(kind).rows.has(id),
+      list: () => [...this.kind(kind).rows.values()].map(parse),
+      ids: () => [...this.kind(kind).rows.keys()],
+      count: () => this.kind(kind).rows.size,
       put: (id, doc) => {
-        const seq = (s.maxSeq.get(kind) as { s: number }).s + 1;
-        s.upsert.run(kind, id, seq, JSON.stringify(doc));
+        const k = this.kind(kind);
+        const body = JSON.stringify(doc);
+        const existing = k.rows.get(id);
+        const seq = existing?.seq ?? k.maxSeq + 1;
+        s.upsert.run(kind, id, seq, body);
+        if (existing) existing.body = body;
+        else {
+          k.rows.set(id, { seq, body });
+          k.maxSeq = seq;
+        }
       },
       rename: (oldId, newId, doc) => {
-        s.renameDoc.run(newId, JSON.stringify(doc), kind, oldId);
+        const k = this.kind(kind);
+        const body = JSON.stringify(doc);
+        s.renameDoc.run(newId, body, kind, oldId);
+        k.rows = new Map([...k.rows].map(([id, row]) => (id === oldId ? [newId, { seq: row.seq, body }] : [id, row])));
       },
-      delete: (id) => s.del.run(kind, id).changes > 0,
+      delete: (id) => {
+        const removed = s.del.run(kind, id).changes > 0;
+        this.kind(kind).rows.delete(id);
+        return removed;
+      },
       clear: () => {
         s.clear.run(kind);
+        this.kind(kind).rows.clear();
       },
     };
   }
@@ -72,17 +111,27 @@ export class DocumentStore {
     const s = this.stmts;
     return {
       get: () => {
-        const row = s.getSetting.get(key) as { value: string } | undefined;
-        return row ? (JSON.parse(row.value) as T) : def;
+        if (!this.settings.has(key)) this.settings.set(key, (s.getSetting.get(key) as { value: string } | undefined)?.value);
+        const text = this.settings.get(key);
+        return text === undefined ? def : (JSON.parse(text) as T);
       },
       set: (value) => {
-        s.putSetting.run(key, JSON.stringify(value));
+        const text = JSON.stringify(value);
+        s.putSetting.run(key, text);
+        this.settings.set(key, text);
       },
     };
   }
 
   /** Run fn atomically: all of its writes land, or none. */
   transaction<R>(fn: () => R): R {
-    return this.db.transaction(fn)();
+    try {
+      return this.db.transaction(fn)();
+    } catch (e) {
+      // The in-memory copies may hold writes that were just rolled back.
+      this.kinds.clear();
+      this.settings.clear();
+      throw e;
+    }
   }
 }

@@ -1,0 +1,86 @@
+// One contract for the document store, over a SQLite file and in memory.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { openDatabase } from '../../src/store/database.js';
+import { DocumentStore } from '../../src/store/documents.js';
+
+interface Doc {
+  n: number;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'bmc-store-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+for (const [name, path] of [
+  ['SQLite file', join(dir, 'a.sqlite')],
+  ['in memory', ':memory:'],
+] as const) {
+  describe(`DocumentStore (${name})`, () => {
+    const store = new DocumentStore(openDatabase(path));
+
+    it('keeps documents in insertion order; a replaced or renamed one keeps its place', () => {
+      const c = store.collection<Doc>('order');
+      c.put('a', { n: 1 });
+      c.put('b', { n: 2 });
+      c.put('c', { n: 3 });
+      c.put('a', { n: 10 });
+      c.rename('b', 'B', { n: 20 });
+      assert.deepEqual(c.ids(), ['a', 'B', 'c']);
+      assert.deepEqual(c.list(), [{ n: 10 }, { n: 20 }, { n: 3 }]);
+      assert.equal(c.get('b'), undefined);
+      assert.equal(c.count(), 3);
+      assert.equal(c.delete('c'), true);
+      assert.equal(c.delete('c'), false);
+      c.put('d', { n: 4 });
+      assert.deepEqual(c.ids(), ['a', 'B', 'd']);
+    });
+
+    it('returns copies: changing a returned document changes nothing stored', () => {
+      const c = store.collection<Doc>('copies');
+      c.put('x', { n: 1 });
+      const got = c.get('x')!;
+      got.n = 99;
+      assert.deepEqual(c.get('x'), { n: 1 });
+    });
+
+    it('keeps settings, with a default when absent', () => {
+      const s = store.setting('answer', { v: 0 });
+      assert.deepEqual(s.get(), { v: 0 });
+      s.set({ v: 42 });
+      assert.deepEqual(s.get(), { v: 42 });
+    });
+
+    it('rolls back every write of a failed transaction, in what it reads back too', () => {
+      const c = store.collection<Doc>('tx');
+      const s = store.setting('tx.setting', 1);
+      c.put('kept', { n: 1 });
+      assert.throws(() =>
+        store.transaction(() => {
+          c.put('kept', { n: 2 });
+          c.put('new', { n: 3 });
+          s.set(2);
+          throw new Error('abort');
+        }),
+      );
+      assert.deepEqual(c.list(), [{ n: 1 }]);
+      assert.equal(s.get(), 1);
+      store.transaction(() => c.put('new', { n: 3 }));
+      assert.deepEqual(c.ids(), ['kept', 'new']);
+    });
+  });
+}
+
+describe('DocumentStore durability', () => {
+  it('a second store over the same file sees every acknowledged write', () => {
+    const path = join(dir, 'b.sqlite');
+    const first = new DocumentStore(openDatabase(path));
+    first.collection<Doc>('k').put('one', { n: 1 });
+    first.setting('s', 0).set(5);
+    const second = new DocumentStore(openDatabase(path));
+    assert.deepEqual(second.collection<Doc>('k').get('one'), { n: 1 });
+    assert.equal(second.setting('s', 0).get(), 5);
+  });
+});
