@@ -1,7 +1,7 @@
 // HTTP benchmark (issue: service core). Runs the real service and a bare
 // node:https server sending the same bytes, each pinned to CPU 0 with taskset,
 // and loads both with autocannon from CPU 1. Prints requests/s, p99 and ratios.
-//   npm run bench            (10 s per scenario)   BENCH_SECONDS=5 npm run bench
+//   npm run bench            (10 s per scenario)   BENCH_SECONDS=5 npm run bench   (builds dist/ first)
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,9 @@ function freePort(): Promise<number> {
 
 /** Start a server pinned to CPU 0; ready when its port accepts TLS connections. */
 async function start(cmd: string[], port: number): Promise<ChildProcess> {
-  const proc = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', ...cmd], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // Compiled JavaScript runs as is (the service as `npm start` runs it); TypeScript through tsx.
+  const args = cmd[0]?.endsWith('.js') ? cmd : ['--import', 'tsx', ...cmd];
+  const proc = spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
   let exited = false;
   proc.on('exit', () => (exited = true));
   for (let i = 0; i < 300; i++) {
@@ -72,7 +74,7 @@ async function main(): Promise<void> {
   const svcPort = await freePort();
   const barePort = await freePort();
   const svc = await start(
-    ['src/cli.ts', '--port', String(svcPort), '--data-dir', dir, '--admin-password', PASSWORD, '--max-sessions', '64', '--log-level', LOG_LEVEL],
+    ['dist/cli.js', '--port', String(svcPort), '--data-dir', dir, '--admin-password', PASSWORD, '--max-sessions', '64', '--log-level', LOG_LEVEL],
     svcPort,
   );
   const base = `https://127.0.0.1:${svcPort}`;

@@ -1,7 +1,7 @@
 // Upload benchmark (issue 6): streams a 1 GiB signed firmware image over HTTPS
 // to the HttpPushUri of a real service running as a child process, and reports
 // MB/s and the server's peak resident memory (VmHWM from /proc/<pid>/status).
-//   npx tsx bench/upload.ts            BENCH_UPLOAD_MIB=256 npx tsx bench/upload.ts
+//   npm run bench:upload               BENCH_UPLOAD_MIB=256 npm run bench:upload
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -47,7 +47,8 @@ async function main(): Promise<void> {
 
     const port = await freePort();
     const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    const proc = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'src/cli.ts', '--port', String(port), '--data-dir', dataDir,
+    // The service as `npm start` runs it: the compiled build (npm run bench:upload builds it first).
+    const proc = spawn(process.execPath, [...nodeFlags, 'dist/cli.js', '--port', String(port), '--data-dir', dataDir,
       '--admin-password', PASSWORD, '--log-level', 'warn', '--repository-bytes', String(size + 1024 * 1024)], { stdio: ['ignore', 'pipe', 'inherit'] });
     const url = `https://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S npx tsx
+#!/usr/bin/env node
 // Command line: `npm start -- [options]` runs the service.
 import { join, resolve } from 'node:path';
 import { INITIAL_PASSWORD_FILE, startService } from './app.js';
