@@ -212,18 +212,9 @@ export class Dispatcher {
   private async run(p: Prepared, body: unknown, stream?: Readable): Promise<Outgoing> {
     const { match, method, principal, query } = p;
     const route = match.route;
-    const ctx: RequestContext = {
-      params: match.params,
-      uri: match.uri,
-      principal,
-      query,
-      body: {},
-      problems: [],
-      headers: p.req.headers,
-      clientIp: p.req.clientIp,
-      socket: p.req.socket,
-      stream,
-    };
+    const ctx = requestContext(match, principal, query, p.req.headers, p.req.clientIp);
+    ctx.socket = p.req.socket;
+    ctx.stream = stream;
 
     if (method === 'GET' || method === 'HEAD') return this.read(p, method === 'HEAD');
 
@@ -334,16 +325,7 @@ export class Dispatcher {
   ): Promise<Decorated | { passthrough: Reply | RawReply | StreamReply }> {
     const route = match.route;
     if (!route.get) throw vendorError(405, 'MethodNotAllowed', 'GET', match.uri);
-    const ctx: RequestContext = {
-      params: match.params,
-      uri: match.uri,
-      principal,
-      query,
-      body: {},
-      problems: [],
-      headers,
-      clientIp: '',
-    };
+    const ctx = requestContext(match, principal, query, headers, '');
     const raw = await route.get.handler(ctx);
     if (raw instanceof RawReply || raw instanceof Reply || raw instanceof StreamReply) return { passthrough: raw };
     if (!isObject(raw)) throw baseError('ResourceMissingAtURI', match.uri);
@@ -434,6 +416,10 @@ export class Dispatcher {
     }
     return satisfies(held, rule);
   }
+}
+
+function requestContext(match: Match, principal: Principal, query: Query, headers: IncomingHttpHeaders, clientIp: string): RequestContext {
+  return { params: match.params, uri: match.uri, principal, query, body: {}, problems: [], headers, clientIp };
 }
 
 function anonymous(): Principal {
