@@ -97,6 +97,8 @@ describe('update service: HttpPushUri uploads and the component repository', () 
   it('points 4, 5, 8: an upload flashes at once and stores the component; state ends Complete', async () => {
     const seen: string[] = [];
     svc.running.services.update.status.onChange((s) => seen.push(s));
+    const events: string[] = [];
+    const unsubscribe = svc.running.services.events.subscribe((e) => events.push(e.message.MessageId));
     const pkg = await makePackage(svc, { targets: ['CPLD'], version: '0x2C', activation: 'Immediate', file: 'cpld.fwpkg' });
     const r = await upload(svc, pkg, { auth: 'basic' });
     assert.equal(r.status, 200, r.text);
@@ -108,6 +110,8 @@ describe('update service: HttpPushUri uploads and the component repository', () 
     assert.equal(c.SizeBytes, pkg.data.length);
     const iml = svc.running.services.logs.list('IML').map((l) => l.MessageId);
     assert.ok(iml.includes('Vendor.1.0.FirmwareUpdated'));
+    unsubscribe();
+    assert.ok(events.some((id) => /^VendorResourceEvents\.\d+\.\d+\.FirmwareFlashed$/.test(id)), events.join(' '));
   });
 
   it('point 4: Type C and D components are stored, never flashed, whatever UpdateTarget says', async () => {

@@ -5,7 +5,7 @@
 // controller's own firmware ends with a controller reset (sessions end).
 import type { EventBus } from '../events.js';
 import type { Logs } from '../logs.js';
-import { resourceEvent } from '../../messages/event-messages.js';
+import { resourceEvent, vendorResourceEvent } from '../../messages/event-messages.js';
 import { vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
 import type { ControllerLifecycle, HostLifecycle } from '../../platform/lifecycle.js';
 import { compareVersions, inventoryUri, type Inventory, type InventoryItem } from './inventory.js';
@@ -143,6 +143,8 @@ export class Flasher {
     const m = vendorMessage('FirmwareUpdated', item.Name, item.Version, version);
     this.d.logs.write('IML', m, inventoryUri(item));
     this.d.events.publish(resourceEvent('ResourceChanged'), inventoryUri(item), 'ResourceUpdated');
+    // What a listener filtering on the vendor's resource events looks for.
+    this.d.events.publish(vendorResourceEvent('FirmwareFlashed', item.Name, version), inventoryUri(item), 'ResourceUpdated');
     return m;
   }
 
