@@ -2,7 +2,7 @@
 // roles and user certificate mappings.
 import { MAX_PASSWORD_LENGTH } from '../domain/account-policy.js';
 import { ROLE_IDS, VENDOR_PRIVILEGES } from '../domain/privileges.js';
-import { collectionOf, defineType, oem, ro, statusProp, t, type Props } from '../protocol/description.js';
+import { collectionOf, defineType, oem, ro, statusProp, t, type Props, commonProps } from '../protocol/description.js';
 
 export const VendorAccountPrivilegesProps: Props = Object.fromEntries(VENDOR_PRIVILEGES.map((p) => [p, t.boolean()]));
 
@@ -22,9 +22,7 @@ export const ManagerAccountType = defineType({
   owner: 'DMTF',
   description: 'A user account of the management controller.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     UserName: t.string({ required: true, minLength: 1, maxLength: 39, pattern: '^[^\\s:]+$' }),
     Password: t.string({ required: true, writeOnly: true, secret: true, nullable: true, maxLength: MAX_PASSWORD_LENGTH }),
     RoleId: t.enum(ROLE_IDS, { required: true }),
@@ -46,9 +44,7 @@ export const RoleType = defineType({
   owner: 'DMTF',
   description: 'A predefined role and the privileges it grants. Predefined roles cannot be changed.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     RoleId: ro(t.string()),
     IsPredefined: ro(t.boolean()),
     AssignedPrivileges: ro(t.array(t.string())),
@@ -72,9 +68,7 @@ export const AccountServiceType = defineType({
   owner: 'DMTF',
   description: 'Account management: accounts, roles and the password and lockout policy.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     ServiceEnabled: ro(t.boolean()),
     Status: statusProp,
     MinPasswordLength: t.integer({ minimum: 1, maximum: MAX_PASSWORD_LENGTH }),

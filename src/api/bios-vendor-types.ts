@@ -1,6 +1,6 @@
 // The vendor's own BIOS resources linked from Bios/Oem/Vendor/Links: the boot
 // order view and the UEFI iSCSI software initiator. Bios.ResetBios leaves them alone.
-import { defineType, ro, t } from '../protocol/description.js';
+import { defineType, ro, t, commonProps } from '../protocol/description.js';
 
 export const VendorServerBootSettingsType = defineType({
   name: 'VendorServerBootSettings',
@@ -8,9 +8,7 @@ export const VendorServerBootSettingsType = defineType({
   owner: 'Vendor',
   description: 'UEFI boot sources found by the system ROM and the persistent boot order, as structured boot strings.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     BootSources: ro(
       t.array(
         t.object(
@@ -58,9 +56,7 @@ export const IscsiType = defineType({
   owner: 'Vendor',
   description: 'The UEFI iSCSI software initiator of the system ROM and its boot attempts; read at POST.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     iSCSIInitiatorName: t.string({ maxLength: 223, pattern: '^(iqn\\.[0-9]{4}-[0-9]{2}\\.[a-z0-9.-]+(:.+)?|eui\\.[0-9A-Fa-f]{16})$' }),
     iSCSISources: t.array(IscsiSourceProp, { maxItems: ISCSI_ATTEMPTS }),
   },

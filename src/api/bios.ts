@@ -8,7 +8,7 @@ import { baseError, combinedError, vendorError, vendorMessage, type RedfishError
 import { BIOS_REGISTRY_ID, BIOS_ROM_VERSION, biosRegistryDocument } from '../platform/bios-attributes.js';
 import { toIso } from '../platform/clock.js';
 import { serverIdentity } from '../platform/identity.js';
-import { defineType, oem, ro, t, type ActionDef } from '../protocol/description.js';
+import { defineType, oem, ro, t, type ActionDef, commonProps } from '../protocol/description.js';
 import { messages, success } from '../protocol/reply.js';
 import type { RouteTable } from '../protocol/routes.js';
 import { mergePatch } from '../protocol/validate.js';
@@ -32,9 +32,7 @@ export const BiosType = defineType({
   owner: 'DMTF',
   description: 'BIOS attributes of the system: the current area is read-only; its SettingsObject is the pending area.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     AttributeRegistry: ro(t.string()),
     Attributes: t.object({}, { additionalProperties: true, typeName: 'Attributes', description: 'Attribute names and values; see the attribute registry.' }),
     ResetBiosToDefaultsPending: ro(t.boolean()),

@@ -10,7 +10,7 @@ import {
 } from '../domain/chassis.js';
 import { Priv } from '../domain/privileges.js';
 import { baseError } from '../messages/errors.js';
-import { collectionOf, defineType, odataType, oem, ro, statusProp, t } from '../protocol/description.js';
+import { collectionOf, defineType, odataType, oem, ro, statusProp, t, commonProps } from '../protocol/description.js';
 import { collection } from '../protocol/reply.js';
 import type { RequestContext, RouteTable } from '../protocol/routes.js';
 import type { Services } from './context.js';
@@ -51,9 +51,7 @@ export const ChassisType = defineType({
   owner: 'DMTF',
   description: 'The physical enclosure of the server.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     ChassisType: ro(t.enum(['RackMount', 'Blade', 'Enclosure', 'StandAlone', 'Sled', 'Other'])),
     Manufacturer: ro(t.string()),
     Model: ro(t.string()),

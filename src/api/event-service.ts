@@ -7,7 +7,7 @@ import { subscriptionUri, type SubscriptionView, type TestEventInput } from '../
 import { RETRY_POLICIES, type SubscriptionInput } from '../domain/event-subscriptions.js';
 import { Priv } from '../domain/privileges.js';
 import { baseError } from '../messages/errors.js';
-import { collectionOf, defineType, oem, ro, statusProp, t, type ActionDef } from '../protocol/description.js';
+import { collectionOf, defineType, oem, ro, statusProp, t, type ActionDef, commonProps } from '../protocol/description.js';
 import { StreamReply, collection, created } from '../protocol/reply.js';
 import type { RequestContext, RouteTable } from '../protocol/routes.js';
 import type { Services } from './context.js';
@@ -41,9 +41,7 @@ export const EventDestinationType = defineType({
   owner: 'DMTF',
   description: 'An event subscription.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     Destination: t.string({ required: true, createOnly: true, format: 'uri', description: 'https:// URL of the listener.' }),
     Context: t.string({ maxLength: 256, description: 'Returned in every event sent to this listener.' }),
     Protocol: t.enum(['Redfish'], { createOnly: true }),
@@ -95,9 +93,7 @@ export const EventServiceType = defineType({
   owner: 'DMTF',
   description: 'Event subscriptions and delivery.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     ServiceEnabled: t.boolean(),
     DeliveryRetryAttempts: t.integer({ minimum: 0, maximum: 100 }),
     DeliveryRetryIntervalSeconds: t.integer({ minimum: 5, maximum: 3600, units: 's' }),

@@ -9,7 +9,7 @@ import { LOG_IDS, MAX_LOG_RECORDS, type LogId, type LogRecord } from '../domain/
 import { Priv } from '../domain/privileges.js';
 import { baseError, vendorMessage } from '../messages/errors.js';
 import { isoNow, toIso } from '../platform/clock.js';
-import { collectionOf, defineType, ro, statusProp, t, type ActionDef } from '../protocol/description.js';
+import { collectionOf, defineType, ro, statusProp, t, type ActionDef, commonProps } from '../protocol/description.js';
 import { collection, success } from '../protocol/reply.js';
 import type { RequestContext, RouteTable } from '../protocol/routes.js';
 import type { Services } from './context.js';
@@ -22,9 +22,7 @@ export const LogEntryType = defineType({
   owner: 'DMTF',
   description: 'One record of a log.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     EntryType: ro(t.enum(['Event', 'SEL', 'Oem'])),
     OemRecordFormat: ro(t.string()),
     Created: ro(t.dateTime()),
@@ -48,9 +46,7 @@ export const LogServiceType = defineType({
   owner: 'DMTF',
   description: 'A log of the controller.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     ServiceEnabled: ro(t.boolean()),
     MaxNumberOfRecords: ro(t.integer()),
     OverWritePolicy: ro(t.enum(['Unknown', 'WrapsWhenFull', 'NeverOverWrites'])),

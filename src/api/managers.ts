@@ -10,7 +10,7 @@
 import { Priv } from '../domain/privileges.js';
 import { baseError, vendorMessage } from '../messages/errors.js';
 import { isoNow } from '../platform/clock.js';
-import { collectionOf, defineType, odataType, oem, ro, statusProp, t, type ActionDef } from '../protocol/description.js';
+import { collectionOf, defineType, odataType, oem, ro, statusProp, t, type ActionDef, commonProps } from '../protocol/description.js';
 import { collection, success } from '../protocol/reply.js';
 import type { RequestContext, RouteTable } from '../protocol/routes.js';
 import type { Services } from './context.js';
@@ -54,9 +54,7 @@ export const ManagerType = defineType({
   owner: 'DMTF',
   description: 'The management controller.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     ManagerType: ro(t.enum(['BMC', 'ManagementController', 'EnclosureManager', 'RackManager', 'Service'])),
     Manufacturer: ro(t.string()),
     Model: ro(t.string()),

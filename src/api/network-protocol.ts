@@ -13,7 +13,7 @@ import {
 import { Priv } from '../domain/privileges.js';
 import { RedfishError, baseError } from '../messages/errors.js';
 import { resourceEvent } from '../messages/event-messages.js';
-import { defineType, ro, statusProp, t } from '../protocol/description.js';
+import { defineType, ro, statusProp, t, commonProps } from '../protocol/description.js';
 import type { RequestContext, RouteTable } from '../protocol/routes.js';
 import type { Services } from './context.js';
 
@@ -29,9 +29,7 @@ export const ManagerNetworkProtocolType = defineType({
   owner: 'DMTF',
   description: 'Network services of the management controller.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     Status: statusProp,
     HostName: t.string({ minLength: 1, maxLength: 253, description: 'DNS host name of the controller (RFC 1123 labels).' }),
     FQDN: ro(t.string()),

@@ -1,7 +1,7 @@
 // Message registries (Errors 7, Events 7) and the registry file store (G11).
 import { Priv } from '../domain/privileges.js';
 import { baseError } from '../messages/errors.js';
-import { collectionOf, defineType, ro, t } from '../protocol/description.js';
+import { collectionOf, defineType, ro, t, commonProps } from '../protocol/description.js';
 import { RawReply, collection } from '../protocol/reply.js';
 import type { RouteTable } from '../protocol/routes.js';
 import type { Services } from './context.js';
@@ -15,9 +15,7 @@ export const MessageRegistryFileType = defineType({
   owner: 'DMTF',
   description: 'Where a registry can be read, per language.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     Languages: ro(t.array(t.string())),
     Registry: ro(t.string()),
     Location: ro(

@@ -2,7 +2,7 @@
 // types point to their published schemas; the vendor's own are served here.
 import { Priv } from '../domain/privileges.js';
 import { baseError } from '../messages/errors.js';
-import { collectionOf, defineType, jsonSchemaUri, odataType, ro, t, type ResourceType } from '../protocol/description.js';
+import { collectionOf, defineType, jsonSchemaUri, odataType, ro, t, type ResourceType, commonProps } from '../protocol/description.js';
 import { vendorCsdl, vendorJsonSchema, vendorTypes } from '../protocol/metadata.js';
 import { RawReply, collection } from '../protocol/reply.js';
 import type { RouteTable } from '../protocol/routes.js';
@@ -17,9 +17,7 @@ export const JsonSchemaFileType = defineType({
   owner: 'DMTF',
   description: 'Where the JSON Schema of a type can be read.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     Languages: ro(t.array(t.string())),
     Schema: ro(t.string()),
     Location: ro(

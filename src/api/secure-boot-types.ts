@@ -1,7 +1,7 @@
 // Resource descriptions of the Secure Boot area (DMTF SecureBoot 1.1.0,
 // SecureBootDatabase 1.0.0, Certificate 1.8.0, Signature 1.0.2).
 import type { ActionDef, Props } from '../protocol/description.js';
-import { collectionOf, defineType, ro, t } from '../protocol/description.js';
+import { collectionOf, defineType, ro, t, commonProps } from '../protocol/description.js';
 
 const GUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
@@ -27,9 +27,7 @@ export const SecureBootType = defineType({
   owner: 'DMTF',
   description: 'UEFI Secure Boot of a computer system.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     SecureBootEnable: t.boolean({ description: 'Whether UEFI Secure Boot takes effect at the next boot.' }),
     SecureBootCurrentBoot: ro(t.enum(['Enabled', 'Disabled'], { nullable: true })),
     SecureBootMode: ro(t.enum(['SetupMode', 'UserMode', 'AuditMode', 'DeployedMode'], { nullable: true })),
@@ -44,9 +42,7 @@ export const SecureBootDatabaseType = defineType({
   owner: 'DMTF',
   description: 'A UEFI Secure Boot database: its certificates and signatures.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     DatabaseId: ro(t.string()),
     Certificates: t.link({ readOnly: true }),
     Signatures: t.link({ readOnly: true }),
@@ -73,9 +69,7 @@ export const CertificateType = defineType({
   owner: 'DMTF',
   description: 'An X.509 certificate.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     CertificateString: ro(t.string({ nullable: true })),
     CertificateType: ro(t.enum(['PEM', 'PEMchain', 'PKCS7', 'PKCS12'], { nullable: true })),
     Issuer: identifier,
@@ -105,9 +99,7 @@ export const SignatureType = defineType({
   owner: 'DMTF',
   description: 'A signature (hash) in a UEFI Secure Boot database.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     SignatureString: ro(t.string({ nullable: true })),
     SignatureTypeRegistry: ro(t.enum(['UEFI'], { nullable: true })),
     SignatureType: ro(t.string({ nullable: true })),

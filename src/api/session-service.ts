@@ -3,7 +3,7 @@ import { Priv } from '../domain/privileges.js';
 import { SessionLimitError, type SessionRecord } from '../domain/sessions.js';
 import { baseError, baseMessage } from '../messages/errors.js';
 import { toIso } from '../platform/clock.js';
-import { collectionOf, defineType, oem, ro, statusProp, t } from '../protocol/description.js';
+import { collectionOf, defineType, oem, ro, statusProp, t, commonProps } from '../protocol/description.js';
 import type { Principal } from '../protocol/principal.js';
 import { collection, created } from '../protocol/reply.js';
 import type { RouteTable } from '../protocol/routes.js';
@@ -27,9 +27,7 @@ export const SessionType = defineType({
   owner: 'DMTF',
   description: 'A login session.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     UserName: t.string({ required: true, createOnly: true }),
     Password: t.string({ required: true, createOnly: true, writeOnly: true, nullable: true }),
     ClientOriginIPAddress: ro(t.string()),
@@ -60,9 +58,7 @@ export const SessionServiceType = defineType({
   owner: 'DMTF',
   description: 'The session service: login sessions and their time-out.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     ServiceEnabled: ro(t.boolean()),
     SessionTimeout: t.integer({ minimum: 30, maximum: 86400, units: 's', description: 'Inactivity time-out of sessions, seconds.' }),
     Sessions: t.link({ readOnly: true }),

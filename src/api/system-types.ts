@@ -3,7 +3,7 @@
 import { OVERRIDE_ENABLED, OVERRIDE_MODES, OVERRIDE_TARGETS } from '../domain/boot.js';
 import { PUSH_TYPES, RESET_TYPES } from '../platform/simulator.js';
 import { baseError } from '../messages/errors.js';
-import { collectionOf, defineType, oem, ro, statusProp, t, type ActionDef } from '../protocol/description.js';
+import { collectionOf, defineType, oem, ro, statusProp, t, type ActionDef, commonProps } from '../protocol/description.js';
 import type { Services } from './context.js';
 
 export const SYSTEMS_URI = '/redfish/v1/Systems/';
@@ -58,9 +58,7 @@ export const ComputerSystemType = defineType({
   owner: 'DMTF',
   description: 'A computer system: the server the controller manages.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     SystemType: ro(t.enum(['Physical', 'Virtual', 'OS', 'PhysicallyPartitioned', 'VirtuallyPartitioned', 'Composed', 'DPU'])),
     Manufacturer: ro(t.string()),
     Model: ro(t.string()),
@@ -103,9 +101,7 @@ export const BootOptionType = defineType({
   owner: 'DMTF',
   description: 'A UEFI boot option the system ROM found.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     BootOptionReference: ro(t.string()),
     DisplayName: ro(t.string()),
     UefiDevicePath: ro(t.string()),

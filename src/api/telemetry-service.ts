@@ -14,7 +14,7 @@ import {
 } from '../domain/event-metric-reports.js';
 import { Priv } from '../domain/privileges.js';
 import { baseError } from '../messages/errors.js';
-import { collectionOf, defineType, ro, statusProp, t } from '../protocol/description.js';
+import { collectionOf, defineType, ro, statusProp, t, commonProps } from '../protocol/description.js';
 import { collection } from '../protocol/reply.js';
 import type { RequestContext, RouteTable } from '../protocol/routes.js';
 import type { Services } from './context.js';
@@ -47,9 +47,7 @@ export const MetricReportDefinitionType = defineType({
   owner: 'DMTF',
   description: 'What a metric report contains and when it is generated.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     MetricReportDefinitionType: ro(t.enum(['Periodic', 'OnChange', 'OnRequest'])),
     MetricReportDefinitionEnabled: t.boolean(),
     ReportActions: ro(t.array(t.enum(['LogToMetricReportsCollection', 'RedfishEvent']))),
@@ -67,9 +65,7 @@ export const TelemetryServiceType = defineType({
   owner: 'DMTF',
   description: 'Metric reports of the server\'s sensors.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     ServiceEnabled: ro(t.boolean()),
     MinCollectionInterval: ro(t.string()),
     SupportedCollectionFunctions: ro(t.array(t.string())),

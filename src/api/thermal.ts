@@ -13,7 +13,7 @@ import { ALERT_TYPES, SET_USER_TEMP_THRESHOLD, UserTempThresholds, type AlertTyp
 import { Priv } from '../domain/privileges.js';
 import { baseError, vendorMessage } from '../messages/errors.js';
 import { FANS, TEMPERATURE_SENSORS } from '../platform/thermal.js';
-import { defineType, odataType, oem, ro, statusProp, t, vendorObject } from '../protocol/description.js';
+import { defineType, odataType, oem, ro, statusProp, t, vendorObject, commonProps } from '../protocol/description.js';
 import { success } from '../protocol/reply.js';
 import type { RequestContext, RouteTable } from '../protocol/routes.js';
 import type { Services } from './context.js';
@@ -104,9 +104,7 @@ export const ThermalType = defineType({
   owner: 'DMTF',
   description: 'Temperatures and fans of the chassis.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     Status: statusProp,
     Temperatures: t.array(temperature, { readOnly: true }),
     Fans: t.array(fan, { readOnly: true }),

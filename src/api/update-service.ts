@@ -12,7 +12,7 @@ import { verifyImage } from '../domain/firmware/verify.js';
 import { Priv } from '../domain/privileges.js';
 import { baseError, vendorError } from '../messages/errors.js';
 import { toIso } from '../platform/clock.js';
-import { collectionOf, defineType, oem, ro, statusProp, t } from '../protocol/description.js';
+import { collectionOf, defineType, oem, ro, statusProp, t, commonProps } from '../protocol/description.js';
 import { collection, success } from '../protocol/reply.js';
 import type { RequestContext, RouteTable } from '../protocol/routes.js';
 import { COMPONENT_REPOSITORY_URI, registerComponentRepositoryRoutes } from './component-repository.js';
@@ -45,9 +45,7 @@ export const SoftwareInventoryType = defineType({
   owner: 'DMTF',
   description: 'A firmware or software item and its version.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     Version: ro(t.string()),
     Updateable: ro(t.boolean()),
     ReleaseDate: ro(t.dateTime()),
@@ -87,9 +85,7 @@ export const UpdateServiceType = defineType({
   owner: 'DMTF',
   description: 'Firmware and software update.',
   properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Description: ro(t.string()),
+    ...commonProps,
     ServiceEnabled: ro(t.boolean()),
     Status: statusProp,
     HttpPushUri: ro(t.string({ format: 'uri-reference' })),
