@@ -97,39 +97,31 @@ export function vendorCsdl(type: ResourceType): string {
   const isEntity = Boolean(type.properties['@odata.id'] || type.properties.Id);
   const kind = isEntity ? 'EntityType' : 'ComplexType';
   const base = isEntity ? ' BaseType="Resource.v1_0_0.Resource"' : ' BaseType="Resource.OemObject"';
-  const head = [
+  // Collections are unversioned: one namespace, one entity type derived from ResourceCollection.
+  // Other types: an abstract base in the unversioned namespace, the properties in the versioned one.
+  const schemas = type.version
+    ? [
+        `    <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="${type.name}">`,
+        `      <${kind} Name="${type.name}"${base} Abstract="true"/>`,
+        '    </Schema>',
+        `    <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="${ns}">`,
+        `      <${kind} Name="${type.name}" BaseType="${type.name}.${type.name}">`,
+      ]
+    : [
+        `    <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="${type.name}">`,
+        `      <EntityType Name="${type.name}" BaseType="Resource.v1_0_0.ResourceCollection">`,
+      ];
+  const close = type.version ? `      </${kind}>` : '      </EntityType>';
+  return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0">',
     reference('http://redfish.dmtf.org/schemas/v1/RedfishExtensions_v1.xml', ['RedfishExtensions.v1_0_0'], 'Redfish'),
     reference('http://redfish.dmtf.org/schemas/v1/Resource_v1.xml', ['Resource', 'Resource.v1_0_0']),
     '  <edmx:DataServices>',
-  ];
-  if (!type.version) {
-    // Collections are unversioned: one namespace, one entity type derived from ResourceCollection.
-    return [
-      ...head,
-      `    <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="${type.name}">`,
-      `      <EntityType Name="${type.name}" BaseType="Resource.v1_0_0.ResourceCollection">`,
-      `        <Annotation Term="OData.Description" String="${xmlEscape(type.description)}"/>`,
-      props,
-      '      </EntityType>',
-      ...complex,
-      '    </Schema>',
-      '  </edmx:DataServices>',
-      '</edmx:Edmx>',
-      '',
-    ].join('\n');
-  }
-  return [
-    ...head,
-    `    <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="${type.name}">`,
-    `      <${kind} Name="${type.name}"${base} Abstract="true"/>`,
-    '    </Schema>',
-    `    <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="${ns}">`,
-    `      <${kind} Name="${type.name}" BaseType="${type.name}.${type.name}">`,
+    ...schemas,
     `        <Annotation Term="OData.Description" String="${xmlEscape(type.description)}"/>`,
     props,
-    `      </${kind}>`,
+    close,
     ...complex,
     '    </Schema>',
     '  </edmx:DataServices>',

@@ -1,37 +1,23 @@
 // The update queue area assembled: the queue, its three updaters, maintenance
 // windows and install sets, on top of the firmware domain (repository,
 // inventory, flasher, update status) of the update service.
-import type { Logger } from 'pino';
-import type { Clock } from '../../platform/clock.js';
-import type { ControllerLifecycle, HostLifecycle } from '../../platform/lifecycle.js';
-import type { DocumentStore } from '../../store/documents.js';
-import type { EventBus } from '../events.js';
-import type { Logs } from '../logs.js';
 import type { Flasher } from '../firmware/flasher.js';
 import type { IntegrityScanner } from '../firmware/integrity.js';
 import type { Inventory } from '../firmware/inventory.js';
 import type { ComponentRepository } from '../firmware/repository.js';
-import type { UpdateStatus } from '../firmware/update-state.js';
 import type { TaskInput } from './checks.js';
 import { InstallSets } from './install-sets.js';
-import { UpdateQueue } from './queue.js';
+import { UpdateQueue, type QueueDeps } from './queue.js';
 import type { TaskRecord } from './records.js';
 import { buildTasks, type TaskFactoryDeps } from './tasks.js';
 import { FirmwareApplier, RuntimeAgent, attachUefiUpdater } from './updaters.js';
 import { MaintenanceWindows } from './windows.js';
 
-export interface UpdateQueueAreaDeps {
-  store: DocumentStore;
-  clock: Clock;
-  host: HostLifecycle;
-  controller: ControllerLifecycle;
-  events: EventBus;
-  logs: Logs;
-  log: Logger;
+/** What the queue needs, less the locks the area provides from the repository. */
+export interface UpdateQueueAreaDeps extends Omit<QueueDeps, 'lock' | 'unlock'> {
   repository: ComponentRepository;
   inventory: Inventory;
   flasher: Flasher;
-  status: UpdateStatus;
   /** Given, its recovery source becomes the recovery install set. */
   integrity?: IntegrityScanner;
   /** --runtime-agent: sets the agent's state at start; otherwise the stored state stays. */
