@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLog } from './logging.js';
 import type { ServiceSettings, Services } from './api/context.js';
 import { registerAllRoutes } from './api/index.js';
 import type { Config } from './config.js';
@@ -63,6 +64,8 @@ export interface RunningService {
   url: string;
   /** The generated first administrator password, when one was made on this start. */
   generatedPassword?: string;
+  /** Write out buffered log lines now. */
+  flushLog(): void;
   close(): Promise<void>;
 }
 
@@ -71,7 +74,9 @@ const DEFAULT_SETTINGS: ServiceSettings = { sessionTimeout: 1800 };
 export async function startService(config: Config, opts: StartOptions = {}): Promise<RunningService> {
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const log = opts.logger ?? pino({ level: config.logLevel, base: undefined });
+  // A logger handed in (tests) is the caller's; otherwise the service owns a buffered one.
+  const ownLog = opts.logger === undefined ? createLog(config.logLevel) : undefined;
+  const log = ownLog?.log ?? (opts.logger as Logger);
   // Scoped: close() cancels every timer this instance armed, whoever armed it.
   const clock = new ScopedClock(opts.clock ?? new SystemClock());
   const db = openDatabase(join(dataDir, DATABASE_FILE), [...EVENT_MIGRATIONS, ...(opts.migrations ?? [])]);
@@ -233,6 +238,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     port: listening.port,
     url: `https://${host}:${listening.port}`,
     generatedPassword,
+    flushLog: () => ownLog?.flush(),
     close: async () => {
       clock.cancelAll();
       sessions.stop();
@@ -247,6 +253,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       await update.downloader.close();
       await services.tasks.settle();
       db.close();
+      ownLog?.close();
     },
   };
 }

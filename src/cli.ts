@@ -32,6 +32,7 @@ async function main(argv: string[]): Promise<void> {
     );
   }
   service.services.log.info({ url: `${service.url}/redfish/v1/` }, 'Redfish service listening');
+  service.flushLog();
   const stop = async () => {
     await service.close();
     process.exit(0);

@@ -98,6 +98,12 @@ describe('the service process', () => {
     await login.body.text();
     const token = String(login.headers['x-auth-token']);
     await call(child.url, 'GET', '/redfish/v1/SessionService/?$select=SessionTimeout', basic('Administrator', 'Log-Pass-123'));
+    // Lines are written in batches, at the latest a quarter second later, not only at exit.
+    const deadline = Date.now() + 3000;
+    while (!child.stdout().includes('"path":"/redfish/v1/SessionService/?$select=SessionTimeout"') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(child.stdout().includes('"path":"/redfish/v1/SessionService/?$select=SessionTimeout"'), 'written while running');
     child.proc.kill('SIGTERM');
     await child.exited;
     const lines = child.stdout().split('\n').filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l));
