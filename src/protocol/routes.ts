@@ -76,7 +76,10 @@ export interface ResourceRoute {
   ownedBy?: (principal: Principal, params: Record<string, string>) => boolean;
   /** Let a route authenticate by other means than headers (upload sessionKey part). */
   deferAuth?: boolean;
-  /** True for instances that only allow reading (e.g. the read-only members of a writable collection): writes get 405 and Allow shows GET, HEAD. Actions are unaffected. */
+  /**
+   * True for instances that only allow reading (e.g. the read-only members of a writable collection):
+   * writes get 405 and Allow shows GET, HEAD. Actions are unaffected. Depends on the params only.
+   */
   readOnlyFor?: (params: Record<string, string>) => boolean;
   get?: MethodSpec;
   patch?: WriteSpec;
@@ -87,14 +90,14 @@ export interface ResourceRoute {
 }
 
 export interface Match {
-  route: ResourceRoute;
-  params: Record<string, string>;
+  readonly route: ResourceRoute;
+  readonly params: Readonly<Record<string, string>>;
   /** Canonical URI with the params substituted. */
-  uri: string;
+  readonly uri: string;
   /** Set when the path addresses one of the route's actions. */
-  action?: ActionRoute;
+  readonly action?: ActionRoute;
   /** The path named <collection>/Members (POST alias of the collection). */
-  membersAlias?: boolean;
+  readonly membersAlias?: boolean;
 }
 
 interface Node {
@@ -113,9 +116,14 @@ export function actionPath(route: ResourceRoute, def: ActionDef): string {
   return `${route.path}Actions/${def.oem ? 'Oem/Vendor/' : ''}${def.name}/`;
 }
 
+/** Paths remembered by match(); the table is fixed once built, so a path always matches the same way. */
+const MATCH_CACHE_MAX = 2048;
+const MATCH_CACHE_PATH_MAX = 512;
+
 export class RouteTable {
   private readonly root = newNode();
   private readonly all: ResourceRoute[] = [];
+  private readonly matched = new Map<string, Match | undefined>();
 
   add(route: ResourceRoute): void {
     if (!route.file && !route.path.endsWith('/')) throw new Error(`route ${route.path} must end in '/'`);
@@ -123,6 +131,7 @@ export class RouteTable {
     for (const action of route.actions ?? []) this.insert(actionPath(route, action.def), { route, action });
     if (route.post && route.type?.memberType) this.insert(`${route.path}Members/`, { route, membersAlias: true });
     this.all.push(route);
+    this.matched.clear();
   }
 
   routes(): readonly ResourceRoute[] {
@@ -141,7 +150,18 @@ export class RouteTable {
     return [...seen.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
+  /** The route serving a path; the answer is shared and frozen, so callers must not change it. */
   match(path: string): Match | undefined {
+    if (this.matched.has(path)) return this.matched.get(path);
+    const m = this.matchUncached(path);
+    if (path.length <= MATCH_CACHE_PATH_MAX) {
+      if (this.matched.size >= MATCH_CACHE_MAX) this.matched.clear();
+      this.matched.set(path, m);
+    }
+    return m;
+  }
+
+  private matchUncached(path: string): Match | undefined {
     let segments: string[];
     try {
       segments = splitPath(path).map(decodeURIComponent);
@@ -156,13 +176,13 @@ export class RouteTable {
       seg.startsWith('{') ? encodeURIComponent(params[seg.slice(1, -1)] ?? '') : seg,
     );
     const trailing = entry.route.file && !entry.action && !entry.membersAlias ? '' : '/';
-    return {
+    return Object.freeze({
       route: entry.route,
-      params,
+      params: Object.freeze(params),
       uri: `/${canonical.join('/')}${trailing}`,
       action: entry.action,
       membersAlias: entry.membersAlias,
-    };
+    });
   }
 
   private insert(path: string, entry: Omit<NonNullable<Node['entry']>, 'template'>): void {
