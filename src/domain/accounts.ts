@@ -58,6 +58,11 @@ export class Accounts {
     return this.docs.get(id);
   }
 
+  /** The stored record, shared and frozen: for checks that only read it (every authenticated request). */
+  peek(id: string): Readonly<AccountRecord> | undefined {
+    return this.docs.peek(id);
+  }
+
   findByUserName(userName: string): AccountRecord | undefined {
     return this.docs.list().find((a) => a.UserName === userName);
   }

@@ -4,7 +4,7 @@
 // under a keyed hash, briefly, and dropped on any account change.
 // Each TCP connection that authenticates with Basic holds one slot of the
 // session limit until it closes (SPEC Authentication: Basic; Limits).
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AccountRecord, Accounts } from '../domain/accounts.js';
@@ -37,11 +37,10 @@ export interface AuthLogger {
 
 const BASIC_CACHE_MS = 60_000;
 const BASIC_CACHE_MAX = 1024;
+const PRINCIPAL_CACHE_MAX = 4096;
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+function principalKey(accountId: string, method: AuthMethod, sessionId?: string): string {
+  return `${accountId}\n${method}\n${sessionId ?? ''}`;
 }
 
 export function unauthorized(): RedfishError {
@@ -63,6 +62,9 @@ export class Authentication {
   private readonly basicBySocket = new WeakMap<object, { header: string; accountId: string; generation: number; expires: number }>();
   /** Connections holding a slot of the session limit because they authenticated with Basic. */
   private readonly basicConnections = new Set<object>();
+  /** Principals by account, method and session, valid while accounts.generation is unchanged. */
+  private readonly principals = new Map<string, Principal>();
+  private principalGeneration = -1;
 
   constructor(
     private readonly accounts: Accounts,
@@ -126,7 +128,23 @@ export class Authentication {
   }
 
   principalOf(account: AccountRecord, method: AuthMethod, sessionId?: string): Principal {
-    return {
+    // Principals depend on the account record only; any account change bumps the generation.
+    const key = principalKey(account.Id, method, sessionId);
+    if (this.principalGeneration !== this.accounts.generation) {
+      this.principals.clear();
+      this.principalGeneration = this.accounts.generation;
+    }
+    let principal = this.principals.get(key);
+    if (!principal) {
+      if (this.principals.size >= PRINCIPAL_CACHE_MAX) this.principals.clear();
+      principal = this.buildPrincipal(account, method, sessionId);
+      this.principals.set(key, principal);
+    }
+    return principal;
+  }
+
+  private buildPrincipal(account: AccountRecord, method: AuthMethod, sessionId?: string): Principal {
+    return Object.freeze({
       userName: account.UserName,
       accountId: account.Id,
       roleId: this.accounts.roleOf(account),
@@ -134,14 +152,20 @@ export class Authentication {
       method,
       sessionId,
       passwordChangeRequired: account.PasswordChangeRequired,
-    };
+    });
   }
 
   private fromToken(req: AuthRequest): Principal | undefined {
     const token = req.headers['x-auth-token'];
     if (token === undefined) return undefined;
     const session = typeof token === 'string' ? this.sessions.authenticate(token) : undefined;
-    const account = session ? this.accounts.get(session.AccountId) : undefined;
+    if (!session) throw unauthorized();
+    // Unchanged accounts since this session's principal was made: it still holds.
+    if (this.principalGeneration === this.accounts.generation) {
+      const known = this.principals.get(principalKey(session.AccountId, 'session', session.Id));
+      if (known) return known;
+    }
+    const account = this.accounts.get(session.AccountId);
     if (!session || !account || !canLogIn(account)) throw unauthorized();
     return this.principalOf(account, 'session', session.Id);
   }
@@ -161,8 +185,9 @@ export class Authentication {
     // The same connection re-sending the same credentials: no hashing at all.
     const socket = req.socket;
     const memo = socket ? this.basicBySocket.get(socket) : undefined;
-    if (memo && memo.generation === this.accounts.generation && memo.expires > now && sameSecret(memo.header, header)) {
-      const account = this.accounts.get(memo.accountId);
+    // A plain comparison is enough here: the memo only ever holds what this same connection sent.
+    if (memo && memo.generation === this.accounts.generation && memo.expires > now && memo.header === header) {
+      const account = this.accounts.peek(memo.accountId);
       if (account && canLogIn(account)) {
         for (const p of this.policies) p.beforeLogin(account, req);
         return this.principalOf(account, 'basic');

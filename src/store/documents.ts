@@ -1,9 +1,14 @@
 // Typed access to JSON documents grouped by kind, kept in insertion order.
 // Most state (accounts, subscriptions, components, tasks...) fits this shape.
+import { deepFreeze } from '../lib/freeze.js';
 import type { Db } from './database.js';
 
+
 export interface DocumentCollection<T> {
+  /** A private copy of the document: the caller may change it. */
   get(id: string): T | undefined;
+  /** The document itself, shared and deeply frozen: for reads on hot paths. */
+  peek(id: string): Readonly<T> | undefined;
   has(id: string): boolean;
   /** All documents in insertion order. */
   list(): T[];
@@ -20,6 +25,8 @@ export interface DocumentCollection<T> {
 interface Row {
   seq: number;
   body: string;
+  /** The parsed body, frozen, once peek() asked for it. */
+  frozen?: unknown;
 }
 
 /**
@@ -72,6 +79,12 @@ export class DocumentStore {
         const row = this.kind(kind).rows.get(id);
         return row ? parse(row) : undefined;
       },
+      peek: (id) => {
+        const row = this.kind(kind).rows.get(id);
+        if (!row) return undefined;
+        row.frozen ??= deepFreeze(JSON.parse(row.body));
+        return row.frozen as Readonly<T>;
+      },
       has: (id) => this.kind(kind).rows.has(id),
       list: () => [...this.kind(kind).rows.values()].map(parse),
       ids: () => [...this.kind(kind).rows.keys()],
@@ -82,7 +95,10 @@ export class DocumentStore {
         const existing = k.rows.get(id);
         const seq = existing?.seq ?? k.maxSeq + 1;
         s.upsert.run(kind, id, seq, body);
-        if (existing) existing.body = body;
+        if (existing) {
+          existing.body = body;
+          existing.frozen = undefined;
+        }
         else {
           k.rows.set(id, { seq, body });
           k.maxSeq = seq;

@@ -46,6 +46,22 @@ for (const [name, path] of [
       assert.deepEqual(c.get('x'), { n: 1 });
     });
 
+    it('peek shares one frozen document until the next write, which it then shows', () => {
+      const c = store.collection<{ n: number; inner: { m: number } }>('peek');
+      c.put('x', { n: 1, inner: { m: 2 } });
+      const first = c.peek('x')!;
+      assert.equal(c.peek('x'), first, 'the same object while nothing is written');
+      assert.ok(Object.isFrozen(first) && Object.isFrozen(first.inner), 'deeply frozen');
+      assert.throws(() => {
+        (first as { n: number }).n = 5;
+      }, TypeError);
+      c.put('x', { n: 3, inner: { m: 4 } });
+      assert.deepEqual(c.peek('x'), { n: 3, inner: { m: 4 } });
+      assert.equal(c.get('x')!.n, 3);
+      c.delete('x');
+      assert.equal(c.peek('x'), undefined);
+    });
+
     it('keeps settings, with a default when absent', () => {
       const s = store.setting('answer', { v: 0 });
       assert.deepEqual(s.get(), { v: 0 });
