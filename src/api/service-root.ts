@@ -2,6 +2,7 @@
 import { Priv } from '../domain/privileges.js';
 import { defineType, ro, t, type Props } from '../protocol/description.js';
 import { metadataXml, serviceDocument } from '../protocol/metadata.js';
+import { Representations } from '../protocol/memo.js';
 import { RawReply, json } from '../protocol/reply.js';
 import type { RouteTable } from '../protocol/routes.js';
 import type { Services } from './context.js';
@@ -59,6 +60,7 @@ export const ServiceRootType = defineType({
 export const REDFISH_VERSION = '1.20.0';
 
 export function registerServiceRootRoutes(routes: RouteTable, s: Services): void {
+  const root = new Representations();
   routes.add({
     path: '/redfish',
     file: true,
@@ -72,7 +74,8 @@ export function registerServiceRootRoutes(routes: RouteTable, s: Services): void
     open: true,
     get: {
       privilege: Priv.none,
-      handler: () => ({
+      // The root changes only with the service's identity; its links are fixed once the areas are registered.
+      handler: () => root.get('', [s.serviceUuid], () => ({
         Id: 'RootService',
         Name: 'Root Service',
         RedfishVersion: REDFISH_VERSION,
@@ -91,7 +94,7 @@ export function registerServiceRootRoutes(routes: RouteTable, s: Services): void
           ExcerptQuery: false,
           DeepOperations: { DeepPATCH: false, DeepPOST: false },
         },
-      }),
+      })),
     },
   });
 

@@ -6,6 +6,7 @@ import { toIso } from '../platform/clock.js';
 import { collectionOf, defineType, oem, ro, statusProp, t, commonProps } from '../protocol/description.js';
 import type { Principal } from '../protocol/principal.js';
 import { collection, created } from '../protocol/reply.js';
+import { Representations } from '../protocol/memo.js';
 import type { RouteTable } from '../protocol/routes.js';
 import type { Services } from './context.js';
 
@@ -84,6 +85,7 @@ function sessionBody(s: SessionRecord, viewer: Principal) {
 
 export function registerSessionServiceRoutes(routes: RouteTable, s: Services): void {
   s.rootLinks.SessionService = '/redfish/v1/SessionService/';
+  const views = new Representations();
 
   routes.add({
     path: '/redfish/v1/SessionService/',
@@ -116,10 +118,14 @@ export function registerSessionServiceRoutes(routes: RouteTable, s: Services): v
       privilege: Priv.login,
       handler: (ctx) => {
         const mine = ctx.principal.sessionId;
-        return collection('Sessions', s.sessions.list().map((x) => sessionUri(x.Id)), {
-          Description: 'Manager User Sessions',
-          Oem: { Vendor: { Links: mine ? { MySession: { '@odata.id': sessionUri(mine) } } : {} } },
-        });
+        const list = s.sessions.list();
+        // One view per viewing session (MySession), rebuilt when a session starts or ends.
+        return views.get(mine ?? '', [s.sessions.version], () =>
+          collection('Sessions', list.map((x) => sessionUri(x.Id)), {
+            Description: 'Manager User Sessions',
+            Oem: { Vendor: { Links: mine ? { MySession: { '@odata.id': sessionUri(mine) } } : {} } },
+          }),
+        );
       },
     },
     post: {

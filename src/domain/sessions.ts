@@ -40,6 +40,8 @@ export class Sessions {
   /** Other holders of the shared connection limit (Basic-authenticated connections). */
   private readonly otherSlots: (() => number)[] = [];
   private readonly sweeper;
+  /** Bumped whenever a session starts or ends, so views of the set can be kept until it changes. */
+  version = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -66,6 +68,7 @@ export class Sessions {
     };
     this.byHash.set(session.tokenHash.toString('hex'), session);
     this.byId.set(session.Id, session);
+    this.version++;
     return { session, token };
   }
 
@@ -153,6 +156,7 @@ export class Sessions {
   private remove(s: SessionRecord, why: SessionEndReason): void {
     this.byHash.delete(s.tokenHash.toString('hex'));
     this.byId.delete(s.Id);
+    this.version++;
     for (const fn of this.endListeners) fn(s, why);
   }
 }

@@ -93,8 +93,24 @@ export function weakEtag(value: unknown): string {
   return etagOfJson(JSON.stringify(value));
 }
 
+/**
+ * ETags of representations seen lately, by their JSON: an unchanged resource
+ * (the common case for GETs) costs a map lookup instead of a hash.
+ */
+const etagMemo = new Map<string, string>();
+const ETAG_MEMO_MAX = 4096;
+const ETAG_MEMO_JSON_MAX = 64 * 1024;
+
 function etagOfJson(json: string): string {
-  return `W/"${hash('sha1', json, 'base64url').slice(0, 16)}"`;
+  let etag = etagMemo.get(json);
+  if (etag === undefined) {
+    etag = `W/"${hash('sha1', json, 'base64url').slice(0, 16)}"`;
+    if (json.length <= ETAG_MEMO_JSON_MAX) {
+      if (etagMemo.size >= ETAG_MEMO_MAX) etagMemo.clear();
+      etagMemo.set(json, etag);
+    }
+  }
+  return etag;
 }
 
 interface Decorated {
@@ -103,7 +119,12 @@ interface Decorated {
   type?: ResourceType;
   /** The resource as JSON, @odata.etag left out, when the ETag was computed from exactly that. */
   json?: string;
+  /** The full body of a GET (with @odata.etag), kept once made for a reused representation. */
+  body?: string;
 }
+
+/** Decorations of frozen (memoized) handler results, by the result object. */
+const decoratedBodies = new WeakMap<object, { uri: string; decorated: Decorated }>();
 
 export class Dispatcher {
   constructor(
@@ -303,15 +324,18 @@ export class Dispatcher {
       const { mode, levels } = query.expand;
       resource = await applyExpand(resource, mode, levels, (uri) => this.fetchResource(uri, principal));
     }
+    // A literal of fixed shape: the hottest object of a GET.
     const headers: Record<string, string> = {
-      ...BASE_HEADERS,
+      'OData-Version': '4.0',
       'Content-Type': JSON_TYPE,
       'Cache-Control': 'no-cache',
-      Allow: allowedMethods(match).join(', '),
+      Allow: allowHeader(match),
       ETag: etag,
     };
-    if (type) headers.Link = `<${jsonSchemaUri(type)}>; rel=describedby`;
-    const body = resource === got.resource && got.json && got.json !== '{}' ? withEtag(got.json, etag) : JSON.stringify(resource);
+    if (type) headers.Link = linkHeader(type);
+    let body: string;
+    if (resource === got.resource) body = got.body ??= got.json && got.json !== '{}' ? withEtag(got.json, etag) : JSON.stringify(resource);
+    else body = JSON.stringify(resource);
     if (head) headers['Content-Length'] = String(Buffer.byteLength(body));
     return { status: 200, headers, body: head ? undefined : body };
   }
@@ -335,7 +359,28 @@ export class Dispatcher {
   private decorate(
     route: ResourceRoute | undefined,
     uri: string,
-    params: Record<string, string>,
+    params: Readonly<Record<string, string>>,
+    body: Json,
+    type: ResourceType | undefined,
+  ): Decorated {
+    // A frozen body is a memoized representation (memo.ts): decorated once per URI.
+    const reusable = Object.isFrozen(body) && !route?.actions?.some((a) => a.allowable);
+    if (reusable) {
+      const known = decoratedBodies.get(body);
+      if (known?.uri === uri) return known.decorated;
+    }
+    const decorated = this.decorateNew(route, uri, params, body, type);
+    if (reusable) {
+      Object.freeze(decorated.resource);
+      decoratedBodies.set(body, { uri, decorated });
+    }
+    return decorated;
+  }
+
+  private decorateNew(
+    route: ResourceRoute | undefined,
+    uri: string,
+    params: Readonly<Record<string, string>>,
     body: Json,
     type: ResourceType | undefined,
   ): Decorated {
@@ -408,14 +453,46 @@ export class Dispatcher {
   private permits(match: Match, rule: PrivilegeRule, principal: Principal): boolean {
     // ConfigureSelf only counts on resources the principal owns.
     const owned = match.route.ownedBy?.(principal, match.params) ?? false;
-    let held: ReadonlySet<Privilege> = principal.privileges;
-    if (!owned && held.has('ConfigureSelf')) {
-      const copy = new Set(held);
-      copy.delete('ConfigureSelf');
-      held = copy;
-    }
+    const held = owned ? principal.privileges : withoutConfigureSelf(principal.privileges);
     return satisfies(held, rule);
   }
+}
+
+const notSelf = new WeakMap<ReadonlySet<Privilege>, ReadonlySet<Privilege>>();
+
+/** A privilege set minus ConfigureSelf (principals are cached, so their sets are too). */
+function withoutConfigureSelf(held: ReadonlySet<Privilege>): ReadonlySet<Privilege> {
+  if (!held.has('ConfigureSelf')) return held;
+  let copy = notSelf.get(held);
+  if (!copy) {
+    const rest = new Set(held);
+    rest.delete('ConfigureSelf');
+    notSelf.set(held, (copy = rest));
+  }
+  return copy;
+}
+
+const allowCache = new WeakMap<Match, string>();
+
+/** The Allow header of a matched path (matches are shared and fixed, so it is computed once). */
+function allowHeader(match: Match): string {
+  let allow = allowCache.get(match);
+  if (allow === undefined) {
+    allow = allowedMethods(match).join(', ');
+    allowCache.set(match, allow);
+  }
+  return allow;
+}
+
+const linkCache = new WeakMap<ResourceType, string>();
+
+function linkHeader(type: ResourceType): string {
+  let link = linkCache.get(type);
+  if (link === undefined) {
+    link = `<${jsonSchemaUri(type)}>; rel=describedby`;
+    linkCache.set(type, link);
+  }
+  return link;
 }
 
 function requestContext(match: Match, principal: Principal, query: Query, headers: IncomingHttpHeaders, clientIp: string): RequestContext {
@@ -476,7 +553,7 @@ function withoutVolatile(value: unknown, prop: Prop): unknown {
 }
 
 /** Actions derived from the route's declarations, with allowable values from parameter enums. */
-function addActions(resource: Json, route: ResourceRoute, uri: string, params: Record<string, string>): void {
+function addActions(resource: Json, route: ResourceRoute, uri: string, params: Readonly<Record<string, string>>): void {
   for (const a of route.actions ?? []) {
     const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def)}` };
     const overrides = a.allowable?.({ params }) ?? {};

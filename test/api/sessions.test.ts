@@ -143,6 +143,36 @@ describe('sessions and authentication', () => {
     assert.equal((await svc.get('/redfish/v1/SessionService/', { auth: 'basic' })).body.SessionTimeout, 300);
   });
 
+  it('keeps the collection\'s ETag while nothing changes, and changes it on login and logout', async () => {
+    const a = await login();
+    const ta = a.headers['x-auth-token'] as string;
+    const list = () => svc.get('/redfish/v1/SessionService/Sessions/', { auth: { token: ta } });
+    const first = await list();
+    const again = await list();
+    assert.equal(again.headers.etag, first.headers.etag, 'unchanged collection, same ETag');
+    assert.equal(again.body['@odata.etag'], first.headers.etag);
+    assert.equal(first.body['Members@odata.count'], 1);
+
+    const b = await login();
+    const withB = await list();
+    assert.notEqual(withB.headers.etag, first.headers.etag);
+    assert.deepEqual(
+      withB.body.Members.map((m: { '@odata.id': string }) => m['@odata.id']).sort(),
+      [a.headers.location, b.headers.location].sort(),
+    );
+    // Each viewer sees its own MySession, however often the collection is read.
+    const tb = b.headers['x-auth-token'] as string;
+    const seenByB = await svc.get('/redfish/v1/SessionService/Sessions/', { auth: { token: tb } });
+    assert.equal(seenByB.body.Oem.Vendor.Links.MySession['@odata.id'], b.headers.location);
+    assert.equal((await list()).body.Oem.Vendor.Links.MySession['@odata.id'], a.headers.location);
+
+    await svc.req('DELETE', b.headers.location as string, { auth: { token: tb } });
+    const afterLogout = await list();
+    assert.equal(afterLogout.body['Members@odata.count'], 1);
+    assert.equal(afterLogout.headers.etag, first.headers.etag, 'the same members again, the same ETag');
+    await logoutAll();
+  });
+
   it('lists Links.Sessions on the root equal to SessionService.Sessions', async () => {
     const root = await svc.get('/redfish/v1/', { auth: 'none' });
     const ss = await svc.get('/redfish/v1/SessionService/', { auth: 'basic' });
