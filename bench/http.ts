@@ -1,6 +1,8 @@
 // HTTP benchmark (issue: service core). Runs the real service and a bare
 // node:https server sending the same bytes, each pinned to CPU 0 with taskset,
 // and loads both with autocannon from CPU 1. Prints requests/s, p99 and ratios.
+// The root and the session collection are memoized representations (protocol/memo.ts);
+// the last scenario is a resource built on every GET, for comparison.
 //   npm run bench            (10 s per scenario)   BENCH_SECONDS=5 npm run bench   (builds dist/ first)
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -94,6 +96,8 @@ async function main(): Promise<void> {
       { name: 'GET Sessions/ (X-Auth-Token)', path: '/redfish/v1/SessionService/Sessions/', headers: { 'x-auth-token': token } },
       { name: 'GET Sessions/ (Basic)', path: '/redfish/v1/SessionService/Sessions/', headers: { authorization: basicAuth } },
       { name: 'GET /redfish/v1/ (X-Auth-Token)', path: '/redfish/v1/', headers: { 'x-auth-token': token } },
+      // For scale: a resource the service builds, serializes and hashes on every GET (not memoized).
+      { name: 'GET Systems/1/ (X-Auth-Token)', path: '/redfish/v1/Systems/1/', headers: { 'x-auth-token': token } },
     ];
     const canned: Record<string, Awaited<ReturnType<typeof fetchCanned>>> = {};
     for (const s of scenarios) canned[s.path] ??= await fetchCanned(base, s.path, s.headers);
