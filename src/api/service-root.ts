@@ -2,7 +2,7 @@
 import { Priv } from '../domain/privileges.js';
 import { defineType, ro, t, type Props } from '../protocol/description.js';
 import { metadataXml, serviceDocument } from '../protocol/metadata.js';
-import { Representations } from '../protocol/memo.js';
+import { Representations } from '../lib/memo.js';
 import { RawReply, json } from '../protocol/reply.js';
 import type { RouteTable } from '../protocol/routes.js';
 import type { Services } from './context.js';

@@ -6,7 +6,7 @@ import { toIso } from '../platform/clock.js';
 import { collectionOf, defineType, oem, ro, statusProp, t, commonProps } from '../protocol/description.js';
 import type { Principal } from '../protocol/principal.js';
 import { collection, created } from '../protocol/reply.js';
-import { Representations } from '../protocol/memo.js';
+import { Representations } from '../lib/memo.js';
 import type { RouteTable } from '../protocol/routes.js';
 import type { Services } from './context.js';
 

@@ -9,6 +9,8 @@ export interface DocumentCollection<T> {
   get(id: string): T | undefined;
   /** The document itself, shared and deeply frozen: for reads on hot paths. */
   peek(id: string): Readonly<T> | undefined;
+  /** All documents in insertion order, shared and deeply frozen, like peek(). */
+  peekList(): readonly Readonly<T>[];
   has(id: string): boolean;
   /** All documents in insertion order. */
   list(): T[];
@@ -20,6 +22,19 @@ export interface DocumentCollection<T> {
   rename(oldId: string, newId: string, doc: T): void;
   delete(id: string): boolean;
   clear(): void;
+}
+
+export interface Setting<T> {
+  get(): T;
+  peek(): Readonly<T>;
+  set(value: T): void;
+}
+
+interface Kind {
+  rows: Map<string, Row>;
+  maxSeq: number;
+  /** peekList()'s answer, until the next write of this kind. */
+  frozenList?: readonly unknown[];
 }
 
 interface Row {
@@ -36,7 +51,7 @@ interface Row {
  */
 export class DocumentStore {
   private readonly stmts;
-  private readonly kinds = new Map<string, { rows: Map<string, Row>; maxSeq: number }>();
+  private readonly kinds = new Map<string, Kind>();
   private readonly settings = new Map<string, string | undefined>();
 
   constructor(readonly db: Db) {
@@ -56,7 +71,7 @@ export class DocumentStore {
     };
   }
 
-  private kind(kind: string): { rows: Map<string, Row>; maxSeq: number } {
+  private kind(kind: string): Kind {
     let k = this.kinds.get(kind);
     if (!k) {
       const rows = new Map<string, Row>();
@@ -85,6 +100,11 @@ export class DocumentStore {
         row.frozen ??= deepFreeze(JSON.parse(row.body));
         return row.frozen as Readonly<T>;
       },
+      peekList: () => {
+        const k = this.kind(kind);
+        k.frozenList ??= Object.freeze([...k.rows.values()].map((row) => (row.frozen ??= deepFreeze(JSON.parse(row.body)))));
+        return k.frozenList as readonly Readonly<T>[];
+      },
       has: (id) => this.kind(kind).rows.has(id),
       list: () => [...this.kind(kind).rows.values()].map(parse),
       ids: () => [...this.kind(kind).rows.keys()],
@@ -95,11 +115,11 @@ export class DocumentStore {
         const existing = k.rows.get(id);
         const seq = existing?.seq ?? k.maxSeq + 1;
         s.upsert.run(kind, id, seq, body);
+        k.frozenList = undefined;
         if (existing) {
           existing.body = body;
           existing.frozen = undefined;
-        }
-        else {
+        } else {
           k.rows.set(id, { seq, body });
           k.maxSeq = seq;
         }
@@ -109,32 +129,51 @@ export class DocumentStore {
         const body = JSON.stringify(doc);
         s.renameDoc.run(newId, body, kind, oldId);
         k.rows = new Map([...k.rows].map(([id, row]) => (id === oldId ? [newId, { seq: row.seq, body }] : [id, row])));
+        k.frozenList = undefined;
       },
       delete: (id) => {
         const removed = s.del.run(kind, id).changes > 0;
-        this.kind(kind).rows.delete(id);
+        const k = this.kind(kind);
+        k.rows.delete(id);
+        k.frozenList = undefined;
         return removed;
       },
       clear: () => {
         s.clear.run(kind);
-        this.kind(kind).rows.clear();
+        const k = this.kind(kind);
+        k.rows.clear();
+        k.frozenList = undefined;
       },
     };
   }
 
-  /** A single JSON value under a key; falls back to def when absent. */
-  setting<T>(key: string, def: T): { get(): T; set(value: T): void } {
+  /**
+   * A single JSON value under a key; falls back to def when absent. get() returns
+   * a private copy; peek() the value itself, shared and deeply frozen, the same
+   * object until the next set().
+   */
+  setting<T>(key: string, def: T): Setting<T> {
     const s = this.stmts;
+    const text = (): string | undefined => {
+      if (!this.settings.has(key)) this.settings.set(key, (s.getSetting.get(key) as { value: string } | undefined)?.value);
+      return this.settings.get(key);
+    };
+    let frozen: { text: string | undefined; value: Readonly<T> } | undefined;
     return {
       get: () => {
-        if (!this.settings.has(key)) this.settings.set(key, (s.getSetting.get(key) as { value: string } | undefined)?.value);
-        const text = this.settings.get(key);
-        return text === undefined ? def : (JSON.parse(text) as T);
+        const t = text();
+        return t === undefined ? def : (JSON.parse(t) as T);
+      },
+      peek: () => {
+        const t = text();
+        // Compared by the stored text, so a rolled-back transaction is seen too.
+        if (!frozen || frozen.text !== t) frozen = { text: t, value: deepFreeze(t === undefined ? structuredClone(def) : (JSON.parse(t) as T)) };
+        return frozen.value;
       },
       set: (value) => {
-        const text = JSON.stringify(value);
-        s.putSetting.run(key, text);
-        this.settings.set(key, text);
+        const t = JSON.stringify(value);
+        s.putSetting.run(key, t);
+        this.settings.set(key, t);
       },
     };
   }

@@ -72,9 +72,9 @@ export class Inventory {
     return this.docs[kind].get(id);
   }
 
-  /** The items of a device class (firmware first, then software). */
-  byDeviceClass(deviceClass: string): InventoryItem[] {
-    return [...this.list('firmware'), ...this.list('software')].filter((i) => i.DeviceClass === deviceClass);
+  /** The items of a device class (firmware first, then software), shared and frozen: read them only. */
+  byDeviceClass(deviceClass: string): Readonly<InventoryItem>[] {
+    return [...this.docs.firmware.peekList(), ...this.docs.software.peekList()].filter((i) => i.DeviceClass === deviceClass);
   }
 
   controllerVersion(): string {

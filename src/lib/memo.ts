@@ -1,10 +1,9 @@
-// Representations that change only when their inputs do. A GET handler that
-// returns the same frozen object as before lets the dispatcher reuse that
-// object's serialization and ETag, so an unchanged resource is not rebuilt,
-// serialized or hashed again. Frozen means nobody can change it behind the cache.
-import { deepFreeze } from '../lib/freeze.js';
-
-export { deepFreeze };
+// Values that change only when their inputs do, built once per change and
+// frozen. A GET handler that returns the same frozen object as before lets the
+// dispatcher reuse that object's serialization and ETag (protocol/dispatch.ts),
+// so an unchanged resource is not rebuilt, serialized or hashed again.
+// Frozen means nobody can change it behind the cache.
+import { deepFreeze } from './freeze.js';
 
 function sameKey(a: readonly unknown[], b: readonly unknown[]): boolean {
   if (a.length !== b.length) return false;
