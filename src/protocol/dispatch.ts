@@ -25,6 +25,7 @@ import { RawReply, Reply, StreamReply } from './reply.js';
 import {
   actionPath,
   allowedMethods,
+  type ActionRoute,
   methodSpec,
   type Match,
   type Method,
@@ -93,24 +94,8 @@ export function weakEtag(value: unknown): string {
   return etagOfJson(JSON.stringify(value));
 }
 
-/**
- * ETags of representations seen lately, by their JSON: an unchanged resource
- * (the common case for GETs) costs a map lookup instead of a hash.
- */
-const etagMemo = new Map<string, string>();
-const ETAG_MEMO_MAX = 4096;
-const ETAG_MEMO_JSON_MAX = 64 * 1024;
-
 function etagOfJson(json: string): string {
-  let etag = etagMemo.get(json);
-  if (etag === undefined) {
-    etag = `W/"${hash('sha1', json, 'base64url').slice(0, 16)}"`;
-    if (json.length <= ETAG_MEMO_JSON_MAX) {
-      if (etagMemo.size >= ETAG_MEMO_MAX) etagMemo.clear();
-      etagMemo.set(json, etag);
-    }
-  }
-  return etag;
+  return `W/"${hash('sha1', json, 'base64url').slice(0, 16)}"`;
 }
 
 interface Decorated {
@@ -514,31 +499,38 @@ function etagMatches(header: string, etag: string): boolean {
   return header.split(',').some((t) => strip(t) === mine);
 }
 
-/** What the ETag is computed from: the resource minus volatile properties, at any depth. */
 /** The serialized resource with @odata.etag added as its last member. */
 function withEtag(json: string, etag: string): string {
   return `${json.slice(0, -1)},"@odata.etag":${JSON.stringify(etag)}}`;
 }
 
-const volatileCache = new WeakMap<object, boolean>();
+const volatileKeysCache = new WeakMap<Props, [string, Prop][]>();
+
+/** The properties that are volatile or hold volatile ones, at any depth: all etagSource must touch. */
+function volatileKeys(props: Props): [string, Prop][] {
+  let keys = volatileKeysCache.get(props);
+  if (!keys) {
+    volatileKeysCache.set(props, []); // guards against cycles while computing
+    const holds = (p: Prop): boolean =>
+      Boolean(p.volatile) || (p.type === 'object' && volatileKeys(p.properties).length > 0) || (p.type === 'array' && holds(p.items));
+    keys = Object.entries(props).filter(([, p]) => holds(p));
+    volatileKeysCache.set(props, keys);
+  }
+  return keys;
+}
 
 /** Whether any property, at any depth, is volatile (left out of the ETag). */
 function hasVolatile(props: Props): boolean {
-  let known = volatileCache.get(props);
-  if (known === undefined) {
-    const check = (p: Prop): boolean =>
-      Boolean(p.volatile) || (p.type === 'object' && hasVolatile(p.properties)) || (p.type === 'array' && check(p.items));
-    volatileCache.set(props, false);
-    known = Object.values(props).some(check);
-    volatileCache.set(props, known);
-  }
-  return known;
+  return volatileKeys(props).length > 0;
 }
 
+/** What the ETag is computed from: the resource minus volatile properties, at any depth. */
 function etagSource(resource: Json, props: Props | undefined): Json {
   if (!props) return resource;
+  const keys = volatileKeys(props);
+  if (keys.length === 0) return resource;
   const copy = { ...resource };
-  for (const [k, p] of Object.entries(props)) {
+  for (const [k, p] of keys) {
     if (!(k in copy)) continue;
     if (p.volatile) delete copy[k];
     else copy[k] = withoutVolatile(copy[k], p);
@@ -552,25 +544,45 @@ function withoutVolatile(value: unknown, prop: Prop): unknown {
   return value;
 }
 
+const actionEntries = new WeakMap<ActionRoute, Map<string, Json>>();
+
+/** One action's entry (target and allowable values); fixed ones are made once per URI and shared. */
+function actionEntry(a: ActionRoute, route: ResourceRoute, uri: string, params: Readonly<Record<string, string>>): Json {
+  let byUri = a.allowable ? undefined : actionEntries.get(a);
+  const known = byUri?.get(uri);
+  if (known) return known;
+  const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def)}` };
+  const overrides = a.allowable?.({ params }) ?? {};
+  for (const [name, prop] of Object.entries(a.def.parameters)) {
+    const values = overrides[name] ?? (prop.type === 'string' ? prop.enum : undefined);
+    if (values) entry[`${name}@Redfish.AllowableValues`] = [...values];
+  }
+  if (!a.allowable) {
+    if (!byUri) actionEntries.set(a, (byUri = new Map()));
+    if (byUri.size >= 1024) byUri.clear();
+    byUri.set(uri, Object.freeze(entry));
+  }
+  return entry;
+}
+
 /** Actions derived from the route's declarations, with allowable values from parameter enums. */
 function addActions(resource: Json, route: ResourceRoute, uri: string, params: Readonly<Record<string, string>>): void {
+  let standard: Json | undefined;
+  let vendor: Json | undefined;
   for (const a of route.actions ?? []) {
-    const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def)}` };
-    const overrides = a.allowable?.({ params }) ?? {};
-    for (const [name, prop] of Object.entries(a.def.parameters)) {
-      const values = overrides[name] ?? (prop.type === 'string' ? prop.enum : undefined);
-      if (values) entry[`${name}@Redfish.AllowableValues`] = [...values];
-    }
+    // Copy on the way down, once: the handler's objects may be shared state.
     let holder: Json;
     if (a.def.oem) {
-      // Copy on the way down: the handler's objects may be shared state.
-      const oem = (resource.Oem = { ...(resource.Oem as Json | undefined) });
-      const vendor = (oem.Vendor = { ...(oem.Vendor as Json | undefined) });
-      holder = vendor.Actions = { ...(vendor.Actions as Json | undefined) };
+      if (!vendor) {
+        const oem = (resource.Oem = { ...(resource.Oem as Json | undefined) });
+        const v = (oem.Vendor = { ...(oem.Vendor as Json | undefined) });
+        vendor = v.Actions = { ...(v.Actions as Json | undefined) };
+      }
+      holder = vendor;
     } else {
-      holder = resource.Actions = { ...(resource.Actions as Json | undefined) };
+      holder = standard ??= resource.Actions = { ...(resource.Actions as Json | undefined) };
     }
-    holder[`#${a.def.name}`] = entry;
+    holder[`#${a.def.name}`] = actionEntry(a, route, uri, params);
   }
 }
 
