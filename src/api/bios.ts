@@ -10,6 +10,7 @@ import { toIso } from '../platform/clock.js';
 import { serverIdentity } from '../platform/identity.js';
 import { defineType, oem, ro, t, type ActionDef, commonProps } from '../protocol/description.js';
 import { messages, success } from '../protocol/reply.js';
+import { Representations } from '../lib/memo.js';
 import type { RouteTable } from '../protocol/routes.js';
 import { mergePatch } from '../protocol/validate.js';
 import type { Services } from './context.js';
@@ -63,6 +64,7 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
     biosUri,
     s.config.scryptLogN,
   );
+  const views = new Representations();
   const iscsi = s.store.setting<IscsiState>('bios.iscsi', defaultIscsi(identity.SerialNumber));
   s.registries.add(
     {
@@ -82,12 +84,14 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
       handler: (ctx) => {
         const uri = checkSystemId(s, ctx.params);
         const st = bios.state();
-        return {
+        const attributes = bios.currentAttributes();
+        // Rebuilt only when the stored state or what the ROM reports changes.
+        return views.get(`current ${uri}`, [st, attributes], () => ({
           Id: 'Bios',
           Name: 'BIOS Current Settings',
           Description: 'The BIOS settings the server runs with',
           AttributeRegistry: BIOS_REGISTRY_ID,
-          Attributes: bios.currentAttributes(),
+          Attributes: attributes,
           ResetBiosToDefaultsPending: st.resetToDefaults,
           '@Redfish.Settings': {
             '@odata.type': '#Settings.v1_3_0.Settings',
@@ -96,7 +100,7 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
             Messages: st.messages,
           },
           Oem: { Vendor: { Links: { Boot: { '@odata.id': `${uri}Bios/Boot/` }, iScsi: { '@odata.id': `${uri}Bios/iScsi/` } } } },
-        };
+        }));
       },
     },
     actions: [
@@ -129,14 +133,15 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        checkSystemId(s, ctx.params);
-        return {
+        const uri = checkSystemId(s, ctx.params);
+        const attributes = bios.pendingAttributes();
+        return views.get(`pending ${uri}`, [attributes], () => ({
           Id: 'Settings',
           Name: 'BIOS Pending Settings',
           Description: 'BIOS settings applied at the next server reset',
           AttributeRegistry: BIOS_REGISTRY_ID,
-          Attributes: bios.pendingAttributes(),
-        };
+          Attributes: attributes,
+        }));
       },
     },
     patch: {

@@ -1,6 +1,7 @@
 // The BIOS settings of the simulated server: the current area (what the ROM
 // runs with), the pending area (what clients asked for), their transfer at POST
 // (step ApplyBiosSettings), reset to defaults, and the BIOS passwords.
+import { Representations } from '../lib/memo.js';
 import { baseMessage, vendorMessage, type ExtendedInfo } from '../messages/errors.js';
 import type { Clock } from '../platform/clock.js';
 import { BIOS_ATTRIBUTES, type AttrValue } from '../platform/bios-attributes.js';
@@ -38,14 +39,18 @@ export interface BiosSinks {
   events: { publish(message: ExtendedInfo, origin?: string, eventType?: 'ResourceUpdated'): unknown };
 }
 
+const DEFAULTS: Readonly<Record<string, AttrValue>> = Object.freeze(
+  Object.fromEntries(BIOS_ATTRIBUTES.filter((a) => a.Type !== 'Password').map((a) => [a.AttributeName, a.DefaultValue ?? ''])),
+);
+
 export function defaultAttributes(): Record<string, AttrValue> {
-  const out: Record<string, AttrValue> = {};
-  for (const a of BIOS_ATTRIBUTES) if (a.Type !== 'Password') out[a.AttributeName] = a.DefaultValue ?? '';
-  return out;
+  return { ...DEFAULTS };
 }
 
 export class BiosSettings {
   private readonly saved;
+  /** Attribute views, rebuilt only when the stored state or the reported facts change. */
+  private readonly views = new Representations<Record<string, unknown>>(4);
 
   constructor(
     private readonly store: DocumentStore,
@@ -67,21 +72,35 @@ export class BiosSettings {
     host.onPost('ApplyBiosSettings', () => this.applyPending());
   }
 
-  state(): BiosState {
-    return this.saved.get();
+  /** The stored state, shared and frozen: the same object until it changes. */
+  state(): Readonly<BiosState> {
+    return this.saved.peek();
   }
 
-  /** The current area's attributes, with what the ROM reports about the hardware. */
-  currentAttributes(): Record<string, AttrValue> {
-    const s = this.saved.get();
-    return { ...defaultAttributes(), ...s.current, ...this.reported(), AdminPassword: null, PowerOnPassword: null };
+  /**
+   * The current area's attributes, with what the ROM reports about the hardware.
+   * Shared and frozen, and the same object while neither changes.
+   */
+  currentAttributes(): Readonly<Record<string, AttrValue>> {
+    const s = this.saved.peek();
+    const reported = this.reported();
+    return this.views.get('current', [s, ...Object.values(reported)], (): Record<string, AttrValue> => ({
+      ...DEFAULTS,
+      ...s.current,
+      ...reported,
+      AdminPassword: null,
+      PowerOnPassword: null,
+    })) as Readonly<Record<string, AttrValue>>;
   }
 
-  /** The pending area: what the current area becomes if every pending value is valid. */
-  pendingAttributes(): Record<string, unknown> {
-    const s = this.saved.get();
-    const base = s.resetToDefaults ? { ...defaultAttributes(), ...this.reported() } : this.currentAttributes();
-    return { ...base, ...s.pending, AdminPassword: null, PowerOnPassword: null };
+  /** The pending area: what the current area becomes if every pending value is valid. Shared and frozen. */
+  pendingAttributes(): Readonly<Record<string, unknown>> {
+    const s = this.saved.peek();
+    const current = this.currentAttributes();
+    return this.views.get('pending', [s, current], () => {
+      const base = s.resetToDefaults ? { ...DEFAULTS, ...this.reported() } : current;
+      return { ...base, ...s.pending, AdminPassword: null, PowerOnPassword: null };
+    });
   }
 
   /** Store pending values; anything goes until POST validates it. */
@@ -115,7 +134,7 @@ export class BiosSettings {
     const s = this.saved.get();
     const pendingNames = Object.keys(s.pending);
     if (!s.resetToDefaults && pendingNames.length === 0) return;
-    const base = s.resetToDefaults ? { ...defaultAttributes(), ...this.reported() } : this.currentAttributes();
+    const base = s.resetToDefaults ? { ...DEFAULTS, ...this.reported() } : { ...this.currentAttributes() };
     delete base.AdminPassword;
     delete base.PowerOnPassword;
     const outcome = resolvePending(base, s.pending);
