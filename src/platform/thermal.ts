@@ -4,7 +4,6 @@
 // time constant, a slow workload cycle adds to it while the host runs, and a
 // small deterministic jitter (hashed from sensor and time slot) keeps it alive.
 // No timers: state is integrated lazily up to "now" whenever it is read.
-import { createHash } from 'node:crypto';
 import type { Clock } from './clock.js';
 import type { HostLifecycle, PowerState } from './lifecycle.js';
 import type { SensorReading, SensorSource } from './sensors.js';
@@ -93,8 +92,14 @@ function heatTarget(power: PowerState): number {
 
 /** A value in [-0.5, 0.5), stable for a sensor within one time slot. */
 function jitter(id: string, at: number): number {
-  const h = createHash('sha1').update(`${id}:${Math.floor(at / JITTER_SLOT_MS)}`).digest();
-  return h.readUInt32BE(0) / 0x1_0000_0000 - 0.5;
+  // FNV-1a over sensor and slot, then murmur3's finalizer: well spread, and cheap enough for every read.
+  const key = `${id}:${Math.floor(at / JITTER_SLOT_MS)}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  h ^= h >>> 16;
+  return (h >>> 0) / 0x1_0000_0000 - 0.5;
 }
 
 export class SimulatedSensors implements SensorSource {
