@@ -335,7 +335,8 @@ export class Dispatcher {
     const route = match.route;
     if (!route.get) throw vendorError(405, 'MethodNotAllowed', 'GET', match.uri);
     const ctx = requestContext(match, principal, query, headers, '');
-    const raw = await route.get.handler(ctx);
+    let raw = route.get.handler(ctx);
+    if (raw instanceof Promise) raw = await raw;
     if (raw instanceof RawReply || raw instanceof Reply || raw instanceof StreamReply) return { passthrough: raw };
     if (!isObject(raw)) throw baseError('ResourceMissingAtURI', match.uri);
     return this.decorate(route, match.uri, match.params, raw, route.type);

@@ -228,6 +228,29 @@ describe('BIOS current and pending areas', () => {
     assert.equal(r.status, 200);
   });
 
+  it('reports what the ROM reports as it changes: the System ROM version and the TPM', async () => {
+    const before = await svc.get(BIOS);
+    assert.equal(before.body.Attributes.TpmState, 'PresentEnabled');
+    const services = svc.running.services;
+    const rom = services.update.inventory.list('firmware').find((i) => i.DeviceClass === 'SystemROM')!;
+    const saved = { ...rom };
+    services.update.inventory.save({ ...rom, Version: 'U30 v9.99' });
+    services.host.setTpm({ installed: false, inUse: false });
+    try {
+      const after = await svc.get(BIOS);
+      assert.equal(after.body.Attributes.RomVersion, 'U30 v9.99');
+      assert.equal(after.body.Attributes.TpmState, 'NotPresent');
+      assert.notEqual(after.headers.etag, before.headers.etag);
+      assert.equal((await svc.get(SETTINGS)).body.Attributes.RomVersion, 'U30 v9.99', 'the pending area starts from it too');
+    } finally {
+      services.update.inventory.save(saved);
+      services.host.setTpm({ installed: true, inUse: false });
+    }
+    const restored = await svc.get(BIOS);
+    assert.equal(restored.headers.etag, before.headers.etag, 'the same state again, the same representation');
+    assert.equal(restored.body.Attributes.RomVersion, before.body.Attributes.RomVersion);
+  });
+
   it('rejects bad iSCSI settings and BIOS writes without the BIOS privilege', async () => {
     let r = await svc.req('PATCH', `${BIOS}iScsi/`, { body: { iSCSIInitiatorName: 'not an iqn' } });
     assert.equal(r.status, 400);
