@@ -34,6 +34,9 @@ export const LogEntryType = defineType({
   },
 });
 
+// DMTF's LogEntryCollection marks Members OData.AutoExpand: entries are shown whole.
+const LogEntryCollectionType = collectionOf(LogEntryType, 'The records of a log.', { autoExpand: true });
+
 const ClearLogAction: ActionDef = {
   name: 'LogService.ClearLog',
   description: 'Remove every record of the log; one record of the clear remains.',
@@ -161,7 +164,7 @@ export function registerLogServiceRoutes(routes: RouteTable, s: Services): void 
 
     routes.add({
       path: `${o.base}{LogServiceId}/Entries/`,
-      type: collectionOf(LogEntryType),
+      type: LogEntryCollectionType,
       get: {
         privilege: Priv.login,
         handler: (ctx) => {

@@ -83,6 +83,8 @@ export interface ResourceType {
   readonly properties: Props;
   /** For collections: the type of the members. */
   readonly memberType?: ResourceType;
+  /** For collections whose schema marks Members OData.AutoExpand (LogEntryCollection): members are shown whole. */
+  readonly autoExpand?: boolean;
   readonly actions?: readonly ActionDef[];
 }
 
@@ -143,12 +145,17 @@ export function oem(type: ResourceType, o: { readOnly?: boolean } = {}): ObjectP
 }
 
 /** A collection type for members of `member`, named `<Member>Collection`. */
-export function collectionOf(member: ResourceType, description = `A collection of ${member.name} resources.`): ResourceType {
+export function collectionOf(
+  member: ResourceType,
+  description = `A collection of ${member.name} resources.`,
+  o: { autoExpand?: boolean } = {},
+): ResourceType {
   return {
     name: `${member.name}Collection`,
     owner: member.owner,
     description,
     memberType: member,
+    autoExpand: o.autoExpand,
     properties: {
       Name: t.string({ readOnly: true }),
       Description: t.string({ readOnly: true }),

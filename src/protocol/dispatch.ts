@@ -339,7 +339,17 @@ export class Dispatcher {
     if (raw instanceof Promise) raw = await raw;
     if (raw instanceof RawReply || raw instanceof Reply || raw instanceof StreamReply) return { passthrough: raw };
     if (!isObject(raw)) throw baseError('ResourceMissingAtURI', match.uri);
-    return this.decorate(route, match.uri, match.params, raw, route.type);
+    const body = route.type?.autoExpand && Array.isArray(raw.Members) ? await this.expandMembers(raw, principal) : raw;
+    return this.decorate(route, match.uri, match.params, body, route.type);
+  }
+
+  /** Members shown whole, as their own GETs answer them (OData.AutoExpand). */
+  private async expandMembers(raw: Json, principal: Principal): Promise<Json> {
+    const links = raw.Members as { '@odata.id'?: unknown }[];
+    const members = await Promise.all(
+      links.map(async (m) => (typeof m['@odata.id'] === 'string' ? ((await this.fetchResource(m['@odata.id'], principal)) ?? m) : m)),
+    );
+    return { ...raw, Members: members };
   }
 
   private decorate(

@@ -55,6 +55,8 @@ describe('log services', () => {
     assert.ok(first.body.Message.length > 0);
     assert.match(first.body.MessageId, /^[A-Za-z]+\.\d+\.\d+\.[A-Za-z]+$/);
     assert.ok(Array.isArray(first.body.MessageArgs));
+    // LogEntryCollection's Members are OData.AutoExpand: the collection shows each entry whole.
+    assert.deepEqual(list.body.Members[0], first.body);
 
     await svc.req('POST', '/redfish/v1/Managers/1/Actions/Manager.Reset/', { body: {} });
     const iel = await svc.get(`${IEL}Entries/?$expand=.`, { auth: 'basic' });
