@@ -6,7 +6,7 @@
 //   npm run bench            (10 s per scenario)   BENCH_SECONDS=5 npm run bench   (builds dist/ first)
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +71,17 @@ async function load(url: string, headers: Record<string, string>): Promise<Resul
   return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
 
+/** Resident memory of a process now and at its peak, from /proc (taskset execs the server, so the pid is node's). */
+function memory(pid: number | undefined): string {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return `RSS ${(kb('VmRSS') / 1024).toFixed(0)} MiB, peak ${(kb('VmHWM') / 1024).toFixed(0)} MiB`;
+  } catch {
+    return 'unknown (no /proc)';
+  }
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bmc-bench-'));
   const svcPort = await freePort();
@@ -116,6 +127,7 @@ async function main(): Promise<void> {
             (mine.errors || mine.non2xx ? `  (errors ${mine.errors}, non-2xx ${mine.non2xx})` : ''),
         );
       }
+      console.log(`service memory after the runs: ${memory(svc.pid)}`);
     } finally {
       bare.kill('SIGTERM');
     }
