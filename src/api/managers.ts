@@ -34,8 +34,8 @@ const ClearRestApiStateAction: ActionDef = {
   parameters: {},
 };
 
-export const VendorManagerType = defineType({
-  name: 'VendorManager',
+export const VendorMCType = defineType({
+  name: 'VendorMC',
   version: '1.0.0',
   owner: 'Vendor',
   description: 'Vendor extension of the management controller.',
@@ -74,7 +74,7 @@ export const ManagerType = defineType({
       },
       { readOnly: true, typeName: 'Links' },
     ),
-    Oem: oem(VendorManagerType, { readOnly: true }),
+    Oem: oem(VendorMCType, { readOnly: true }),
   },
   actions: [ResetAction, ClearRestApiStateAction],
 });
@@ -138,7 +138,7 @@ export function registerManagerRoutes(routes: RouteTable, s: Services): void {
           },
           Oem: {
             Vendor: {
-              '@odata.type': odataType(VendorManagerType),
+              '@odata.type': odataType(VendorMCType),
               ClearRestApiStatePending: s.restApiState.pending(),
               Links: {
                 LicenseService: { '@odata.id': `${self}LicenseService/` },

@@ -93,8 +93,8 @@ export function registerSchemaRoutes(routes: RouteTable, s: Services): void {
         );
         if (!vendor) throw baseError('ResourceMissingAtURI', ctx.uri);
         return file.endsWith('.xml')
-          ? new RawReply(200, 'application/xml; charset=utf-8', vendorCsdl(vendor))
-          : new RawReply(200, 'application/json; charset=utf-8', JSON.stringify(vendorJsonSchema(vendor)));
+          ? new RawReply(200, 'application/xml; charset=utf-8', vendorCsdl(vendor, routes.actionDefs()))
+          : new RawReply(200, 'application/json; charset=utf-8', JSON.stringify(vendorJsonSchema(vendor, routes.actionDefs())));
       },
     },
   });

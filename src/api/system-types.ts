@@ -26,8 +26,8 @@ export const BOOT_PROGRESS_STATES = [
   'OSRunning',
 ] as const;
 
-export const VendorComputerSystemType = defineType({
-  name: 'VendorComputerSystem',
+export const VendorComputerSystemExtType = defineType({
+  name: 'VendorComputerSystemExt',
   version: '1.0.0',
   owner: 'Vendor',
   description: 'Vendor extension of the computer system: POST progress, boot counter, TPM and auxiliary power cycle state.',
@@ -91,7 +91,7 @@ export const ComputerSystemType = defineType({
     SecureBoot: t.link({ readOnly: true }),
     LogServices: t.link({ readOnly: true }),
     Links: ro(t.object({ Chassis: t.links({ readOnly: true }), ManagedBy: t.links({ readOnly: true }) }, { typeName: 'Links' })),
-    Oem: oem(VendorComputerSystemType, { readOnly: true }),
+    Oem: oem(VendorComputerSystemExtType, { readOnly: true }),
   },
 });
 

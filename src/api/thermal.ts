@@ -29,8 +29,8 @@ const userThreshold = t.object(
   { readOnly: true, nullable: true, typeName: 'UserTempThreshold' },
 );
 
-export const VendorThermalType = defineType({
-  name: 'VendorThermal',
+export const VendorThermalExtType = defineType({
+  name: 'VendorThermalExt',
   version: '1.0.0',
   owner: 'Vendor',
   description: 'User-defined temperature thresholds: effective ones, and pending ones that take effect at the next controller reset.',
@@ -108,7 +108,7 @@ export const ThermalType = defineType({
     Status: statusProp,
     Temperatures: t.array(temperature, { readOnly: true }),
     Fans: t.array(fan, { readOnly: true }),
-    Oem: oem(VendorThermalType, { readOnly: true }),
+    Oem: oem(VendorThermalExtType, { readOnly: true }),
   },
   actions: [SetUserTempThresholdAction],
 });
@@ -190,7 +190,7 @@ function thermalBody(s: Services, user: UserTempThresholds, chassisId: string): 
       Fans: fans,
       Oem: {
         Vendor: {
-          '@odata.type': odataType(VendorThermalType),
+          '@odata.type': odataType(VendorThermalExtType),
           WarningUsertTempThreshold: shown(effective.Warning),
           CriticalUsertTempThreshold: shown(effective.Critical),
           PendingWarningUsertTempThreshold: shown(pending.Warning),

@@ -51,8 +51,8 @@ export const SetRuntimeAgentAction: ActionDef = {
 };
 
 /** Oem/Vendor of the queue collection: whether the queue moves, and the host-side agent. */
-export const VendorUpdateTaskQueueStatusType = defineType({
-  name: 'VendorUpdateTaskQueueStatus',
+export const VendorUpdateTaskQueueType = defineType({
+  name: 'VendorUpdateTaskQueue',
   version: '1.0.0',
   owner: 'Vendor',
   description: 'State of the update task queue and of the runtime update agent.',
@@ -85,7 +85,7 @@ export const VendorUpdateTaskQueueStatusType = defineType({
 const queueCollection = collectionOf(VendorUpdateTaskType, 'The update task queue, in processing order.');
 export const VendorUpdateTaskCollectionType: ResourceType = {
   ...queueCollection,
-  properties: { ...queueCollection.properties, Oem: oem(VendorUpdateTaskQueueStatusType, { readOnly: true }) },
+  properties: { ...queueCollection.properties, Oem: oem(VendorUpdateTaskQueueType, { readOnly: true }) },
   actions: [SetRuntimeAgentAction],
 };
 

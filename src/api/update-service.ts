@@ -56,8 +56,8 @@ export const SoftwareInventoryType = defineType({
 
 const link = () => t.link({ readOnly: true });
 
-const VendorUpdateServiceType = defineType({
-  name: 'VendorUpdateService',
+const VendorMCUpdateServiceExtType = defineType({
+  name: 'VendorMCUpdateServiceExt',
   version: '1.0.0',
   owner: 'Vendor',
   description: 'Vendor extension of the update service: upload state, repository, queue and firmware verification.',
@@ -92,7 +92,7 @@ export const UpdateServiceType = defineType({
     MaxImageSizeBytes: ro(t.integer({ units: 'By' })),
     FirmwareInventory: link(),
     SoftwareInventory: link(),
-    Oem: oem(VendorUpdateServiceType),
+    Oem: oem(VendorMCUpdateServiceExtType),
   },
 });
 

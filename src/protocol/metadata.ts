@@ -1,6 +1,6 @@
 // $metadata (CSDL), the OData service document, and JSON Schema/CSDL files
 // for the vendor's own types: all derived from the resource descriptions.
-import type { ObjectProp, Prop, Props, ResourceType } from './description.js';
+import type { ActionDef, ObjectProp, Prop, Props, ResourceType } from './description.js';
 import { csdlUri, jsonSchemaUri, odataType, t } from './description.js';
 
 const COMMON_NAMESPACES: readonly [string, string[]][] = [
@@ -79,7 +79,6 @@ const EDM: Record<string, string> = {
   any: 'Edm.PrimitiveType',
 };
 
-/** CSDL of a vendor type: one versioned namespace with the entity or complex type and its parts. */
 /**
  * A vendor type's properties as served: the protocol layer may add an Actions
  * object (its own actions, or vendor actions under Oem/Vendor), so every
@@ -90,10 +89,35 @@ function servedProperties(type: ResourceType): Props {
   return { ...type.properties, Actions: t.object({}, { readOnly: true, additionalProperties: true, typeName: 'Actions' }) };
 }
 
-export function vendorCsdl(type: ResourceType): string {
+/**
+ * The actions named in a type's namespace ("VendorHttpsCert.GenerateCSR" belongs to VendorHttpsCert)
+ * that sit in a resource's Actions object. Vendor actions shown under Oem/Vendor/Actions (the
+ * SPEC's layout, as iLO's) are left out: DMTF's validator accepts declared OEM actions only under
+ * Actions/Oem, and fails declared ones anywhere else, where undeclared ones only warn.
+ */
+function actionsOf(type: ResourceType, actions: readonly ActionDef[]): ActionDef[] {
+  return actions.filter((a) => !a.oem && a.name.slice(0, a.name.lastIndexOf('.')) === type.name);
+}
+
+/** Bound actions, as DMTF declares them: in the unversioned namespace, bound to the type's Actions. */
+function csdlActions(type: ResourceType, actions: readonly ActionDef[], ns: string, complex: string[]): string[] {
+  return actionsOf(type, actions).flatMap((a) => [
+    `      <Action Name="${a.name.slice(a.name.lastIndexOf('.') + 1)}" IsBound="true">`,
+    ...(a.description ? [`        <Annotation Term="OData.Description" String="${xmlEscape(a.description)}"/>`] : []),
+    `        <Parameter Name="${type.name}" Type="${ns}.Actions"/>`,
+    ...Object.entries(a.parameters).map(
+      ([name, p]) => `        <Parameter Name="${name}" Type="${csdlType(name, p, ns, complex)}"${p.required ? ' Nullable="false"' : ''}/>`,
+    ),
+    '      </Action>',
+  ]);
+}
+
+/** CSDL of a vendor type: the entity or complex type and its parts, and the actions of its namespace. */
+export function vendorCsdl(type: ResourceType, actions: readonly ActionDef[] = []): string {
   const ns = versionedNamespace(type);
   const complex: string[] = [];
   const props = csdlProperties(servedProperties(type), ns, complex, '        ');
+  const bound = csdlActions(type, actions, ns, complex);
   const isEntity = Boolean(type.properties['@odata.id'] || type.properties.Id);
   const kind = isEntity ? 'EntityType' : 'ComplexType';
   const base = isEntity ? ' BaseType="Resource.v1_0_0.Resource"' : ' BaseType="Resource.OemObject"';
@@ -103,12 +127,14 @@ export function vendorCsdl(type: ResourceType): string {
     ? [
         `    <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="${type.name}">`,
         `      <${kind} Name="${type.name}"${base} Abstract="true"/>`,
+        ...bound,
         '    </Schema>',
         `    <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="${ns}">`,
         `      <${kind} Name="${type.name}" BaseType="${type.name}.${type.name}">`,
       ]
     : [
         `    <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="${type.name}">`,
+        ...bound,
         `      <EntityType Name="${type.name}" BaseType="Resource.v1_0_0.ResourceCollection">`,
       ];
   const close = type.version ? `      </${kind}>` : '      </EntityType>';
@@ -185,9 +211,36 @@ function complexType(name: string, p: ObjectProp, ns: string, complex: string[])
 
 // -- JSON Schema -------------------------------------------------------------
 
-export function vendorJsonSchema(type: ResourceType): object {
+/** Annotations any object may carry. */
+const ANNOTATIONS = { '^([a-zA-Z_][a-zA-Z0-9_]*)?@(odata|Redfish|Message)\\.[a-zA-Z_][a-zA-Z0-9_]*$': {} };
+
+export function vendorJsonSchema(type: ResourceType, actions: readonly ActionDef[] = []): object {
   const definitions: Record<string, object> = {};
   definitions[type.name] = jsonObject(servedProperties(type), false, definitions, type.description);
+  // Its actions, as DMTF's schemas show them: a "#Name" property of Actions, its parameters listed.
+  const own = actionsOf(type, actions);
+  if (own.length) {
+    const entries: Record<string, object> = {};
+    for (const a of own) {
+      const short = a.name.slice(a.name.lastIndexOf('.') + 1);
+      const parameters: Record<string, object> = {};
+      for (const [name, p] of Object.entries(a.parameters)) parameters[name] = { ...jsonProp(p, definitions), ...(p.required ? { requiredParameter: true } : {}) };
+      definitions[short] = {
+        type: 'object',
+        ...(a.description ? { description: a.description } : {}),
+        additionalProperties: false,
+        parameters,
+        patternProperties: ANNOTATIONS,
+        properties: {
+          target: { type: 'string', format: 'uri-reference', readonly: true, description: 'Link to invoke action' },
+          title: { type: 'string', readonly: true, description: 'Friendly action name' },
+        },
+      };
+      entries[`#${a.name}`] = { $ref: `#/definitions/${short}` };
+    }
+    const holder = (definitions.Actions ??= jsonObject({}, true, definitions)) as { properties: Record<string, object> };
+    Object.assign(holder.properties, entries);
+  }
   return {
     $id: jsonSchemaUri(type),
     $schema: 'http://redfish.dmtf.org/schemas/v1/redfish-schema-v1.json',
@@ -208,7 +261,7 @@ function jsonObject(props: Props, additional: boolean | Prop, definitions: Recor
     type: 'object',
     ...(description ? { description } : {}),
     additionalProperties: additional === true ? true : additional ? jsonProp(additional, definitions) : false,
-    patternProperties: { '^([a-zA-Z_][a-zA-Z0-9_]*)?@(odata|Redfish|Message)\\.[a-zA-Z_][a-zA-Z0-9_]*$': {} },
+    patternProperties: ANNOTATIONS,
     properties,
     ...(required.length ? { requiredOnCreate: required } : {}),
   };

@@ -138,6 +138,13 @@ export class RouteTable {
     return this.all;
   }
 
+  /** Every action declared, once each. */
+  actionDefs(): ActionDef[] {
+    const seen = new Map<string, ActionDef>();
+    for (const r of this.all) for (const a of r.actions ?? []) seen.set(a.def.name, a.def);
+    return [...seen.values()];
+  }
+
   /** Every resource type served, members and collections alike. */
   types(): ResourceType[] {
     const seen = new Map<string, ResourceType>();

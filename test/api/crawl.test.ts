@@ -20,6 +20,24 @@ function collectLinks(v: unknown, out: Set<string>, key = ''): void {
   }
 }
 
+/** Actions of Actions objects ("#Name" keys, not those under Oem), with the parameters their allowable values name. */
+function collectActions(v: unknown, out: Map<string, Set<string>>): void {
+  if (Array.isArray(v)) {
+    for (const x of v) collectActions(x, out);
+  } else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      if (k === 'Oem') continue;
+      if (k.startsWith('#') && x && typeof x === 'object') {
+        const params = out.get(k.slice(1)) ?? new Set<string>();
+        for (const key of Object.keys(x)) if (key.endsWith('@Redfish.AllowableValues')) params.add(key.split('@')[0] as string);
+        out.set(k.slice(1), params);
+      } else {
+        collectActions(x, out);
+      }
+    }
+  }
+}
+
 describe('crawl', () => {
   let svc: TestService;
   before(async () => {
@@ -31,6 +49,7 @@ describe('crawl', () => {
     const seen = new Set<string>();
     const queue = ['/redfish/v1/'];
     const failures: string[] = [];
+    const actions = new Map<string, Set<string>>();
     while (queue.length && seen.size < 5000) {
       const uri = queue.shift() as string;
       if (seen.has(uri)) continue;
@@ -50,8 +69,28 @@ describe('crawl', () => {
       const links = new Set<string>();
       collectLinks(r.body, links);
       for (const l of links) if (!seen.has(l)) queue.push(l);
+      collectActions(r.body, actions);
     }
     assert.deepEqual(failures, []);
     assert.ok(seen.size >= 15, `crawled ${seen.size} resources`);
+
+    // Every vendor action of an Actions object is declared in its namespace's CSDL, with its parameters.
+    const vendorActions = [...actions].filter(([name]) => name.startsWith('Vendor'));
+    assert.ok(vendorActions.length >= 4, `found ${vendorActions.length} vendor actions`);
+    for (const [name, params] of vendorActions) {
+      const [namespace, action] = name.split('.') as [string, string];
+      const csdl = await svc.get(`/redfish/v1/SchemaStore/en/${namespace}_v1.xml`, { auth: 'none' });
+      assert.equal(csdl.status, 200, `${namespace} CSDL`);
+      const decl = new RegExp(`<Action Name="${action}" IsBound="true">([\\s\\S]*?)</Action>`).exec(csdl.text);
+      assert.ok(decl, `${name} declared in ${namespace}_v1.xml`);
+      const bound = new RegExp(`<Parameter Name="${namespace}" Type="${namespace}\\.(v\\d+_\\d+_\\d+)\\.Actions"/>`).exec(decl[1] as string);
+      assert.ok(bound, `${name} bound to its type's Actions`);
+      for (const p of params) assert.match(decl[1] as string, new RegExp(`<Parameter Name="${p}" `), `${name} parameter ${p}`);
+      // The JSON Schema says the same.
+      const json = await svc.get(`/redfish/v1/SchemaStore/en/${namespace}.${bound[1]}.json`, { auth: 'none' });
+      const ref = json.body.definitions.Actions.properties[`#${name}`]?.$ref as string | undefined;
+      assert.equal(ref, `#/definitions/${action}`, `${name} in the JSON Schema`);
+      for (const p of params) assert.ok(json.body.definitions[action].parameters[p], `${name} JSON parameter ${p}`);
+    }
   });
 });

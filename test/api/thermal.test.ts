@@ -39,7 +39,7 @@ describe('thermal', () => {
     assert.ok(r.body.Fans[0].Reading > 0);
     assert.equal(typeof r.body.Fans[0].Oem.Vendor.SpeedPercent, 'number');
     assert.deepEqual(r.body.Oem.Vendor.WarningUsertTempThreshold, null);
-    assert.equal(r.body.Oem.Vendor['@odata.type'], '#VendorThermal.v1_0_0.VendorThermal');
+    assert.equal(r.body.Oem.Vendor['@odata.type'], '#VendorThermalExt.v1_0_0.VendorThermalExt');
     assert.equal(r.body.Oem.Vendor.Actions['#VendorThermalExt.SetUserTempThreshold'].target, SET);
     assert.deepEqual(r.body.Oem.Vendor.Actions['#VendorThermalExt.SetUserTempThreshold']['AlertType@Redfish.AllowableValues'], ['Warning', 'Critical']);
     assert.equal((await svc.get('/redfish/v1/Chassis/9/Thermal/')).status, 404);
