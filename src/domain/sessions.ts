@@ -86,6 +86,18 @@ export class Sessions {
     return s;
   }
 
+  /** Refresh a session already found by its token: false when it has ended or expired since. */
+  refresh(s: SessionRecord): boolean {
+    if (this.byId.get(s.Id) !== s) return false;
+    const now = this.clock.now();
+    if (this.expired(s, now)) {
+      this.remove(s, 'timeout');
+      return false;
+    }
+    s.LastUsed = now;
+    return true;
+  }
+
   get(id: string): SessionRecord | undefined {
     const s = this.byId.get(id);
     if (s && this.expired(s, this.clock.now())) {

@@ -8,7 +8,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AccountRecord, Accounts } from '../domain/accounts.js';
-import type { Sessions } from '../domain/sessions.js';
+import type { SessionRecord, Sessions } from '../domain/sessions.js';
 import { baseError, type RedfishError } from '../messages/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { Principal, AuthMethod } from './principal.js';
@@ -60,6 +60,8 @@ export class Authentication {
   private readonly basicCache = new Map<string, { accountId: string; generation: number; expires: number }>();
   /** Per connection: the last verified Authorization header, with the same lifetime rules as the cache. */
   private readonly basicBySocket = new WeakMap<object, { header: string; accountId: string; generation: number; expires: number }>();
+  /** Per connection: the last token that authenticated, and its session. */
+  private readonly tokenBySocket = new WeakMap<object, { token: string; session: SessionRecord }>();
   /** Connections holding a slot of the session limit because they authenticated with Basic. */
   private readonly basicConnections = new Set<object>();
   /** Principals by account, method and session, valid while accounts.generation is unchanged. */
@@ -160,7 +162,17 @@ export class Authentication {
   private fromToken(req: AuthRequest): Principal | undefined {
     const token = req.headers['x-auth-token'];
     if (token === undefined) return undefined;
-    const session = typeof token === 'string' ? this.sessions.authenticate(token) : undefined;
+    if (typeof token !== 'string') throw unauthorized();
+    // The same connection re-sending the same token: no digest. A plain comparison is enough,
+    // as for Basic: the memo only holds what this same connection sent and was let in with.
+    const socket = req.socket;
+    const memo = socket ? this.tokenBySocket.get(socket) : undefined;
+    let session: SessionRecord | undefined;
+    if (memo?.token === token && this.sessions.refresh(memo.session)) session = memo.session;
+    else {
+      session = this.sessions.authenticate(token);
+      if (session && socket) this.tokenBySocket.set(socket, { token, session });
+    }
     if (!session) throw unauthorized();
     // Unchanged accounts since this session's principal was made: it still holds.
     if (this.principalGeneration === this.accounts.generation) {
