@@ -187,6 +187,19 @@ export class Authentication {
   private fromBasic(req: AuthRequest): Principal | undefined | Promise<Principal> {
     const header = req.headers.authorization;
     if (!header) return undefined;
+    const now = this.clock.now();
+    // The same connection re-sending the same credentials: no decoding or hashing at all.
+    const socket = req.socket;
+    const memo = socket ? this.basicBySocket.get(socket) : undefined;
+    // A plain comparison is enough here: the memo only ever holds what this same connection sent.
+    if (memo && memo.header === header && memo.generation === this.accounts.generation && memo.expires > now) {
+      const account = this.accounts.peek(memo.accountId);
+      if (account && canLogIn(account)) {
+        for (const p of this.policies) p.beforeLogin(account, req);
+        return this.principalOf(account, 'basic');
+      }
+    }
+
     const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
     if (!m?.[1]) throw unauthorized();
     const decoded = Buffer.from(m[1], 'base64').toString('utf8');
@@ -194,19 +207,6 @@ export class Authentication {
     if (colon < 0) throw unauthorized();
     const user = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
-
-    const now = this.clock.now();
-    // The same connection re-sending the same credentials: no hashing at all.
-    const socket = req.socket;
-    const memo = socket ? this.basicBySocket.get(socket) : undefined;
-    // A plain comparison is enough here: the memo only ever holds what this same connection sent.
-    if (memo && memo.generation === this.accounts.generation && memo.expires > now && memo.header === header) {
-      const account = this.accounts.peek(memo.accountId);
-      if (account && canLogIn(account)) {
-        for (const p of this.policies) p.beforeLogin(account, req);
-        return this.principalOf(account, 'basic');
-      }
-    }
 
     const key = createHmac('sha256', this.cacheKey).update(decoded).digest('base64');
     const hit = this.basicCache.get(key);
