@@ -2,6 +2,7 @@
 import { Priv } from '../domain/privileges.js';
 import { defineType, ro, t, type Props } from '../protocol/description.js';
 import { metadataXml, serviceDocument } from '../protocol/metadata.js';
+import { openApiYaml } from '../protocol/openapi.js';
 import { Representations } from '../lib/memo.js';
 import { RawReply, json } from '../protocol/reply.js';
 import type { RouteTable } from '../protocol/routes.js';
@@ -108,6 +109,24 @@ export function registerServiceRootRoutes(routes: RouteTable, s: Services): void
       handler: () => {
         metadata ??= metadataXml(routes.types(), ServiceRootType);
         return new RawReply(200, 'application/xml; charset=utf-8', metadata);
+      },
+    },
+  });
+
+  let openapi: string | undefined;
+  routes.add({
+    path: '/redfish/v1/openapi.yaml',
+    file: true,
+    open: true,
+    get: {
+      privilege: Priv.none,
+      handler: () => {
+        openapi ??= openApiYaml(routes, {
+          title: 'bmc-redfish',
+          version: REDFISH_VERSION,
+          description: 'Redfish service of a management controller with a simulated server behind it.',
+        });
+        return new RawReply(200, 'application/yaml; charset=utf-8', openapi);
       },
     },
   });

@@ -311,6 +311,25 @@ function jsonProp(p: Prop, definitions: Record<string, object>): object {
   }
 }
 
+/** An action's parameters as one JSON Schema object, with named object types written in place. */
+export function actionParametersSchema(def: ActionDef): object {
+  const definitions: Record<string, object> = {};
+  const inline = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(inline);
+    if (typeof v !== 'object' || v === null) return v;
+    const ref = (v as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/definitions/')) return inline(definitions[ref.slice('#/definitions/'.length)]);
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inline(x)]));
+  };
+  const properties: Record<string, object> = {};
+  const required: string[] = [];
+  for (const [name, p] of Object.entries(def.parameters)) {
+    properties[name] = jsonProp(p, definitions);
+    if (p.required) required.push(name);
+  }
+  return inline({ type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) }) as object;
+}
+
 /** The OData service document: the root and its top-level resources. */
 export function serviceDocument(topLevel: Record<string, string>): object {
   return {
