@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { AccountPolicy } from './domain/account-policy.js';
 import { Accounts } from './domain/accounts.js';
 import { CertificateLogin } from './domain/certificate-login.js';
+import { HttpsCertificate } from './domain/https-certificate.js';
 import { ensureVendorLicenseKey } from './domain/license-keys.js';
 import { Licenses } from './domain/license-state.js';
 import { timeSourceConfigured } from './domain/network-protocol.js';
@@ -213,6 +214,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     updateQueue,
     tasks: new Tasks(store, clock, events),
     https,
+    httpsCertificate: new HttpsCertificate(store, clock, https),
   };
   registerAllRoutes(services);
   metricReports.start();

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { AccountPolicy } from '../domain/account-policy.js';
 import type { Accounts } from '../domain/accounts.js';
 import type { CertificateLogin } from '../domain/certificate-login.js';
+import type { HttpsCertificate } from '../domain/https-certificate.js';
 import type { Licenses } from '../domain/license-state.js';
 import type { EventBus } from '../domain/events.js';
 import type { FirmwareServices } from '../domain/firmware/index.js';
@@ -85,6 +86,8 @@ export interface Services {
   tasks: Tasks;
   /** The controller's HTTPS identity, replaceable at run time. */
   https: HttpsIdentity;
+  /** The HTTPS certificate's key, pending CSR and replacement (vendor HttpsCert and CertificateService). */
+  httpsCertificate: HttpsCertificate;
   /** Links the service root shows, filled by the areas as they register. */
   rootLinks: Record<string, string>;
 }

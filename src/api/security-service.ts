@@ -9,14 +9,7 @@ import { requireFeature } from '../domain/licenses.js';
 import { Priv } from '../domain/privileges.js';
 import { baseError, vendorError } from '../messages/errors.js';
 import { resourceEvent } from '../messages/event-messages.js';
-import {
-  CertificateError,
-  certificateMatchesKey,
-  describeCertificate,
-  generateCsr,
-  parseCertificates,
-  validAt,
-} from '../platform/x509-verify.js';
+import { CertificateError, describeCertificate } from '../platform/x509-verify.js';
 import type { AuthRequest } from '../protocol/auth.js';
 import { collectionOf, defineType, ro, t } from '../protocol/description.js';
 import { collection, json } from '../protocol/reply.js';
@@ -119,11 +112,6 @@ export const VendorHttpsCertType = defineType({
   ],
 });
 
-interface PendingCsr {
-  csrPem: string;
-  keyPem: string;
-}
-
 /** The certificates a TLS client presented: its own and any intermediates. */
 function presentedCertificates(socket: TLSSocket): { leaf: X509Certificate; chain: X509Certificate[] } | undefined {
   const leaf = socket.getPeerX509Certificate?.();
@@ -142,7 +130,6 @@ function presentedCertificates(socket: TLSSocket): { leaf: X509Certificate; chai
 export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): void {
   const base = '/redfish/v1/Managers/{ManagerId}/SecurityService/';
   const cl = s.certificateLogin;
-  const pending = s.store.setting<PendingCsr | null>('https.pendingCsr', null);
   const checkManager = (id: string | undefined) => {
     if (id !== s.config.managerId) throw baseError('ResourceNotFound', 'Manager', id ?? '');
   };
@@ -271,13 +258,12 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): 
       privilege: Priv.login,
       handler: (ctx) => {
         checkManager(ctx.params.ManagerId);
-        const [cert] = parseCertificates(s.https.cert);
         return {
           Id: 'HttpsCert',
           Name: 'HTTPS Certificate',
           SelfSigned: s.https.selfSigned,
-          X509CertificateInformation: cert ? describeCertificate(cert) : {},
-          CertificateSigningRequest: pending.get()?.csrPem ?? null,
+          X509CertificateInformation: describeCertificate(s.httpsCertificate.current()),
+          CertificateSigningRequest: s.httpsCertificate.pendingCsr(),
         };
       },
     },
@@ -289,9 +275,7 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): 
           checkManager(ctx.params.ManagerId);
           const b = ctx.body as { CommonName: string; Country?: string; State?: string; City?: string; OrgName?: string; OrgUnit?: string };
           const names = [...new Set([b.CommonName, hostname()].filter((n) => /^[A-Za-z0-9.-]+$/.test(n)))];
-          const csr = await generateCsr(b, names, []);
-          pending.set(csr);
-          return json(200, { CSRString: csr.csrPem });
+          return json(200, { CSRString: await s.httpsCertificate.generateCsr(b, names) });
         },
       },
       {
@@ -299,16 +283,7 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): 
         privilege: Priv.managerConfig,
         handler: (ctx) => {
           checkManager(ctx.params.ManagerId);
-          const csr = pending.get();
-          if (!csr) throw vendorError(400, 'CertificateSigningRequestMissing');
-          const certs = checked(() => parseCertificates(String(ctx.body.Certificate)));
-          const leaf = certs[0] as X509Certificate;
-          if (!certificateMatchesKey(leaf, csr.keyPem)) throw vendorError(400, 'CertificateKeyMismatch');
-          if (!validAt(leaf, s.clock.now())) {
-            throw vendorError(400, 'CertificateInvalid', 'Certificate', `it is outside its validity (${leaf.validFrom} to ${leaf.validTo})`);
-          }
-          s.https.replace(certs.map((c) => c.toString()).join(''), csr.keyPem);
-          pending.set(null);
+          const leaf = s.httpsCertificate.install(String(ctx.body.Certificate), 'Certificate');
           s.log.info({ subject: leaf.subject.replace(/\n/g, ', '), fingerprint: leaf.fingerprint256 }, 'HTTPS certificate replaced');
           s.events.publish(resourceEvent('ResourceChanged'), ctx.uri.replace(/Actions\/.*$/, ''), 'ResourceUpdated');
         },
