@@ -12,7 +12,7 @@ type Json = Record<string, unknown>;
 const DMTF = 'http://redfish.dmtf.org/schemas/v1/';
 const MESSAGES = { type: 'array', items: { $ref: `${DMTF}Message.v1_1_2.yaml#/components/schemas/Message_v1_1_2_Message` } };
 
-/** The error body (Errors 1) and the success message body (G8). */
+/** The error body (Errors 1); a success message (G8) comes in the same envelope, code Base.1.12.Success. */
 const BODIES = {
   RedfishError: {
     type: 'object',
@@ -25,7 +25,6 @@ const BODIES = {
       },
     },
   },
-  RedfishSuccess: { type: 'object', properties: { '@Message.ExtendedInfo': MESSAGES } },
 };
 
 /** The component name DMTF gives a type's schema: "ComputerSystem_v1_20_0_ComputerSystem". */
@@ -183,7 +182,7 @@ export function openApiDocument(routes: RouteTable, info: OpenApiInfo): Json {
       schemas,
       responses: {
         error: json({ $ref: '#/components/schemas/RedfishError' }, 'An error, with a registry message for each problem.'),
-        success: json({ $ref: '#/components/schemas/RedfishSuccess' }, 'Success, with a message of the Base registry.'),
+        success: json({ $ref: '#/components/schemas/RedfishError' }, 'Success: the same envelope, with code Base.1.12.Success and its message.'),
       },
       securitySchemes: {
         basic: { type: 'http', scheme: 'basic' },
