@@ -1,5 +1,6 @@
 // Every resource area, registered in one place: the API on one screen.
 import { registerAccountServiceRoutes } from './account-service.js';
+import { registerCertificateServiceRoutes } from './certificate-service.js';
 import { registerChassisRoutes } from './chassis.js';
 import type { Services } from './context.js';
 import { registerEventServiceRoutes } from './event-service.js';
@@ -29,6 +30,7 @@ export function registerAllRoutes(s: Services): void {
   registerManagerRoutes(r, s);
   registerLicenseServiceRoutes(r, s);
   registerSecurityServiceRoutes(r, s);
+  registerCertificateServiceRoutes(r, s);
   registerLogServiceRoutes(r, s);
   registerEventServiceRoutes(r, s);
   registerTelemetryServiceRoutes(r, s);

@@ -34,7 +34,10 @@ export const ManagerNetworkProtocolType = defineType({
     HostName: t.string({ minLength: 1, maxLength: 253, description: 'DNS host name of the controller (RFC 1123 labels).' }),
     FQDN: ro(t.string()),
     HTTP: protocol(false),
-    HTTPS: protocol(false),
+    HTTPS: t.object(
+      { Port: ro(t.integer({ nullable: true })), ProtocolEnabled: ro(t.boolean()), Certificates: t.link({ readOnly: true }) },
+      { readOnly: true, typeName: 'HTTPSProtocol' },
+    ),
     NTP: t.object(
       {
         Port: ro(t.integer({ nullable: true })),
@@ -76,7 +79,7 @@ export function registerNetworkProtocolRoutes(routes: RouteTable, s: Services): 
           // No DNS domain is configured, so the FQDN is the host name.
           FQDN: np.HostName,
           HTTP: { Port: 80, ProtocolEnabled: false },
-          HTTPS: { Port: s.config.port, ProtocolEnabled: true },
+          HTTPS: { Port: s.config.port, ProtocolEnabled: true, Certificates: { '@odata.id': `${ctx.uri}HTTPS/Certificates/` } },
           NTP: { Port: 123, ProtocolEnabled: np.NTP.ProtocolEnabled, NTPServers: [...np.NTP.NTPServers] },
         };
       },

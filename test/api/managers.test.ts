@@ -129,7 +129,7 @@ describe('managers', () => {
     const r = await svc.get(NP, { auth: 'basic' });
     assert.equal(r.status, 200);
     assert.equal(r.body['@odata.type'], '#ManagerNetworkProtocol.v1_10_0.ManagerNetworkProtocol');
-    assert.deepEqual(r.body.HTTPS, { Port: svc.port, ProtocolEnabled: true });
+    assert.deepEqual(r.body.HTTPS, { Port: svc.port, ProtocolEnabled: true, Certificates: { '@odata.id': `${NP}HTTPS/Certificates/` } });
     assert.equal(r.body.HTTP.ProtocolEnabled, false);
     assert.deepEqual(r.body.NTP, { Port: 123, ProtocolEnabled: false, NTPServers: [] });
     assert.ok(r.body.HostName);
