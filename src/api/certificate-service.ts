@@ -12,7 +12,7 @@ import { collectionOf, commonProps, defineType, ro, t, type ActionDef } from '..
 import { collection, json } from '../protocol/reply.js';
 import type { RouteTable } from '../protocol/routes.js';
 import type { Services } from './context.js';
-import { CertificateType } from './secure-boot-types.js';
+import { CertificateType, certificateProperties } from './secure-boot-types.js';
 
 export const CERTIFICATE_SERVICE_URI = '/redfish/v1/CertificateService/';
 const LOCATIONS_URI = `${CERTIFICATE_SERVICE_URI}CertificateLocations/`;
@@ -178,22 +178,14 @@ export function registerCertificateServiceRoutes(routes: RouteTable, s: Services
         checkManager(ctx.params.ManagerId);
         if (ctx.params.CertificateId !== HTTPS_CERT_ID) throw baseError('ResourceNotFound', 'Certificate', ctx.params.CertificateId ?? '');
         const pem = s.httpsCertificate.currentPem();
-        const info = parsePemCertificate(s.httpsCertificate.current().toString());
         return {
           Id: HTTPS_CERT_ID,
           Name: 'HTTPS Certificate',
           Description: 'The certificate the controller serves over HTTPS, with its chain',
+          ...certificateProperties(parsePemCertificate(s.httpsCertificate.current().toString())),
+          // The whole chain as served, not only the first certificate.
           CertificateString: pem,
           CertificateType: pem.split('BEGIN CERTIFICATE').length > 2 ? 'PEMchain' : 'PEM',
-          Issuer: { ...info.issuer },
-          Subject: { ...info.subject },
-          ValidNotBefore: info.validNotBefore,
-          ValidNotAfter: info.validNotAfter,
-          SerialNumber: info.serialNumber,
-          Fingerprint: info.fingerprint,
-          FingerprintHashAlgorithm: 'TPM_ALG_SHA256',
-          SignatureAlgorithm: info.signatureAlgorithm,
-          ...(info.keyUsage.length ? { KeyUsage: [...info.keyUsage] } : {}),
         };
       },
     },

@@ -1,5 +1,6 @@
 // Resource descriptions of the Secure Boot area (DMTF SecureBoot 1.1.0,
 // SecureBootDatabase 1.0.0, Certificate 1.8.0, Signature 1.0.2).
+import type { CertificateInfo } from '../platform/certificate-info.js';
 import type { ActionDef, Props } from '../protocol/description.js';
 import { collectionOf, defineType, ro, t, commonProps } from '../protocol/description.js';
 
@@ -84,6 +85,23 @@ export const CertificateType = defineType({
     KeyUsage: ro(t.array(t.string())),
   },
 });
+
+/** The Certificate properties every certificate resource shows, from its parsed PEM. */
+export function certificateProperties(info: CertificateInfo): Record<string, unknown> {
+  return {
+    CertificateString: info.pem,
+    CertificateType: 'PEM',
+    Issuer: { ...info.issuer },
+    Subject: { ...info.subject },
+    ValidNotBefore: info.validNotBefore,
+    ValidNotAfter: info.validNotAfter,
+    SerialNumber: info.serialNumber,
+    Fingerprint: info.fingerprint,
+    FingerprintHashAlgorithm: 'TPM_ALG_SHA256',
+    SignatureAlgorithm: info.signatureAlgorithm,
+    ...(info.keyUsage.length ? { KeyUsage: [...info.keyUsage] } : {}),
+  };
+}
 
 /** What a client sends to enroll a certificate (the schema's required-on-create properties). */
 export const CertificateEnrollBody: Props = {

@@ -23,6 +23,7 @@ import {
   SignatureAddBody,
   SignatureCollectionType,
   SignatureType,
+  certificateProperties,
 } from './secure-boot-types.js';
 
 export function secureBootUri(systemId: string): string {
@@ -44,18 +45,8 @@ export function certificateBody(c: CertificateRecord, db: DatabaseInfo): Record<
     Id: c.Id,
     Name: info.subject.CommonName ?? `Certificate ${c.Id}`,
     Description: `Certificate enrolled in the ${db.id} database`,
-    CertificateString: info.pem,
-    CertificateType: 'PEM',
-    Issuer: { ...info.issuer },
-    Subject: { ...info.subject },
-    ValidNotBefore: info.validNotBefore,
-    ValidNotAfter: info.validNotAfter,
-    SerialNumber: info.serialNumber,
-    Fingerprint: info.fingerprint,
-    FingerprintHashAlgorithm: 'TPM_ALG_SHA256',
-    SignatureAlgorithm: info.signatureAlgorithm,
+    ...certificateProperties(info),
     UefiSignatureOwner: c.owner,
-    ...(info.keyUsage.length ? { KeyUsage: [...info.keyUsage] } : {}),
   };
 }
 

@@ -77,13 +77,7 @@ export class Sessions {
     const hash = digest(token);
     const s = this.byHash.get(hash.toString('hex'));
     if (!s || !timingSafeEqual(s.tokenHash, hash)) return undefined;
-    const now = this.clock.now();
-    if (this.expired(s, now)) {
-      this.remove(s, 'timeout');
-      return undefined;
-    }
-    s.LastUsed = now;
-    return s;
+    return this.refresh(s) ? s : undefined;
   }
 
   /** Refresh a session already found by its token: false when it has ended or expired since. */
