@@ -6,6 +6,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { satisfies, type Privilege, type PrivilegeRule } from '../domain/privileges.js';
+import { deepFreeze } from '../lib/freeze.js';
 import {
   RedfishError,
   baseError,
@@ -571,7 +572,7 @@ function actionEntry(a: ActionRoute, route: ResourceRoute, uri: string, params: 
   if (!a.allowable) {
     if (!byUri) actionEntries.set(a, (byUri = new Map()));
     if (byUri.size >= 1024) byUri.clear();
-    byUri.set(uri, Object.freeze(entry));
+    byUri.set(uri, deepFreeze(entry));
   }
   return entry;
 }
