@@ -36,9 +36,22 @@ export class LineBatcher {
   }
 }
 
+/** Set once stdout has failed (its reader went away): the service goes on, without a log. */
+let stdoutBroken = false;
+let watchingStdout = false;
+
+function writeStdout(text: string): void {
+  if (!stdoutBroken) process.stdout.write(text);
+}
+
 export function createLog(level: string): ServiceLog {
+  if (!watchingStdout) {
+    watchingStdout = true;
+    // An unhandled EPIPE would end the process: a controller must outlive whoever reads its log.
+    process.stdout.on('error', () => (stdoutBroken = true));
+  }
   // process.stdout writes synchronously to files and pipes on Linux, so a flushed batch is out.
-  const batcher = new LineBatcher((text) => process.stdout.write(text));
+  const batcher = new LineBatcher(writeStdout);
   const log = pino({ level, base: undefined }, batcher);
   const flush = () => batcher.flush();
   const timer = setInterval(flush, FLUSH_MS);

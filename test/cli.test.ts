@@ -117,6 +117,20 @@ describe('the service process', () => {
     assert.ok(!child.stdout().includes(token), 'no token in the log');
   });
 
+  it('keeps serving when the reader of its log goes away', async () => {
+    const dir = newDir();
+    const child = await startChild(['--port', '0', '--data-dir', dir, '--admin-password', 'Pipe-Pass-123']);
+    // `npm start | head`: the pipe's reader closes, and later log writes fail with EPIPE.
+    child.proc.stdout?.destroy();
+    const auth = basic('Administrator', 'Pipe-Pass-123');
+    for (let i = 0; i < 200; i++) assert.equal((await call(child.url, 'GET', '/redfish/v1/SessionService/', auth)).status, 200);
+    await new Promise((r) => setTimeout(r, 600)); // past a flush of the batched lines
+    assert.equal((await call(child.url, 'GET', '/redfish/v1/', auth)).status, 200);
+    assert.equal(child.proc.exitCode, null, 'still running');
+    child.proc.kill('SIGTERM');
+    assert.equal(await child.exited, 0);
+  });
+
   it('keeps every acknowledged write across kill -9', async () => {
     const dir = newDir();
     const auth = basic('Administrator', 'Kill-Pass-123');
