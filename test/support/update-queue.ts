@@ -62,12 +62,22 @@ export async function advance(svc: TestService, ms: number, step = 1_000): Promi
   }
 }
 
-/** Advance step by step until the task reaches a state (or fail after `maxMs`). */
+/**
+ * Advance step by step until the task reaches a state, within `maxMs` of controller time.
+ * Flashing reads and writes real files: on a loaded machine that I/O may still be running when
+ * the controller time is used up, so the last check waits up to a few real seconds for it.
+ */
 export async function until(svc: TestService, id: string, state: string, maxMs = 600_000, step = 5_000): Promise<void> {
   for (let t = 0; t <= maxMs; t += step) {
     if ((await taskState(svc, id)) === state) return;
     await svc.clock.advance(step);
     await settle();
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    if ((await taskState(svc, id)) === state) return;
+    await new Promise((r) => setTimeout(r, 20));
   }
   assert.fail(`task ${id} did not reach ${state}: it is ${await taskState(svc, id)}`);
 }
