@@ -2,11 +2,13 @@
 // starts the HTTPS listener. Tests call startService() with a ManualClock.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { createLog } from './logging.js';
 import type { ServiceSettings, Services } from './api/context.js';
 import { registerAllRoutes } from './api/index.js';
+import { REDFISH_VERSION } from './api/service-root.js';
 import type { Config } from './config.js';
 import { AccountPolicy } from './domain/account-policy.js';
 import { Accounts } from './domain/accounts.js';
@@ -14,7 +16,7 @@ import { CertificateLogin } from './domain/certificate-login.js';
 import { HttpsCertificate } from './domain/https-certificate.js';
 import { ensureVendorLicenseKey } from './domain/license-keys.js';
 import { Licenses } from './domain/license-state.js';
-import { timeSourceConfigured } from './domain/network-protocol.js';
+import { readNetworkProtocol, timeSourceConfigured } from './domain/network-protocol.js';
 import { EventBus } from './domain/events.js';
 import { EventHub } from './domain/event-hub.js';
 import { MetricReports } from './domain/event-metric-reports.js';
@@ -31,6 +33,7 @@ import { RestApiState } from './domain/rest-api-state.js';
 import { SecureBoot } from './domain/secure-boot.js';
 import { SimulatedSensors } from './platform/thermal.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
+import { startSsdp, type Ssdp } from './http/ssdp.js';
 import { ensureTlsMaterial, saveTlsMaterial } from './http/tls.js';
 import { BASE_REGISTRY } from './messages/registries/base.js';
 import { RESOURCE_EVENT_REGISTRY } from './messages/registries/resource-event.js';
@@ -234,6 +237,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const listening = http;
   // Port 0 lets the system pick a free port: report the one in use (NetworkProtocol shows it).
   if (config.port === 0) config.port = listening.port;
+  const ssdp = config.ssdpPort ? await startDiscovery(config, listening.port, serviceUuid, clock, store, log) : undefined;
   return {
     services,
     http: listening,
@@ -242,6 +246,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     generatedPassword,
     flushLog: () => ownLog?.flush(),
     close: async () => {
+      await ssdp?.close();
       clock.cancelAll();
       sessions.stop();
       licenses.stop();
@@ -258,6 +263,36 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       ownLog?.close();
     },
   };
+}
+
+/**
+ * SSDP discovery, pointing at this listener. A wildcard listener is announced
+ * by its first external IPv4 address. A port that cannot be bound is logged,
+ * and the service runs without SSDP.
+ */
+async function startDiscovery(config: Config, port: number, uuid: string, clock: Clock, store: DocumentStore, log: Logger): Promise<Ssdp | undefined> {
+  const wildcard = config.host === '0.0.0.0' || config.host === '::';
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a?.family === 'IPv4' && !a.internal)?.address;
+  const host = wildcard ? (external ?? '127.0.0.1') : config.host.includes(':') ? `[${config.host}]` : config.host;
+  try {
+    return await startSsdp({
+      port: config.ssdpPort,
+      uuid,
+      location: `https://${host}:${port}/redfish/v1/`,
+      redfishMinor: Number(REDFISH_VERSION.split('.')[1]),
+      clock,
+      settings: () => {
+        const ssdp = readNetworkProtocol(store).SSDP;
+        return { enabled: ssdp.ProtocolEnabled, notifyIntervalSeconds: ssdp.NotifyMulticastIntervalSeconds, notifyTtl: ssdp.NotifyTTL };
+      },
+      log,
+    });
+  } catch (err) {
+    log.warn({ err, port: config.ssdpPort }, 'SSDP discovery not started');
+    return undefined;
+  }
 }
 
 /**

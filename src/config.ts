@@ -39,6 +39,8 @@ export interface Config {
   tpm: string;
   /** Host-side update manager of the simulated server, set at start: installed or absent (unset: as stored, first start absent). */
   runtimeAgent?: string;
+  /** UDP port of SSDP discovery; 0 offers no SSDP. */
+  ssdpPort: number;
 }
 
 interface Option {
@@ -75,6 +77,7 @@ export const OPTIONS: readonly Option[] = [
   { key: 'postSeconds', flag: 'post-seconds', env: 'BMC_POST_SECONDS', type: 'integer', help: 'seconds POST takes until the OS runs (overrides --timing)' },
   { key: 'shutdownSeconds', flag: 'shutdown-seconds', env: 'BMC_SHUTDOWN_SECONDS', type: 'integer', help: 'seconds a graceful OS shutdown takes (overrides --timing)' },
   { key: 'tpm', flag: 'tpm', env: 'BMC_TPM', type: 'string', default: 'installed', help: 'TPM of the simulated server: absent, installed or in-use' },
+  { key: 'ssdpPort', flag: 'ssdp-port', env: 'BMC_SSDP_PORT', type: 'integer', default: 1900, help: 'UDP port of SSDP discovery (0: no SSDP); ManagerNetworkProtocol SSDP switches it on and off' },
   { key: 'runtimeAgent', flag: 'runtime-agent', env: 'BMC_RUNTIME_AGENT', type: 'string', help: 'host-side update manager (RuntimeAgent updater) of the simulated server at start: installed or absent (default: as last set, absent at first start)' },
 ];
 
@@ -110,6 +113,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   }
   const config = out as unknown as Config;
   if (config.port > 65535) throw new ConfigError(`--port must be 0-65535 (0: any free port), got ${config.port}`);
+  if (config.ssdpPort > 65535) throw new ConfigError(`--ssdp-port must be 0-65535 (0: no SSDP), got ${config.ssdpPort}`);
   if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) throw new ConfigError('--tls-cert and --tls-key go together');
   if (config.maxSessions < 1) throw new ConfigError('--max-sessions must be at least 1');
   if (!['fast', 'realistic'].includes(config.timing)) throw new ConfigError(`--timing must be fast or realistic, got ${config.timing}`);

@@ -38,6 +38,16 @@ export const ManagerNetworkProtocolType = defineType({
       { Port: ro(t.integer({ nullable: true })), ProtocolEnabled: ro(t.boolean()), Certificates: t.link({ readOnly: true }) },
       { readOnly: true, typeName: 'HTTPSProtocol' },
     ),
+    SSDP: t.object(
+      {
+        Port: ro(t.integer({ nullable: true })),
+        ProtocolEnabled: t.boolean({ description: 'Answer SSDP searches and announce the service (DSP0266 Discovery).' }),
+        NotifyMulticastIntervalSeconds: t.integer({ minimum: 0, maximum: 86400, description: 'Seconds between ssdp:alive announcements; 0 announces nothing.' }),
+        NotifyTTL: t.integer({ minimum: 1, maximum: 255, description: 'Time-to-live of the announcements.' }),
+        NotifyIPv6Scope: ro(t.enum(['Link', 'Site', 'Organization'])),
+      },
+      { typeName: 'SSDProtocol' },
+    ),
     NTP: t.object(
       {
         Port: ro(t.integer({ nullable: true })),
@@ -81,6 +91,8 @@ export function registerNetworkProtocolRoutes(routes: RouteTable, s: Services): 
           HTTP: { Port: 80, ProtocolEnabled: false },
           HTTPS: { Port: s.config.port, ProtocolEnabled: true, Certificates: { '@odata.id': `${ctx.uri}HTTPS/Certificates/` } },
           NTP: { Port: 123, ProtocolEnabled: np.NTP.ProtocolEnabled, NTPServers: [...np.NTP.NTPServers] },
+          // Without an SSDP port (--ssdp-port 0) the controller offers no SSDP at all.
+          ...(s.config.ssdpPort ? { SSDP: { Port: s.config.ssdpPort, ...np.SSDP, NotifyIPv6Scope: 'Site' } } : {}),
         };
       },
     },
@@ -88,9 +100,13 @@ export function registerNetworkProtocolRoutes(routes: RouteTable, s: Services): 
       privilege: Priv.managerConfig,
       handler: (ctx) => {
         const id = checkId(ctx);
-        const body = ctx.body as { HostName?: string; NTP?: { ProtocolEnabled?: boolean; NTPServers?: string[] } };
+        const body = ctx.body as {
+          HostName?: string;
+          NTP?: { ProtocolEnabled?: boolean; NTPServers?: string[] };
+          SSDP?: Partial<NetworkProtocolSettings['SSDP']>;
+        };
         const current = readNetworkProtocol(s.store);
-        const next: NetworkProtocolSettings = { HostName: current.HostName, NTP: { ...current.NTP } };
+        const next: NetworkProtocolSettings = { HostName: current.HostName, NTP: { ...current.NTP }, SSDP: { ...current.SSDP } };
         // Refused properties join the validator's; the good ones still apply (DSP0266 partial PATCH).
         const problems = ctx.problems;
         const changed: [string, string][] = [];
@@ -117,6 +133,18 @@ export function registerNetworkProtocolRoutes(routes: RouteTable, s: Services): 
           } else {
             next.NTP.NTPServers = servers;
             changed.push(['NTP/NTPServers', servers.join(', ')]);
+          }
+        }
+        if (body.SSDP) {
+          if (!s.config.ssdpPort) {
+            problems.push(...baseError('PropertyNotWritable', 'SSDP').about('SSDP').infos);
+          } else {
+            for (const key of ['ProtocolEnabled', 'NotifyMulticastIntervalSeconds', 'NotifyTTL'] as const) {
+              const value = body.SSDP[key];
+              if (value === undefined) continue;
+              (next.SSDP as Record<string, unknown>)[key] = value;
+              changed.push([`SSDP/${key}`, String(value)]);
+            }
           }
         }
         // Nothing valid was left to apply: the request fails as a whole.

@@ -8,18 +8,23 @@ export const NETWORK_PROTOCOL_SETTING = 'manager.networkProtocol';
 export interface NetworkProtocolSettings {
   NTP: { ProtocolEnabled: boolean; NTPServers: string[] };
   HostName: string;
+  SSDP: { ProtocolEnabled: boolean; NotifyMulticastIntervalSeconds: number; NotifyTTL: number };
 }
 
 export const DEFAULT_NETWORK_PROTOCOL: NetworkProtocolSettings = {
   NTP: { ProtocolEnabled: false, NTPServers: [] },
   HostName: 'mc-host',
+  // As the vendor's controllers leave the factory: discoverable, announced every 10 minutes.
+  SSDP: { ProtocolEnabled: true, NotifyMulticastIntervalSeconds: 600, NotifyTTL: 5 },
 };
 
 /** At most this many NTP servers are kept, as on the vendor's controller. */
 export const MAX_NTP_SERVERS = 2;
 
 export function readNetworkProtocol(store: DocumentStore): NetworkProtocolSettings {
-  return store.setting<NetworkProtocolSettings>(NETWORK_PROTOCOL_SETTING, DEFAULT_NETWORK_PROTOCOL).get();
+  const stored = store.setting<Partial<NetworkProtocolSettings>>(NETWORK_PROTOCOL_SETTING, DEFAULT_NETWORK_PROTOCOL).get();
+  // Settings stored before a part existed take that part's defaults.
+  return { ...DEFAULT_NETWORK_PROTOCOL, ...stored, SSDP: { ...DEFAULT_NETWORK_PROTOCOL.SSDP, ...stored.SSDP } };
 }
 
 export function writeNetworkProtocol(store: DocumentStore, value: NetworkProtocolSettings): void {

@@ -151,6 +151,7 @@ describe('managers', () => {
     assert.deepEqual(store().setting('manager.networkProtocol', null).get(), {
       HostName: (await svc.get(NP, { auth: 'basic' })).body.HostName,
       NTP: { ProtocolEnabled: true, NTPServers: ['ntp1.example.com', '192.0.2.10'] },
+      SSDP: { ProtocolEnabled: true, NotifyMulticastIntervalSeconds: 600, NotifyTTL: 5 },
     });
     assert.ok((await ielMessageIds(svc)).includes('ResourceEvent.1.4.PropertyValueModifiedByClient'));
 

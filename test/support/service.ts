@@ -69,6 +69,8 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
     adminPassword: ADMIN_PASSWORD,
     logLevel: 'silent',
     scryptLogN: 10,
+    // Tests that discover the service pass a port of their own.
+    ssdpPort: 0,
     ...opts.config,
   });
   const running = await startService(config, { clock, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
