@@ -17,7 +17,8 @@ export interface Child {
 export async function startChild(args: string[], env: Record<string, string> = {}): Promise<Child> {
   const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, BMC_SCRYPT_LOG_N: '10', ...env },
+    // No SSDP announcements from test runs unless a test asks for them.
+    env: { ...process.env, BMC_SCRYPT_LOG_N: '10', BMC_SSDP_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
