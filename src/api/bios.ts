@@ -2,6 +2,7 @@
 // Bios.ResetBios and Bios.ChangePassword, the vendor Boot and iSCSI resources,
 // and the attribute registry in the registry store.
 import { BIOS_PASSWORDS, BiosSettings } from '../domain/bios.js';
+import { pendingTypeFits } from '../domain/bios-validate.js';
 import { BOOT_OPTIONS, type BootSettings } from '../domain/boot.js';
 import { Priv } from '../domain/privileges.js';
 import { baseError, combinedError, vendorError, vendorMessage, type RedfishError } from '../messages/errors.js';
@@ -12,7 +13,7 @@ import { defineType, oem, ro, t, type ActionDef, commonProps } from '../protocol
 import { messages, success } from '../protocol/reply.js';
 import { Representations } from '../lib/memo.js';
 import type { RouteTable } from '../protocol/routes.js';
-import { mergePatch } from '../protocol/validate.js';
+import { argText, mergePatch } from '../protocol/validate.js';
 import type { Services } from './context.js';
 import { IscsiType, VendorServerBootSettingsType, defaultIscsi, type IscsiState } from './bios-vendor-types.js';
 import { checkSystemId } from './system-types.js';
@@ -158,6 +159,11 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
             baseError('PropertyNotWritable', `Attributes/${name}`).about(`Attributes/${name}`),
             vendorError(400, 'BiosPasswordNotSettable', name, CHANGE_PASSWORD.name),
           );
+        }
+        for (const [name, value] of Object.entries(attrs)) {
+          if (pendingTypeFits(name, value)) continue;
+          delete attrs[name];
+          refused.push(baseError('PropertyValueTypeError', argText(value), `Attributes/${name}`).about(`Attributes/${name}`));
         }
         if (refused.length && Object.keys(attrs).length === 0) throw combinedError(refused);
         if (Object.keys(attrs).length) bios.setPending(attrs);

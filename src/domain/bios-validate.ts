@@ -64,6 +64,27 @@ export function checkValue(def: AttributeDef, value: unknown): ExtendedInfo | un
   }
 }
 
+/** JSON type a registry attribute type takes; values of other types never reach the pending area. */
+const JSON_TYPE_OF: Record<AttributeDef['Type'], 'string' | 'number' | 'boolean'> = {
+  Enumeration: 'string',
+  String: 'string',
+  Password: 'string',
+  Integer: 'number',
+  Boolean: 'boolean',
+};
+
+/**
+ * The check made when a client PATCHes the pending area: the value has the JSON type the
+ * registry gives the attribute (any scalar for names the registry lacks, which POST reports).
+ * Values, ranges and names are left to POST, as the system ROM does.
+ */
+export function pendingTypeFits(name: string, value: unknown): boolean {
+  const def = BY_NAME.get(name);
+  const type = typeof value;
+  if (!def) return type === 'string' || type === 'number' || type === 'boolean';
+  return type === JSON_TYPE_OF[def.Type] && (def.Type !== 'Integer' || Number.isInteger(value));
+}
+
 function holds(m: MapFrom, values: Record<string, AttrValue>): boolean {
   const v = values[m.MapFromAttribute];
   const w = m.MapFromValue;

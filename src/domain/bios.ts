@@ -99,11 +99,13 @@ export class BiosSettings {
     const current = this.currentAttributes();
     return this.views.get('pending', [s, current], () => {
       const base = s.resetToDefaults ? { ...DEFAULTS, ...this.reported() } : current;
-      return { ...base, ...s.pending, AdminPassword: null, PowerOnPassword: null };
+      // Only scalars: an older database may hold nested values this version refuses at PATCH.
+      const pending = Object.entries(s.pending).filter(([, v]) => v === null || typeof v !== 'object');
+      return { ...base, ...Object.fromEntries(pending), AdminPassword: null, PowerOnPassword: null };
     });
   }
 
-  /** Store pending values; anything goes until POST validates it. */
+  /** Store pending values (of the registry's JSON types); POST validates names, values and dependencies. */
   setPending(attrs: Record<string, unknown>): void {
     this.store.transaction(() => {
       const s = this.saved.get();

@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
+import { MAX_JSON_DEPTH, parseClientJson } from '../lib/json.js';
 import { baseError, redfishErrorBody, vendorError } from '../messages/errors.js';
 import type { Dispatcher, Outgoing, Prepared } from '../protocol/dispatch.js';
 import type { WriteSpec } from '../protocol/routes.js';
@@ -62,11 +63,9 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw baseError('MalformedJSON');
-  }
+  const parsed = parseClientJson(text);
+  if (parsed.ok) return parsed.value;
+  throw parsed.reason === 'depth' ? vendorError(400, 'JsonNestingTooDeep', MAX_JSON_DEPTH) : baseError('MalformedJSON');
 }
 
 function send(res: ServerResponse, out: Outgoing): void {

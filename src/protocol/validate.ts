@@ -2,6 +2,7 @@
 // yields one registry message; good properties survive, so a PATCH can apply
 // the good ones and report the bad ones (DSP0266 partial success).
 import { baseError, type RedfishError } from '../messages/errors.js';
+import { isPrototypeKey } from '../lib/json.js';
 import type { Prop, Props } from './description.js';
 
 export type WriteMode = 'patch' | 'create' | { action: string };
@@ -52,7 +53,9 @@ function validateObject(
   for (const [key, v] of Object.entries(obj)) {
     if (isAnnotation(key)) continue;
     const path = prefix + key;
-    const prop = props[key] ?? (additional === true ? { type: 'any' as const } : additional || undefined);
+    // Own members only: "constructor" or "__proto__" must not find Object.prototype's.
+    const declared = Object.hasOwn(props, key) ? props[key] : undefined;
+    const prop = declared ?? (isPrototypeKey(key) ? undefined : additional === true ? { type: 'any' as const } : additional || undefined);
     if (!prop) {
       ctx.problems.push(unknownProperty(path, ctx.mode));
       continue;
@@ -66,7 +69,7 @@ function validateObject(
   }
   if (ctx.mode !== 'patch') {
     for (const [key, prop] of Object.entries(props)) {
-      if (prop.required && !(key in obj)) ctx.problems.push(missingProperty(prefix + key, ctx.mode));
+      if (prop.required && !Object.hasOwn(obj, key)) ctx.problems.push(missingProperty(prefix + key, ctx.mode));
     }
   }
   return out;

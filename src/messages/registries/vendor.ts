@@ -213,6 +213,13 @@ export const VENDOR_REGISTRY = {
       paramTypes: ['string', 'string'],
       resolution: 'Put only Critical, controller-flashable (Type A) firmware components with UpdatableBy Bmc in the recovery set.',
     },
+    JsonNestingTooDeep: {
+      description: 'The request body nests JSON objects and arrays deeper than the service accepts.',
+      message: 'The request body nests JSON values deeper than %1 levels.',
+      severity: 'Warning',
+      paramTypes: ['number'],
+      resolution: 'Send a body with less deeply nested objects and arrays.',
+    },
     LastAdministrator: {
       description: 'The change would leave the controller without an enabled administrator account.',
       message: 'The account %1 is the last enabled administrator; it cannot be deleted, disabled or lose its administrator privileges.',
