@@ -31,6 +31,16 @@ async function main(argv: string[]): Promise<void> {
         `It is also in ${join(resolve(config.dataDir), INITIAL_PASSWORD_FILE)}. It is not shown again.\n\n`,
     );
   }
+  // The last line of defence: a fault that escaped its handler is logged and the controller
+  // keeps serving. Causes are fixed where they arise; this only keeps one from ending the service.
+  process.on('uncaughtException', (err) => {
+    service.services.log.error({ err }, 'uncaught exception; the service keeps running');
+    service.flushLog();
+  });
+  process.on('unhandledRejection', (reason) => {
+    service.services.log.error({ err: reason }, 'unhandled promise rejection; the service keeps running');
+    service.flushLog();
+  });
   service.services.log.info({ url: `${service.url}/redfish/v1/` }, 'Redfish service listening');
   service.flushLog();
   const stop = async () => {
