@@ -85,7 +85,8 @@ function shown(v: unknown, prop: Prop): unknown {
 
 function validateValue(v: unknown, prop: Prop, path: string, ctx: Ctx): Checked {
   if (v === null) {
-    if (prop.nullable || prop.type === 'any') return { ok: true, value: null };
+    // A required property needs a value; its nullable only describes how it reads (Password: null).
+    if ((prop.nullable && !prop.required) || prop.type === 'any') return { ok: true, value: null };
     return typeError(shown(v, prop), path, ctx);
   }
   switch (prop.type) {

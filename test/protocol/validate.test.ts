@@ -57,6 +57,11 @@ describe('validateBody', () => {
     assert.deepEqual(ids(validateBody({ Mode: null }, props, 'patch')), ['PropertyValueTypeError:null|Mode']);
   });
 
+  it('refuses null for a required property even when it reads as null (a write-only password)', () => {
+    const password = { Secret: t.string({ required: true, writeOnly: true, secret: true, nullable: true }) };
+    assert.deepEqual(ids(validateBody({ Secret: null }, password, 'patch')), ['PropertyValueTypeError:(hidden)|Secret']);
+  });
+
   it('uses action messages for action parameters', () => {
     const params: Props = { ResetType: t.enum(['On', 'ForceOff'], { required: true }) };
     const mode = { action: 'ComputerSystem.Reset' };

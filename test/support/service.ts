@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { Agent, request } from 'undici';
 import { startService, type RunningService } from '../../src/app.js';
 import { defaultConfig, type Config } from '../../src/config.js';
@@ -57,6 +57,8 @@ export interface StartOptions {
   dataDir?: string;
   /** Keep the data dir on close (default: removed). */
   keepData?: boolean;
+  /** The service's logger (default: silent, or TEST_LOG_LEVEL). */
+  logger?: Logger;
 }
 
 export async function startTestService(opts: StartOptions = {}): Promise<TestService> {
@@ -73,7 +75,7 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
     ssdpPort: 0,
     ...opts.config,
   });
-  const running = await startService(config, { clock, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const running = await startService(config, { clock, logger: opts.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   const url = running.url;
   let token: string | undefined;
   let agent = new Agent({ connect: { rejectUnauthorized: false }, keepAliveTimeout: 1000 });
