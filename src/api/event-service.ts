@@ -52,6 +52,8 @@ export const EventDestinationType = defineType({
     EventTypes: t.array(t.enum(EVENT_TYPES), { description: 'Deprecated filter on EventType.' }),
     HttpHeaders: t.array(t.object({}, { additionalProperties: t.string({ maxLength: 1024 }), typeName: 'HttpHeaderProperty' }), {
       maxItems: 16,
+      // Listener credentials: no error message quotes a value.
+      secret: true,
       description: 'Headers added to every delivery (listener credentials); always read back empty.',
     }),
     DeliveryRetryPolicy: t.enum(RETRY_POLICIES),
