@@ -1,7 +1,7 @@
 // The composition root: builds the store, platform, domain and API, and
 // starts the HTTPS listener. Tests call startService() with a ManualClock.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
@@ -14,7 +14,7 @@ import { AccountPolicy } from './domain/account-policy.js';
 import { Accounts } from './domain/accounts.js';
 import { CertificateLogin } from './domain/certificate-login.js';
 import { HttpsCertificate } from './domain/https-certificate.js';
-import { ensureVendorLicenseKey } from './domain/license-keys.js';
+import { LICENSE_SIGNING_KEY_FILE, ensureVendorLicenseKey } from './domain/license-keys.js';
 import { Licenses } from './domain/license-state.js';
 import { readNetworkProtocol, timeSourceConfigured } from './domain/network-protocol.js';
 import { EventBus } from './domain/events.js';
@@ -23,6 +23,7 @@ import { MetricReports } from './domain/event-metric-reports.js';
 import { EVENT_MIGRATIONS } from './domain/event-outbox.js';
 import { resourceWriteEvents, watchAccounts, watchSessions } from './domain/event-sources.js';
 import { createFirmwareServices } from './domain/firmware/index.js';
+import { SIGNING_KEY_FILE } from './domain/firmware/signing.js';
 import { UpdateQueueArea } from './domain/update-queue/area.js';
 import { generatePassword } from './domain/passwords.js';
 import { RegistryFiles } from './domain/registry-files.js';
@@ -34,7 +35,7 @@ import { SecureBoot } from './domain/secure-boot.js';
 import { SimulatedSensors } from './platform/thermal.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { startSsdp, type Ssdp } from './http/ssdp.js';
-import { ensureTlsMaterial, saveTlsMaterial } from './http/tls.js';
+import { SELF_SIGNED_CERT, SELF_SIGNED_KEY, ensureTlsMaterial, saveTlsMaterial } from './http/tls.js';
 import { BASE_REGISTRY } from './messages/registries/base.js';
 import { RESOURCE_EVENT_REGISTRY } from './messages/registries/resource-event.js';
 import { STORAGE_DEVICE_REGISTRY } from './messages/registries/storage-device.js';
@@ -50,6 +51,8 @@ import { Dispatcher } from './protocol/dispatch.js';
 import { RouteTable } from './protocol/routes.js';
 import { openDatabase, type Migration } from './store/database.js';
 import { DocumentStore } from './store/documents.js';
+import { prepareDataDir, tightenDataDir } from './store/data-dir.js';
+import { SECRETS_KEY_FILE, Secrets } from './store/secrets.js';
 
 export const INITIAL_PASSWORD_FILE = 'initial-admin-password';
 export const DATABASE_FILE = 'bmc.sqlite';
@@ -77,14 +80,15 @@ const DEFAULT_SETTINGS: ServiceSettings = { sessionTimeout: 1800 };
 
 export async function startService(config: Config, opts: StartOptions = {}): Promise<RunningService> {
   const dataDir = resolve(config.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  // 0700 (an existing one is narrowed); the files the start writes in it are tightened below.
+  prepareDataDir(dataDir);
   // A logger handed in (tests) is the caller's; otherwise the service owns a buffered one.
   const ownLog = opts.logger === undefined ? createLog(config.logLevel) : undefined;
   const log = ownLog?.log ?? (opts.logger as Logger);
   // Scoped: close() cancels every timer this instance armed, whoever armed it.
   const clock = new ScopedClock(opts.clock ?? new SystemClock());
   const db = openDatabase(join(dataDir, DATABASE_FILE), [...EVENT_MIGRATIONS, ...(opts.migrations ?? [])]);
-  const store = new DocumentStore(db);
+  const store = new DocumentStore(db, Secrets.loadOrCreate(dataDir));
 
   const uuidSetting = store.setting<string | null>('service.uuid', null);
   const serviceUuid = uuidSetting.get() ?? randomUUID();
@@ -220,6 +224,13 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     httpsCertificate: new HttpsCertificate(store, clock, https),
   };
   registerAllRoutes(services);
+  // Every file the start wrote or found is 0600 and every directory 0700, first start or older data dir alike.
+  tightenDataDir(dataDir, [
+    ...[DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, SECRETS_KEY_FILE, INITIAL_PASSWORD_FILE],
+    ...[SELF_SIGNED_CERT, SELF_SIGNED_KEY, LICENSE_SIGNING_KEY_FILE, SIGNING_KEY_FILE, update.repository.dir],
+  ]);
+  // Secrets an older version stored in plain text were sealed by their areas above: let no copy stay in the WAL.
+  db.pragma('wal_checkpoint(TRUNCATE)');
   metricReports.start();
 
   http = await startHttpServer({

@@ -14,6 +14,7 @@ import { messages, success } from '../protocol/reply.js';
 import { Representations } from '../lib/memo.js';
 import type { RouteTable } from '../protocol/routes.js';
 import { argText, mergePatch } from '../protocol/validate.js';
+import { Secrets } from '../store/secrets.js';
 import type { Services } from './context.js';
 import { IscsiType, VendorServerBootSettingsType, defaultIscsi, type IscsiState } from './bios-vendor-types.js';
 import { checkSystemId } from './system-types.js';
@@ -66,7 +67,7 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
     s.config.scryptLogN,
   );
   const views = new Representations();
-  const iscsi = s.store.setting<IscsiState>('bios.iscsi', defaultIscsi(identity.SerialNumber));
+  const iscsi = iscsiSetting(s, defaultIscsi(identity.SerialNumber));
   s.registries.add(
     {
       id: BIOS_REGISTRY_ID,
@@ -229,4 +230,23 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
       },
     },
   });
+}
+
+/**
+ * The iSCSI settings, CHAP secrets sealed at rest (store/secrets.ts). A secret
+ * an older version stored in plain text reads as it is and is sealed now.
+ */
+function iscsiSetting(s: Services, def: IscsiState): { get(): IscsiState; set(v: IscsiState): void } {
+  const stored = s.store.setting<IscsiState>('bios.iscsi', def);
+  const secrets = s.store.secrets;
+  const mapSecrets = (v: IscsiState, f: (secret: string) => string): IscsiState => ({
+    ...v,
+    iSCSISources: v.iSCSISources.map((x) => (x.iSCSIChapSecret === null ? x : { ...x, iSCSIChapSecret: f(x.iSCSIChapSecret) })),
+  });
+  const setting = {
+    get: () => mapSecrets(stored.get(), (x) => secrets.open(x)),
+    set: (v: IscsiState) => stored.set(mapSecrets(v, (x) => secrets.seal(x))),
+  };
+  if (stored.peek().iSCSISources.some((x) => x.iSCSIChapSecret !== null && !Secrets.isSealed(x.iSCSIChapSecret))) setting.set(setting.get());
+  return setting;
 }

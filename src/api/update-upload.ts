@@ -214,7 +214,7 @@ class Upload {
     });
     this.releaseSpace = repo.reserve(`upload:${tmp}`, limit);
     try {
-      await pipeline(file, meter, createWriteStream(tmp));
+      await pipeline(file, meter, createWriteStream(tmp, { mode: 0o600 }));
     } catch (e) {
       rmSync(tmp, { force: true });
       this.fail(e instanceof RedfishError ? e : baseError('UnrecognizedRequestBody'));

@@ -2,6 +2,7 @@
 // service fills in, and the checks on what a client sends.
 import { baseError } from '../messages/errors.js';
 import type { DocumentCollection, DocumentStore } from '../store/documents.js';
+import type { Secrets } from '../store/secrets.js';
 import { parseMessageId, type EventFilterSpec } from './event-format.js';
 
 export const RETRY_POLICIES = ['TerminateAfterRetries', 'SuspendRetries', 'RetryForever'] as const;
@@ -96,16 +97,30 @@ export function checkMessageIds(ids: readonly string[]): void {
   }
 }
 
-/** Subscriptions that persist (RedfishEvent), cached in memory for the publish path. */
+/**
+ * A subscription as stored: HttpHeaders (listener credentials) sealed as one
+ * string (store/secrets.ts). An array is the plain form older versions wrote.
+ */
+type StoredSubscription = Omit<SubscriptionRecord, 'HttpHeaders'> & { HttpHeaders: string | Record<string, string>[] };
+
+/** Subscriptions that persist (RedfishEvent), cached in memory (headers open) for the publish path. */
 export class SubscriptionStore {
-  private readonly docs: DocumentCollection<SubscriptionRecord>;
+  private readonly docs: DocumentCollection<StoredSubscription>;
   private readonly nextId: { get(): number; set(n: number): void };
   private readonly cache = new Map<string, SubscriptionRecord>();
+  private readonly secrets: Secrets;
 
   constructor(store: DocumentStore) {
-    this.docs = store.collection<SubscriptionRecord>('event.subscription');
+    this.docs = store.collection<StoredSubscription>('event.subscription');
     this.nextId = store.setting('event.subscription.next', 1);
-    for (const s of this.docs.list()) this.cache.set(s.Id, s);
+    this.secrets = store.secrets;
+    for (const stored of this.docs.list()) {
+      const headers = stored.HttpHeaders;
+      const s: SubscriptionRecord = { ...stored, HttpHeaders: typeof headers === 'string' ? this.secrets.openJson(headers) : headers };
+      this.cache.set(s.Id, s);
+      // Headers an older version stored in plain text are sealed now.
+      if (typeof headers !== 'string') this.put(s);
+    }
   }
 
   list(): SubscriptionRecord[] {
@@ -124,7 +139,7 @@ export class SubscriptionStore {
   }
 
   put(s: SubscriptionRecord): void {
-    this.docs.put(s.Id, s);
+    this.docs.put(s.Id, { ...s, HttpHeaders: this.secrets.sealJson(s.HttpHeaders) });
     this.cache.set(s.Id, s);
   }
 

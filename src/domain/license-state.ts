@@ -5,13 +5,14 @@ import { vendorError } from '../messages/errors.js';
 import { resourceEvent } from '../messages/event-messages.js';
 import type { Clock, TimerHandle } from '../platform/clock.js';
 import type { DocumentStore } from '../store/documents.js';
+import { Secrets } from '../store/secrets.js';
 import type { EventBus } from './events.js';
 import { LicenseKeyError, maskLicenseKey, verifyLicenseKey, type LicensePayload } from './license-keys.js';
 import type { LicenseState, LicenseTier } from './licenses.js';
 
 export interface InstalledLicense {
   Id: string;
-  /** The full key, kept to re-verify; never served. */
+  /** The full key, kept to re-verify; never served. Sealed at rest (store/secrets.ts). */
   key: string;
   payload: LicensePayload;
   installedAt: number;
@@ -21,6 +22,7 @@ export const LICENSE_ID = '1';
 
 export class Licenses implements LicenseState {
   private readonly setting;
+  private readonly secrets: Secrets;
   private expiryTimer?: TimerHandle;
 
   constructor(
@@ -32,11 +34,16 @@ export class Licenses implements LicenseState {
     private readonly uri: string,
   ) {
     this.setting = store.setting<InstalledLicense | null>('license.installed', null);
+    this.secrets = store.secrets;
+    // A key an older version stored in plain text is sealed now.
+    const stored = this.setting.peek();
+    if (stored && !Secrets.isSealed(stored.key)) this.setting.set({ ...stored, key: this.secrets.seal(stored.key) });
     this.armExpiry();
   }
 
   installed(): InstalledLicense | undefined {
-    return this.setting.get() ?? undefined;
+    const l = this.setting.get();
+    return l ? { ...l, key: this.secrets.open(l.key) } : undefined;
   }
 
   expired(l: InstalledLicense): boolean {
@@ -44,7 +51,8 @@ export class Licenses implements LicenseState {
   }
 
   tier(): LicenseTier {
-    const l = this.installed();
+    // The payload is enough: the key stays sealed.
+    const l = this.setting.peek();
     return l && !this.expired(l) ? l.payload.tier : 'None';
   }
 
@@ -62,7 +70,7 @@ export class Licenses implements LicenseState {
     }
     const replaced = this.installed();
     const record: InstalledLicense = { Id: LICENSE_ID, key: key.trim(), payload, installedAt: this.clock.now() };
-    this.setting.set(record);
+    this.setting.set({ ...record, key: this.secrets.seal(record.key) });
     this.armExpiry();
     const text = `${payload.tier} license ${maskLicenseKey(record.key)} installed`;
     if (replaced) this.events.publish(resourceEvent('LicenseChanged', payload.tier, text), this.uri, 'ResourceUpdated');

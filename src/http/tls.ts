@@ -33,13 +33,13 @@ export async function ensureTlsMaterial(dataDir: string, certPath?: string, keyP
     usage: ['server'],
   });
   writeFileSync(keyFile, issued.keyPem, { mode: 0o600 });
-  writeFileSync(certFile, issued.certPem);
+  writeFileSync(certFile, issued.certPem, { mode: 0o600 });
   return { cert: issued.certPem, key: issued.keyPem, generated: true };
 }
 
 /** Persist a newly installed identity (certificate replacement) so the next start serves it: both files fsync'ed, then renamed. */
 export function saveTlsMaterial(dataDir: string, cert: string, key: string): void {
-  const staged = ([[SELF_SIGNED_KEY, key, 0o600], [SELF_SIGNED_CERT, cert, 0o644]] as const).map(([name, text, mode]) => {
+  const staged = ([[SELF_SIGNED_KEY, key, 0o600], [SELF_SIGNED_CERT, cert, 0o600]] as const).map(([name, text, mode]) => {
     const tmp = join(dataDir, `${name}.tmp`);
     writeFileSync(tmp, text, { mode });
     const fd = openSync(tmp, 'r');

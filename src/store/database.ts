@@ -1,7 +1,7 @@
 // The embedded database. WAL with synchronous=FULL: a write that returned has
 // reached the disk, so an acknowledged change survives kill -9.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export type Db = Database.Database;
@@ -29,13 +29,24 @@ const CORE_MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** Opens (creating if needed) the database at path, or in memory for ':memory:'. */
+/**
+ * Opens (creating if needed) the database at path, or in memory for ':memory:'.
+ * The file is 0600; SQLite gives its -wal and -shm files the database file's mode.
+ */
 export function openDatabase(path: string, extraMigrations: readonly Migration[] = []): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    closeSync(openSync(path, 'a', 0o600));
+    // A database (and the -wal/-shm a kill left) from an older version may be 0644.
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
+  }
   const db = new Database(path);
   if (path !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
+  // Deleted and overwritten content is zeroed where that costs no extra I/O, so a value
+  // rewritten in place (a plain secret sealed at start) leaves no copy behind.
+  db.pragma('secure_delete = FAST');
   migrate(db, [...CORE_MIGRATIONS, ...extraMigrations]);
   return db;
 }

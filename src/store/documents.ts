@@ -2,6 +2,7 @@
 // Most state (accounts, subscriptions, components, tasks...) fits this shape.
 import { deepFreeze } from '../lib/freeze.js';
 import type { Db } from './database.js';
+import { Secrets } from './secrets.js';
 
 
 export interface DocumentCollection<T> {
@@ -53,8 +54,14 @@ export class DocumentStore {
   private readonly stmts;
   private readonly kinds = new Map<string, Kind>();
   private readonly settings = new Map<string, string | undefined>();
+  private readonly secretKey?: Secrets;
 
-  constructor(readonly db: Db) {
+  /** secrets: the data dir's key (store/secrets.ts); an in-memory database gets a key of its own. */
+  constructor(
+    readonly db: Db,
+    secrets?: Secrets,
+  ) {
+    this.secretKey = secrets ?? (db.memory ? Secrets.ephemeral() : undefined);
     this.stmts = {
       load: db.prepare('SELECT id, seq, body FROM document WHERE kind = ? ORDER BY seq'),
       upsert: db.prepare(
@@ -69,6 +76,12 @@ export class DocumentStore {
         'INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
       ),
     };
+  }
+
+  /** Seals the values areas keep secret at rest (listener headers, CHAP secrets, license keys). */
+  get secrets(): Secrets {
+    if (!this.secretKey) throw new Error('this document store was opened without a secrets key');
+    return this.secretKey;
   }
 
   private kind(kind: string): Kind {

@@ -82,7 +82,7 @@ export class Downloader {
         },
       });
       try {
-        await pipeline(res.body, counter, createWriteStream(dest));
+        await pipeline(res.body, counter, createWriteStream(dest, { mode: 0o600 }));
       } catch (e) {
         rmSync(dest, { force: true });
         throw fail(reason(e as Error, abort));
