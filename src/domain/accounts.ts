@@ -1,6 +1,6 @@
 // Controller user accounts: storage, password checks, change notification,
 // and the rule that an enabled administrator always remains.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { DocumentCollection, DocumentStore } from '../store/documents.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import {
@@ -42,12 +42,21 @@ export class Accounts {
   private readonly listeners: ((id: string) => void)[] = [];
   /** Bumped on every change, so caches keyed on it drop stale entries. */
   generation = 0;
+  /** Password verifications done so far (every login attempt does exactly one; tests count them). */
+  passwordChecks = 0;
+  /**
+   * A hash of a random password, made once with the same cost as real ones: logins of unknown,
+   * disabled or locked-out accounts verify against it, so they take as long as a wrong password.
+   */
+  private readonly dummyHash: Promise<string>;
 
   constructor(
     store: DocumentStore,
     private readonly scryptLogN: number,
   ) {
     this.docs = store.collection<AccountRecord>('account');
+    this.dummyHash = hashPassword(randomBytes(18).toString('base64'), scryptLogN);
+    this.dummyHash.catch(() => undefined); // awaited (and any failure seen) on first use
   }
 
   list(): AccountRecord[] {
@@ -128,7 +137,16 @@ export class Accounts {
     return removed;
   }
 
-  async checkPassword(record: AccountRecord, password: string): Promise<boolean> {
+  /**
+   * Verify a password. Without a record (unknown user, or an account that may not log in now) the
+   * same scrypt work is done against the dummy hash and the answer is false: no timing oracle.
+   */
+  async checkPassword(record: AccountRecord | undefined, password: string): Promise<boolean> {
+    this.passwordChecks++;
+    if (!record) {
+      await verifyPassword(password, await this.dummyHash);
+      return false;
+    }
     return verifyPassword(password, record.PasswordHash);
   }
 

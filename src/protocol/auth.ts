@@ -109,8 +109,21 @@ export class Authentication {
   /** Check a user name and password, as session login and Basic both do. */
   async login(userName: string, password: string, req: AuthRequest): Promise<AccountRecord> {
     const account = this.accounts.findByUserName(userName);
-    if (account) for (const p of this.policies) p.beforeLogin(account, req);
-    const ok = account !== undefined && canLogIn(account) && (await this.accounts.checkPassword(account, password));
+    // Every attempt pays exactly one password hash: an unknown user, a disabled account or a
+    // locked-out one is checked against a dummy hash of the same cost, and a lockout is only
+    // thrown after it, so the time of the 401 tells nothing about the account.
+    let refused: unknown;
+    if (account) {
+      try {
+        for (const p of this.policies) p.beforeLogin(account, req);
+      } catch (e) {
+        refused = e;
+      }
+    }
+    const usable = account !== undefined && refused === undefined && canLogIn(account);
+    const matches = await this.accounts.checkPassword(usable ? account : undefined, password);
+    if (refused !== undefined) throw refused;
+    const ok = usable && matches;
     const current = account ? this.accounts.get(account.Id) : undefined;
     for (const p of this.policies) p.afterLogin(current, ok, req, userName);
     if (!ok || !account) {
