@@ -15,6 +15,8 @@ export interface Config {
   maxSessions: number;
   /** Event subscriptions (EventDestination, SSE streams included) allowed at once. */
   maxSubscriptions: number;
+  /** User accounts that may exist. */
+  maxAccounts: number;
   /** Largest JSON request body accepted, in bytes. */
   bodyLimit: number;
   logLevel: string;
@@ -63,6 +65,7 @@ export const OPTIONS: readonly Option[] = [
   { key: 'tlsKey', flag: 'tls-key', env: 'BMC_TLS_KEY', type: 'string', help: 'PEM private key for --tls-cert' },
   { key: 'maxSessions', flag: 'max-sessions', env: 'BMC_MAX_SESSIONS', type: 'integer', default: 16, help: 'simultaneous sessions and Basic connections' },
   { key: 'maxSubscriptions', flag: 'max-subscriptions', env: 'BMC_MAX_SUBSCRIPTIONS', type: 'integer', default: 20, help: 'event subscriptions (SSE streams included) allowed at once' },
+  { key: 'maxAccounts', flag: 'max-accounts', env: 'BMC_MAX_ACCOUNTS', type: 'integer', default: 64, help: 'user accounts that may exist' },
   { key: 'bodyLimit', flag: 'body-limit', env: 'BMC_BODY_LIMIT', type: 'integer', default: 1048576, help: 'largest JSON request body, bytes' },
   { key: 'logLevel', flag: 'log-level', env: 'BMC_LOG_LEVEL', type: 'string', default: 'info', help: 'fatal, error, warn, info, debug or silent' },
   { key: 'scryptLogN', flag: 'scrypt-log-n', env: 'BMC_SCRYPT_LOG_N', type: 'integer', default: 15, help: 'log2 of the scrypt cost for password hashes' },
@@ -116,6 +119,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   if (config.ssdpPort > 65535) throw new ConfigError(`--ssdp-port must be 0-65535 (0: no SSDP), got ${config.ssdpPort}`);
   if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) throw new ConfigError('--tls-cert and --tls-key go together');
   if (config.maxSessions < 1) throw new ConfigError('--max-sessions must be at least 1');
+  if (config.maxAccounts < 1) throw new ConfigError('--max-accounts must be at least 1');
   if (!['fast', 'realistic'].includes(config.timing)) throw new ConfigError(`--timing must be fast or realistic, got ${config.timing}`);
   if (!['absent', 'installed', 'in-use'].includes(config.tpm)) throw new ConfigError(`--tpm must be absent, installed or in-use, got ${config.tpm}`);
   if (config.runtimeAgent !== undefined && !['absent', 'installed'].includes(config.runtimeAgent)) {

@@ -142,16 +142,24 @@ export function registerAccountServiceRoutes(routes: RouteTable, s: Services): v
       body: NewAccountBody,
       handler: async (ctx) => {
         const b = ctx.body as unknown as AccountChange & { UserName: string; Password: string; RoleId: RoleId };
-        uniqueName(b.UserName);
+        // At most --max-accounts accounts (default 64); checked again after the hash, as concurrent POSTs may race.
+        const admissible = () => {
+          if (s.accounts.list().length >= s.config.maxAccounts) throw baseError('CreateLimitReachedForResource');
+          uniqueName(b.UserName);
+        };
+        admissible();
         s.accountPolicy.checkPassword(b.Password);
-        const record = await s.accounts.create({
-          UserName: b.UserName,
-          Password: b.Password,
-          RoleId: b.RoleId,
-          Enabled: b.Enabled,
-          Privileges: privilegesFor(undefined, b),
-          PasswordChangeRequired: b.PasswordChangeRequired,
-        });
+        const record = await s.accounts.create(
+          {
+            UserName: b.UserName,
+            Password: b.Password,
+            RoleId: b.RoleId,
+            Enabled: b.Enabled,
+            Privileges: privilegesFor(undefined, b),
+            PasswordChangeRequired: b.PasswordChangeRequired,
+          },
+          admissible,
+        );
         s.events.publish(resourceEvent('ResourceCreated'), accountUri(record.Id), 'ResourceAdded');
         return created(accountUri(record.Id), accountBody(s, record));
       },

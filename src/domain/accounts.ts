@@ -76,12 +76,15 @@ export class Accounts {
     return this.docs.list().find((a) => a.UserName === userName);
   }
 
-  async create(input: NewAccount): Promise<AccountRecord> {
+  /** Create an account; `check` runs again once the hash is made, right before storing (limits, unique names). */
+  async create(input: NewAccount, check?: () => void): Promise<AccountRecord> {
     const privileges = { ...vendorPrivilegesOfRole(input.RoleId), ...input.Privileges };
+    const PasswordHash = await hashPassword(input.Password, this.scryptLogN);
+    check?.();
     const record: AccountRecord = {
       Id: this.nextId(),
       UserName: input.UserName,
-      PasswordHash: await hashPassword(input.Password, this.scryptLogN),
+      PasswordHash,
       RoleId: input.RoleId,
       Enabled: input.Enabled ?? true,
       Locked: false,
