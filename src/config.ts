@@ -1,5 +1,6 @@
 // Service configuration: command-line flags, each also readable from an
 // environment variable, with the embedded defaults.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 export interface Config {
@@ -7,8 +8,10 @@ export interface Config {
   host: string;
   dataDir: string;
   adminUser: string;
-  /** Given explicitly; otherwise one is generated on first start. */
+  /** Given explicitly (or read from adminPasswordFile); otherwise one is generated on first start. */
   adminPassword?: string;
+  /** File holding adminPassword, so it need not show in the process list. */
+  adminPasswordFile?: string;
   tlsCert?: string;
   tlsKey?: string;
   /** Simultaneous sessions plus Basic-authenticated connections. */
@@ -61,6 +64,7 @@ export const OPTIONS: readonly Option[] = [
   { key: 'dataDir', flag: 'data-dir', env: 'BMC_DATA_DIR', type: 'string', default: './data', help: 'where the database, keys and certificates live' },
   { key: 'adminUser', flag: 'admin-user', env: 'BMC_ADMIN_USER', type: 'string', default: 'Administrator', help: 'user name of the first administrator' },
   { key: 'adminPassword', flag: 'admin-password', env: 'BMC_ADMIN_PASSWORD', type: 'string', help: 'password of the first administrator (default: generated on first start, written to <data-dir>/initial-admin-password); given on a later start it resets that account\'s password' },
+  { key: 'adminPasswordFile', flag: 'admin-password-file', env: 'BMC_ADMIN_PASSWORD_FILE', type: 'string', help: 'file holding the first administrator\'s password (trailing newline ignored), instead of --admin-password: it does not show in the process list' },
   { key: 'tlsCert', flag: 'tls-cert', env: 'BMC_TLS_CERT', type: 'string', help: 'PEM certificate (chain) for HTTPS (default: self-signed, generated into the data dir)' },
   { key: 'tlsKey', flag: 'tls-key', env: 'BMC_TLS_KEY', type: 'string', help: 'PEM private key for --tls-cert' },
   { key: 'maxSessions', flag: 'max-sessions', env: 'BMC_MAX_SESSIONS', type: 'integer', default: 16, help: 'simultaneous sessions and Basic connections' },
@@ -115,6 +119,12 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
     }
   }
   const config = out as unknown as Config;
+  if (config.adminPasswordFile !== undefined) {
+    if (config.adminPassword !== undefined) {
+      throw new ConfigError('--admin-password (BMC_ADMIN_PASSWORD) and --admin-password-file (BMC_ADMIN_PASSWORD_FILE) exclude each other');
+    }
+    config.adminPassword = readPasswordFile(config.adminPasswordFile);
+  }
   if (config.port > 65535) throw new ConfigError(`--port must be 0-65535 (0: any free port), got ${config.port}`);
   if (config.ssdpPort > 65535) throw new ConfigError(`--ssdp-port must be 0-65535 (0: no SSDP), got ${config.ssdpPort}`);
   if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) throw new ConfigError('--tls-cert and --tls-key go together');
@@ -126,6 +136,20 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
     throw new ConfigError(`--runtime-agent must be installed or absent, got ${config.runtimeAgent}`);
   }
   return config;
+}
+
+/** The password a file holds: one line, its line ending dropped. */
+function readPasswordFile(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`--admin-password-file: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  const password = text.replace(/\r?\n$/, '');
+  if (password === '') throw new ConfigError(`--admin-password-file: ${file} is empty`);
+  if (/[\r\n]/.test(password)) throw new ConfigError(`--admin-password-file: ${file} holds more than one line`);
+  return password;
 }
 
 export function usage(): string {
