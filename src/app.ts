@@ -107,7 +107,11 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   accounts.onChange((id) => {
     if (!accounts.get(id)) sessions.deleteForAccount(id);
   });
-  const auth = new Authentication(accounts, sessions, clock, log);
+  const isAdministrator = (id: string) => {
+    const a = accounts.peek(id);
+    return a !== undefined && accounts.roleOf(a) === 'Administrator';
+  };
+  const auth = new Authentication(accounts, sessions, clock, log, { perAccount: () => Math.min(config.maxSessionsPerAccount, config.maxSessions) });
   const accountPolicy = new AccountPolicy(store, accounts, clock, log);
   auth.addLoginPolicy(accountPolicy);
   const registries = new RegistryFiles();
@@ -141,8 +145,20 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
 
   const events = new EventBus(clock);
   // Subscriptions, durable outbox and delivery: listening from here on, so no event is missed.
-  const eventHub = new EventHub({ store, clock, log, bus: events, registries, maxSubscriptions: () => config.maxSubscriptions });
+  const eventHub = new EventHub({
+    store,
+    clock,
+    log,
+    bus: events,
+    registries,
+    maxSubscriptions: () => config.maxSubscriptions,
+    maxStreamsPerAccount: () => config.maxSsePerAccount,
+    isAdministrator,
+  });
   eventHub.start();
+  // SSE streams end with their session, and when their account no longer allows them.
+  sessions.onEnd((s) => eventHub.endSessionStreams(s.Id));
+  accounts.onChange((id) => eventHub.recheckStreams(id));
   watchAccounts(events, accounts);
   watchSessions(events, sessions);
   // Sensors are read per report: the simulator's are installed in `services` below.

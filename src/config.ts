@@ -18,6 +18,10 @@ export interface Config {
   maxSessions: number;
   /** Event subscriptions (EventDestination, SSE streams included) allowed at once. */
   maxSubscriptions: number;
+  /** Sessions plus connections one account may hold (at most maxSessions). */
+  maxSessionsPerAccount: number;
+  /** Open SSE streams one account may hold. */
+  maxSsePerAccount: number;
   /** User accounts that may exist. */
   maxAccounts: number;
   /** Largest JSON request body accepted, in bytes. */
@@ -69,6 +73,8 @@ export const OPTIONS: readonly Option[] = [
   { key: 'tlsKey', flag: 'tls-key', env: 'BMC_TLS_KEY', type: 'string', help: 'PEM private key for --tls-cert' },
   { key: 'maxSessions', flag: 'max-sessions', env: 'BMC_MAX_SESSIONS', type: 'integer', default: 16, help: 'simultaneous sessions and Basic connections' },
   { key: 'maxSubscriptions', flag: 'max-subscriptions', env: 'BMC_MAX_SUBSCRIPTIONS', type: 'integer', default: 20, help: 'event subscriptions (SSE streams included) allowed at once' },
+  { key: 'maxSessionsPerAccount', flag: 'max-sessions-per-account', env: 'BMC_MAX_SESSIONS_PER_ACCOUNT', type: 'integer', default: 8, help: 'sessions and Basic connections one account may hold (capped by --max-sessions)' },
+  { key: 'maxSsePerAccount', flag: 'max-sse-per-account', env: 'BMC_MAX_SSE_PER_ACCOUNT', type: 'integer', default: 4, help: 'open SSE event streams one account may hold' },
   { key: 'maxAccounts', flag: 'max-accounts', env: 'BMC_MAX_ACCOUNTS', type: 'integer', default: 64, help: 'user accounts that may exist' },
   { key: 'bodyLimit', flag: 'body-limit', env: 'BMC_BODY_LIMIT', type: 'integer', default: 1048576, help: 'largest JSON request body, bytes' },
   { key: 'logLevel', flag: 'log-level', env: 'BMC_LOG_LEVEL', type: 'string', default: 'info', help: 'fatal, error, warn, info, debug or silent' },
@@ -129,6 +135,8 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   if (config.ssdpPort > 65535) throw new ConfigError(`--ssdp-port must be 0-65535 (0: no SSDP), got ${config.ssdpPort}`);
   if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) throw new ConfigError('--tls-cert and --tls-key go together');
   if (config.maxSessions < 1) throw new ConfigError('--max-sessions must be at least 1');
+  if (config.maxSessionsPerAccount < 1) throw new ConfigError('--max-sessions-per-account must be at least 1');
+  if (config.maxSsePerAccount < 1) throw new ConfigError('--max-sse-per-account must be at least 1');
   if (config.maxAccounts < 1) throw new ConfigError('--max-accounts must be at least 1');
   if (!['fast', 'realistic'].includes(config.timing)) throw new ConfigError(`--timing must be fast or realistic, got ${config.timing}`);
   if (!['absent', 'installed', 'in-use'].includes(config.tpm)) throw new ConfigError(`--tpm must be absent, installed or in-use, got ${config.tpm}`);

@@ -5,10 +5,13 @@ import { EVENT_TYPES, MESSAGE_ID_PATTERN } from '../domain/event-format.js';
 import { FilterSyntaxError, SSE_FILTER_PROPERTIES, parseEventFilter, type EventPredicate } from '../domain/event-filter.js';
 import { subscriptionUri, type SubscriptionView, type TestEventInput } from '../domain/event-hub.js';
 import { RETRY_POLICIES, type SubscriptionInput } from '../domain/event-subscriptions.js';
-import { Priv } from '../domain/privileges.js';
+import type { StreamOwner } from '../domain/event-sse.js';
+import { Priv, VENDOR_PRIVILEGES } from '../domain/privileges.js';
 import { baseError } from '../messages/errors.js';
+import { canLogIn } from '../protocol/auth.js';
 import { collectionOf, defineType, oem, ro, statusProp, t, type ActionDef, commonProps } from '../protocol/description.js';
 import { StreamReply, collection, created } from '../protocol/reply.js';
+import type { Principal } from '../protocol/principal.js';
 import type { RequestContext, RouteTable } from '../protocol/routes.js';
 import type { Services } from './context.js';
 
@@ -179,18 +182,51 @@ function sseStream(s: Services, ctx: RequestContext): StreamReply {
       throw e;
     }
   }
-  if (hub.list().length >= s.config.maxSubscriptions) throw baseError('EventSubscriptionLimitExceeded');
+  // The per-account cap, and room at the limit (an administrator displaces a lesser-role stream).
+  hub.makeRoom(ctx.principal.accountId, true);
   // Last-Event-ID is the EventId of the last event the client saw; anything else replays nothing.
   const last = String(ctx.headers['last-event-id'] ?? '').trim();
   const lastEventId = /^\d+$/.test(last) ? Number(last) : undefined;
   const userName = ctx.principal.userName;
+  const owner = streamOwner(s, ctx.principal);
   return new StreamReply(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'X-Accel-Buffering': 'no' }, (res) => {
+    // While the stream is open its session is in use: it does not time out, and ending it ends the stream.
+    if (owner.sessionId !== undefined && !s.sessions.pin(owner.sessionId)) {
+      res.end(); // the session ended meanwhile
+      return;
+    }
     try {
-      hub.openStream(res, { userName, filter, predicate, lastEventId });
+      hub.openStream(res, { userName, filter, predicate, lastEventId, owner });
     } catch {
+      owner.released?.();
       res.end(); // the limit was reached between the check and the start
     }
   });
+}
+
+/**
+ * The owner of a new stream. It ends (issue 12, item 8) with its session, and when its account
+ * is deleted, disabled, loses LoginPriv or any other privilege it had (a lowered role), must
+ * change its password, or, for a stream opened with Basic, has a new password.
+ */
+function streamOwner(s: Services, p: Principal): StreamOwner {
+  const opened = s.accounts.peek(p.accountId);
+  const had = opened ? { ...opened.Privileges } : undefined;
+  const passwordHash = opened?.PasswordHash;
+  const sessionId = p.sessionId;
+  return {
+    accountId: p.accountId,
+    sessionId,
+    stillAllowed: () => {
+      const now = s.accounts.peek(p.accountId);
+      if (!now || !had || !canLogIn(now) || now.PasswordChangeRequired) return false;
+      if (VENDOR_PRIVILEGES.some((k) => had[k] && !now.Privileges[k])) return false;
+      return p.method !== 'basic' || now.PasswordHash === passwordHash;
+    },
+    released: () => {
+      if (sessionId !== undefined) s.sessions.unpin(sessionId);
+    },
+  };
 }
 
 export function registerEventServiceRoutes(routes: RouteTable, s: Services): void {
@@ -258,7 +294,7 @@ export function registerEventServiceRoutes(routes: RouteTable, s: Services): voi
           // SSE destinations come from opening the stream, not from a POST.
           throw baseError('PropertyValueNotInList', String(ctx.body.SubscriptionType), 'SubscriptionType').about('SubscriptionType');
         }
-        const record = hub.create(input);
+        const record = hub.create(input, ctx.principal.accountId);
         return created(subscriptionUri(record.Id), destinationBody(s, subscriptionOf(s, { ...ctx, params: { SubscriptionId: record.Id } })));
       },
     },

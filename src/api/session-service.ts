@@ -135,6 +135,8 @@ export function registerSessionServiceRoutes(routes: RouteTable, s: Services): v
         const { UserName, Password } = ctx.body as { UserName: string; Password: string };
         const req = { headers: ctx.headers, clientIp: ctx.clientIp, socket: ctx.socket };
         const account = await s.auth.login(UserName, Password, req);
+        // Its per-account cap, and room at the limit (an administrator evicts a lesser-role holder).
+        s.auth.makeRoom(account, req);
         try {
           const { session, token } = s.sessions.create(account, ctx.clientIp);
           const viewer = s.auth.principalOf(account, 'session', session.Id);

@@ -15,7 +15,7 @@ import { DeliveryWorker, HttpsSender } from './event-delivery.js';
 import type { EventPredicate } from './event-filter.js';
 import { parseMessageId, subscriptionWants, type EventRecordBody, type LoggedEvent } from './event-format.js';
 import { EventOutbox } from './event-outbox.js';
-import { SseStreams } from './event-sse.js';
+import { SseStreams, type StreamOwner } from './event-sse.js';
 import {
   DEFAULT_MAX_EVENTS_TO_QUEUE,
   DEFAULT_RETRY_POLICY,
@@ -69,6 +69,10 @@ export interface HubDeps {
   bus: EventBus;
   registries: RegistryFiles;
   maxSubscriptions: () => number;
+  /** Open SSE streams one account may hold (default: no cap of its own). */
+  maxStreamsPerAccount?: () => number;
+  /** Whether an account ranks as an administrator, whose subscriptions may displace lesser-role streams. */
+  isAdministrator?: (accountId: string) => boolean;
   /** Outbound HTTPS; tests and the benchmark use the default. */
   sender?: HttpsSender;
 }
@@ -137,10 +141,9 @@ export class EventHub {
     return s && this.view(s);
   }
 
-  create(input: SubscriptionInput): SubscriptionRecord {
-    if (this.subs.list().length + this.sseRecords.size >= this.d.maxSubscriptions()) {
-      throw baseError('EventSubscriptionLimitExceeded');
-    }
+  /** A new RedfishEvent subscription; `requester` is the account asking (an administrator may displace a lesser-role stream). */
+  create(input: SubscriptionInput, requester?: string): SubscriptionRecord {
+    this.makeRoom(requester, false);
     const destination = input.Destination ?? '';
     checkDestination(destination);
     const known = this.prefixes();
@@ -256,11 +259,46 @@ export class EventHub {
     this.ingest({ kind: 'MetricReport', origin: definitionUri, body: report });
   }
 
-  /** Open an SSE stream: it becomes an EventDestination until the connection ends. */
-  openStream(res: ServerResponse, o: { userName: string; filter?: string; predicate: EventPredicate; lastEventId?: number }): string {
-    if (this.subs.list().length + this.sseRecords.size >= this.d.maxSubscriptions()) {
-      throw baseError('EventSubscriptionLimitExceeded');
+  /**
+   * Room for one more subscription or SSE stream of this account, or a 400 EventSubscriptionLimitExceeded.
+   * Policy (issue 12, item 7): an account holds at most maxStreamsPerAccount open SSE streams. When
+   * every subscription slot is taken, an administrator's new stream or subscription ends the oldest SSE
+   * stream of a non-administrator (logged); anyone else, or with no such stream, gets the 400.
+   */
+  makeRoom(accountId: string | undefined, stream: boolean): void {
+    if (stream && accountId !== undefined && this.d.maxStreamsPerAccount) {
+      const own = this.sse.list().filter((x) => x.owner?.accountId === accountId).length;
+      if (own >= this.d.maxStreamsPerAccount()) throw baseError('EventSubscriptionLimitExceeded');
     }
+    if (this.subs.list().length + this.sseRecords.size < this.d.maxSubscriptions()) return;
+    const admin = this.d.isAdministrator;
+    if (accountId !== undefined && admin?.(accountId)) {
+      const victim = this.sse.list().find((x) => !x.owner || !admin(x.owner.accountId));
+      if (victim) {
+        this.d.log.warn({ stream: victim.id, user: victim.userName, for: accountId }, 'SSE stream ended to make room for an administrator');
+        this.sse.close(victim.id);
+        return;
+      }
+    }
+    throw baseError('EventSubscriptionLimitExceeded');
+  }
+
+  /** End the streams opened with this session (it was deleted, timed out or evicted). */
+  endSessionStreams(sessionId: string): void {
+    for (const x of this.sse.list()) if (x.owner?.sessionId === sessionId) this.sse.close(x.id);
+  }
+
+  /** An account changed: end its streams that it no longer allows (deleted, disabled, rights lowered...). */
+  recheckStreams(accountId: string): void {
+    for (const x of this.sse.list()) if (x.owner?.accountId === accountId && !x.owner.stillAllowed()) this.sse.close(x.id);
+  }
+
+  /** Open an SSE stream: it becomes an EventDestination until the connection ends, or its owner's rights do. */
+  openStream(
+    res: ServerResponse,
+    o: { userName: string; filter?: string; predicate: EventPredicate; lastEventId?: number; owner?: StreamOwner },
+  ): string {
+    this.makeRoom(o.owner?.accountId, true);
     const id = `SSE${this.subs.allocateId()}`;
     const context = randomBytes(16).toString('hex');
     this.sseRecords.set(id, {
@@ -279,7 +317,7 @@ export class EventHub {
       State: 'Enabled',
       Vendor: { RequestedMaxEventsToQueue: 0 },
     });
-    this.sse.open({ id, context, userName: o.userName, filter: o.filter, predicate: o.predicate, res }, o.lastEventId);
+    this.sse.open({ id, context, userName: o.userName, owner: o.owner, filter: o.filter, predicate: o.predicate, res }, o.lastEventId);
     return id;
   }
 

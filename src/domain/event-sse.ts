@@ -12,10 +12,22 @@ const MAX_BUFFERED_BYTES = 1 << 20;
 /** Comment lines keep idle connections (and proxies) from timing out. */
 const KEEPALIVE_MS = 15_000;
 
+/** Who opened a stream: the stream ends with its session, or when its account no longer allows it. */
+export interface StreamOwner {
+  accountId: string;
+  /** The session the stream was opened with, if any. */
+  sessionId?: string;
+  /** Asked on every change of the account: false ends the stream at once. */
+  stillAllowed(): boolean;
+  /** Called once when the stream ends, whatever ends it. */
+  released?(): void;
+}
+
 export interface SseStream {
   id: string;
   context: string;
   userName: string;
+  owner?: StreamOwner;
   filter?: string;
   predicate: EventPredicate;
   res: ServerResponse;
@@ -83,11 +95,14 @@ export class SseStreams {
   }
 
   private drop(id: string): void {
-    if (!this.streams.delete(id)) return;
+    const s = this.streams.get(id);
+    if (!s) return;
+    this.streams.delete(id);
     if (!this.streams.size) {
       this.keepalive?.cancel();
       this.keepalive = undefined;
     }
     this.closed(id);
+    s.owner?.released?.();
   }
 }

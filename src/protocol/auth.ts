@@ -4,6 +4,15 @@
 // under a keyed hash, briefly, and dropped on any account change.
 // Each TCP connection that authenticates with Basic holds one slot of the
 // session limit until it closes (SPEC Authentication: Basic; Limits).
+//
+// Slots by role (issue 12, item 7): one account holds at most `perAccount`
+// slots (its sessions plus its Basic/certificate connections; 503
+// SessionLimitExceeded beyond). When every slot is taken and an administrator
+// (role Administrator: UserConfigPriv and ManagerConfigPriv) logs in, the
+// oldest session of a lesser-role account is ended to make room (logged; its
+// SSE streams end with it), or, with no such session, the oldest connection
+// of a lesser-role account is closed. Only a pool full of administrators
+// refuses an administrator.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
@@ -35,6 +44,11 @@ export interface AuthLogger {
   warn(obj: object, msg: string): void;
 }
 
+export interface AuthLimits {
+  /** Slots (sessions plus connections) one account may hold at once. */
+  perAccount: () => number;
+}
+
 const BASIC_CACHE_MS = 60_000;
 const BASIC_CACHE_MAX = 1024;
 const PRINCIPAL_CACHE_MAX = 4096;
@@ -62,8 +76,8 @@ export class Authentication {
   private readonly basicBySocket = new WeakMap<object, { header: string; accountId: string; generation: number; expires: number }>();
   /** Per connection: the last token that authenticated, and its session. */
   private readonly tokenBySocket = new WeakMap<object, { token: string; session: SessionRecord }>();
-  /** Connections holding a slot of the session limit because they authenticated with Basic. */
-  private readonly basicConnections = new Set<object>();
+  /** Connections holding a slot of the session limit (Basic or certificate), oldest first, with their account. */
+  private readonly basicConnections = new Map<TLSSocket, { accountId: string; userName: string }>();
   /** Principals by account, method and session, valid while accounts.generation is unchanged. */
   private readonly principals = new Map<string, Principal>();
   private principalGeneration = -1;
@@ -73,6 +87,7 @@ export class Authentication {
     private readonly sessions: Sessions,
     private readonly clock: Clock,
     private readonly log: AuthLogger,
+    private readonly limits: AuthLimits = { perAccount: () => Infinity },
   ) {
     this.authenticators.push(
       { name: 'session', authenticate: (req) => this.fromToken(req) },
@@ -84,6 +99,54 @@ export class Authentication {
   /** Basic-authenticated connections open now. */
   basicConnectionCount(): number {
     return this.basicConnections.size;
+  }
+
+  /**
+   * Make sure the account may take one more slot (a new session or connection): its own cap,
+   * then the shared limit, evicting a lesser-role holder for an administrator. Throws 503.
+   */
+  makeRoom(account: AccountRecord, req: AuthRequest): void {
+    const held = this.sessions.list().filter((s) => s.AccountId === account.Id).length + this.connectionsOf(account.Id);
+    if (held >= this.limits.perAccount()) {
+      this.log.warn({ user: account.UserName, ip: req.clientIp, held }, 'login refused: sessions and connections per account limit reached');
+      throw baseError('SessionLimitExceeded');
+    }
+    if (this.sessions.hasFreeSlot()) return;
+    if (this.isAdministrator(account) && this.evictLesser(account, req)) return;
+    this.log.warn({ user: account.UserName, ip: req.clientIp }, 'login refused: session and connection limit reached');
+    throw baseError('SessionLimitExceeded');
+  }
+
+  private connectionsOf(accountId: string): number {
+    let n = 0;
+    for (const c of this.basicConnections.values()) if (c.accountId === accountId) n++;
+    return n;
+  }
+
+  private isAdministrator(account: Readonly<AccountRecord> | undefined): boolean {
+    return account !== undefined && this.accounts.roleOf(account) === 'Administrator';
+  }
+
+  /** End the oldest session, else close the oldest connection, of a non-administrator; false when there is none. */
+  private evictLesser(admin: AccountRecord, req: AuthRequest): boolean {
+    const lesser = (accountId: string) => !this.isAdministrator(this.accounts.peek(accountId));
+    const session = this.sessions
+      .list()
+      .filter((s) => lesser(s.AccountId))
+      .sort((a, b) => a.CreatedTime - b.CreatedTime)[0];
+    if (session) {
+      this.log.warn({ user: admin.UserName, ip: req.clientIp, evicted: session.UserName, session: session.Id }, 'session ended to make room for an administrator');
+      this.sessions.delete(session.Id, 'evicted');
+      return true;
+    }
+    for (const [socket, c] of this.basicConnections) {
+      if (socket === req.socket || !lesser(c.accountId)) continue;
+      this.log.warn({ user: admin.UserName, ip: req.clientIp, evicted: c.userName }, 'connection closed to make room for an administrator');
+      this.basicConnections.delete(socket);
+      socket.destroy();
+      return true;
+    }
+    return false;
   }
 
   /** Add an authenticator tried before the built-in ones (client certificates). */
@@ -252,11 +315,8 @@ export class Authentication {
   private holdConnectionSlot(req: AuthRequest, account: AccountRecord): void {
     const socket = req.socket;
     if (!socket || this.basicConnections.has(socket)) return;
-    if (!this.sessions.hasFreeSlot()) {
-      this.log.warn({ user: account.UserName, ip: req.clientIp }, 'Basic connection refused: session and connection limit reached');
-      throw baseError('SessionLimitExceeded');
-    }
-    this.basicConnections.add(socket);
+    this.makeRoom(account, req);
+    this.basicConnections.set(socket, { accountId: account.Id, userName: account.UserName });
     socket.once('close', () => this.basicConnections.delete(socket));
   }
 }
