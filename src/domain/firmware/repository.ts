@@ -37,9 +37,39 @@ const ACTIVATES: Record<string, string> = {
   AfterServerReboot: 'AfterReboot',
 };
 
-/** A file name a client may use: no path, no control characters. */
+/** The longest file name a client may use, in UTF-8 bytes. */
+export const MAX_FILENAME_BYTES = 255;
+
+/**
+ * Characters no file name may hold besides the path separators: C0 controls,
+ * DEL, C1 controls, the bidi marks, embeddings, overrides and isolates (a name
+ * that reads differently than it sorts), and unpaired surrogates.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\p{Cs}/gu;
+
+/** Names that are members of every plain object (`__proto__`, `constructor`, `toString`...) and `prototype`. */
+const RESERVED_FILENAMES: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/**
+ * A file name a client may use: not empty, not only dots, at most
+ * MAX_FILENAME_BYTES of UTF-8, no path separator, nothing UNPRINTABLE, not a
+ * reserved name.
+ */
 export function validFilename(name: string): boolean {
-  return name.length > 0 && name.length <= 255 && !/[/\\\u0000-\u001f]/.test(name) && name !== '.' && name !== '..';
+  return (
+    name.length > 0 &&
+    !/^\.+$/.test(name) &&
+    Buffer.byteLength(name, 'utf8') <= MAX_FILENAME_BYTES &&
+    !/[/\\]/.test(name) &&
+    !name.match(UNPRINTABLE) &&
+    !RESERVED_FILENAMES.has(name)
+  );
+}
+
+/** A name as a message may show it: UNPRINTABLE characters written as `\u` escapes. */
+export function printableFilename(name: string): string {
+  return name.replace(UNPRINTABLE, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
 }
 
 export class ComponentRepository {
