@@ -9,8 +9,9 @@ import busboy from 'busboy';
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
+import type { Socket } from 'node:net';
 import { Transform, type Readable } from 'node:stream';
-import { validFilename } from '../domain/firmware/repository.js';
+import { printableFilename, validFilename } from '../domain/firmware/repository.js';
 import { sha256File } from '../domain/firmware/signing.js';
 import type { UpdateOperation } from '../domain/firmware/update-state.js';
 import { verifyImage } from '../domain/firmware/verify.js';
@@ -56,10 +57,17 @@ export function registerUploadRoutes(routes: RouteTable, s: Services): void {
   });
 }
 
+/** A cookie's value; one that is not valid percent-encoding is a bad credential (NoValidSession). */
 function cookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        throw unauthorized();
+      }
+    }
   }
   return undefined;
 }
@@ -123,17 +131,42 @@ class Upload {
     this.error ??= e;
   }
 
+  /**
+   * Reads the form. Every stream involved has an error handler: a form cut
+   * short (no closing boundary), a malformed part or a request that fails
+   * midway ends the parse with UnrecognizedRequestBody, never an unhandled
+   * 'error' event.
+   */
   private parse(stream: Readable): Promise<void> {
     return new Promise<void>((resolve) => {
       let bb: busboy.Busboy;
       try {
-        bb = busboy({ headers: this.ctx.headers, limits: { fieldSize: SMALL_PART_MAX, fields: 16, files: 4, parts: 24 } });
+        bb = busboy({
+          headers: this.ctx.headers,
+          // File names are UTF-8 (RFC 7578 4.2), not latin1.
+          defParamCharset: 'utf8',
+          limits: { fieldSize: SMALL_PART_MAX, fields: 16, files: 4, parts: 24 },
+        });
       } catch {
         this.fail(baseError('UnrecognizedRequestBody'));
         stream.resume();
         resolve();
         return;
       }
+      // A request that fails or whose connection goes away midway: the form ends there, as a
+      // malformed one. The connection is watched too: a request answered early by the server
+      // (a framing error, a stalled body) is not destroyed when its connection closes.
+      const req = stream as Readable & { complete?: boolean; socket?: Socket };
+      const cutShort = () => {
+        if (!req.complete && !bb.destroyed) bb.destroy(new Error('the request ended before the form'));
+      };
+      req.on('error', cutShort);
+      req.once('close', cutShort);
+      req.socket?.once('close', cutShort);
+      const done = () => {
+        req.socket?.off('close', cutShort);
+        resolve();
+      };
       bb.on('field', (name, value, info) => {
         if (info.valueTruncated) return this.fail(baseError('UnrecognizedRequestBody'));
         if (name === 'sessionKey' && !this.principal) {
@@ -146,6 +179,8 @@ class Upload {
         else if (name === 'compsig') this.compsig = value;
       });
       bb.on('file', (name, file, info) => {
+        // Every part, read, collected or only resumed, may end in an error (cut short): it fails the form.
+        file.on('error', () => this.fail(baseError('UnrecognizedRequestBody')));
         if (name === 'parameters' || name === 'compsig') {
           this.smallParts.push(
             collect(file).then((text) => {
@@ -167,9 +202,9 @@ class Upload {
         this.fail(baseError('UnrecognizedRequestBody'));
         stream.unpipe(bb);
         stream.resume();
-        resolve();
+        done();
       });
-      bb.on('close', () => resolve());
+      bb.on('close', done);
       stream.pipe(bb);
     }).then(async () => {
       await Promise.all(this.smallParts);
@@ -182,7 +217,7 @@ class Upload {
     const name = (rawName ?? '').split(/[\\/]/).pop() ?? '';
     try {
       if (!this.principal) throw unauthorized();
-      if (!validFilename(name)) throw baseError('ActionParameterValueFormatError', rawName ?? '', 'filename', 'upload');
+      if (!validFilename(name)) throw baseError('ActionParameterValueFormatError', printableFilename(rawName ?? ''), 'filename', 'upload');
       const params = this.params();
       if (params.Section === undefined || params.Section === 0) this.fw.repository.checkReplaceable(name);
       this.op = this.fw.status.begin('Uploading', params.UploadCurrentEtag);
@@ -213,9 +248,12 @@ class Upload {
       },
     });
     this.releaseSpace = repo.reserve(`upload:${tmp}`, limit);
+    const out = createWriteStream(tmp, { mode: 0o600 });
     try {
-      await pipeline(file, meter, createWriteStream(tmp, { mode: 0o600 }));
+      await pipeline(file, meter, out);
     } catch (e) {
+      // pipeline may give up before the temp file is even open: remove it once the stream let go of it.
+      await new Promise<void>((done) => (out.closed ? done() : out.once('close', () => done())));
       rmSync(tmp, { force: true });
       this.fail(e instanceof RedfishError ? e : baseError('UnrecognizedRequestBody'));
       return;
@@ -317,12 +355,17 @@ class Upload {
   }
 }
 
+/** A small part's text; undefined when it is too large or cut short. */
 async function collect(file: Readable): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let n = 0;
-  for await (const c of file as AsyncIterable<Buffer>) {
-    n += c.length;
-    if (n <= SMALL_PART_MAX) chunks.push(c);
+  try {
+    for await (const c of file as AsyncIterable<Buffer>) {
+      n += c.length;
+      if (n <= SMALL_PART_MAX) chunks.push(c);
+    }
+  } catch {
+    return undefined;
   }
   return n > SMALL_PART_MAX ? undefined : Buffer.concat(chunks).toString('utf8');
 }

@@ -67,6 +67,16 @@ export interface BinHeader {
 
 const invalid = (file: string, why: string) => vendorError(400, 'FirmwareImageInvalid', file, why);
 
+/** A JSON object (not null, an array or a scalar). */
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The default activation of a device class; undefined for names that are not in the table (`constructor`...). */
+function defaultActivation(deviceClass: string): Activation | undefined {
+  return Object.hasOwn(DEFAULT_ACTIVATION, deviceClass) ? DEFAULT_ACTIVATION[deviceClass] : undefined;
+}
+
 /** Reads what a file claims to be; throws FirmwareImageInvalid when it is neither format. */
 export async function inspectPackage(path: string, filename: string): Promise<PackageInfo> {
   const size = statSync(path).size;
@@ -90,12 +100,14 @@ function readRange(path: string, start: number, length: number): Buffer {
 function inspectBin(path: string, filename: string, size: number): PackageInfo {
   const headerLen = readRange(path, 8, 4).readUInt32BE(0);
   if (headerLen > MAX_HEADER || 12 + headerLen + SIG_TRAILER > size) throw invalid(filename, 'the image header is truncated');
-  let header: Partial<BinHeader>;
+  let parsed: unknown;
   try {
-    header = JSON.parse(readRange(path, 12, headerLen).toString('utf8')) as Partial<BinHeader>;
+    parsed = JSON.parse(readRange(path, 12, headerLen).toString('utf8'));
   } catch {
     throw invalid(filename, 'the image header is not JSON');
   }
+  if (!isObject(parsed)) throw invalid(filename, 'the image header must be a JSON object');
+  const header = parsed as Partial<BinHeader>;
   if (typeof header.DeviceClass !== 'string' || typeof header.Version !== 'string' || !header.Version) {
     throw invalid(filename, 'the image header must name DeviceClass and Version');
   }
@@ -110,7 +122,7 @@ function inspectBin(path: string, filename: string, size: number): PackageInfo {
     name: typeof header.Name === 'string' && header.Name ? header.Name : `${header.DeviceClass} firmware`,
     version: header.Version,
     type: 'A',
-    activation: DEFAULT_ACTIVATION[header.DeviceClass] ?? 'Immediate',
+    activation: defaultActivation(header.DeviceClass) ?? 'Immediate',
     criticality: 'Recommended',
     devices: [{ DeviceClass: header.DeviceClass }],
     payload: { start: 12 + headerLen, end: size - SIG_TRAILER },
@@ -154,12 +166,13 @@ async function inspectFwpkg(path: string, filename: string): Promise<PackageInfo
     if (entry.uncompressedSize > MAX_HEADER) throw invalid(filename, 'payload.json is too large');
     const chunks: Buffer[] = [];
     for await (const c of (await entryStream(zip, entry)) as AsyncIterable<Buffer>) chunks.push(c);
-    let p: Record<string, unknown>;
+    let p: unknown;
     try {
-      p = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      p = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {
       throw invalid(filename, 'payload.json is not JSON');
     }
+    if (!isObject(p)) throw invalid(filename, 'payload.json must be a JSON object');
     return checkPayload(p, filename, new Set(entries.keys()));
   } catch (e) {
     if (e instanceof Error && e.name === 'RedfishError') throw e;
@@ -177,8 +190,8 @@ function checkPayload(p: Record<string, unknown>, filename: string, names: Set<s
   const devices = p.Devices;
   if (!Array.isArray(devices) || devices.length === 0) throw invalid(filename, 'Devices must list at least one device');
   const out: PackageDevice[] = [];
-  for (const d of devices as Record<string, unknown>[]) {
-    if (typeof d?.DeviceClass !== 'string') throw invalid(filename, 'each device needs a DeviceClass');
+  for (const d of devices as unknown[]) {
+    if (!isObject(d) || typeof d.DeviceClass !== 'string') throw invalid(filename, 'each device needs a DeviceClass');
     if (type === 'A' && !(CONTROLLER_FLASHABLE as readonly string[]).includes(d.DeviceClass)) {
       throw invalid(filename, `a Type A component cannot target ${d.DeviceClass}; the controller cannot flash it`);
     }
@@ -190,7 +203,7 @@ function checkPayload(p: Record<string, unknown>, filename: string, names: Set<s
     }
     out.push({ DeviceClass: d.DeviceClass, Image: typeof d.Image === 'string' ? d.Image : undefined });
   }
-  const activation = (p.Activation ?? DEFAULT_ACTIVATION[out[0]?.DeviceClass ?? ''] ?? 'Immediate') as Activation;
+  const activation = (p.Activation ?? defaultActivation(out[0]?.DeviceClass ?? '') ?? 'Immediate') as Activation;
   if (!ACTIVATIONS.includes(activation)) throw invalid(filename, `Activation must be one of ${ACTIVATIONS.join(', ')}`);
   const criticality = (p.Criticality ?? 'Recommended') as Criticality;
   if (!CRITICALITIES.includes(criticality)) throw invalid(filename, `Criticality must be one of ${CRITICALITIES.join(', ')}`);

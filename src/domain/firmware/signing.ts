@@ -96,6 +96,7 @@ export function checkCompsig(key: VendorSigningKey, text: string, digest: Buffer
   } catch {
     return 'the compsig is not a valid signature file';
   }
+  if (typeof sig !== 'object' || sig === null || Array.isArray(sig)) return 'the compsig is not a valid signature file';
   if (sig.Format !== COMPSIG_FORMAT || sig.Algorithm !== 'Ed25519' || typeof sig.Signature !== 'string') {
     return 'the compsig is not a valid signature file';
   }
