@@ -91,12 +91,18 @@ export class IntegrityScanner {
 
   /** Start a scan now; resolves when it finishes. Returns the running one when already scanning. */
   start(): Promise<ScanReport> {
-    this.running ??= new Promise<void>((res) => this.clock.setTimer(SCAN_DURATION_MS, res))
+    if (this.running) return this.running;
+    const scan = new Promise<void>((res) => this.clock.setTimer(SCAN_DURATION_MS, res))
       .then(() => this.verify())
       .finally(() => {
         this.running = undefined;
+        // The service is no longer busy: an ApplyUpdate waiting at the head of the queue may start.
+        this.status.blockerEnded();
       });
-    return this.running;
+    // Callers that do not wait for the report (the action, the background timer) leave no unhandled rejection.
+    scan.catch(() => undefined);
+    this.running = scan;
+    return scan;
   }
 
   /** Test hook: the flash contents of an inventory item stop matching its image. */
@@ -117,12 +123,13 @@ export class IntegrityScanner {
       this.logs.write('IML', vendorMessage('FirmwareIntegrityFailure', item.Name, item.Version), uri);
       this.events.publish(resourceEvent('ResourceErrorsDetected', 'Version', 'FirmwareIntegrity'), uri, 'Alert');
       if (s.OnIntegrityFailure !== 'LogAndRepairAutomatically') continue;
-      const image = await this.recoveryImageFor(item.DeviceClass as string);
-      if (!image) {
-        this.logs.write('IML', vendorMessage('FirmwareRecoveryImageMissing', item.Name), uri);
-        continue;
-      }
       try {
+        // A recovery image that cannot be read (damaged or gone) is a failed repair, not a failed scan.
+        const image = await this.recoveryImageFor(item.DeviceClass as string);
+        if (!image) {
+          this.logs.write('IML', vendorMessage('FirmwareRecoveryImageMissing', item.Name), uri);
+          continue;
+        }
         await this.flasher.repair(item, image);
         report.repaired.push(uri);
         this.logs.write('IML', vendorMessage('FirmwareIntegrityRepaired', item.Name, image.info.version), uri);

@@ -52,6 +52,16 @@ export class UpdateStatus {
     this.listeners.push(fn);
   }
 
+  /**
+   * A blocker stopped blocking (an integrity scan ended): tell the listeners,
+   * as the end of an operation does, so whoever waits for an idle service
+   * (the update queue's Bmc updater) looks again.
+   */
+  blockerEnded(): void {
+    const state = this.setting.get().state;
+    for (const fn of this.listeners) fn(state);
+  }
+
   /** Why the service is busy now, or undefined. */
   busyReason(): string | undefined {
     if (this.active) return this.setting.get().state;
