@@ -111,7 +111,10 @@ export function registerCertificateServiceRoutes(routes: RouteTable, s: Services
           }
           const names = [b.CommonName, ...(b.AlternativeNames ?? []), hostname()].filter((n) => /^[A-Za-z0-9.-]+$/.test(n));
           const subject = { CommonName: b.CommonName, OrgName: b.Organization, OrgUnit: b.OrganizationalUnit, City: b.City, State: b.State, Country: b.Country };
-          const csr = await s.httpsCertificate.generateCsr(subject, [...new Set(names)]);
+          const csr = await s.httpsCertificate.generateCsr(subject, [...new Set(names)], [], {
+            name: GENERATE_CSR.name,
+            parameters: { OrgName: 'Organization', OrgUnit: 'OrganizationalUnit' },
+          });
           return json(200, { CSRString: csr, CertificateCollection: { '@odata.id': collectionUri } });
         },
       },

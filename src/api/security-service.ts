@@ -275,7 +275,7 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): 
           checkManager(ctx.params.ManagerId);
           const b = ctx.body as { CommonName: string; Country?: string; State?: string; City?: string; OrgName?: string; OrgUnit?: string };
           const names = [...new Set([b.CommonName, hostname()].filter((n) => /^[A-Za-z0-9.-]+$/.test(n)))];
-          return json(200, { CSRString: await s.httpsCertificate.generateCsr(b, names) });
+          return json(200, { CSRString: await s.httpsCertificate.generateCsr(b, names, [], { name: generateDef?.name ?? 'GenerateCSR' }) });
         },
       },
       {

@@ -3,7 +3,8 @@
 // certificate that comes with its own key). Both the vendor HttpsCert
 // resource and the standard CertificateService use this.
 import { X509Certificate } from 'node:crypto';
-import { vendorError } from '../messages/errors.js';
+import { isWellFormedUnicode, toWellFormedUnicode } from '../lib/unicode.js';
+import { baseError, vendorError } from '../messages/errors.js';
 import type { Clock } from '../platform/clock.js';
 import { CertificateError, certificateMatchesKey, generateCsr, parseCertificates, validAt, type CsrSubject } from '../platform/x509-verify.js';
 import type { DocumentStore, Setting } from '../store/documents.js';
@@ -17,6 +18,12 @@ interface PendingCsr {
 export interface HttpsIdentityPort {
   readonly cert: string;
   replace(cert: string, key: string): void;
+}
+
+/** The action a CSR is generated for, and its parameter names where they differ from the subject fields. */
+export interface CsrAction {
+  name: string;
+  parameters?: Partial<Record<keyof CsrSubject, string>>;
 }
 
 const PRIVATE_KEY = /-----BEGIN (?:EC |RSA )?PRIVATE KEY-----[\s\S]+?-----END (?:EC |RSA )?PRIVATE KEY-----\s*/;
@@ -47,8 +54,23 @@ export class HttpsCertificate {
     return this.pending.peek()?.csrPem ?? null;
   }
 
-  /** A new key, kept on the controller, and a CSR for it; replaces any earlier pending request. */
-  async generateCsr(subject: CsrSubject, dnsNames: string[], ipAddresses: string[] = []): Promise<string> {
+  /**
+   * A new key, kept on the controller, and a CSR for it; replaces any earlier pending request.
+   * A subject field that is not valid Unicode (a lone surrogate has no UTF-8 form) is a 400
+   * naming the action's parameter (`action.parameters` maps subject fields to them).
+   */
+  async generateCsr(
+    subject: CsrSubject,
+    dnsNames: string[],
+    ipAddresses: string[] = [],
+    action: CsrAction = { name: 'GenerateCSR' },
+  ): Promise<string> {
+    for (const [field, value] of Object.entries(subject) as [keyof CsrSubject, unknown][]) {
+      if (typeof value === 'string' && !isWellFormedUnicode(value)) {
+        const parameter = action.parameters?.[field] ?? field;
+        throw baseError('ActionParameterValueFormatError', toWellFormedUnicode(value), parameter, action.name).about(parameter);
+      }
+    }
     const csr = await generateCsr(subject, dnsNames, ipAddresses);
     this.pending.set(csr);
     return csr.csrPem;
