@@ -3,6 +3,7 @@
 import { join, resolve } from 'node:path';
 import { INITIAL_PASSWORD_FILE, startService } from './app.js';
 import { ConfigError, parseConfig, usage } from './config.js';
+import { TlsIdentityError } from './http/tls.js';
 import { TOOLS } from './tools/index.js';
 
 function fullUsage(): string {
@@ -52,7 +53,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
-  if (e instanceof ConfigError) process.stderr.write(`${e.message}\n`);
+  if (e instanceof ConfigError || e instanceof TlsIdentityError) process.stderr.write(`${e.message}\n`);
   else process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });

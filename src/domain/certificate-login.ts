@@ -4,7 +4,7 @@
 // checked on every request; the first unmet one is named, never skipped.
 import { createHash, randomBytes, type X509Certificate } from 'node:crypto';
 import type { Clock } from '../platform/clock.js';
-import { describeCertificate, parseCertificates, verifyChain, CertificateError } from '../platform/x509-verify.js';
+import { describeCertificate, keyPolicyProblem, parseCertificates, verifyChain, CertificateError } from '../platform/x509-verify.js';
 import type { DocumentCollection, DocumentStore } from '../store/documents.js';
 import type { AccountRecord, Accounts } from './accounts.js';
 import { FEATURE_TIER, tierAtLeast, type LicenseState } from './licenses.js';
@@ -103,6 +103,8 @@ export class CertificateLogin {
     if (certs.length !== 1) throw new CertificateError('send exactly one CA certificate per request');
     const cert = certs[0] as X509Certificate;
     if (!cert.ca) throw new CertificateError('it is not a CA certificate (basicConstraints CA:TRUE is missing)');
+    const weakKey = keyPolicyProblem(cert);
+    if (weakKey) throw new CertificateError(weakKey);
     const fp = fingerprintOf(cert);
     const existing = this.cas.list().find((c) => c.Fingerprint === fp);
     if (existing) return { ca: existing, created: false };

@@ -6,7 +6,15 @@ import { X509Certificate } from 'node:crypto';
 import { isWellFormedUnicode, toWellFormedUnicode } from '../lib/unicode.js';
 import { baseError, vendorError } from '../messages/errors.js';
 import type { Clock } from '../platform/clock.js';
-import { CertificateError, certificateMatchesKey, generateCsr, parseCertificates, validAt, type CsrSubject } from '../platform/x509-verify.js';
+import {
+  CertificateError,
+  certificateMatchesKey,
+  generateCsr,
+  keyPolicyProblem,
+  parseCertificates,
+  validAt,
+  type CsrSubject,
+} from '../platform/x509-verify.js';
 import type { DocumentStore, Setting } from '../store/documents.js';
 
 interface PendingCsr {
@@ -85,6 +93,8 @@ export class HttpsCertificate {
     const keyBlock = PRIVATE_KEY.exec(text)?.[0];
     const certs = this.parse(keyBlock ? text.replace(PRIVATE_KEY, '') : text, property);
     const leaf = certs[0] as X509Certificate;
+    const weakKey = keyPolicyProblem(leaf);
+    if (weakKey) throw vendorError(400, 'CertificateInvalid', property, weakKey).about(property);
     const csr = this.pending.peek();
     const keyPem = (keyBlock ?? csr?.keyPem)?.trim();
     if (!keyPem) throw vendorError(400, 'CertificateSigningRequestMissing').about(property);

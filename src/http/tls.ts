@@ -4,6 +4,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, w
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { issueCertificate } from '../platform/x509.js';
+import { CertificateError, certificateMatchesKey, keyPolicyProblem, parseCertificates } from '../platform/x509-verify.js';
 
 export interface TlsMaterial {
   cert: string;
@@ -15,9 +16,32 @@ export interface TlsMaterial {
 export const SELF_SIGNED_CERT = 'https-cert.pem';
 export const SELF_SIGNED_KEY = 'https-key.pem';
 
+/** A given HTTPS identity (--tls-cert, --tls-key) the service cannot serve; the message says why. */
+export class TlsIdentityError extends Error {}
+
+/** The certificate parses, its key is one the policy accepts, and the private key is its own. */
+function checkIdentity(certPem: string, keyPem: string, certPath: string, keyPath: string): void {
+  let leaf;
+  try {
+    [leaf] = parseCertificates(certPem);
+  } catch (e) {
+    if (e instanceof CertificateError) throw new TlsIdentityError(`--tls-cert ${certPath}: ${e.message}`);
+    throw e;
+  }
+  if (!leaf) throw new TlsIdentityError(`--tls-cert ${certPath}: no certificate found`);
+  const weak = keyPolicyProblem(leaf);
+  if (weak) throw new TlsIdentityError(`--tls-cert ${certPath}: the certificate cannot be used for HTTPS: ${weak}`);
+  if (!certificateMatchesKey(leaf, keyPem)) {
+    throw new TlsIdentityError(`--tls-key ${keyPath}: not the private key of the certificate in ${certPath} (or not a readable PEM private key)`);
+  }
+}
+
 export async function ensureTlsMaterial(dataDir: string, certPath?: string, keyPath?: string): Promise<TlsMaterial> {
   if (certPath && keyPath) {
-    return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8'), generated: false };
+    const cert = readFileSync(certPath, 'utf8');
+    const key = readFileSync(keyPath, 'utf8');
+    checkIdentity(cert, key, certPath, keyPath);
+    return { cert, key, generated: false };
   }
   const certFile = join(dataDir, SELF_SIGNED_CERT);
   const keyFile = join(dataDir, SELF_SIGNED_KEY);

@@ -79,6 +79,39 @@ export function verifyChain(leaf: X509Certificate, presented: readonly X509Certi
   return { ok: false, reason: 'the client certificate was not issued by an imported trusted CA certificate' };
 }
 
+/** The EC curves accepted, by OpenSSL's name and the name said back to the client. */
+const ACCEPTED_CURVES: Record<string, string> = { prime256v1: 'P-256', secp384r1: 'P-384', secp521r1: 'P-521' };
+const RSA_MIN_BITS = 2048;
+const RSA_MAX_BITS = 8192;
+
+/**
+ * Why the key of a certificate is not accepted for the HTTPS identity or a
+ * trusted CA, as a phrase for CertificateInvalid; undefined when it is:
+ * RSA of 2048 to 8192 bits, or EC on P-256, P-384 or P-521. Anything else
+ * (short RSA, other curves, explicit curve parameters, DSA, EdDSA, RSA-PSS) is not.
+ */
+export function keyPolicyProblem(cert: X509Certificate): string | undefined {
+  const key = cert.publicKey;
+  const details = key.asymmetricKeyDetails ?? {};
+  switch (key.asymmetricKeyType) {
+    case 'rsa': {
+      const bits = details.modulusLength ?? 0;
+      if (bits < RSA_MIN_BITS) return `its RSA key has ${bits} bits; at least ${RSA_MIN_BITS} are required`;
+      if (bits > RSA_MAX_BITS) return `its RSA key has ${bits} bits; at most ${RSA_MAX_BITS} are accepted`;
+      const e = details.publicExponent ?? 0n;
+      if (e < 3n || e % 2n === 0n) return `its RSA public exponent ${e} is not accepted`;
+      return undefined;
+    }
+    case 'ec': {
+      const curve = details.namedCurve;
+      if (curve && ACCEPTED_CURVES[curve]) return undefined;
+      return `its EC key is on the curve ${curve ?? 'given by explicit parameters'}; only P-256, P-384 and P-521 are accepted`;
+    }
+    default:
+      return `its ${key.asymmetricKeyType ?? 'unknown'} key is not accepted; use an RSA key of at least ${RSA_MIN_BITS} bits or an EC key on P-256, P-384 or P-521`;
+  }
+}
+
 /** True when the private key (PEM) belongs to the certificate. */
 export function certificateMatchesKey(cert: X509Certificate, keyPem: string): boolean {
   try {

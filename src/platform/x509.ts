@@ -49,12 +49,13 @@ export async function issueCertificate(o: IssueOptions): Promise<IssuedCertifica
   const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
   const notBefore = o.notBefore ?? new Date(Date.now() - 60_000);
   const notAfter = new Date(notBefore.getTime() + (o.days ?? 3650) * 86_400_000);
+  // An EC key only signs (ECDHE agrees the keys); keyEncipherment is for RSA keys alone.
+  const leafUsage =
+    o.keyType === 'rsa' ? x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment : x509.KeyUsageFlags.digitalSignature;
   const extensions: x509.Extension[] = [
     new x509.BasicConstraintsExtension(Boolean(o.ca), undefined, true),
     new x509.KeyUsagesExtension(
-      o.ca
-        ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature
-        : x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment,
+      o.ca ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature : leafUsage,
       true,
     ),
     await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
