@@ -255,6 +255,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     cert: https.cert,
     key: https.key,
     bodyLimit: config.bodyLimit,
+    limits: config,
     dispatcher: new Dispatcher(services.routes, auth, log, { onWrite: resourceWriteEvents(events) }),
     log,
   });

@@ -50,6 +50,16 @@ export interface Config {
   runtimeAgent?: string;
   /** UDP port of SSDP discovery; 0 offers no SSDP. */
   ssdpPort: number;
+  /** Seconds a new connection has to complete its TLS handshake. */
+  tlsHandshakeTimeout: number;
+  /** Seconds a request has to send its complete headers. */
+  headersTimeout: number;
+  /** Seconds an idle kept-alive connection stays open. */
+  keepAliveTimeout: number;
+  /** Seconds a request body may go without progress before it is cut. */
+  bodyTimeout: number;
+  /** Open connections accepted at once; more are closed at once. */
+  maxConnections: number;
 }
 
 interface Option {
@@ -91,6 +101,11 @@ export const OPTIONS: readonly Option[] = [
   { key: 'shutdownSeconds', flag: 'shutdown-seconds', env: 'BMC_SHUTDOWN_SECONDS', type: 'integer', help: 'seconds a graceful OS shutdown takes (overrides --timing)' },
   { key: 'tpm', flag: 'tpm', env: 'BMC_TPM', type: 'string', default: 'installed', help: 'TPM of the simulated server: absent, installed or in-use' },
   { key: 'ssdpPort', flag: 'ssdp-port', env: 'BMC_SSDP_PORT', type: 'integer', default: 1900, help: 'UDP port of SSDP discovery (0: no SSDP); ManagerNetworkProtocol SSDP switches it on and off' },
+  { key: 'tlsHandshakeTimeout', flag: 'tls-handshake-timeout', env: 'BMC_TLS_HANDSHAKE_TIMEOUT', type: 'integer', default: 10, help: 'seconds a new connection has to complete its TLS handshake before it is closed' },
+  { key: 'headersTimeout', flag: 'headers-timeout', env: 'BMC_HEADERS_TIMEOUT', type: 'integer', default: 20, help: 'seconds a request has to send its complete headers (408, then closed)' },
+  { key: 'keepAliveTimeout', flag: 'keep-alive-timeout', env: 'BMC_KEEP_ALIVE_TIMEOUT', type: 'integer', default: 72, help: 'seconds an idle kept-alive connection stays open' },
+  { key: 'bodyTimeout', flag: 'body-timeout', env: 'BMC_BODY_TIMEOUT', type: 'integer', default: 30, help: 'seconds a request body (uploads included) may send nothing before it is cut (408, then closed)' },
+  { key: 'maxConnections', flag: 'max-connections', env: 'BMC_MAX_CONNECTIONS', type: 'integer', default: 4096, help: 'open connections accepted at once; more are closed at once (keep it below the descriptor limit, ulimit -n)' },
   { key: 'runtimeAgent', flag: 'runtime-agent', env: 'BMC_RUNTIME_AGENT', type: 'string', help: 'host-side update manager (RuntimeAgent updater) of the simulated server at start: installed or absent (default: as last set, absent at first start)' },
 ];
 
@@ -135,6 +150,9 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   if (config.ssdpPort > 65535) throw new ConfigError(`--ssdp-port must be 0-65535 (0: no SSDP), got ${config.ssdpPort}`);
   if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) throw new ConfigError('--tls-cert and --tls-key go together');
   if (config.maxSessions < 1) throw new ConfigError('--max-sessions must be at least 1');
+  for (const o of OPTIONS.filter((x) => ['tlsHandshakeTimeout', 'headersTimeout', 'keepAliveTimeout', 'bodyTimeout', 'maxConnections'].includes(x.key))) {
+    if ((config[o.key] as number) < 1) throw new ConfigError(`--${o.flag} must be at least 1`);
+  }
   if (config.maxSessionsPerAccount < 1) throw new ConfigError('--max-sessions-per-account must be at least 1');
   if (config.maxSsePerAccount < 1) throw new ConfigError('--max-sse-per-account must be at least 1');
   if (config.maxAccounts < 1) throw new ConfigError('--max-accounts must be at least 1');

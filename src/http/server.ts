@@ -1,13 +1,13 @@
 // The HTTPS listener: node:https carries the bytes; every Redfish rule lives in
 // the protocol layer's Dispatcher. This file only reads bodies and writes answers.
 import { createServer, type Server } from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { Readable } from 'node:stream';
-import type { TLSSocket } from 'node:tls';
+import { Readable, type Duplex } from 'node:stream';
+import type { SecureContextOptions, TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
 import { MAX_JSON_DEPTH, parseClientJson } from '../lib/json.js';
-import { baseError, redfishErrorBody, vendorError } from '../messages/errors.js';
+import { RedfishError, baseError, redfishErrorBody, vendorError } from '../messages/errors.js';
 import type { Dispatcher, Outgoing, Prepared } from '../protocol/dispatch.js';
 import type { WriteSpec } from '../protocol/routes.js';
 
@@ -19,24 +19,92 @@ export interface HttpOptions {
   bodyLimit: number;
   dispatcher: Dispatcher;
   log: Logger;
+  limits: ConnectionLimits;
 }
+
+/**
+ * What a connection may cost, named as in the service configuration: the timeouts in
+ * seconds (TLS handshake, request headers, idle keep-alive, a request body without
+ * progress) and the number of connections open at once.
+ */
+export interface ConnectionLimits {
+  tlsHandshakeTimeout: number;
+  headersTimeout: number;
+  keepAliveTimeout: number;
+  bodyTimeout: number;
+  maxConnections: number;
+}
+
+/**
+ * TLS 1.3, and TLS 1.2 only with forward-secret AEAD suites (ECDHE with AES-GCM or
+ * ChaCha20-Poly1305): no CBC, no SHA-1 MAC, no RSA key exchange. The TLS 1.3 suites
+ * are named too: a list without them would switch TLS 1.3 off.
+ */
+export const TLS_POLICY = {
+  minVersion: 'TLSv1.2',
+  ciphers: [
+    'TLS_AES_256_GCM_SHA384',
+    'TLS_CHACHA20_POLY1305_SHA256',
+    'TLS_AES_128_GCM_SHA256',
+    'ECDHE-ECDSA-AES256-GCM-SHA384',
+    'ECDHE-RSA-AES256-GCM-SHA384',
+    'ECDHE-ECDSA-CHACHA20-POLY1305',
+    'ECDHE-RSA-CHACHA20-POLY1305',
+    'ECDHE-ECDSA-AES128-GCM-SHA256',
+    'ECDHE-RSA-AES128-GCM-SHA256',
+  ].join(':'),
+  honorCipherOrder: true,
+} as const satisfies SecureContextOptions;
+
+/** Sent on every answer, errors written straight to the socket included. */
+export const HSTS = 'max-age=31536000';
 
 const JSON_CT = /^application\/json\s*(;.*)?$/i;
 
-/** Node rejects unknown methods while parsing; answer them 501 in Redfish form. */
-function clientError(err: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable || err.code === 'ECONNRESET') {
-    socket.destroy();
-    return;
+/** Errors that only say the client went away: worth a debug line, not an error. */
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+
+/** TLS-level failures (no shared suite, old protocol, handshake timeout, renegotiation): no HTTP answer is possible. */
+function isTlsError(err: Error & { code?: string; library?: string }, socket: Duplex): boolean {
+  if (/^ERR_(SSL|TLS)_/.test(err.code ?? '') || err.library !== undefined) return true;
+  return (socket as Duplex & { _secureEstablished?: boolean })._secureEstablished === false;
+}
+
+/** The answer to a request node's HTTP parser refused, in Redfish form. */
+function parseErrorAnswer(err: Error & { code?: string; reason?: string }, limits: ConnectionLimits): RedfishError {
+  switch (err.code) {
+    case 'HPE_INVALID_METHOD':
+      return vendorError(501, 'MethodNotAllowed', 'unknown', 'this service');
+    case 'HPE_HEADER_OVERFLOW':
+      return vendorError(431, 'HttpRequestInvalid', 'the request line and headers are larger than the service accepts');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return vendorError(408, 'HttpRequestTimeout', `the request line and headers did not arrive within ${limits.headersTimeout} s`);
+    default: {
+      // llhttp's reason is a fixed phrase ("Invalid character in chunk size"); keep it printable and short.
+      const why = (err.reason ?? '').replace(/[^\x20-\x7e]/g, '').slice(0, 120);
+      return vendorError(400, 'HttpRequestInvalid', why ? `malformed HTTP (${why})` : 'malformed HTTP');
+    }
   }
-  const isMethod = err.code === 'HPE_INVALID_METHOD';
-  const status = isMethod ? 501 : 400;
-  const e = isMethod ? vendorError(501, 'MethodNotAllowed', 'unknown', 'this service') : baseError('UnrecognizedRequestBody');
+}
+
+/**
+ * A Redfish error written straight to a socket that has no response object
+ * (the request could not be parsed, CONNECT), then the connection closes.
+ * A client that never closes its side is dropped a little later.
+ */
+function answerRaw(socket: Duplex, e: RedfishError): void {
   const body = JSON.stringify(redfishErrorBody(e.infos));
-  socket.end(
-    `HTTP/1.1 ${status} ${isMethod ? 'Not Implemented' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `OData-Version: 4.0\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  );
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'OData-Version': '4.0',
+    'Strict-Transport-Security': HSTS,
+    ...e.headers,
+    Connection: 'close',
+    'Content-Length': String(Buffer.byteLength(body)),
+  };
+  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? 'Error'}\r\n${head}\r\n${body}`);
+  (socket as Socket).setTimeout?.(5_000, () => socket.destroy());
 }
 
 function writeSpec(p: Prepared): WriteSpec | undefined {
@@ -70,6 +138,7 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
 
 function send(res: ServerResponse, out: Outgoing): void {
   if (res.headersSent || res.destroyed) return;
+  res.setHeader('Strict-Transport-Security', HSTS);
   if (out.stream) {
     // A long-lived body (server-sent events): the protocol layer writes to the response.
     res.writeHead(out.status, out.headers);
@@ -87,7 +156,40 @@ function send(res: ServerResponse, out: Outgoing): void {
 }
 
 export async function startHttpServer(o: HttpOptions) {
-  const { dispatcher, log } = o;
+  const { dispatcher, log, limits } = o;
+
+  /** An error answer that ends the connection: what is left of the request is not read. */
+  const closingAnswer = (e: unknown): Outgoing => {
+    const out = dispatcher.errorResult(e);
+    out.headers.Connection = 'close';
+    return out;
+  };
+
+  /**
+   * A request body must keep coming: after bodyTimeout seconds without a byte it is
+   * cut, with a 408 while the answer has not started, else by closing. Only while the
+   * body is read: long uploads that keep sending and long answers (SSE) are not limited.
+   */
+  const watchBody = (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.complete || !hasBody(req)) return;
+    const socket = req.socket;
+    const stalled = () => {
+      if (req.complete) return;
+      log.debug({ method: req.method, path: req.url, ip: socket.remoteAddress }, 'request body stalled; cut');
+      if (res.headersSent || res.destroyed) {
+        socket.destroy();
+        return;
+      }
+      send(res, closingAnswer(vendorError(408, 'HttpRequestTimeout', `the request body made no progress for ${limits.bodyTimeout} s`)));
+      res.once('finish', () => socket.destroy());
+    };
+    req.setTimeout(limits.bodyTimeout * 1000, stalled);
+    req.once('end', () => {
+      req.off('timeout', stalled);
+      // Once answered, the connection's idle (keep-alive) timeout is node's again.
+      if (!res.writableEnded) socket.setTimeout(0);
+    });
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
@@ -99,6 +201,15 @@ export async function startHttpServer(o: HttpOptions) {
         'request',
       );
     });
+    res.on('close', () => {
+      if (!res.writableFinished) log.debug({ method: req.method, path: req.url, user, ip: clientIp }, 'request ended by the client before its answer');
+    });
+    // HTTP/1.1 requires Host (RFC 9112 3.2); node's own check would answer without a Redfish body.
+    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+      send(res, closingAnswer(vendorError(400, 'HttpRequestInvalid', 'the Host header is missing')));
+      return;
+    }
+    watchBody(req, res);
     try {
       const prepared = await dispatcher.preflight({
         method: req.method ?? 'GET',
@@ -125,32 +236,88 @@ export async function startHttpServer(o: HttpOptions) {
       }
       send(res, await dispatcher.execute(prepared, body));
     } catch (e) {
-      const out = dispatcher.errorResult(e);
+      // Answered already (a stalled body, a framing error) or the client left: nothing to say.
+      if (res.headersSent || res.destroyed) {
+        if (!(e instanceof RedfishError)) log.debug({ err: e, method: req.method, path: req.url, ip: clientIp }, 'request not completed');
+        return;
+      }
       // Whatever of a refused body is unread is not worth reading: close after answering.
-      if (!req.complete) out.headers.Connection = 'close';
-      send(res, out);
+      send(res, req.complete ? dispatcher.errorResult(e) : closingAnswer(e));
     }
   };
 
+  /** The parser refused the request, the TLS handshake failed, or the client went away. */
+  const clientError = (err: Error & { code?: string }, socket: Duplex): void => {
+    const code = err.code ?? '';
+    if (isTlsError(err, socket) || CLIENT_GONE.has(code) || !socket.writable) {
+      log.debug({ code, ip: (socket as Socket).remoteAddress }, 'connection closed: client or TLS error');
+      socket.destroy();
+      return;
+    }
+    log.debug({ code, ip: (socket as Socket).remoteAddress }, 'request refused by the HTTP parser');
+    const answer = parseErrorAnswer(err, limits);
+    // A request in progress (its body was malformed): answer through its response, unless that has begun.
+    const res = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+    if (res) {
+      if (res.headersSent) socket.destroy();
+      else {
+        send(res, closingAnswer(answer));
+        res.once('finish', () => socket.destroy());
+      }
+      return;
+    }
+    answerRaw(socket, answer);
+  };
+
+  const headersMs = limits.headersTimeout * 1000;
   const server: Server = createServer(
     {
       key: o.key,
       cert: o.cert,
-      minVersion: 'TLSv1.2',
+      ...TLS_POLICY,
       // Ask for, but do not require, a client certificate (certificate login).
       requestCert: true,
       rejectUnauthorized: false,
-      keepAliveTimeout: 72_000,
-      // Uploads and event streams may take long; only the headers have a deadline.
+      // A connection that sends no ClientHello, or stalls in the handshake, is closed.
+      handshakeTimeout: limits.tlsHandshakeTimeout * 1000,
+      keepAliveTimeout: limits.keepAliveTimeout * 1000,
+      // Uploads and event streams may take long: no deadline for a whole request; the
+      // headers have one (408) and a body must keep making progress (watchBody).
       requestTimeout: 0,
+      headersTimeout: headersMs,
+      // How often node looks for requests past the headers deadline.
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, headersMs / 4)),
+      // Checked here (answered in Redfish form), not by node.
+      requireHostHeader: false,
     },
     (req, res) => void handle(req, res),
   );
+  // Connections beyond the cap are closed as soon as they are accepted.
+  server.maxConnections = limits.maxConnections;
+  let full = false;
+  server.on('drop', () => {
+    if (!full) log.warn({ maxConnections: limits.maxConnections }, 'connection limit reached: new connections are closed at once');
+    full = true;
+  });
   server.on('clientError', clientError);
+  // TLS 1.2 renegotiation started by a client ends the connection (TLS 1.3 has none).
+  server.on('secureConnection', (s: TLSSocket) => s.disableRenegotiation());
+  // Expect other than 100-continue (which node answers itself): 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const expect = String(req.headers.expect ?? '').replace(/[^\x20-\x7e]/g, '').slice(0, 64);
+    send(res, closingAnswer(vendorError(417, 'HttpRequestInvalid', `the expectation "${expect}" is not supported; only 100-continue is`)));
+  });
+  // CONNECT (a proxy tunnel) is no method of this service.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    answerRaw(socket, vendorError(501, 'MethodNotAllowed', 'CONNECT', String(req.url ?? '').slice(0, 256)));
+  });
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
     sockets.add(s);
-    s.once('close', () => sockets.delete(s));
+    s.once('close', () => {
+      sockets.delete(s);
+      if (full && sockets.size < limits.maxConnections) full = false;
+    });
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -167,7 +334,7 @@ export async function startHttpServer(o: HttpOptions) {
     port,
     /** Swap the server certificate without a restart. */
     setCertificate(cert: string, key: string, ca?: string[]) {
-      server.setSecureContext({ cert, key, ca, minVersion: 'TLSv1.2' });
+      server.setSecureContext({ cert, key, ca, ...TLS_POLICY });
     },
     /** Stop listening and drop every connection, as a controller reset does. */
     close: () =>

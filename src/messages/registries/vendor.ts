@@ -192,6 +192,20 @@ export const VENDOR_REGISTRY = {
       paramTypes: ['string', 'string', 'string', 'string'],
       resolution: 'Flash the intermediate version first, then retry.',
     },
+    HttpRequestInvalid: {
+      description: 'The HTTP request itself (request line, headers or message framing) cannot be processed; the connection is closed.',
+      message: 'The HTTP request cannot be processed: %1.',
+      severity: 'Warning',
+      paramTypes: ['string'],
+      resolution: 'Send a well-formed HTTP/1.1 request (RFC 9110, RFC 9112) on a new connection.',
+    },
+    HttpRequestTimeout: {
+      description: 'The request headers or body did not arrive in time; the connection is closed.',
+      message: 'The request was not received in time: %1.',
+      severity: 'Warning',
+      paramTypes: ['string'],
+      resolution: 'Send the complete request without pauses, on a new connection.',
+    },
     ImageDownloadFailed: {
       description: 'The controller could not download an image from the given URI.',
       message: 'The image at %1 could not be downloaded: %2.',
