@@ -178,9 +178,19 @@ class Upload {
         } else if (name === 'parameters') this.paramsText = value;
         else if (name === 'compsig') this.compsig = value;
       });
+      // Parts still being read: a form that fails ends them, so nobody waits for their end.
+      const open = new Set<Readable>();
+      let failed = false;
       bb.on('file', (name, file, info) => {
         // Every part, read, collected or only resumed, may end in an error (cut short): it fails the form.
         file.on('error', () => this.fail(baseError('UnrecognizedRequestBody')));
+        // busboy goes on parsing after an error: parts that follow it are not read.
+        if (failed) {
+          file.destroy(new Error('the form failed before this part'));
+          return;
+        }
+        open.add(file);
+        file.once('close', () => open.delete(file));
         if (name === 'parameters' || name === 'compsig') {
           this.smallParts.push(
             collect(file).then((text) => {
@@ -200,6 +210,8 @@ class Upload {
       });
       bb.on('error', () => {
         this.fail(baseError('UnrecognizedRequestBody'));
+        failed = true;
+        for (const part of open) part.destroy(new Error('the form failed'));
         stream.unpipe(bb);
         stream.resume();
         done();

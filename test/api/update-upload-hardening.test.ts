@@ -104,6 +104,12 @@ describe('HttpPushUri upload hardening', () => {
       );
     });
 
+    // Found by the fuzz suite: busboy goes on after a malformed header, and the part after it never ended.
+    it('a malformed part header followed by a part cut short: 400 at once, with or without credentials', async () => {
+      const form = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a\u0000b"\r\n\r\n\r\n${filePart('compsig', 'a.compsig')}false`;
+      for (const auth of ['none', 'session'] as const) await refused(await post(Buffer.from(form, 'latin1'), auth), 400, MALFORMED);
+    });
+
     it('a form that is only a preamble: 400 UnrecognizedRequestBody', async () => {
       await refused(await post('no boundary here at all', 'session'), 400, MALFORMED);
     });
