@@ -1,7 +1,8 @@
 // Issue 12 item 12a: which file names a client may give a component (validFilename).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_FILENAME_BYTES, printableFilename, validFilename } from '../../src/domain/firmware/repository.js';
+import { fileNameOf } from '../../src/domain/firmware/download.js';
+import { MAX_FILENAME_BYTES, printableFilename, safeFilename, validFilename } from '../../src/domain/firmware/repository.js';
 
 const ACCEPTED: [string, string][] = [
   ['a plain name', 'bmc-2.10.fwpkg'],
@@ -88,5 +89,27 @@ describe('component file names (validFilename)', () => {
     assert.equal(printableFilename('evil\u202enib.fwpkg'), 'evil\\u202enib.fwpkg');
     assert.equal(printableFilename('a\u0000\u007f\u0085b'), 'a\\u0000\\u007f\\u0085b');
     assert.equal(printableFilename('Größe-\u{1F680}.bin'), 'Größe-\u{1F680}.bin');
+  });
+});
+
+describe('names made from download URLs (fileNameOf, safeFilename)', () => {
+  const cases: [string, string][] = [
+    ['https://h/fw/ilo6.bin', 'ilo6.bin'],
+    ['https://h/fw/a%E2%80%AEnib.exe', 'a_nib.exe'],
+    ['https://h/fw/%00x%1F', '_x_'],
+    ['https://h/fw/__proto__', 'image.bin'],
+    ['https://h/fw/..', 'image.bin'],
+    ['https://h/fw/', 'image.bin'],
+    ['https://h/fw/a%2Fb', 'a_b'],
+    ['https://h/fw/%E0%A4%A', '%E0%A4%A'],
+  ];
+  for (const [url, name] of cases) it(`${url} -> ${name}`, () => assert.equal(fileNameOf(new URL(url)), name));
+
+  it('cuts a long name to 255 UTF-8 bytes, whole characters only, in linear time', () => {
+    const name = fileNameOf(new URL(`https://h/${'\u00e9'.repeat(100_000)}.bin`));
+    assert.equal(Buffer.byteLength(name, 'utf8'), 254);
+    assert.ok(validFilename(name));
+    assert.equal(safeFilename('\ud800'), '_');
+    assert.equal(safeFilename('constructor'), 'image.bin');
   });
 });

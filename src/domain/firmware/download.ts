@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import { vendorError } from '../../messages/errors.js';
+import { safeFilename } from './repository.js';
 import type { Clock } from '../../platform/clock.js';
 
 export interface DownloadOptions {
@@ -40,8 +41,7 @@ export function fileNameOf(u: URL): string {
   } catch {
     // keep it encoded
   }
-  const safe = last.replace(/[\\/\u0000-\u001f]/g, '_');
-  return safe && safe !== '.' && safe !== '..' ? safe : 'image.bin';
+  return safeFilename(last);
 }
 
 export class Downloader {

@@ -67,6 +67,18 @@ export function validFilename(name: string): boolean {
   );
 }
 
+/** A name made valid from one nobody checked (a download URL's last segment): bad characters become '_', long names are cut. */
+export function safeFilename(raw: string, fallback = 'image.bin'): string {
+  let name = '';
+  let bytes = 0;
+  for (const ch of raw.replace(UNPRINTABLE, '_').replace(/[/\\]/g, '_')) {
+    bytes += Buffer.byteLength(ch, 'utf8');
+    if (bytes > MAX_FILENAME_BYTES) break;
+    name += ch;
+  }
+  return validFilename(name) ? name : fallback;
+}
+
 /** A name as a message may show it: UNPRINTABLE characters written as `\u` escapes. */
 export function printableFilename(name: string): string {
   return name.replace(UNPRINTABLE, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
