@@ -47,11 +47,15 @@ export class SseStreams {
   open(stream: SseStream, lastEventId?: number): void {
     const { res } = stream;
     res.on('close', () => this.drop(stream.id));
-    // Replay and registration run in one synchronous step, so no event falls between them.
-    if (lastEventId !== undefined) {
-      for (const e of this.outbox.since(lastEventId)) if (stream.predicate(e)) this.write(stream, e);
-    }
+    // Registration and replay run in one synchronous step, so no event falls between them;
+    // registered first, a replay that overflows the buffer ends the stream like any write.
     this.streams.set(stream.id, stream);
+    if (lastEventId !== undefined) {
+      for (const e of this.outbox.since(lastEventId)) {
+        if (!this.streams.has(stream.id)) return;
+        if (stream.predicate(e)) this.write(stream, e);
+      }
+    }
     this.keepalive ??= this.clock.setInterval(KEEPALIVE_MS, () => {
       for (const s of this.streams.values()) s.res.write(': keep-alive\n\n');
     });
@@ -88,7 +92,9 @@ export class SseStreams {
 
   private write(s: SseStream, e: LoggedEvent): void {
     if (s.res.writableLength > MAX_BUFFERED_BYTES) {
-      this.close(s.id);
+      // A client that does not read would never receive an orderly end either: drop the connection.
+      this.drop(s.id);
+      s.res.destroy();
       return;
     }
     s.res.write(`id: ${e.id}\ndata: ${JSON.stringify(wireBody(e, s.context))}\n\n`);

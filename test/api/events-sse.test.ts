@@ -5,7 +5,9 @@ import { request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { waitFor } from '../support/event-listener.js';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
+import { connect as tlsConnect } from 'node:tls';
+import { resourceEvent } from '../../src/messages/event-messages.js';
+import { ADMIN_PASSWORD, ADMIN_USER, messageIds, startTestService, type TestService } from '../support/service.js';
 
 const SSE = '/redfish/v1/EventService/SSE/';
 const SUBS = '/redfish/v1/EventService/Subscriptions/';
@@ -213,6 +215,31 @@ describe('server-sent events', () => {
       c.close();
     } finally {
       await limited.close();
+    }
+  });
+
+  it('ends a stream whose Last-Event-ID replay alone overflows its buffer', async () => {
+    // More than the 1 MiB a stream may buffer, in the 1,000 events the durable log keeps;
+    // the replay is written in one step, so its size alone passes the limit.
+    const bus = svc.running.services.events;
+    for (let i = 0; i < 1000; i++) bus.publish(resourceEvent('ResourceCreated'), `/redfish/v1/${'x'.repeat(2000)}/${i}`);
+    const socket = tlsConnect({ host: '127.0.0.1', port: svc.port, rejectUnauthorized: false });
+    await new Promise((r) => socket.once('secureConnect', r));
+    let received = 0;
+    socket.on('data', (d: Buffer) => (received += d.length));
+    const closed = new Promise<boolean>((resolve) => {
+      socket.once('close', () => resolve(true));
+      setTimeout(() => resolve(false), 5_000).unref();
+    });
+    const auth = Buffer.from(`${ADMIN_USER}:${ADMIN_PASSWORD}`).toString('base64');
+    socket.write(`GET /redfish/v1/EventService/SSE/ HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nAuthorization: Basic ${auth}\r\nLast-Event-ID: 0\r\n\r\n`);
+    try {
+      assert.equal(await closed, true, 'the service ended the connection');
+      assert.ok(received < 2_000_000, `the replay stopped at the limit (${received} bytes received)`);
+      const listed = (await svc.get('/redfish/v1/EventService/Subscriptions/?$expand=.')).body.Members as any[];
+      assert.equal(listed.filter((m) => m.SubscriptionType === 'SSE').length, 0, 'its EventDestination is gone');
+    } finally {
+      socket.destroy();
     }
   });
 });
