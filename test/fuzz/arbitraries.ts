@@ -50,12 +50,17 @@ export function hostileBody(names: readonly string[]): fc.Arbitrary<unknown> {
   return fc.oneof({ weight: 8, arbitrary: object }, { weight: 1, arbitrary: hostileValue });
 }
 
+/** Objects setPath made; anything else came from a generator and may be shared (constantFrom), so it is never written to. */
+const made = new WeakSet<object>();
+
 function setPath(obj: Record<string, unknown>, path: string[], v: unknown): void {
+  made.add(obj);
   let cur = obj;
   for (const seg of path.slice(0, -1)) {
     const next = Object.hasOwn(cur, seg) ? cur[seg] : undefined;
-    if (typeof next !== 'object' || next === null || Array.isArray(next)) {
+    if (typeof next !== 'object' || next === null || !made.has(next)) {
       const fresh: Record<string, unknown> = Object.create(null);
+      made.add(fresh);
       Object.defineProperty(cur, seg, { value: fresh, enumerable: true, writable: true, configurable: true });
       cur = fresh;
     } else cur = next as Record<string, unknown>;
