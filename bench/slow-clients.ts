@@ -3,7 +3,7 @@
 // Prints the service's RSS when idle, with the connections open and after the
 // handshake timeout has closed them, and the latency of HTTPS GETs meanwhile.
 // Not part of the tests; loopback only.
-//   npx tsx bench/slow-clients.ts     (SLOW_CLIENTS=4000 SLOW_HANDSHAKE_TIMEOUT=10 SLOW_SETTLE_SECONDS=30)
+//   npm run bench:slow-clients     (SLOW_CLIENTS=4000 SLOW_ROUNDS=1 SLOW_HANDSHAKE_TIMEOUT=10 SLOW_SETTLE_SECONDS=30)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
@@ -17,6 +17,8 @@ const CLIENTS = Number(process.env.SLOW_CLIENTS ?? 4000);
 const HANDSHAKE_TIMEOUT = Number(process.env.SLOW_HANDSHAKE_TIMEOUT ?? 10);
 const GETS = 50;
 const SETTLE_SECONDS = Number(process.env.SLOW_SETTLE_SECONDS ?? 30);
+/** Rounds of CLIENTS connections, each closed by the service before the next: memory must not grow per round. */
+const ROUNDS = Number(process.env.SLOW_ROUNDS ?? 1);
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -61,6 +63,30 @@ function summary(ms: number[]): string {
   return `median ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms`;
 }
 
+/** Open CLIENTS plain TCP connections that send nothing; those the service refuses (cap) are counted. */
+async function openIdle(port: number): Promise<{ sockets: (Socket & { closedAt?: number })[]; refused: number }> {
+  const sockets: (Socket & { closedAt?: number })[] = [];
+  for (let i = 0; i < CLIENTS; i += 200) {
+    const batch = await Promise.all(
+      Array.from(
+        { length: Math.min(200, CLIENTS - i) },
+        () =>
+          new Promise<Socket & { closedAt?: number }>((resolve, reject) => {
+            const s = connect(port, '127.0.0.1') as Socket & { closedAt?: number };
+            s.on('error', () => undefined);
+            s.once('close', () => (s.closedAt = performance.now()));
+            s.once('connect', () => resolve(s));
+            s.once('error', reject);
+          }),
+      ),
+    );
+    sockets.push(...batch);
+  }
+  await sleep(300);
+  // A connection over the cap is accepted and closed at once.
+  return { sockets, refused: sockets.filter((s) => s.closedAt !== undefined).length };
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bmc-slow-'));
   const port = await freePort();
@@ -99,24 +125,14 @@ async function main(): Promise<void> {
     const idleRss = rssMiB(pid);
     const idleLatency = await latency(base);
 
-    const sockets: (Socket & { closedAt?: number })[] = [];
-    const opened = performance.now();
-    for (let i = 0; i < CLIENTS; i += 200) {
-      const batch = await Promise.all(
-        Array.from(
-          { length: Math.min(200, CLIENTS - i) },
-          () =>
-            new Promise<Socket & { closedAt?: number }>((resolve, reject) => {
-              const s = connect(port, '127.0.0.1') as Socket & { closedAt?: number };
-              s.on('error', () => undefined);
-              s.once('close', () => (s.closedAt = performance.now()));
-              s.once('connect', () => resolve(s));
-              s.once('error', reject);
-            }),
-        ),
-      );
-      sockets.push(...batch);
+    const roundRss: string[] = [];
+    for (let round = 1; round < ROUNDS; round++) {
+      const { sockets } = await openIdle(port);
+      while (sockets.some((s) => s.closedAt === undefined)) await sleep(200);
+      roundRss.push(`${rssMiB(pid).toFixed(1)}`);
     }
+    const opened = performance.now();
+    const { sockets, refused } = await openIdle(port);
     const openMs = performance.now() - opened;
     await sleep(500);
     const openRss = rssMiB(pid);
@@ -134,7 +150,8 @@ async function main(): Promise<void> {
 
     const lines = [
       `slow clients: ${CLIENTS} TCP connections, no TLS ClientHello; --tls-handshake-timeout ${HANDSHAKE_TIMEOUT}`,
-      `  opened in ${openMs.toFixed(0)} ms; ${stillOpen} still open after the GETs below`,
+      `  opened in ${openMs.toFixed(0)} ms (${refused} refused at the connection cap); ${stillOpen} still open after the GETs below`,
+      ...(roundRss.length ? [`  RSS after each of ${ROUNDS - 1} earlier rounds: ${roundRss.join(', ')} MiB`] : []),
       `  RSS idle                      ${idleRss.toFixed(1)} MiB`,
       `  RSS with ${CLIENTS} idle connections ${openRss.toFixed(1)} MiB`,
       `  RSS after they were closed    ${afterRss.toFixed(1)} MiB at once, ${settledRss.toFixed(1)} MiB ${SETTLE_SECONDS} s later`,
