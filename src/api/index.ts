@@ -1,23 +1,23 @@
 // Every resource area, registered in one place: the API on one screen.
-import { registerAccountServiceRoutes } from './account-service.js';
-import { registerCertificateServiceRoutes } from './certificate-service.js';
-import { registerChassisRoutes } from './chassis.js';
-import type { Services } from './context.js';
-import { registerEventServiceRoutes } from './event-service.js';
-import { registerLicenseServiceRoutes } from './license-service.js';
-import { registerLogServiceRoutes } from './log-services.js';
-import { registerManagerRoutes } from './managers.js';
-import { registerRegistryRoutes } from './registries.js';
-import { registerSchemaRoutes } from './schemas.js';
-import { registerSecureBootRoutes } from './secure-boot.js';
-import { registerSecurityServiceRoutes } from './security-service.js';
-import { registerServiceRootRoutes } from './service-root.js';
-import { registerSessionServiceRoutes } from './session-service.js';
-import { registerSystemRoutes } from './systems.js';
-import { registerTaskServiceRoutes } from './task-service.js';
-import { registerTelemetryServiceRoutes } from './telemetry-service.js';
-import { registerUpdateServiceRoutes } from './update-service.js';
-import { registerUpdateQueueRoutes } from './update-queue.js';
+import { registerAccountServiceRoutes } from './accounts/account-service.js';
+import { registerCertificateServiceRoutes } from './certificates/certificate-service.js';
+import { registerChassisRoutes } from './chassis/chassis.js';
+import type { Services } from './services.js';
+import { registerEventServiceRoutes } from './events/event-service.js';
+import { registerLicenseServiceRoutes } from './managers/license-service.js';
+import { registerLogServiceRoutes } from './logs/log-services.js';
+import { registerManagerRoutes } from './managers/managers.js';
+import { registerRegistryRoutes } from './root/registries.js';
+import { registerSchemaRoutes } from './root/schemas.js';
+import { registerSecureBootRoutes } from './systems/secure-boot.js';
+import { registerSecurityServiceRoutes } from './managers/security-service.js';
+import { registerServiceRootRoutes } from './root/service-root.js';
+import { registerSessionServiceRoutes } from './accounts/session-service.js';
+import { registerSystemRoutes } from './systems/systems.js';
+import { registerTaskServiceRoutes } from './tasks/task-service.js';
+import { registerTelemetryServiceRoutes } from './events/telemetry-service.js';
+import { registerUpdateServiceRoutes } from './update/update-service.js';
+import { registerUpdateQueueRoutes } from './update/update-queue.js';
 
 export function registerAllRoutes(s: Services): void {
   const r = s.routes;

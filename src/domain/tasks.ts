@@ -7,7 +7,7 @@ import { taskEvent } from '../messages/event-messages.js';
 import { RedfishError, redfishErrorBody, successBody, vendorMessage, type ExtendedInfo } from '../messages/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { DocumentCollection, DocumentStore } from '../store/documents.js';
-import type { EventBus } from './events.js';
+import type { EventBus } from './events/bus.js';
 
 export const TASKS_URI = '/redfish/v1/TaskService/Tasks/';
 export const TASK_MONITORS_URI = '/redfish/v1/TaskService/TaskMonitors/';

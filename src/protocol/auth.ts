@@ -16,8 +16,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { AccountRecord, Accounts } from '../domain/accounts.js';
-import type { SessionRecord, Sessions } from '../domain/sessions.js';
+import type { AccountRecord, Accounts } from '../domain/accounts/accounts.js';
+import type { SessionRecord, Sessions } from '../domain/accounts/sessions.js';
 import { baseError, type RedfishError } from '../messages/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { Principal, AuthMethod } from './principal.js';

@@ -5,7 +5,7 @@ import { hash } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
-import { satisfies, type Privilege, type PrivilegeRule } from '../domain/privileges.js';
+import { satisfies, type Privilege, type PrivilegeRule } from '../lib/privileges.js';
 import { deepFreeze } from '../lib/freeze.js';
 import {
   RedfishError,

@@ -1,5 +1,5 @@
 // Who a request acts as, once authenticated.
-import type { Privilege, RoleId } from '../domain/privileges.js';
+import type { Privilege, RoleId } from '../lib/privileges.js';
 
 export type AuthMethod = 'session' | 'basic' | 'certificate' | 'none';
 

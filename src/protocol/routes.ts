@@ -1,7 +1,7 @@
 // The route table: each resource path declared once with its type, methods,
 // privileges and actions. Matching is case-insensitive on literal segments;
 // Allow, 405s, HEAD and the Actions object all derive from the declaration.
-import type { PrivilegeRule } from '../domain/privileges.js';
+import type { PrivilegeRule } from '../lib/privileges.js';
 import type { ActionDef, Props, ResourceType } from './description.js';
 import type { Principal } from './principal.js';
 import type { Query } from './query.js';

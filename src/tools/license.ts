@@ -12,7 +12,7 @@ import {
   newSerial,
   verifyLicenseKey,
   type IssuableTier,
-} from '../domain/license-keys.js';
+} from '../domain/licensing/license-keys.js';
 import { SystemClock } from '../platform/clock.js';
 
 const USAGE = `Usage:

@@ -3,8 +3,8 @@
 // reboot", such as the UEFI system ROM) are staged and written by UEFI at
 // the next POST, which is when a real server activates them. Flashing the
 // controller's own firmware ends with a controller reset (sessions end).
-import type { EventBus } from '../events.js';
-import type { Logs } from '../logs.js';
+import type { EventBus } from '../events/bus.js';
+import type { Logs } from '../manager/logs.js';
 import { resourceEvent, vendorResourceEvent } from '../../messages/event-messages.js';
 import { vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
 import type { ControllerLifecycle, HostLifecycle } from '../../platform/lifecycle.js';

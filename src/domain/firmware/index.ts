@@ -1,7 +1,7 @@
 // The firmware update domain, built once by the composition root and shared
 // with the update areas (uploads, repository, task queue, install sets).
-import type { EventBus } from '../events.js';
-import type { Logs } from '../logs.js';
+import type { EventBus } from '../events/bus.js';
+import type { Logs } from '../manager/logs.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ControllerLifecycle, HostLifecycle } from '../../platform/lifecycle.js';
 import type { DocumentStore } from '../../store/documents.js';

@@ -4,8 +4,8 @@
 // while it runs, uploads and installs are refused (UpdateStatus blocker).
 // Failures go to the IML; with LogAndRepairAutomatically the image is
 // re-flashed from the recovery install set when it holds one.
-import type { EventBus } from '../events.js';
-import type { Logs } from '../logs.js';
+import type { EventBus } from '../events/bus.js';
+import type { Logs } from '../manager/logs.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { vendorMessage } from '../../messages/errors.js';
 import type { Clock, TimerHandle } from '../../platform/clock.js';

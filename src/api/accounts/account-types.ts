@@ -1,0 +1,105 @@
+// Resource descriptions of the AccountService area: the service, accounts,
+// roles and user certificate mappings.
+import { MAX_PASSWORD_LENGTH } from '../../domain/accounts/account-policy.js';
+import { ROLE_IDS, VENDOR_PRIVILEGES } from '../../lib/privileges.js';
+import { collectionOf, defineType, oem, ro, statusProp, t, type Props, commonProps } from '../../protocol/description.js';
+
+export const VendorAccountPrivilegesProps: Props = Object.fromEntries(VENDOR_PRIVILEGES.map((p) => [p, t.boolean()]));
+
+export const VendorManagerAccountType = defineType({
+  name: 'VendorManagerAccount',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'Vendor extension of an account: its privilege switches. RoleId follows from them.',
+  properties: {
+    Privileges: t.object(VendorAccountPrivilegesProps, { typeName: 'Privileges' }),
+  },
+});
+
+export const ManagerAccountType = defineType({
+  name: 'ManagerAccount',
+  version: '1.10.0',
+  owner: 'DMTF',
+  description: 'A user account of the management controller.',
+  properties: {
+    ...commonProps,
+    UserName: t.string({ required: true, minLength: 1, maxLength: 39, pattern: '^[^\\s:]+$' }),
+    Password: t.string({ required: true, writeOnly: true, secret: true, nullable: true, maxLength: MAX_PASSWORD_LENGTH }),
+    RoleId: t.enum(ROLE_IDS, { required: true }),
+    Enabled: t.boolean(),
+    Locked: t.boolean({ description: 'True while the account is locked out after failed logins; PATCH false to unlock.' }),
+    PasswordChangeRequired: t.boolean(),
+    AccountTypes: ro(t.array(t.string())),
+    Links: t.object({ Role: t.link({ readOnly: true }) }, { readOnly: true, typeName: 'Links' }),
+    Oem: oem(VendorManagerAccountType),
+  },
+});
+
+/** What a POST to the accounts collection may carry (Locked is not for creation). */
+export const NewAccountBody: Props = (({ Locked: _locked, ...rest }) => rest)(ManagerAccountType.properties);
+
+export const RoleType = defineType({
+  name: 'Role',
+  version: '1.3.1',
+  owner: 'DMTF',
+  description: 'A predefined role and the privileges it grants. Predefined roles cannot be changed.',
+  properties: {
+    ...commonProps,
+    RoleId: ro(t.string()),
+    IsPredefined: ro(t.boolean()),
+    AssignedPrivileges: ro(t.array(t.string())),
+    OemPrivileges: ro(t.array(t.string())),
+  },
+});
+
+export const VendorAccountServiceType = defineType({
+  name: 'VendorAccountService',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'Vendor extension of the account service.',
+  properties: {
+    Links: t.object({ UserCertificateMapping: t.link({ readOnly: true }) }, { readOnly: true, typeName: 'Links' }),
+  },
+});
+
+export const AccountServiceType = defineType({
+  name: 'AccountService',
+  version: '1.13.0',
+  owner: 'DMTF',
+  description: 'Account management: accounts, roles and the password and lockout policy.',
+  properties: {
+    ...commonProps,
+    ServiceEnabled: ro(t.boolean()),
+    Status: statusProp,
+    MinPasswordLength: t.integer({ minimum: 1, maximum: MAX_PASSWORD_LENGTH }),
+    MaxPasswordLength: ro(t.integer()),
+    AccountLockoutThreshold: t.integer({ minimum: 0, maximum: 100, description: 'Failed logins before lockout; 0 disables lockout.' }),
+    AccountLockoutDuration: t.integer({ minimum: 0, maximum: 86400, units: 's', description: 'Seconds an account stays locked; 0 disables lockout.' }),
+    AccountLockoutCounterResetAfter: t.integer({ minimum: 0, maximum: 86400, units: 's' }),
+    LocalAccountAuth: ro(t.enum(['Enabled', 'Disabled', 'Fallback', 'LocalFirst'])),
+    Accounts: t.link({ readOnly: true }),
+    Roles: t.link({ readOnly: true }),
+    Oem: oem(VendorAccountServiceType, { readOnly: true }),
+  },
+});
+
+export const VendorCertificateMappingType = defineType({
+  name: 'VendorCertificateMapping',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'Maps a client certificate (by its SHA-256 fingerprint) to the account it logs in as.',
+  properties: {
+    Id: ro(t.string()),
+    Name: ro(t.string()),
+    UserName: t.string({ required: true, createOnly: true }),
+    Fingerprint: t.string({
+      required: true,
+      createOnly: true,
+      description: "On creation the user's PEM certificate (or its SHA-256 fingerprint); read back as the SHA-256 fingerprint.",
+    }),
+    FingerprintHashAlgorithm: ro(t.string()),
+    Links: t.object({ Account: t.link({ readOnly: true }) }, { readOnly: true, typeName: 'Links' }),
+  },
+});
+
+export const VendorCertificateMappingCollectionType = collectionOf(VendorCertificateMappingType);

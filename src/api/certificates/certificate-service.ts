@@ -1,0 +1,201 @@
+// CertificateService (DSP0266 "Certificates"): where the service's certificates
+// are, a CSR for a new HTTPS key, and replacement of the HTTPS certificate;
+// the HTTPS certificate itself under the manager's network protocol. The
+// vendor HttpsCert resource (security-service.ts) drives the same key and CSR.
+import { hostname } from 'node:os';
+import { Priv } from '../../lib/privileges.js';
+import { DEFAULT_DATABASES, USER_DATABASES } from '../../domain/secure-boot/databases.js';
+import { baseError } from '../../messages/errors.js';
+import { resourceEvent } from '../../messages/event-messages.js';
+import { parsePemCertificate } from '../../platform/certificate-info.js';
+import { collectionOf, commonProps, defineType, ro, t, type ActionDef } from '../../protocol/description.js';
+import { collection, json } from '../../protocol/reply.js';
+import type { RouteTable } from '../../protocol/routes.js';
+import type { Services } from '../services.js';
+import { CertificateType, certificateProperties } from '../systems/secure-boot-types.js';
+
+export const CERTIFICATE_SERVICE_URI = '/redfish/v1/CertificateService/';
+const LOCATIONS_URI = `${CERTIFICATE_SERVICE_URI}CertificateLocations/`;
+/** The HTTPS certificate has one slot, as on the vendor's controllers. */
+const HTTPS_CERT_ID = '1';
+
+const GENERATE_CSR: ActionDef = {
+  name: 'CertificateService.GenerateCSR',
+  description: 'Make a new key for the HTTPS certificate on the controller and return a signing request for it.',
+  parameters: {
+    CertificateCollection: t.link({ required: true, description: 'The HTTPS certificate collection of the manager.' }),
+    CommonName: t.string({ required: true, minLength: 1, maxLength: 64 }),
+    AlternativeNames: t.array(t.string({ pattern: '^[A-Za-z0-9.-]{1,253}$' })),
+    Organization: t.string({ maxLength: 64 }),
+    OrganizationalUnit: t.string({ maxLength: 64 }),
+    City: t.string({ maxLength: 128 }),
+    State: t.string({ maxLength: 128 }),
+    Country: t.string({ pattern: '^[A-Z]{2}$' }),
+    // The controller makes EC P-256 keys; these say so, and nothing else is accepted.
+    KeyPairAlgorithm: t.enum(['TPM_ALG_ECDSA']),
+    KeyCurveId: t.enum(['TPM_ECC_NIST_P256']),
+    KeyBitLength: t.integer({ minimum: 256, maximum: 256 }),
+  },
+};
+
+const REPLACE_CERTIFICATE: ActionDef = {
+  name: 'CertificateService.ReplaceCertificate',
+  description:
+    'Serve a new HTTPS certificate: one signed for the last GenerateCSR, or one followed by its own private key in the same PEM text.',
+  parameters: {
+    CertificateUri: t.link({ required: true }),
+    CertificateString: t.string({ required: true }),
+    CertificateType: t.enum(['PEM', 'PEMchain'], { required: true }),
+  },
+};
+
+export const CertificateServiceType = defineType({
+  name: 'CertificateService',
+  version: '1.0.8',
+  owner: 'DMTF',
+  description: 'Certificates of the service: where they are, new keys and replacement.',
+  properties: {
+    ...commonProps,
+    CertificateLocations: t.link({ readOnly: true }),
+  },
+  actions: [GENERATE_CSR, REPLACE_CERTIFICATE],
+});
+
+export const CertificateLocationsType = defineType({
+  name: 'CertificateLocations',
+  version: '1.0.4',
+  owner: 'DMTF',
+  description: 'Every certificate installed on the service.',
+  properties: {
+    ...commonProps,
+    Links: t.object({ Certificates: t.links({ readOnly: true }) }, { readOnly: true, typeName: 'Links' }),
+  },
+});
+
+export function registerCertificateServiceRoutes(routes: RouteTable, s: Services): void {
+  s.rootLinks.CertificateService = CERTIFICATE_SERVICE_URI;
+  const collectionUri = `/redfish/v1/Managers/${s.config.managerId}/NetworkProtocol/HTTPS/Certificates/`;
+  const httpsCertUri = `${collectionUri}${HTTPS_CERT_ID}/`;
+  /** The canonical form of a link a client sent, so case and a missing slash do not matter. */
+  const canonical = (uri: string) => routes.match(uri.endsWith('/') ? uri : `${uri}/`)?.uri;
+
+  routes.add({
+    path: CERTIFICATE_SERVICE_URI,
+    type: CertificateServiceType,
+    get: {
+      privilege: Priv.login,
+      handler: () => ({
+        Id: 'CertificateService',
+        Name: 'Certificate Service',
+        Description: 'Certificates of the management controller',
+        CertificateLocations: { '@odata.id': LOCATIONS_URI },
+      }),
+    },
+    actions: [
+      {
+        def: GENERATE_CSR,
+        privilege: Priv.managerConfig,
+        handler: async (ctx) => {
+          const b = ctx.body as {
+            CertificateCollection: { '@odata.id': string };
+            CommonName: string;
+            AlternativeNames?: string[];
+            Organization?: string;
+            OrganizationalUnit?: string;
+            City?: string;
+            State?: string;
+            Country?: string;
+          };
+          if (canonical(b.CertificateCollection['@odata.id']) !== collectionUri) {
+            throw certificateTargetError('CertificateCollection', GENERATE_CSR.name);
+          }
+          const names = [b.CommonName, ...(b.AlternativeNames ?? []), hostname()].filter((n) => /^[A-Za-z0-9.-]+$/.test(n));
+          const subject = { CommonName: b.CommonName, OrgName: b.Organization, OrgUnit: b.OrganizationalUnit, City: b.City, State: b.State, Country: b.Country };
+          const csr = await s.httpsCertificate.generateCsr(subject, [...new Set(names)], [], {
+            name: GENERATE_CSR.name,
+            parameters: { OrgName: 'Organization', OrgUnit: 'OrganizationalUnit' },
+          });
+          return json(200, { CSRString: csr, CertificateCollection: { '@odata.id': collectionUri } });
+        },
+      },
+      {
+        def: REPLACE_CERTIFICATE,
+        privilege: Priv.managerConfig,
+        handler: (ctx) => {
+          const b = ctx.body as { CertificateUri: { '@odata.id': string }; CertificateString: string };
+          if (canonical(b.CertificateUri['@odata.id']) !== httpsCertUri) {
+            throw certificateTargetError('CertificateUri', REPLACE_CERTIFICATE.name);
+          }
+          const leaf = s.httpsCertificate.install(b.CertificateString, 'CertificateString');
+          s.log.info({ subject: leaf.subject.replace(/\n/g, ', '), fingerprint: leaf.fingerprint256 }, 'HTTPS certificate replaced');
+          s.events.publish(resourceEvent('ResourceChanged'), httpsCertUri, 'ResourceUpdated');
+        },
+      },
+    ],
+  });
+
+  routes.add({
+    path: LOCATIONS_URI,
+    type: CertificateLocationsType,
+    get: {
+      privilege: Priv.login,
+      handler: async () => {
+        // The factory keys are made on first use (secure-boot.ts); they are installed certificates too.
+        await s.secureBoot.ready();
+        const secureBoot = [...USER_DATABASES, ...DEFAULT_DATABASES].flatMap((db) =>
+          s.secureBoot
+            .certificates(db)
+            .map((c) => `/redfish/v1/Systems/${s.config.systemId}/SecureBoot/SecureBootDatabases/${db}/Certificates/${c.Id}/`),
+        );
+        return {
+          Id: 'CertificateLocations',
+          Name: 'Certificate Locations',
+          Links: { Certificates: [httpsCertUri, ...secureBoot].map((uri) => ({ '@odata.id': uri })) },
+        };
+      },
+    },
+  });
+
+  const checkManager = (id: string | undefined) => {
+    if (id !== s.config.managerId) throw baseError('ResourceNotFound', 'Manager', id ?? '');
+  };
+
+  routes.add({
+    path: '/redfish/v1/Managers/{ManagerId}/NetworkProtocol/HTTPS/Certificates/',
+    type: collectionOf(CertificateType),
+    get: {
+      privilege: Priv.login,
+      handler: (ctx) => {
+        checkManager(ctx.params.ManagerId);
+        return collection('HTTPS Certificates', [httpsCertUri], { Description: 'The certificate the controller serves over HTTPS' });
+      },
+    },
+  });
+
+  routes.add({
+    path: '/redfish/v1/Managers/{ManagerId}/NetworkProtocol/HTTPS/Certificates/{CertificateId}/',
+    type: CertificateType,
+    get: {
+      privilege: Priv.login,
+      handler: (ctx) => {
+        checkManager(ctx.params.ManagerId);
+        if (ctx.params.CertificateId !== HTTPS_CERT_ID) throw baseError('ResourceNotFound', 'Certificate', ctx.params.CertificateId ?? '');
+        const pem = s.httpsCertificate.currentPem();
+        return {
+          Id: HTTPS_CERT_ID,
+          Name: 'HTTPS Certificate',
+          Description: 'The certificate the controller serves over HTTPS, with its chain',
+          ...certificateProperties(parsePemCertificate(s.httpsCertificate.current().toString())),
+          // The whole chain as served, not only the first certificate.
+          CertificateString: pem,
+          CertificateType: pem.split('BEGIN CERTIFICATE').length > 2 ? 'PEMchain' : 'PEM',
+        };
+      },
+    },
+  });
+}
+
+/** A link parameter naming something this action cannot work on. */
+function certificateTargetError(parameter: string, action: string) {
+  return baseError('ActionParameterValueError', parameter, action).about(parameter);
+}

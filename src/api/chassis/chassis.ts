@@ -1,0 +1,170 @@
+// Chassis: the server's enclosure, its locator light and the host-reported
+// platform firmware. Thermal is served by ./thermal.ts under each chassis.
+import {
+  CHASSIS_MANUFACTURER,
+  CHASSIS_MODEL,
+  ChassisState,
+  INDICATOR_LED_VALUES,
+  chassisSerialNumber,
+  type IndicatorLed,
+} from '../../domain/chassis/chassis.js';
+import { Priv } from '../../lib/privileges.js';
+import { baseError } from '../../messages/errors.js';
+import { collectionOf, defineType, odataType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
+import { collection } from '../../protocol/reply.js';
+import type { RequestContext, RouteTable } from '../../protocol/routes.js';
+import type { Services } from '../services.js';
+import { registerThermalRoutes, thermalHealth } from './thermal.js';
+
+export const CHASSIS_URI = '/redfish/v1/Chassis/';
+
+const firmwareVersion = t.object(
+  { Current: t.object({ VersionString: ro(t.string()) }, { readOnly: true }) },
+  { readOnly: true },
+);
+
+export const VendorServerChassisType = defineType({
+  name: 'VendorServerChassis',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'Vendor extension of the server chassis: platform firmware the host reports to the controller at POST.',
+  properties: {
+    Firmware: t.object(
+      {
+        PlatformDefinitionTable: firmwareVersion,
+        SystemProgrammableLogicDevice: firmwareVersion,
+        PowerManagementController: firmwareVersion,
+        ServerPlatformServicesFirmware: firmwareVersion,
+      },
+      {
+        readOnly: true,
+        typeName: 'Firmware',
+        description: 'Reported by the host at the end of POST; empty until then and after a REST API state clear.',
+      },
+    ),
+  },
+});
+
+export const ChassisType = defineType({
+  name: 'Chassis',
+  version: '1.23.0',
+  owner: 'DMTF',
+  description: 'The physical enclosure of the server.',
+  properties: {
+    ...commonProps,
+    ChassisType: ro(t.enum(['RackMount', 'Blade', 'Enclosure', 'StandAlone', 'Sled', 'Other'])),
+    Manufacturer: ro(t.string()),
+    Model: ro(t.string()),
+    SKU: ro(t.string()),
+    SerialNumber: ro(t.string()),
+    PartNumber: ro(t.string()),
+    AssetTag: t.string({ maxLength: 32, description: 'A user-assigned asset tag.' }),
+    PowerState: ro(t.enum(['On', 'Off', 'PoweringOn', 'PoweringOff'])),
+    IndicatorLED: t.enum(INDICATOR_LED_VALUES, { description: 'The unit identification (UID) light; deprecated in favour of LocationIndicatorActive.' }),
+    LocationIndicatorActive: t.boolean({ description: 'True while the unit identification (UID) light is lit or blinking.' }),
+    Status: statusProp,
+    Thermal: t.link({ readOnly: true }),
+    Links: t.object(
+      {
+        ComputerSystems: t.links({ readOnly: true }),
+        ManagedBy: t.links({ readOnly: true }),
+        ManagersInChassis: t.links({ readOnly: true }),
+      },
+      { readOnly: true, typeName: 'Links' },
+    ),
+    Oem: oem(VendorServerChassisType, { readOnly: true }),
+  },
+});
+
+export function chassisUri(id: string): string {
+  return `${CHASSIS_URI}${encodeURIComponent(id)}/`;
+}
+
+/** The configured chassis id, or ResourceNotFound. */
+export function requireChassis(s: Services, ctx: RequestContext): string {
+  const id = ctx.params.ChassisId ?? '';
+  if (id !== s.config.chassisId) throw baseError('ResourceNotFound', 'Chassis', id);
+  return id;
+}
+
+export function registerChassisRoutes(routes: RouteTable, s: Services): void {
+  s.rootLinks.Chassis = CHASSIS_URI;
+  const state = new ChassisState(s.store, s.host, s.restApiState);
+  const thermal = registerThermalRoutes(routes, s);
+  const systemUri = `/redfish/v1/Systems/${encodeURIComponent(s.config.systemId)}/`;
+  const managerUri = `/redfish/v1/Managers/${encodeURIComponent(s.config.managerId)}/`;
+
+  routes.add({
+    path: CHASSIS_URI,
+    type: collectionOf(ChassisType),
+    get: {
+      privilege: Priv.login,
+      handler: () => collection('Chassis Collection', [chassisUri(s.config.chassisId)], { Description: 'Computer System Chassis' }),
+    },
+  });
+
+  routes.add({
+    path: `${CHASSIS_URI}{ChassisId}/`,
+    type: ChassisType,
+    get: {
+      privilege: Priv.login,
+      handler: (ctx) => {
+        const id = requireChassis(s, ctx);
+        const settings = state.get();
+        const firmware = state.hostReportedFirmware();
+        const health = thermalHealth(s, thermal);
+        return {
+          Id: id,
+          Name: 'Computer System Chassis',
+          Description: 'Rack-mount server enclosure',
+          ChassisType: 'RackMount',
+          Manufacturer: CHASSIS_MANUFACTURER,
+          Model: CHASSIS_MODEL,
+          SKU: 'P52534-B21',
+          SerialNumber: chassisSerialNumber(s.serviceUuid),
+          PartNumber: 'P52534-B21',
+          AssetTag: settings.AssetTag,
+          PowerState: s.host.powerState(),
+          IndicatorLED: settings.IndicatorLED,
+          LocationIndicatorActive: settings.IndicatorLED !== 'Off',
+          Status: { State: 'Enabled', Health: health, HealthRollup: health },
+          Thermal: { '@odata.id': `${chassisUri(id)}Thermal/` },
+          Links: {
+            ComputerSystems: [{ '@odata.id': systemUri }],
+            ManagedBy: [{ '@odata.id': managerUri }],
+            ManagersInChassis: [{ '@odata.id': managerUri }],
+          },
+          Oem: {
+            Vendor: {
+              '@odata.type': odataType(VendorServerChassisType),
+              Firmware: firmware
+                ? Object.fromEntries(Object.entries(firmware).map(([k, v]) => [k, { Current: { VersionString: v } }]))
+                : {},
+            },
+          },
+        };
+      },
+    },
+    patch: {
+      privilege: Priv.configureComponents,
+      handler: (ctx) => {
+        requireChassis(s, ctx);
+        const body = ctx.body as { AssetTag?: string; IndicatorLED?: IndicatorLed; LocationIndicatorActive?: boolean };
+        const current = state.get();
+        let led = body.IndicatorLED;
+        if (body.LocationIndicatorActive !== undefined) {
+          if (led !== undefined && (led !== 'Off') !== body.LocationIndicatorActive) {
+            throw baseError('PropertyValueConflict', 'LocationIndicatorActive', 'IndicatorLED');
+          }
+          // Turning the locator on keeps a blinking light blinking.
+          led ??= body.LocationIndicatorActive ? (current.IndicatorLED === 'Off' ? 'Lit' : current.IndicatorLED) : 'Off';
+        }
+        state.update({
+          ...(led !== undefined ? { IndicatorLED: led } : {}),
+          ...(body.AssetTag !== undefined ? { AssetTag: body.AssetTag } : {}),
+        });
+      },
+    },
+  });
+
+}

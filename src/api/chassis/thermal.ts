@@ -1,0 +1,234 @@
+// Chassis Thermal: temperature and fan readings of the simulated server with
+// their thresholds, and the vendor's user-defined temperature thresholds.
+//
+// VendorThermalExt.SetUserTempThreshold takes
+//   SensorNumber     integer, the SensorNumber of one of Temperatures[]
+//   AlertType        "Warning" | "Critical"
+//   ThresholdCelsius integer, 1 .. that sensor's UpperThresholdCritical
+// and stores the threshold as pending (Oem/Vendor/PendingWarningUsertTempThreshold,
+// PendingCriticalUsertTempThreshold); the next controller reset makes it
+// effective (Oem/Vendor/WarningUsertTempThreshold, CriticalUsertTempThreshold).
+// One threshold per alert type: a new one replaces the previous.
+import { ALERT_TYPES, SET_USER_TEMP_THRESHOLD, UserTempThresholds, type AlertType, type UserTempThreshold } from '../../domain/chassis/thermal-thresholds.js';
+import { Priv } from '../../lib/privileges.js';
+import { baseError, vendorMessage } from '../../messages/errors.js';
+import { FANS, TEMPERATURE_SENSORS } from '../../platform/thermal.js';
+import { defineType, odataType, oem, ro, statusProp, t, vendorObject, commonProps } from '../../protocol/description.js';
+import { success } from '../../protocol/reply.js';
+import type { RequestContext, RouteTable } from '../../protocol/routes.js';
+import type { Services } from '../services.js';
+
+type Health = 'OK' | 'Warning' | 'Critical';
+
+const userThreshold = t.object(
+  {
+    SensorNumber: ro(t.integer()),
+    SensorName: ro(t.string()),
+    ThresholdCelsius: ro(t.integer({ units: 'Cel' })),
+  },
+  { readOnly: true, nullable: true, typeName: 'UserTempThreshold' },
+);
+
+export const VendorThermalExtType = defineType({
+  name: 'VendorThermalExt',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'User-defined temperature thresholds: effective ones, and pending ones that take effect at the next controller reset.',
+  properties: {
+    WarningUsertTempThreshold: userThreshold,
+    CriticalUsertTempThreshold: userThreshold,
+    PendingWarningUsertTempThreshold: userThreshold,
+    PendingCriticalUsertTempThreshold: userThreshold,
+  },
+});
+
+export const VendorThermalFanType = defineType({
+  name: 'VendorThermalFan',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'Vendor extension of a fan reading.',
+  properties: {
+    SpeedPercent: ro(t.integer({ units: '%', volatile: true, description: 'Fan speed as a percentage of its maximum.' })),
+  },
+});
+
+const temperature = t.object(
+  {
+    '@odata.id': ro(t.string({ format: 'uri-reference' })),
+    MemberId: ro(t.string()),
+    Name: ro(t.string()),
+    SensorNumber: ro(t.integer()),
+    PhysicalContext: ro(t.string()),
+    ReadingCelsius: ro(t.number({ units: 'Cel', volatile: true })),
+    UpperThresholdNonCritical: ro(t.number({ units: 'Cel', nullable: true })),
+    UpperThresholdCritical: ro(t.number({ units: 'Cel', nullable: true })),
+    UpperThresholdFatal: ro(t.number({ units: 'Cel', nullable: true })),
+    MinReadingRangeTemp: ro(t.number({ units: 'Cel' })),
+    MaxReadingRangeTemp: ro(t.number({ units: 'Cel' })),
+    Status: statusProp,
+  },
+  { readOnly: true, typeName: 'Temperature' },
+);
+
+const fan = t.object(
+  {
+    '@odata.id': ro(t.string({ format: 'uri-reference' })),
+    MemberId: ro(t.string()),
+    Name: ro(t.string()),
+    PhysicalContext: ro(t.string()),
+    Reading: ro(t.integer({ volatile: true })),
+    ReadingUnits: ro(t.enum(['RPM', 'Percent'])),
+    LowerThresholdCritical: ro(t.integer({ nullable: true })),
+    MinReadingRange: ro(t.integer()),
+    MaxReadingRange: ro(t.integer()),
+    Status: statusProp,
+    Oem: t.object({ Vendor: vendorObject(VendorThermalFanType, { readOnly: true }) }, { readOnly: true, typeName: 'Oem' }),
+  },
+  { readOnly: true, typeName: 'Fan' },
+);
+
+const SetUserTempThresholdAction = {
+  name: SET_USER_TEMP_THRESHOLD,
+  oem: true,
+  description: 'Set a user-defined warning or critical temperature threshold on one sensor; effective after a controller reset.',
+  parameters: {
+    SensorNumber: t.integer({ required: true, minimum: 1, description: 'SensorNumber of the temperature sensor.' }),
+    AlertType: t.enum(ALERT_TYPES, { required: true }),
+    ThresholdCelsius: t.integer({ required: true, minimum: 1, maximum: 150, units: 'Cel' }),
+  },
+};
+
+export const ThermalType = defineType({
+  name: 'Thermal',
+  version: '1.7.0',
+  owner: 'DMTF',
+  description: 'Temperatures and fans of the chassis.',
+  properties: {
+    ...commonProps,
+    Status: statusProp,
+    Temperatures: t.array(temperature, { readOnly: true }),
+    Fans: t.array(fan, { readOnly: true }),
+    Oem: oem(VendorThermalExtType, { readOnly: true }),
+  },
+  actions: [SetUserTempThresholdAction],
+});
+
+const HEALTH_ORDER: Health[] = ['OK', 'Warning', 'Critical'];
+const worst = (a: Health, b: Health): Health => (HEALTH_ORDER.indexOf(a) >= HEALTH_ORDER.indexOf(b) ? a : b);
+
+function chassisIdOf(s: Services, ctx: RequestContext): string {
+  const id = ctx.params.ChassisId ?? '';
+  if (id !== s.config.chassisId) throw baseError('ResourceNotFound', 'Chassis', id);
+  return id;
+}
+
+/** Worst health over all sensors, for the chassis to roll up. */
+export function thermalHealth(s: Services, user: UserTempThresholds): Health {
+  return thermalBody(s, user, s.config.chassisId).health;
+}
+
+function thermalBody(s: Services, user: UserTempThresholds, chassisId: string): { body: Record<string, unknown>; health: Health } {
+  const uri = `/redfish/v1/Chassis/${encodeURIComponent(chassisId)}/Thermal/`;
+  const readings = new Map(s.sensors.readings().map((r) => [`${r.kind}:${r.id}`, r.reading]));
+  const exceeded = user.exceeded();
+  const effective = user.effective();
+  let overall: Health = 'OK';
+
+  const temperatures = TEMPERATURE_SENSORS.map((spec, i) => {
+    const reading = readings.get(`Temperature:${spec.id}`) ?? null;
+    let health: Health = 'OK';
+    if (reading !== null && spec.upperCaution !== undefined && reading >= spec.upperCaution) health = 'Warning';
+    if (reading !== null && reading >= spec.upperCritical) health = 'Critical';
+    if (exceeded.Warning && effective.Warning?.SensorNumber === spec.number) health = worst(health, 'Warning');
+    if (exceeded.Critical && effective.Critical?.SensorNumber === spec.number) health = 'Critical';
+    overall = worst(overall, health);
+    return {
+      '@odata.id': `${uri}#/Temperatures/${i}`,
+      MemberId: String(i),
+      Name: spec.name,
+      SensorNumber: spec.number,
+      PhysicalContext: spec.context,
+      ReadingCelsius: reading,
+      UpperThresholdNonCritical: spec.upperCaution ?? null,
+      UpperThresholdCritical: spec.upperCritical,
+      UpperThresholdFatal: spec.upperFatal ?? null,
+      MinReadingRangeTemp: 0,
+      MaxReadingRangeTemp: 130,
+      Status: { State: 'Enabled', Health: health },
+    };
+  });
+
+  const fans = FANS.map((spec, i) => {
+    const rpm = readings.get(`Fan:${spec.id}`) ?? 0;
+    const health: Health = rpm < spec.lowerCritical ? 'Critical' : 'OK';
+    overall = worst(overall, health);
+    return {
+      '@odata.id': `${uri}#/Fans/${i}`,
+      MemberId: String(i),
+      Name: spec.name,
+      PhysicalContext: 'SystemBoard',
+      Reading: rpm,
+      ReadingUnits: 'RPM',
+      LowerThresholdCritical: spec.lowerCritical,
+      MinReadingRange: 0,
+      MaxReadingRange: spec.maxRpm,
+      Status: { State: 'Enabled', Health: health },
+      Oem: { Vendor: { '@odata.type': odataType(VendorThermalFanType), SpeedPercent: Math.round((rpm / spec.maxRpm) * 100) } },
+    };
+  });
+
+  const pending = user.pending();
+  const shown = (x: UserTempThreshold | null) => (x ? { ...x } : null);
+  return {
+    health: overall,
+    body: {
+      Id: 'Thermal',
+      Name: 'Thermal',
+      Description: 'Temperatures and fans of the chassis',
+      Status: { State: 'Enabled', Health: overall },
+      Temperatures: temperatures,
+      Fans: fans,
+      Oem: {
+        Vendor: {
+          '@odata.type': odataType(VendorThermalExtType),
+          WarningUsertTempThreshold: shown(effective.Warning),
+          CriticalUsertTempThreshold: shown(effective.Critical),
+          PendingWarningUsertTempThreshold: shown(pending.Warning),
+          PendingCriticalUsertTempThreshold: shown(pending.Critical),
+        },
+      },
+    },
+  };
+}
+
+/** Serves Thermal; returns the user thresholds, whose alerts the chassis health includes. */
+export function registerThermalRoutes(routes: RouteTable, s: Services): UserTempThresholds {
+  const origin = `/redfish/v1/Chassis/${encodeURIComponent(s.config.chassisId)}/Thermal/`;
+  const user = new UserTempThresholds(s.store, s.sensors, s.logs, s.events, s.clock, s.controller, origin);
+
+  routes.add({
+    path: '/redfish/v1/Chassis/{ChassisId}/Thermal/',
+    type: ThermalType,
+    get: {
+      privilege: Priv.login,
+      handler: (ctx) => thermalBody(s, user, chassisIdOf(s, ctx)).body,
+    },
+    actions: [
+      {
+        def: SetUserTempThresholdAction,
+        privilege: Priv.managerConfig,
+        handler: (ctx) => {
+          chassisIdOf(s, ctx);
+          const { SensorNumber, AlertType, ThresholdCelsius } = ctx.body as {
+            SensorNumber: number;
+            AlertType: AlertType;
+            ThresholdCelsius: number;
+          };
+          user.setPending(AlertType, SensorNumber, ThresholdCelsius);
+          return success(vendorMessage('ControllerResetRequired'));
+        },
+      },
+    ],
+  });
+  return user;
+}

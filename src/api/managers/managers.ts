@@ -1,0 +1,176 @@
+// Managers: the management controller itself, its reset, and the vendor's
+// ClearRestApiState. NetworkProtocol is served by ./network-protocol.ts and
+// the controller's event log by ./log-services.ts.
+//
+// Manager.Reset (GracefulRestart or ForceRestart; GracefulRestart when left
+// out) restarts the controller at once: every session ends, and pending
+// controller-side settings (user temperature thresholds, an armed REST API
+// state clear) take effect. The simulation has no outage to wait through,
+// so the reset is complete when the 200 arrives.
+import { Priv } from '../../lib/privileges.js';
+import { baseError, vendorMessage } from '../../messages/errors.js';
+import { isoNow } from '../../platform/clock.js';
+import { collectionOf, defineType, odataType, oem, ro, statusProp, t, type ActionDef, commonProps } from '../../protocol/description.js';
+import { collection, success } from '../../protocol/reply.js';
+import type { RequestContext, RouteTable } from '../../protocol/routes.js';
+import type { Services } from '../services.js';
+import { registerNetworkProtocolRoutes } from './network-protocol.js';
+
+export const MANAGERS_URI = '/redfish/v1/Managers/';
+
+export const MANAGER_RESET_TYPES = ['GracefulRestart', 'ForceRestart'] as const;
+
+const ResetAction: ActionDef = {
+  name: 'Manager.Reset',
+  description: 'Restart the management controller: sessions end and pending controller settings take effect.',
+  parameters: { ResetType: t.enum(MANAGER_RESET_TYPES) },
+};
+
+const ClearRestApiStateAction: ActionDef = {
+  name: 'VendorMC.ClearRestApiState',
+  oem: true,
+  description:
+    'Discard the data the host reports to the controller at POST (the REST API state) at the next controller reset; the host reports it again at its next POST.',
+  parameters: {},
+};
+
+export const VendorMCType = defineType({
+  name: 'VendorMC',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'Vendor extension of the management controller.',
+  properties: {
+    ClearRestApiStatePending: ro(t.boolean({ description: 'True while a REST API state clear waits for the next controller reset.' })),
+    Links: t.object(
+      { LicenseService: t.link({ readOnly: true }), SecurityService: t.link({ readOnly: true }) },
+      { readOnly: true, typeName: 'Links' },
+    ),
+  },
+});
+
+export const ManagerType = defineType({
+  name: 'Manager',
+  version: '1.18.0',
+  owner: 'DMTF',
+  description: 'The management controller.',
+  properties: {
+    ...commonProps,
+    ManagerType: ro(t.enum(['BMC', 'ManagementController', 'EnclosureManager', 'RackManager', 'Service'])),
+    Manufacturer: ro(t.string()),
+    Model: ro(t.string()),
+    UUID: ro(t.string()),
+    FirmwareVersion: ro(t.string()),
+    DateTime: ro(t.dateTime({ volatile: true })),
+    DateTimeLocalOffset: ro(t.string()),
+    PowerState: ro(t.enum(['On', 'Off', 'PoweringOn', 'PoweringOff'])),
+    Status: statusProp,
+    NetworkProtocol: t.link({ readOnly: true }),
+    LogServices: t.link({ readOnly: true }),
+    Links: t.object(
+      {
+        ManagerForServers: t.links({ readOnly: true }),
+        ManagerForChassis: t.links({ readOnly: true }),
+        ManagerInChassis: t.link({ readOnly: true }),
+      },
+      { readOnly: true, typeName: 'Links' },
+    ),
+    Oem: oem(VendorMCType, { readOnly: true }),
+  },
+  actions: [ResetAction, ClearRestApiStateAction],
+});
+
+export function managerUri(id: string): string {
+  return `${MANAGERS_URI}${encodeURIComponent(id)}/`;
+}
+
+/** The configured manager id, or ResourceNotFound. */
+export function requireManager(s: Services, ctx: RequestContext): string {
+  const id = ctx.params.ManagerId ?? '';
+  if (id !== s.config.managerId) throw baseError('ResourceNotFound', 'Manager', id);
+  return id;
+}
+
+export function registerManagerRoutes(routes: RouteTable, s: Services): void {
+  s.rootLinks.Managers = MANAGERS_URI;
+  s.controller.onReset(() => {
+    s.logs.write('IEL', vendorMessage('ControllerReset'), managerUri(s.config.managerId));
+  });
+  s.restApiState.onCleared(() => {
+    s.logs.write('IEL', vendorMessage('RestApiStateCleared'), managerUri(s.config.managerId));
+  });
+
+  routes.add({
+    path: MANAGERS_URI,
+    type: collectionOf(ManagerType),
+    get: {
+      privilege: Priv.login,
+      handler: () => collection('Manager Collection', [managerUri(s.config.managerId)], { Description: 'Management controllers' }),
+    },
+  });
+
+  routes.add({
+    path: `${MANAGERS_URI}{ManagerId}/`,
+    type: ManagerType,
+    get: {
+      privilege: Priv.login,
+      handler: (ctx) => {
+        const id = requireManager(s, ctx);
+        const self = managerUri(id);
+        return {
+          Id: id,
+          Name: 'Manager',
+          Description: 'Management controller of the server',
+          ManagerType: 'BMC',
+          Manufacturer: 'Vendor',
+          Model: 'Vendor MC 6',
+          UUID: s.serviceUuid,
+          FirmwareVersion: s.firmware.controllerVersion(),
+          DateTime: isoNow(s.clock),
+          DateTimeLocalOffset: '+00:00',
+          PowerState: 'On',
+          Status: { State: 'Enabled', Health: 'OK' },
+          NetworkProtocol: { '@odata.id': `${self}NetworkProtocol/` },
+          LogServices: { '@odata.id': `${self}LogServices/` },
+          Links: {
+            ManagerForServers: [{ '@odata.id': `/redfish/v1/Systems/${encodeURIComponent(s.config.systemId)}/` }],
+            ManagerForChassis: [{ '@odata.id': `/redfish/v1/Chassis/${encodeURIComponent(s.config.chassisId)}/` }],
+            ManagerInChassis: { '@odata.id': `/redfish/v1/Chassis/${encodeURIComponent(s.config.chassisId)}/` },
+          },
+          Oem: {
+            Vendor: {
+              '@odata.type': odataType(VendorMCType),
+              ClearRestApiStatePending: s.restApiState.pending(),
+              Links: {
+                LicenseService: { '@odata.id': `${self}LicenseService/` },
+                SecurityService: { '@odata.id': `${self}SecurityService/` },
+              },
+            },
+          },
+        };
+      },
+    },
+    actions: [
+      {
+        def: ResetAction,
+        privilege: Priv.managerConfig,
+        handler: async (ctx) => {
+          requireManager(s, ctx);
+          await s.controller.reset();
+          return success();
+        },
+      },
+      {
+        def: ClearRestApiStateAction,
+        privilege: Priv.managerConfig,
+        handler: (ctx) => {
+          const id = requireManager(s, ctx);
+          s.restApiState.arm();
+          s.logs.write('IEL', vendorMessage('RestApiStateClearArmed', ctx.principal.userName), managerUri(id));
+          return success(vendorMessage('ControllerResetRequired'));
+        },
+      },
+    ],
+  });
+
+  registerNetworkProtocolRoutes(routes, s);
+}

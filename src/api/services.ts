@@ -1,0 +1,104 @@
+// What every API module is given: the service's domain objects and platform.
+// Built once by the composition root (src/app.ts).
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { AccountPolicy } from '../domain/accounts/account-policy.js';
+import type { Accounts } from '../domain/accounts/accounts.js';
+import type { CertificateLogin } from '../domain/accounts/certificate-login.js';
+import type { HttpsCertificate } from '../domain/manager/https-certificate.js';
+import type { Licenses } from '../domain/licensing/installed-license.js';
+import type { EventBus } from '../domain/events/bus.js';
+import type { FirmwareServices } from '../domain/firmware/index.js';
+import type { UpdateQueueArea } from '../domain/update-queue/area.js';
+import type { EventHub } from '../domain/events/hub.js';
+import type { MetricReports } from '../domain/events/metric-reports.js';
+import type { RegistryFiles } from '../domain/registry-files.js';
+import type { Sessions } from '../domain/accounts/sessions.js';
+import type { Tasks } from '../domain/tasks.js';
+import type { LicenseState } from '../domain/licensing/tiers.js';
+import type { Logs } from '../domain/manager/logs.js';
+import type { RestApiState } from '../domain/manager/rest-api-state.js';
+import type { SecureBoot } from '../domain/secure-boot/secure-boot.js';
+import type { Clock } from '../platform/clock.js';
+import type { SensorSource } from '../platform/sensors.js';
+import type { ControllerLifecycle, HostLifecycle } from '../platform/lifecycle.js';
+import type { ServerSimulator } from '../platform/simulator.js';
+import type { Authentication } from '../protocol/auth.js';
+import type { RouteTable } from '../protocol/routes.js';
+import type { DocumentStore } from '../store/documents.js';
+
+export interface ServiceSettings {
+  /** Session inactivity timeout, seconds. */
+  sessionTimeout: number;
+}
+
+export interface Services {
+  config: Config;
+  clock: Clock;
+  store: DocumentStore;
+  log: Logger;
+  accounts: Accounts;
+  sessions: Sessions;
+  auth: Authentication;
+  events: EventBus;
+  /** Event subscriptions, the durable outbox, delivery and SSE (EventService). */
+  eventHub: EventHub;
+  /** The periodic sensor metric report (TelemetryService). */
+  metricReports: MetricReports;
+  /** The simulated server's lifecycle: power, POST hooks, OS, TPM. */
+  host: HostLifecycle;
+  /** The simulated server's power state machine (ComputerSystem.Reset and the vendor power actions). */
+  server: ServerSimulator;
+  /** The controller's lifecycle: Manager.Reset and what it applies. */
+  controller: ControllerLifecycle;
+  registries: RegistryFiles;
+  routes: RouteTable;
+  /** Stable across restarts: generated on first start. */
+  serviceUuid: string;
+  settings: { get(): ServiceSettings; set(s: ServiceSettings): void };
+  /** Integrated management log and event log. */
+  logs: Logs;
+  /** Installed license tier; the licensing area replaces the default (no license). */
+  licenses: LicenseState;
+  /** The installed license itself (install, remove), behind `licenses`. */
+  licensing: Licenses;
+  /** Password and lockout policy of the AccountService. */
+  accountPolicy: AccountPolicy;
+  /** Certificate login: trusted CAs, user certificate mappings, the login decision. */
+  certificateLogin: CertificateLogin;
+  /** UEFI Secure Boot state and key databases. */
+  secureBoot: SecureBoot;
+  /** Sensor readings; the simulator replaces the default (none). */
+  sensors: SensorSource;
+  /** Host-reported data that VendorMC.ClearRestApiState discards at the next controller reset; areas register theirs. */
+  restApiState: RestApiState;
+  /** Versions of the controller's own firmware; the update area replaces the default. */
+  firmware: {
+    controllerVersion(): string;
+    /** System ROM version, once the update area knows it; the system area falls back to its own. */
+    biosVersion?(): string;
+  };
+  /** Firmware update domain: inventory, component repository, flasher, upload state, integrity scan. */
+  update: FirmwareServices;
+  /** Update task queue, its updaters, maintenance windows and install sets. */
+  updateQueue: UpdateQueueArea;
+  /** TaskService tasks of operations answered 202. */
+  tasks: Tasks;
+  /** The controller's HTTPS identity, replaceable at run time. */
+  https: HttpsIdentity;
+  /** The HTTPS certificate's key, pending CSR and replacement (vendor HttpsCert and CertificateService). */
+  httpsCertificate: HttpsCertificate;
+  /** Links the service root shows, filled by the areas as they register. */
+  rootLinks: Record<string, string>;
+}
+
+export interface HttpsIdentity {
+  cert: string;
+  key: string;
+  /** True while the certificate is the self-signed one generated at first start. */
+  selfSigned: boolean;
+  /** Install a new certificate and key; takes effect for new connections at once. */
+  replace(cert: string, key: string): void;
+  /** Trusted CAs for client certificates (certificate login). */
+  setClientCAs(pems: string[]): void;
+}

@@ -1,0 +1,105 @@
+// The vendor's own BIOS resources linked from Bios/Oem/Vendor/Links: the boot
+// order view and the UEFI iSCSI software initiator. Bios.ResetBios leaves them alone.
+import { defineType, ro, t, commonProps } from '../../protocol/description.js';
+
+export const VendorServerBootSettingsType = defineType({
+  name: 'VendorServerBootSettings',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'UEFI boot sources found by the system ROM and the persistent boot order, as structured boot strings.',
+  properties: {
+    ...commonProps,
+    BootSources: ro(
+      t.array(
+        t.object(
+          {
+            BootOptionReference: ro(t.string()),
+            BootString: ro(t.string()),
+            CorrelatableID: ro(t.string()),
+            StructuredBootString: ro(t.string()),
+            UEFIDevicePath: ro(t.string()),
+            Index: ro(t.integer()),
+          },
+          { typeName: 'BootSource' },
+        ),
+      ),
+    ),
+    PersistentBootConfigOrder: ro(t.array(t.string())),
+    DefaultBootOrder: ro(t.array(t.string())),
+  },
+});
+
+export const ISCSI_ATTEMPTS = 4;
+
+const IscsiSourceProp = t.object(
+  {
+    iSCSIAttemptInstance: ro(t.integer()),
+    iSCSIAttemptName: t.string({ maxLength: 96 }),
+    iSCSIConnection: t.enum(['Enabled', 'Disabled']),
+    iSCSINicSource: t.string({ maxLength: 32 }),
+    iSCSITargetName: t.string({ maxLength: 223, pattern: '^$|^(iqn\\.[0-9]{4}-[0-9]{2}\\.[a-z0-9.-]+(:.+)?|eui\\.[0-9A-Fa-f]{16})$' }),
+    iSCSITargetIpAddress: t.string({ maxLength: 39 }),
+    iSCSITargetTcpPort: t.integer({ minimum: 1, maximum: 65535 }),
+    iSCSILUN: t.string({ maxLength: 20, pattern: '^[0-9]{1,20}$' }),
+    iSCSIConnectRetry: t.integer({ minimum: 0, maximum: 16 }),
+    iSCSIConnectTimeoutMS: t.integer({ minimum: 100, maximum: 20000 }),
+    iSCSIAuthenticationMethod: t.enum(['None', 'Chap', 'MutualChap']),
+    iSCSIChapUsername: t.string({ maxLength: 126 }),
+    iSCSIChapSecret: t.string({ writeOnly: true, secret: true, nullable: true, maxLength: 16 }),
+  },
+  { typeName: 'iSCSISource' },
+);
+
+export const IscsiType = defineType({
+  name: 'VendorIscsiSoftwareInitiator',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'The UEFI iSCSI software initiator of the system ROM and its boot attempts; read at POST.',
+  properties: {
+    ...commonProps,
+    iSCSIInitiatorName: t.string({ maxLength: 223, pattern: '^(iqn\\.[0-9]{4}-[0-9]{2}\\.[a-z0-9.-]+(:.+)?|eui\\.[0-9A-Fa-f]{16})$' }),
+    iSCSISources: t.array(IscsiSourceProp, { maxItems: ISCSI_ATTEMPTS }),
+  },
+});
+
+export interface IscsiSource {
+  iSCSIAttemptInstance: number;
+  iSCSIAttemptName: string;
+  iSCSIConnection: 'Enabled' | 'Disabled';
+  iSCSINicSource: string;
+  iSCSITargetName: string;
+  iSCSITargetIpAddress: string;
+  iSCSITargetTcpPort: number;
+  iSCSILUN: string;
+  iSCSIConnectRetry: number;
+  iSCSIConnectTimeoutMS: number;
+  iSCSIAuthenticationMethod: 'None' | 'Chap' | 'MutualChap';
+  iSCSIChapUsername: string;
+  iSCSIChapSecret: string | null;
+}
+
+export interface IscsiState {
+  iSCSIInitiatorName: string;
+  iSCSISources: IscsiSource[];
+}
+
+export function defaultIscsi(serial: string): IscsiState {
+  return {
+    iSCSIInitiatorName: `iqn.2015-02.com.vendor:uefi-u30-${serial.toLowerCase()}`,
+    iSCSISources: Array.from({ length: ISCSI_ATTEMPTS }, (_, i) => ({
+      iSCSIAttemptInstance: i + 1,
+      iSCSIAttemptName: '',
+      iSCSIConnection: 'Disabled',
+      iSCSINicSource: 'EmbNicPort1',
+      iSCSITargetName: '',
+      iSCSITargetIpAddress: '',
+      iSCSITargetTcpPort: 3260,
+      iSCSILUN: '0',
+      iSCSIConnectRetry: 3,
+      iSCSIConnectTimeoutMS: 1000,
+      iSCSIAuthenticationMethod: 'None',
+      iSCSIChapUsername: '',
+      iSCSIChapSecret: null,
+    })),
+  };
+}

@@ -1,0 +1,252 @@
+// BIOS: the read-only current area, the pending area behind SettingsObject,
+// Bios.ResetBios and Bios.ChangePassword, the vendor Boot and iSCSI resources,
+// and the attribute registry in the registry store.
+import { BIOS_PASSWORDS, BiosSettings } from '../../domain/bios/bios.js';
+import { pendingTypeFits } from '../../domain/bios/validate.js';
+import { BOOT_OPTIONS, type BootSettings } from '../../domain/bios/boot.js';
+import { Priv } from '../../lib/privileges.js';
+import { baseError, combinedError, vendorError, vendorMessage, type RedfishError } from '../../messages/errors.js';
+import { BIOS_REGISTRY_ID, BIOS_ROM_VERSION, biosRegistryDocument } from '../../platform/bios-attributes.js';
+import { toIso } from '../../platform/clock.js';
+import { serverIdentity } from '../../platform/identity.js';
+import { defineType, oem, ro, t, type ActionDef, commonProps } from '../../protocol/description.js';
+import { messages, success } from '../../protocol/reply.js';
+import { Representations } from '../../lib/memo.js';
+import type { RouteTable } from '../../protocol/routes.js';
+import { argText, mergePatch } from '../../protocol/validate.js';
+import { Secrets } from '../../store/secrets.js';
+import type { Services } from '../services.js';
+import { IscsiType, VendorServerBootSettingsType, defaultIscsi, type IscsiState } from './bios-vendor-types.js';
+import { checkSystemId } from './system-types.js';
+
+const VendorBiosType = defineType({
+  name: 'VendorBios',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'Vendor extension of the Bios resource: links to the vendor BIOS resources.',
+  properties: {
+    Links: ro(t.object({ Boot: t.link({ readOnly: true }), iScsi: t.link({ readOnly: true }) }, { typeName: 'Links' })),
+  },
+});
+
+export const BiosType = defineType({
+  name: 'Bios',
+  version: '1.2.0',
+  owner: 'DMTF',
+  description: 'BIOS attributes of the system: the current area is read-only; its SettingsObject is the pending area.',
+  properties: {
+    ...commonProps,
+    AttributeRegistry: ro(t.string()),
+    Attributes: t.object({}, { additionalProperties: true, typeName: 'Attributes', description: 'Attribute names and values; see the attribute registry.' }),
+    ResetBiosToDefaultsPending: ro(t.boolean()),
+    Oem: oem(VendorBiosType, { readOnly: true }),
+  },
+});
+
+const RESET_BIOS: ActionDef = { name: 'Bios.ResetBios', description: 'Restores the BIOS attributes to their defaults at the next server reset.', parameters: {} };
+const CHANGE_PASSWORD: ActionDef = {
+  name: 'Bios.ChangePassword',
+  description: 'Changes a BIOS password. An empty NewPassword removes it; OldPassword is empty while none is set.',
+  parameters: {
+    PasswordName: t.enum(BIOS_PASSWORDS, { required: true }),
+    OldPassword: t.string({ required: true, secret: true, maxLength: 31 }),
+    NewPassword: t.string({ required: true, secret: true, maxLength: 31, pattern: '^[\\x20-\\x7E]*$' }),
+  },
+};
+
+export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSettings): void {
+  const identity = serverIdentity(s.serviceUuid);
+  const biosUri = `/redfish/v1/Systems/${s.config.systemId}/Bios/`;
+  const bios = new BiosSettings(
+    s.store,
+    s.clock,
+    s.host,
+    { serialNumber: identity.SerialNumber, productId: identity.SKU, romVersion: () => s.firmware.biosVersion?.() ?? BIOS_ROM_VERSION },
+    { logs: s.logs, events: s.events },
+    biosUri,
+    s.config.scryptLogN,
+  );
+  const views = new Representations();
+  const iscsi = iscsiSetting(s, defaultIscsi(identity.SerialNumber));
+  s.registries.add(
+    {
+      id: BIOS_REGISTRY_ID,
+      registry: BIOS_REGISTRY_ID,
+      fileName: `${BIOS_REGISTRY_ID}.json`,
+      description: 'BIOS attribute registry of the system ROM',
+    },
+    biosRegistryDocument(),
+  );
+
+  routes.add({
+    path: '/redfish/v1/Systems/{SystemId}/Bios/',
+    type: BiosType,
+    get: {
+      privilege: Priv.login,
+      handler: (ctx) => {
+        const uri = checkSystemId(s, ctx.params);
+        const st = bios.state();
+        const attributes = bios.currentAttributes();
+        // Rebuilt only when the stored state or what the ROM reports changes.
+        return views.get(`current ${uri}`, [st, attributes], () => ({
+          Id: 'Bios',
+          Name: 'BIOS Current Settings',
+          Description: 'The BIOS settings the server runs with',
+          AttributeRegistry: BIOS_REGISTRY_ID,
+          Attributes: attributes,
+          ResetBiosToDefaultsPending: st.resetToDefaults,
+          '@Redfish.Settings': {
+            '@odata.type': '#Settings.v1_3_0.Settings',
+            SettingsObject: { '@odata.id': `${uri}Bios/Settings/` },
+            ...(st.appliedAt !== null ? { Time: toIso(st.appliedAt) } : {}),
+            Messages: st.messages,
+          },
+          Oem: { Vendor: { Links: { Boot: { '@odata.id': `${uri}Bios/Boot/` }, iScsi: { '@odata.id': `${uri}Bios/iScsi/` } } } },
+        }));
+      },
+    },
+    actions: [
+      {
+        def: RESET_BIOS,
+        privilege: Priv.hostBios,
+        handler: (ctx) => {
+          checkSystemId(s, ctx.params);
+          bios.requestResetToDefaults();
+          return success(vendorMessage('SystemResetRequired'));
+        },
+      },
+      {
+        def: CHANGE_PASSWORD,
+        privilege: Priv.hostBios,
+        handler: async (ctx) => {
+          checkSystemId(s, ctx.params);
+          const { PasswordName, OldPassword, NewPassword } = ctx.body as { PasswordName: (typeof BIOS_PASSWORDS)[number]; OldPassword: string; NewPassword: string };
+          if (!(await bios.changePassword(PasswordName, OldPassword, NewPassword))) {
+            throw baseError('ActionParameterValueError', 'OldPassword', CHANGE_PASSWORD.name).about('OldPassword');
+          }
+        },
+      },
+    ],
+  });
+
+  routes.add({
+    path: '/redfish/v1/Systems/{SystemId}/Bios/Settings/',
+    type: BiosType,
+    get: {
+      privilege: Priv.login,
+      handler: (ctx) => {
+        const uri = checkSystemId(s, ctx.params);
+        const attributes = bios.pendingAttributes();
+        return views.get(`pending ${uri}`, [attributes], () => ({
+          Id: 'Settings',
+          Name: 'BIOS Pending Settings',
+          Description: 'BIOS settings applied at the next server reset',
+          AttributeRegistry: BIOS_REGISTRY_ID,
+          Attributes: attributes,
+        }));
+      },
+    },
+    patch: {
+      privilege: Priv.hostBios,
+      body: { Attributes: BiosType.properties.Attributes! },
+      handler: (ctx) => {
+        checkSystemId(s, ctx.params);
+        const attrs = { ...((ctx.body.Attributes as Record<string, unknown> | undefined) ?? {}) };
+        const refused: RedfishError[] = [];
+        for (const name of BIOS_PASSWORDS) {
+          if (!(name in attrs)) continue;
+          delete attrs[name];
+          refused.push(
+            baseError('PropertyNotWritable', `Attributes/${name}`).about(`Attributes/${name}`),
+            vendorError(400, 'BiosPasswordNotSettable', name, CHANGE_PASSWORD.name),
+          );
+        }
+        for (const [name, value] of Object.entries(attrs)) {
+          if (pendingTypeFits(name, value)) continue;
+          delete attrs[name];
+          refused.push(baseError('PropertyValueTypeError', argText(value), `Attributes/${name}`).about(`Attributes/${name}`));
+        }
+        if (refused.length && Object.keys(attrs).length === 0) throw combinedError(refused);
+        if (Object.keys(attrs).length) bios.setPending(attrs);
+        return messages(vendorMessage('SystemResetRequired'), ...ctx.problems, ...refused.flatMap((e) => e.infos));
+      },
+    },
+  });
+
+  routes.add({
+    path: '/redfish/v1/Systems/{SystemId}/Bios/Boot/',
+    type: VendorServerBootSettingsType,
+    get: {
+      privilege: Priv.login,
+      handler: (ctx) => {
+        checkSystemId(s, ctx.params);
+        const order = boot.get().BootOrder;
+        const byId = new Map(BOOT_OPTIONS.map((o) => [o.id, o]));
+        return {
+          Id: 'Boot',
+          Name: 'Boot Order Current Settings',
+          Description: 'The UEFI boot sources and the persistent boot order of the system ROM',
+          BootSources: BOOT_OPTIONS.map((o, i) => ({
+            BootOptionReference: o.id,
+            BootString: o.displayName,
+            CorrelatableID: o.uefiDevicePath,
+            StructuredBootString: o.structured,
+            UEFIDevicePath: o.uefiDevicePath,
+            Index: i,
+          })),
+          PersistentBootConfigOrder: order.map((id) => byId.get(id)?.structured ?? id),
+          DefaultBootOrder: ['Cd', 'Usb', 'EmbeddedStorage', 'PcieSlotStorage', 'EmbeddedFlexLOM', 'PcieSlotNic', 'UefiShell'],
+        };
+      },
+    },
+  });
+
+  const iscsiUri = '/redfish/v1/Systems/{SystemId}/Bios/iScsi/';
+  routes.add({
+    path: iscsiUri,
+    type: IscsiType,
+    get: {
+      privilege: Priv.login,
+      handler: (ctx) => {
+        checkSystemId(s, ctx.params);
+        const st = iscsi.get();
+        return {
+          Id: 'iScsi',
+          Name: 'iSCSI Software Initiator Settings',
+          Description: 'UEFI iSCSI boot initiator and its boot attempts',
+          iSCSIInitiatorName: st.iSCSIInitiatorName,
+          // CHAP secrets are write-only.
+          iSCSISources: st.iSCSISources.map((x) => ({ ...x, iSCSIChapSecret: null })),
+        };
+      },
+    },
+    patch: {
+      privilege: Priv.hostBios,
+      handler: (ctx) => {
+        checkSystemId(s, ctx.params);
+        iscsi.set(mergePatch(iscsi.get(), ctx.body));
+        // The ROM's iSCSI initiator reads its configuration at POST.
+        return messages(vendorMessage('SystemResetRequired'), ...ctx.problems);
+      },
+    },
+  });
+}
+
+/**
+ * The iSCSI settings, CHAP secrets sealed at rest (store/secrets.ts). A secret
+ * an older version stored in plain text reads as it is and is sealed now.
+ */
+function iscsiSetting(s: Services, def: IscsiState): { get(): IscsiState; set(v: IscsiState): void } {
+  const stored = s.store.setting<IscsiState>('bios.iscsi', def);
+  const secrets = s.store.secrets;
+  const mapSecrets = (v: IscsiState, f: (secret: string) => string): IscsiState => ({
+    ...v,
+    iSCSISources: v.iSCSISources.map((x) => (x.iSCSIChapSecret === null ? x : { ...x, iSCSIChapSecret: f(x.iSCSIChapSecret) })),
+  });
+  const setting = {
+    get: () => mapSecrets(stored.get(), (x) => secrets.open(x)),
+    set: (v: IscsiState) => stored.set(mapSecrets(v, (x) => secrets.seal(x))),
+  };
+  if (stored.peek().iSCSISources.some((x) => x.iSCSIChapSecret !== null && !Secrets.isSealed(x.iSCSIChapSecret))) setting.set(setting.get());
+  return setting;
+}

@@ -1,0 +1,137 @@
+// Resource descriptions of the Secure Boot area (DMTF SecureBoot 1.1.0,
+// SecureBootDatabase 1.0.0, Certificate 1.8.0, Signature 1.0.2).
+import type { CertificateInfo } from '../../platform/certificate-info.js';
+import type { ActionDef, Props } from '../../protocol/description.js';
+import { collectionOf, defineType, ro, t, commonProps } from '../../protocol/description.js';
+
+const GUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+export const SecureBootResetKeys: ActionDef = {
+  name: 'SecureBoot.ResetKeys',
+  description: 'Resets the UEFI Secure Boot key databases: to the platform defaults, all deleted, or the PK deleted.',
+  parameters: {
+    ResetKeysType: t.enum(['ResetAllKeysToDefault', 'DeleteAllKeys', 'DeletePK'], { required: true }),
+  },
+};
+
+export const SecureBootDatabaseResetKeys: ActionDef = {
+  name: 'SecureBootDatabase.ResetKeys',
+  description: 'Resets this UEFI Secure Boot database to its platform default content, or deletes its content.',
+  parameters: {
+    ResetKeysType: t.enum(['ResetAllKeysToDefault', 'DeleteAllKeys'], { required: true }),
+  },
+};
+
+export const SecureBootType = defineType({
+  name: 'SecureBoot',
+  version: '1.1.0',
+  owner: 'DMTF',
+  description: 'UEFI Secure Boot of a computer system.',
+  properties: {
+    ...commonProps,
+    SecureBootEnable: t.boolean({ description: 'Whether UEFI Secure Boot takes effect at the next boot.' }),
+    SecureBootCurrentBoot: ro(t.enum(['Enabled', 'Disabled'], { nullable: true })),
+    SecureBootMode: ro(t.enum(['SetupMode', 'UserMode', 'AuditMode', 'DeployedMode'], { nullable: true })),
+    SecureBootDatabases: t.link({ readOnly: true }),
+  },
+  actions: [SecureBootResetKeys],
+});
+
+export const SecureBootDatabaseType = defineType({
+  name: 'SecureBootDatabase',
+  version: '1.0.0',
+  owner: 'DMTF',
+  description: 'A UEFI Secure Boot database: its certificates and signatures.',
+  properties: {
+    ...commonProps,
+    DatabaseId: ro(t.string()),
+    Certificates: t.link({ readOnly: true }),
+    Signatures: t.link({ readOnly: true }),
+  },
+  actions: [SecureBootDatabaseResetKeys],
+});
+
+const identifier = t.object(
+  {
+    CommonName: ro(t.string()),
+    Organization: ro(t.string()),
+    OrganizationalUnit: ro(t.string()),
+    City: ro(t.string()),
+    State: ro(t.string()),
+    Country: ro(t.string()),
+    Email: ro(t.string()),
+  },
+  { readOnly: true, typeName: 'Identifier' },
+);
+
+export const CertificateType = defineType({
+  name: 'Certificate',
+  version: '1.8.0',
+  owner: 'DMTF',
+  description: 'An X.509 certificate.',
+  properties: {
+    ...commonProps,
+    CertificateString: ro(t.string({ nullable: true })),
+    CertificateType: ro(t.enum(['PEM', 'PEMchain', 'PKCS7', 'PKCS12'], { nullable: true })),
+    Issuer: identifier,
+    Subject: identifier,
+    ValidNotBefore: ro(t.dateTime()),
+    ValidNotAfter: ro(t.dateTime()),
+    SerialNumber: ro(t.string()),
+    Fingerprint: ro(t.string()),
+    FingerprintHashAlgorithm: ro(t.string()),
+    SignatureAlgorithm: ro(t.string()),
+    UefiSignatureOwner: ro(t.string({ nullable: true, pattern: GUID })),
+    KeyUsage: ro(t.array(t.string())),
+  },
+});
+
+/** The Certificate properties every certificate resource shows, from its parsed PEM. */
+export function certificateProperties(info: CertificateInfo): Record<string, unknown> {
+  return {
+    CertificateString: info.pem,
+    CertificateType: 'PEM',
+    Issuer: { ...info.issuer },
+    Subject: { ...info.subject },
+    ValidNotBefore: info.validNotBefore,
+    ValidNotAfter: info.validNotAfter,
+    SerialNumber: info.serialNumber,
+    Fingerprint: info.fingerprint,
+    FingerprintHashAlgorithm: 'TPM_ALG_SHA256',
+    SignatureAlgorithm: info.signatureAlgorithm,
+    ...(info.keyUsage.length ? { KeyUsage: [...info.keyUsage] } : {}),
+  };
+}
+
+/** What a client sends to enroll a certificate (the schema's required-on-create properties). */
+export const CertificateEnrollBody: Props = {
+  CertificateString: t.string({ required: true }),
+  // PEM is the one format a UEFI database enrollment takes here.
+  CertificateType: t.enum(['PEM'], { required: true }),
+  UefiSignatureOwner: t.string({ pattern: GUID }),
+};
+
+export const SignatureType = defineType({
+  name: 'Signature',
+  version: '1.0.2',
+  owner: 'DMTF',
+  description: 'A signature (hash) in a UEFI Secure Boot database.',
+  properties: {
+    ...commonProps,
+    SignatureString: ro(t.string({ nullable: true })),
+    SignatureTypeRegistry: ro(t.enum(['UEFI'], { nullable: true })),
+    SignatureType: ro(t.string({ nullable: true })),
+    UefiSignatureOwner: ro(t.string({ nullable: true, pattern: GUID })),
+  },
+});
+
+export const SignatureAddBody: Props = {
+  SignatureString: t.string({ required: true, pattern: '^[0-9A-Fa-f]{64}$' }),
+  SignatureTypeRegistry: t.enum(['UEFI'], { required: true }),
+  SignatureType: t.enum(['EFI_CERT_SHA256_GUID'], { required: true }),
+  UefiSignatureOwner: t.string({ pattern: GUID }),
+};
+
+export const SecureBootDatabaseCollectionType = collectionOf(SecureBootDatabaseType);
+export const CertificateCollectionType = collectionOf(CertificateType);
+export const SignatureCollectionType = collectionOf(SignatureType);

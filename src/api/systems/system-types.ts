@@ -1,0 +1,145 @@
+// Resource descriptions of the computer system area: ComputerSystem, its Boot
+// object and vendor extension, boot options, and the system actions.
+import { OVERRIDE_ENABLED, OVERRIDE_MODES, OVERRIDE_TARGETS } from '../../domain/bios/boot.js';
+import { PUSH_TYPES, RESET_TYPES } from '../../platform/simulator.js';
+import { baseError } from '../../messages/errors.js';
+import { collectionOf, defineType, oem, ro, statusProp, t, type ActionDef, commonProps } from '../../protocol/description.js';
+import type { Services } from '../services.js';
+
+export const SYSTEMS_URI = '/redfish/v1/Systems/';
+
+/** 404 unless the id is the configured system; the system's URI otherwise. */
+export function checkSystemId(s: Services, params: Record<string, string>): string {
+  const id = params.SystemId ?? '';
+  if (id !== s.config.systemId) throw baseError('ResourceNotFound', 'ComputerSystem', id);
+  return `${SYSTEMS_URI}${id}/`;
+}
+
+export const POST_STATES = ['Unknown', 'Reset', 'PowerOff', 'InPost', 'InPostDiscoveryComplete', 'FinishedPost'] as const;
+export const BOOT_PROGRESS_STATES = [
+  'None',
+  'PrimaryProcessorInitializationStarted',
+  'MemoryInitializationStarted',
+  'PCIResourceConfigStarted',
+  'SystemHardwareInitializationComplete',
+  'OSBootStarted',
+  'OSRunning',
+] as const;
+
+export const VendorComputerSystemExtType = defineType({
+  name: 'VendorComputerSystemExt',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'Vendor extension of the computer system: POST progress, boot counter, TPM and auxiliary power cycle state.',
+  properties: {
+    PostState: ro(t.enum(POST_STATES, { volatile: true, description: 'Where the server is in its power-on self test.' })),
+    BootCount: ro(t.integer({ description: 'Boots (POST runs) since the server was first powered on.' })),
+    LastBootOption: ro(t.string({ nullable: true, description: 'Structured boot string of the option the server last booted from.' })),
+    AuxPowerCycleArmed: ro(t.boolean({ description: 'A SystemReset (auxiliary power cycle) waits for the next power off.' })),
+    TpmState: ro(t.enum(['NotPresent', 'PresentNotInUse', 'PresentInUse'])),
+  },
+});
+
+export const BootProp = t.object(
+  {
+    BootSourceOverrideTarget: t.enum(OVERRIDE_TARGETS),
+    BootSourceOverrideEnabled: t.enum(OVERRIDE_ENABLED),
+    BootSourceOverrideMode: t.enum(OVERRIDE_MODES),
+    UefiTargetBootSourceOverride: t.string({ nullable: true, description: 'UEFI device path booted when the target is UefiTarget.' }),
+    BootOrder: t.array(t.string(), { description: 'BootOptionReferences in boot order; a PATCH sends the whole array.' }),
+    BootOptions: t.link({ readOnly: true }),
+  },
+  { typeName: 'Boot' },
+);
+
+export const ComputerSystemType = defineType({
+  name: 'ComputerSystem',
+  version: '1.20.0',
+  owner: 'DMTF',
+  description: 'A computer system: the server the controller manages.',
+  properties: {
+    ...commonProps,
+    SystemType: ro(t.enum(['Physical', 'Virtual', 'OS', 'PhysicallyPartitioned', 'VirtuallyPartitioned', 'Composed', 'DPU'])),
+    Manufacturer: ro(t.string()),
+    Model: ro(t.string()),
+    SKU: ro(t.string()),
+    SerialNumber: ro(t.string()),
+    UUID: ro(t.string()),
+    AssetTag: t.string({ maxLength: 32, description: 'Asset tag assigned by the owner.' }),
+    HostName: ro(t.string({ nullable: true })),
+    PowerState: ro(t.enum(['On', 'Off', 'PoweringOn', 'PoweringOff'])),
+    BiosVersion: ro(t.string()),
+    LastResetTime: ro(t.dateTime()),
+    BootProgress: ro(
+      t.object({ LastState: ro(t.enum(BOOT_PROGRESS_STATES)), LastStateTime: ro(t.dateTime()) }, { typeName: 'BootProgress', volatile: true }),
+    ),
+    Status: statusProp,
+    ProcessorSummary: ro(
+      t.object(
+        { Count: ro(t.integer()), CoreCount: ro(t.integer()), LogicalProcessorCount: ro(t.integer()), Model: ro(t.string()), Status: statusProp },
+        { typeName: 'ProcessorSummary' },
+      ),
+    ),
+    MemorySummary: ro(t.object({ TotalSystemMemoryGiB: ro(t.number()), Status: statusProp }, { typeName: 'MemorySummary' })),
+    TrustedModules: ro(
+      t.array(
+        t.object({ FirmwareVersion: ro(t.string()), InterfaceType: ro(t.string()), Status: statusProp }, { typeName: 'TrustedModules' }),
+      ),
+    ),
+    Boot: BootProp,
+    Bios: t.link({ readOnly: true }),
+    SecureBoot: t.link({ readOnly: true }),
+    LogServices: t.link({ readOnly: true }),
+    Links: ro(t.object({ Chassis: t.links({ readOnly: true }), ManagedBy: t.links({ readOnly: true }) }, { typeName: 'Links' })),
+    Oem: oem(VendorComputerSystemExtType, { readOnly: true }),
+  },
+});
+
+export const BootOptionType = defineType({
+  name: 'BootOption',
+  version: '1.0.0',
+  owner: 'DMTF',
+  description: 'A UEFI boot option the system ROM found.',
+  properties: {
+    ...commonProps,
+    BootOptionReference: ro(t.string()),
+    DisplayName: ro(t.string()),
+    UefiDevicePath: ro(t.string()),
+    Alias: ro(t.enum(OVERRIDE_TARGETS)),
+    BootOptionEnabled: ro(t.boolean()),
+    Oem: oem(
+      defineType({
+        name: 'VendorBootOption',
+        version: '1.0.0',
+        owner: 'Vendor',
+        description: 'Vendor extension of a boot option.',
+        properties: {
+          StructuredBootString: ro(t.string({ description: '<DeviceType>.<Location>.<Instance>.<Sub-instance>.<Qualifier>' })),
+        },
+      }),
+      { readOnly: true },
+    ),
+  },
+});
+
+export const BootOptionCollectionType = collectionOf(BootOptionType);
+
+export const RESET_ACTION: ActionDef = {
+  name: 'ComputerSystem.Reset',
+  description: 'Resets the server or changes its power state.',
+  parameters: { ResetType: t.enum(RESET_TYPES, { required: true }) },
+};
+
+export const POWER_BUTTON_ACTION: ActionDef = {
+  name: 'VendorComputerSystemExt.PowerButton',
+  oem: true,
+  description: 'Simulates the physical power button: a momentary press, or press and hold (forced power off).',
+  parameters: { PushType: t.enum(PUSH_TYPES, { required: true }) },
+};
+
+export const SYSTEM_RESET_ACTION: ActionDef = {
+  name: 'VendorComputerSystemExt.SystemReset',
+  oem: true,
+  description: 'Auxiliary power cycle, as if the power cables were pulled: at once when the server is off, otherwise at its next power off.',
+  parameters: { ResetType: t.enum(['AuxCycle']) },
+};

@@ -1,0 +1,134 @@
+// The component repository collection and its members (SPEC Component table).
+// Only Criticality, Configuration and ExecutionParameters are writable;
+// a Locked component cannot be deleted (Errors 10).
+import { createReadStream } from 'node:fs';
+import { CRITICALITIES } from '../../domain/firmware/package.js';
+import type { ComponentRecord } from '../../domain/firmware/repository.js';
+import { Priv } from '../../lib/privileges.js';
+import { baseError } from '../../messages/errors.js';
+import { toIso } from '../../platform/clock.js';
+import { collectionOf, defineType, oem, ro, t } from '../../protocol/description.js';
+import { RawReply, collection } from '../../protocol/reply.js';
+import type { RouteTable } from '../../protocol/routes.js';
+import type { Services } from '../services.js';
+
+export const COMPONENT_REPOSITORY_URI = '/redfish/v1/UpdateService/ComponentRepository/';
+
+export const ComponentType = defineType({
+  name: 'VendorComponent',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'A signed firmware or software component kept in the repository.',
+  properties: {
+    Id: ro(t.string()),
+    Name: ro(t.string()),
+    Filename: ro(t.string({ description: 'Unique key of the component.' })),
+    Version: ro(t.string()),
+    SizeBytes: ro(t.integer({ units: 'By' })),
+    Criticality: t.enum(CRITICALITIES),
+    Created: ro(t.dateTime()),
+    Locked: ro(t.boolean({ description: 'True while a task or install set references the component.' })),
+    ComponentUri: ro(t.string({ format: 'uri-reference', description: 'URI of the component binary.' })),
+    Activates: ro(t.string({ description: 'When the component activates once flashed.' })),
+    Configuration: t.string({ maxLength: 4096, description: 'Free-form, for the host-side update manager.' }),
+    ExecutionParameters: t.string({ maxLength: 4096, description: 'Command line passed to the component when launched.' }),
+    ComponentType: ro(t.enum(['A', 'B', 'C', 'D'])),
+    DeviceClasses: ro(t.array(t.string())),
+    Sha256: ro(t.string()),
+  },
+});
+
+const VendorComponentCollectionType = defineType({
+  name: 'VendorComponentCollectionExt',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'Space of the component repository.',
+  properties: {
+    FreeSizeBytes: ro(t.integer({ units: 'By' })),
+    TotalSizeBytes: ro(t.integer({ units: 'By' })),
+  },
+});
+
+const ComponentCollectionType = defineType({
+  ...collectionOf(ComponentType),
+  properties: { ...collectionOf(ComponentType).properties, Oem: oem(VendorComponentCollectionType, { readOnly: true }) },
+});
+
+const memberUri = (c: ComponentRecord) => `${COMPONENT_REPOSITORY_URI}${c.Id}/`;
+const fileUri = (c: ComponentRecord) => `${COMPONENT_REPOSITORY_URI}${c.Id}/File`;
+
+function componentBody(c: ComponentRecord) {
+  return {
+    Id: c.Id,
+    Name: c.Name,
+    Filename: c.Filename,
+    Version: c.Version,
+    SizeBytes: c.SizeBytes,
+    Criticality: c.Criticality,
+    Created: toIso(c.Created),
+    Locked: c.LockedBy.length > 0,
+    ComponentUri: fileUri(c),
+    Activates: c.Activates,
+    Configuration: c.Configuration,
+    ExecutionParameters: c.ExecutionParameters,
+    ComponentType: c.ComponentType,
+    DeviceClasses: c.DeviceClasses,
+    Sha256: c.Sha256,
+  };
+}
+
+export function registerComponentRepositoryRoutes(routes: RouteTable, s: Services): void {
+  const repo = s.update.repository;
+  const find = (id: string | undefined) => {
+    const c = repo.getById(id ?? '');
+    if (!c) throw baseError('ResourceNotFound', 'VendorComponent', id ?? '');
+    return c;
+  };
+
+  routes.add({
+    path: COMPONENT_REPOSITORY_URI,
+    type: ComponentCollectionType,
+    get: {
+      privilege: Priv.login,
+      handler: () =>
+        collection('Component Repository', repo.list().map(memberUri), {
+          Oem: { Vendor: { FreeSizeBytes: repo.freeBytes(), TotalSizeBytes: repo.totalBytes } },
+        }),
+    },
+  });
+
+  routes.add({
+    path: `${COMPONENT_REPOSITORY_URI}{ComponentId}/`,
+    type: ComponentType,
+    get: { privilege: Priv.login, handler: (ctx) => componentBody(find(ctx.params.ComponentId)) },
+    patch: {
+      privilege: Priv.managerConfig,
+      handler: (ctx) => {
+        repo.update(find(ctx.params.ComponentId).Filename, ctx.body);
+      },
+    },
+    delete: {
+      privilege: Priv.managerConfig,
+      handler: (ctx) => {
+        s.update.status.assertIdle();
+        repo.delete(find(ctx.params.ComponentId).Filename);
+      },
+    },
+  });
+
+  // The binary itself, streamed from disk.
+  routes.add({
+    path: `${COMPONENT_REPOSITORY_URI}{ComponentId}/File`,
+    file: true,
+    get: {
+      privilege: Priv.login,
+      handler: (ctx) => {
+        const c = find(ctx.params.ComponentId);
+        return new RawReply(200, 'application/octet-stream', createReadStream(repo.pathOf(c)), {
+          'Content-Length': String(c.SizeBytes),
+          'Content-Disposition': `attachment; filename="${c.Filename.replace(/["\\]/g, '_')}"`,
+        });
+      },
+    },
+  });
+}

@@ -1,0 +1,383 @@
+// The HttpPushUri upload: multipart/form-data streamed straight to disk.
+// Credentials come from the headers, the `sessionKey` cookie, or a
+// `sessionKey` part sent before the file; no file byte is written before the
+// request is authenticated. Parts: the component file (any part with a file
+// name), optional `compsig` and `parameters` (UpdateRepository, UpdateTarget,
+// UploadCurrentEtag, Section). Sections of one large file are appended in
+// order; the section carrying the compsig is the last one.
+import busboy from 'busboy';
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { Socket } from 'node:net';
+import { Transform, type Readable } from 'node:stream';
+import { printableFilename, validFilename } from '../../domain/firmware/repository.js';
+import { sha256File } from '../../domain/firmware/signing.js';
+import type { UpdateOperation } from '../../domain/firmware/update-state.js';
+import { verifyImage } from '../../domain/firmware/verify.js';
+import { Priv, satisfies } from '../../lib/privileges.js';
+import { RedfishError, baseError, vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { canLogIn, unauthorized } from '../../protocol/auth.js';
+import type { Principal } from '../../protocol/principal.js';
+import { success } from '../../protocol/reply.js';
+import type { RequestContext, RouteTable } from '../../protocol/routes.js';
+import type { Services } from '../services.js';
+
+export const UPLOAD_URI = '/redfish/v1/UpdateService/upload/';
+const SMALL_PART_MAX = 64 * 1024;
+/** Multipart framing and the small parts, on top of the file itself. */
+const FRAMING_SLACK = 1024 * 1024;
+const ALLOWED_PARAMS = ['UpdateRepository', 'UpdateTarget', 'UploadCurrentEtag', 'Section'] as const;
+const FORBIDDEN_PARAMS = ['ExecutionParameters', 'Configuration'];
+
+interface UploadParams {
+  UpdateRepository?: boolean;
+  UpdateTarget?: boolean;
+  UploadCurrentEtag?: string;
+  Section?: number;
+}
+
+/** A multi-section upload being assembled; persisted so sections survive a restart. */
+interface SectionAssembly {
+  Filename: string;
+  next: number;
+  bytes: number;
+}
+
+export function registerUploadRoutes(routes: RouteTable, s: Services): void {
+  routes.add({
+    path: UPLOAD_URI,
+    deferAuth: true,
+    post: {
+      privilege: Priv.managerConfig,
+      stream: true,
+      contentTypes: ['multipart/form-data'],
+      handler: (ctx) => new Upload(s, ctx).run(),
+    },
+  });
+}
+
+/** A cookie's value; one that is not valid percent-encoding is a bad credential (NoValidSession). */
+function cookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        throw unauthorized();
+      }
+    }
+  }
+  return undefined;
+}
+
+class Upload {
+  private principal?: Principal;
+  private error?: unknown;
+  private op?: UpdateOperation;
+  private file?: { name: string; tmp: string; size: number; sha256: Buffer };
+  private fileDone?: Promise<void>;
+  private paramsText?: string;
+  private compsig?: string;
+  private releaseSpace?: () => void;
+  private readonly smallParts: Promise<void>[] = [];
+  private readonly fw;
+  private readonly partial;
+
+  constructor(
+    private readonly s: Services,
+    private readonly ctx: RequestContext,
+  ) {
+    this.fw = s.update;
+    this.partial = s.store.setting<SectionAssembly | null>('update.upload.partial', null);
+    if (ctx.principal.method !== 'none') this.principal = ctx.principal;
+  }
+
+  async run(): Promise<unknown> {
+    const stream = this.ctx.stream as Readable;
+    try {
+      if (!this.principal) {
+        const token = cookie(this.ctx.headers.cookie, 'sessionKey');
+        if (token) this.authenticate(token);
+      }
+      // Refuse early what is refused anyway, before reading the body.
+      if (this.principal) this.fw.status.assertIdle();
+      await this.parse(stream);
+      if (this.error) throw this.error;
+      if (!this.principal) throw unauthorized();
+      if (!this.file) throw vendorError(400, 'UploadMissingFile');
+      return await this.finish(this.op as UpdateOperation, this.file);
+    } catch (e) {
+      this.op?.fail(e);
+      if (this.file) rmSync(this.file.tmp, { force: true });
+      stream.resume();
+      throw e;
+    } finally {
+      this.releaseSpace?.();
+    }
+  }
+
+  private authenticate(token: string): void {
+    const session = this.s.sessions.authenticate(token);
+    const account = session ? this.s.accounts.get(session.AccountId) : undefined;
+    if (!session || !account || !canLogIn(account)) throw unauthorized();
+    const principal = this.s.auth.principalOf(account, 'session', session.Id);
+    if (!satisfies(principal.privileges, Priv.managerConfig)) throw baseError('InsufficientPrivilege');
+    this.principal = principal;
+  }
+
+  private fail(e: unknown): void {
+    this.error ??= e;
+  }
+
+  /**
+   * Reads the form. Every stream involved has an error handler: a form cut
+   * short (no closing boundary), a malformed part or a request that fails
+   * midway ends the parse with UnrecognizedRequestBody, never an unhandled
+   * 'error' event.
+   */
+  private parse(stream: Readable): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let bb: busboy.Busboy;
+      try {
+        bb = busboy({
+          headers: this.ctx.headers,
+          // File names are UTF-8 (RFC 7578 4.2), not latin1.
+          defParamCharset: 'utf8',
+          limits: { fieldSize: SMALL_PART_MAX, fields: 16, files: 4, parts: 24 },
+        });
+      } catch {
+        this.fail(baseError('UnrecognizedRequestBody'));
+        stream.resume();
+        resolve();
+        return;
+      }
+      // A request that fails or whose connection goes away midway: the form ends there, as a
+      // malformed one. The connection is watched too: a request answered early by the server
+      // (a framing error, a stalled body) is not destroyed when its connection closes.
+      const req = stream as Readable & { complete?: boolean; socket?: Socket };
+      const cutShort = () => {
+        if (!req.complete && !bb.destroyed) bb.destroy(new Error('the request ended before the form'));
+      };
+      req.on('error', cutShort);
+      req.once('close', cutShort);
+      req.socket?.once('close', cutShort);
+      const done = () => {
+        req.socket?.off('close', cutShort);
+        resolve();
+      };
+      bb.on('field', (name, value, info) => {
+        if (info.valueTruncated) return this.fail(baseError('UnrecognizedRequestBody'));
+        if (name === 'sessionKey' && !this.principal) {
+          try {
+            this.authenticate(value);
+          } catch (e) {
+            this.fail(e);
+          }
+        } else if (name === 'parameters') this.paramsText = value;
+        else if (name === 'compsig') this.compsig = value;
+      });
+      // Parts still being read: a form that fails ends them, so nobody waits for their end.
+      const open = new Set<Readable>();
+      let failed = false;
+      bb.on('file', (name, file, info) => {
+        // Every part, read, collected or only resumed, may end in an error (cut short): it fails the form.
+        file.on('error', () => this.fail(baseError('UnrecognizedRequestBody')));
+        // busboy goes on parsing after an error: parts that follow it are not read.
+        if (failed) {
+          file.destroy(new Error('the form failed before this part'));
+          return;
+        }
+        open.add(file);
+        file.once('close', () => open.delete(file));
+        if (name === 'parameters' || name === 'compsig') {
+          this.smallParts.push(
+            collect(file).then((text) => {
+              if (text === undefined) this.fail(baseError('UnrecognizedRequestBody'));
+              else if (name === 'parameters') this.paramsText = text;
+              else this.compsig = text;
+            }),
+          );
+          return;
+        }
+        if (this.error || this.file || this.fileDone) {
+          if (!this.error && (this.file || this.fileDone)) this.fail(baseError('ActionParameterDuplicate', 'upload', 'file'));
+          file.resume();
+          return;
+        }
+        this.fileDone = this.receive(file, info.filename);
+      });
+      bb.on('error', () => {
+        this.fail(baseError('UnrecognizedRequestBody'));
+        failed = true;
+        for (const part of open) part.destroy(new Error('the form failed'));
+        stream.unpipe(bb);
+        stream.resume();
+        done();
+      });
+      bb.on('close', done);
+      stream.pipe(bb);
+    }).then(async () => {
+      await Promise.all(this.smallParts);
+      await this.fileDone;
+    });
+  }
+
+  /** Stream the component file to a temp file, hashing on the way; never buffered. */
+  private async receive(file: Readable, rawName: string | undefined): Promise<void> {
+    const name = (rawName ?? '').split(/[\\/]/).pop() ?? '';
+    try {
+      if (!this.principal) throw unauthorized();
+      if (!validFilename(name)) throw baseError('ActionParameterValueFormatError', printableFilename(rawName ?? ''), 'filename', 'upload');
+      const params = this.params();
+      if (params.Section === undefined || params.Section === 0) this.fw.repository.checkReplaceable(name);
+      this.op = this.fw.status.begin('Uploading', params.UploadCurrentEtag);
+    } catch (e) {
+      this.fail(e);
+      file.resume();
+      return;
+    }
+    const repo = this.fw.repository;
+    const declared = Number(this.ctx.headers['content-length']);
+    const limit = repo.freeBytes() + (repo.get(name)?.SizeBytes ?? 0);
+    if (Number.isFinite(declared) && declared > limit + FRAMING_SLACK) {
+      this.fail(vendorError(413, 'RepositoryInsufficientSpace', declared, limit));
+      file.resume();
+      return;
+    }
+    const tmp = repo.incomingPath();
+    let size = 0;
+    let over = false;
+    const hash = createHash('sha256');
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        size += chunk.length;
+        if (size > limit) over = true;
+        if (over) return cb(); // keep draining, stop writing
+        hash.update(chunk);
+        cb(null, chunk);
+      },
+    });
+    this.releaseSpace = repo.reserve(`upload:${tmp}`, limit);
+    const out = createWriteStream(tmp, { mode: 0o600 });
+    try {
+      await pipeline(file, meter, out);
+    } catch (e) {
+      // pipeline may give up before the temp file is even open: remove it once the stream let go of it.
+      await new Promise<void>((done) => (out.closed ? done() : out.once('close', () => done())));
+      rmSync(tmp, { force: true });
+      this.fail(e instanceof RedfishError ? e : baseError('UnrecognizedRequestBody'));
+      return;
+    }
+    if (over) {
+      rmSync(tmp, { force: true });
+      this.fail(vendorError(413, 'RepositoryInsufficientSpace', size, limit));
+      return;
+    }
+    this.file = { name, tmp, size, sha256: hash.digest() };
+  }
+
+  private params(): UploadParams {
+    if (this.paramsText === undefined) return {};
+    let p: unknown;
+    try {
+      p = JSON.parse(this.paramsText);
+    } catch {
+      throw baseError('MalformedJSON');
+    }
+    if (typeof p !== 'object' || p === null || Array.isArray(p)) throw baseError('UnrecognizedRequestBody');
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(p as Record<string, unknown>)) {
+      if (FORBIDDEN_PARAMS.includes(k)) throw vendorError(400, 'UploadParameterNotAllowed', k);
+      if (!(ALLOWED_PARAMS as readonly string[]).includes(k)) throw baseError('ActionParameterUnknown', 'upload', k);
+      const ok =
+        k === 'Section' ? Number.isInteger(v) && (v as number) >= 0 : k === 'UploadCurrentEtag' ? typeof v === 'string' : typeof v === 'boolean';
+      if (!ok) throw baseError('ActionParameterValueTypeError', JSON.stringify(v), k, 'upload');
+      out[k] = v;
+    }
+    return out as UploadParams;
+  }
+
+  private async finish(op: UpdateOperation, file: NonNullable<Upload['file']>): Promise<unknown> {
+    const params = this.params();
+    let path = file.tmp;
+    let size = file.size;
+    let sha256 = file.sha256;
+    if (params.Section !== undefined) {
+      const assembled = await this.section(params.Section, file);
+      if (!assembled) {
+        const m = vendorMessage('UploadSectionReceived', params.Section, file.name);
+        op.complete(m);
+        return success(m);
+      }
+      ({ path, size, sha256 } = assembled);
+    }
+    const repo = this.fw.repository;
+    let stored = false;
+    try {
+      op.set('Verifying');
+      const info = await verifyImage(this.fw.signingKey, path, file.name, sha256, this.compsig);
+      // Type C and D components are only ever stored (SPEC upload parameters table).
+      const passive = info.type === 'C' || info.type === 'D';
+      const toRepository = passive || params.UpdateRepository !== false;
+      const toTarget = !passive && params.UpdateTarget !== false;
+      if (toTarget) this.fw.flasher.check(info);
+      const messages: ExtendedInfo[] = [];
+      if (toRepository) {
+        op.set('Writing');
+        this.releaseSpace?.();
+        this.releaseSpace = undefined;
+        path = repo.pathOf(repo.add(path, file.name, size, sha256.toString('hex'), info, this.s.clock.now()));
+        stored = true;
+      }
+      if (toTarget) messages.push(...(await this.fw.flasher.apply({ path, filename: file.name, info }, { op })).messages);
+      op.complete(messages[0]);
+      return success(...messages);
+    } finally {
+      if (!stored) rmSync(path, { force: true });
+    }
+  }
+
+  /** Append one section; returns the assembled file once the last (compsig-carrying) section arrived. */
+  private async section(n: number, file: NonNullable<Upload['file']>) {
+    const repo = this.fw.repository;
+    const partialPath = repo.partialPath();
+    const cur = this.partial.get();
+    if (n === 0) {
+      rmSync(partialPath, { force: true });
+      renameSync(file.tmp, partialPath);
+    } else {
+      if (!cur || cur.Filename !== file.name || cur.next !== n) {
+        rmSync(file.tmp, { force: true });
+        throw vendorError(400, 'UploadSectionOutOfOrder', n, file.name, cur?.Filename === file.name ? cur.next : 0);
+      }
+      await pipeline(createReadStream(file.tmp), createWriteStream(partialPath, { flags: 'a' }));
+      rmSync(file.tmp, { force: true });
+    }
+    const bytes = statSync(partialPath).size;
+    if (this.compsig === undefined) {
+      this.partial.set({ Filename: file.name, next: n + 1, bytes });
+      return undefined;
+    }
+    this.partial.set(null);
+    const tmp = repo.incomingPath();
+    renameSync(partialPath, tmp);
+    return { path: tmp, size: bytes, sha256: await sha256File(tmp) };
+  }
+}
+
+/** A small part's text; undefined when it is too large or cut short. */
+async function collect(file: Readable): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let n = 0;
+  try {
+    for await (const c of file as AsyncIterable<Buffer>) {
+      n += c.length;
+      if (n <= SMALL_PART_MAX) chunks.push(c);
+    }
+  } catch {
+    return undefined;
+  }
+  return n > SMALL_PART_MAX ? undefined : Buffer.concat(chunks).toString('utf8');
+}

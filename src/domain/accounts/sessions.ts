@@ -1,0 +1,190 @@
+// Login sessions. Kept in memory only: a real controller drops them on reset.
+// Tokens are looked up by their SHA-256 and compared in constant time.
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../../platform/clock.js';
+
+export interface SessionRecord {
+  Id: string;
+  UserName: string;
+  AccountId: string;
+  /** Client address the session was created from. */
+  ClientOriginIPAddress: string;
+  CreatedTime: number;
+  LastUsed: number;
+  tokenHash: Buffer;
+}
+
+/** evicted: ended to make room for an administrator at the session limit. */
+export type SessionEndReason = 'logout' | 'timeout' | 'account' | 'reset' | 'evicted';
+
+export interface SessionOptions {
+  /** Inactivity timeout in seconds, read on every check so a PATCH applies at once. */
+  timeoutSeconds: () => number;
+  /** Simultaneous sessions and connections allowed. */
+  limit: () => number;
+}
+
+export class SessionLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`session limit ${limit} reached`);
+  }
+}
+
+function digest(token: string): Buffer {
+  return hash('sha256', token, 'buffer');
+}
+
+export class Sessions {
+  private readonly byHash = new Map<string, SessionRecord>();
+  private readonly byId = new Map<string, SessionRecord>();
+  private readonly endListeners: ((s: SessionRecord, why: SessionEndReason) => void)[] = [];
+  /** Sessions in use by something long-lived (an open SSE stream): they do not time out meanwhile. */
+  private readonly pins = new Map<string, number>();
+  /** Other holders of the shared connection limit (Basic-authenticated connections). */
+  private readonly otherSlots: (() => number)[] = [];
+  private readonly sweeper;
+  /** Bumped whenever a session starts or ends, so views of the set can be kept until it changes. */
+  version = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: SessionOptions,
+  ) {
+    this.sweeper = clock.setInterval(10_000, () => this.expire());
+  }
+
+  /** Create a session; throws SessionLimitError when every slot is taken. */
+  create(account: { Id: string; UserName: string }, origin: string): { session: SessionRecord; token: string } {
+    this.expire();
+    if (this.inUse() >= this.options.limit()) throw new SessionLimitError(this.options.limit());
+    // 256 random bits, hex-encoded (validators test hex tokens for entropy).
+    const token = randomBytes(32).toString('hex');
+    const now = this.clock.now();
+    const session: SessionRecord = {
+      Id: randomBytes(12).toString('hex'),
+      UserName: account.UserName,
+      AccountId: account.Id,
+      ClientOriginIPAddress: origin,
+      CreatedTime: now,
+      LastUsed: now,
+      tokenHash: digest(token),
+    };
+    this.byHash.set(session.tokenHash.toString('hex'), session);
+    this.byId.set(session.Id, session);
+    this.version++;
+    return { session, token };
+  }
+
+  /** The live session a token belongs to, refreshing its inactivity timer. */
+  authenticate(token: string): SessionRecord | undefined {
+    const hash = digest(token);
+    const s = this.byHash.get(hash.toString('hex'));
+    if (!s || !timingSafeEqual(s.tokenHash, hash)) return undefined;
+    return this.refresh(s) ? s : undefined;
+  }
+
+  /** Refresh a session already found by its token: false when it has ended or expired since. */
+  refresh(s: SessionRecord): boolean {
+    if (this.byId.get(s.Id) !== s) return false;
+    const now = this.clock.now();
+    if (this.expired(s, now)) {
+      this.remove(s, 'timeout');
+      return false;
+    }
+    s.LastUsed = now;
+    return true;
+  }
+
+  get(id: string): SessionRecord | undefined {
+    const s = this.byId.get(id);
+    if (s && this.expired(s, this.clock.now())) {
+      this.remove(s, 'timeout');
+      return undefined;
+    }
+    return s;
+  }
+
+  list(): SessionRecord[] {
+    this.expire();
+    return [...this.byId.values()];
+  }
+
+  count(): number {
+    return this.byId.size;
+  }
+
+  /** Sessions plus other holders of the shared limit. */
+  inUse(): number {
+    return this.byId.size + this.otherSlots.reduce((n, f) => n + f(), 0);
+  }
+
+  /** True when one more session or connection fits under the limit (expired sessions are let go first). */
+  hasFreeSlot(): boolean {
+    if (this.inUse() < this.options.limit()) return true;
+    this.expire();
+    return this.inUse() < this.options.limit();
+  }
+
+  /** Stop the expiry sweep (service shutdown; the clock may outlive the service). */
+  stop(): void {
+    this.sweeper.cancel();
+  }
+
+  addSlotHolder(count: () => number): void {
+    this.otherSlots.push(count);
+  }
+
+  delete(id: string, why: SessionEndReason = 'logout'): boolean {
+    const s = this.byId.get(id);
+    if (!s) return false;
+    this.remove(s, why);
+    return true;
+  }
+
+  deleteForAccount(accountId: string): void {
+    for (const s of [...this.byId.values()]) if (s.AccountId === accountId) this.remove(s, 'account');
+  }
+
+  clear(why: SessionEndReason = 'reset'): void {
+    for (const s of [...this.byId.values()]) this.remove(s, why);
+  }
+
+  /** Keep a session from timing out while something uses it (an open event stream); unpin when done. False: no such session. */
+  pin(id: string): boolean {
+    if (!this.byId.has(id)) return false;
+    this.pins.set(id, (this.pins.get(id) ?? 0) + 1);
+    return true;
+  }
+
+  /** The use ended: the inactivity time-out counts from now. */
+  unpin(id: string): void {
+    const n = this.pins.get(id);
+    if (n === undefined) return;
+    if (n > 1) this.pins.set(id, n - 1);
+    else this.pins.delete(id);
+    const s = this.byId.get(id);
+    if (s) s.LastUsed = this.clock.now();
+  }
+
+  onEnd(fn: (s: SessionRecord, why: SessionEndReason) => void): void {
+    this.endListeners.push(fn);
+  }
+
+  expire(): void {
+    const now = this.clock.now();
+    for (const s of [...this.byId.values()]) if (this.expired(s, now)) this.remove(s, 'timeout');
+  }
+
+  private expired(s: SessionRecord, now: number): boolean {
+    if (this.pins.has(s.Id)) return false;
+    return now - s.LastUsed > this.options.timeoutSeconds() * 1000;
+  }
+
+  private remove(s: SessionRecord, why: SessionEndReason): void {
+    this.byHash.delete(s.tokenHash.toString('hex'));
+    this.byId.delete(s.Id);
+    this.pins.delete(s.Id);
+    this.version++;
+    for (const fn of this.endListeners) fn(s, why);
+  }
+}

@@ -1,0 +1,69 @@
+// The chassis' own state: its identity, the locator (UID) light, the asset
+// tag, and the platform firmware versions the host reports to the controller
+// at the end of every POST (part of the REST API state a clear discards).
+import { createHash } from 'node:crypto';
+import type { HostLifecycle } from '../../platform/lifecycle.js';
+import type { DocumentStore } from '../../store/documents.js';
+import type { RestApiState } from '../manager/rest-api-state.js';
+
+export const INDICATOR_LED_VALUES = ['Lit', 'Blinking', 'Off'] as const;
+export type IndicatorLed = (typeof INDICATOR_LED_VALUES)[number];
+
+export interface ChassisSettings {
+  IndicatorLED: IndicatorLed;
+  AssetTag: string;
+}
+
+export interface HostReportedFirmware {
+  PlatformDefinitionTable: string;
+  SystemProgrammableLogicDevice: string;
+  PowerManagementController: string;
+  ServerPlatformServicesFirmware: string;
+}
+
+/** What the simulated server's ROM reports at POST. */
+export const REPORTED_FIRMWARE: HostReportedFirmware = {
+  PlatformDefinitionTable: '1.62.0',
+  SystemProgrammableLogicDevice: '0x2A',
+  PowerManagementController: '1.0.9',
+  ServerPlatformServicesFirmware: '6.1.4.47',
+};
+
+export const CHASSIS_MODEL = 'RS220 Gen11';
+export const CHASSIS_MANUFACTURER = 'Vendor';
+
+/** A serial number of the vendor's form, stable for the life of the data directory. */
+export function chassisSerialNumber(serviceUuid: string): string {
+  const h = createHash('sha256').update(`chassis:${serviceUuid}`).digest('hex').toUpperCase();
+  return `CZ${h.replace(/[^0-9A-Z]/g, '').slice(0, 8)}`;
+}
+
+const DEFAULT_SETTINGS: ChassisSettings = { IndicatorLED: 'Off', AssetTag: '' };
+
+export class ChassisState {
+  private readonly settings: { get(): ChassisSettings; set(v: ChassisSettings): void };
+  private readonly reported: { get(): HostReportedFirmware | null; set(v: HostReportedFirmware | null): void };
+
+  constructor(store: DocumentStore, host: HostLifecycle, restApiState: RestApiState) {
+    this.settings = store.setting('chassis.settings', DEFAULT_SETTINGS);
+    this.reported = store.setting<HostReportedFirmware | null>('chassis.hostReportedFirmware', null);
+    // The host's ROM reports the platform firmware once POST is through.
+    host.onPost('BootDevice', () => this.reported.set({ ...REPORTED_FIRMWARE }));
+    restApiState.register('ChassisFirmware', () => this.reported.set(null));
+  }
+
+  get(): ChassisSettings {
+    return this.settings.get();
+  }
+
+  update(patch: Partial<ChassisSettings>): ChassisSettings {
+    const next = { ...this.settings.get(), ...patch };
+    this.settings.set(next);
+    return next;
+  }
+
+  /** Firmware versions reported by the host at its last POST; null until it reports (or after a clear). */
+  hostReportedFirmware(): HostReportedFirmware | null {
+    return this.reported.get();
+  }
+}

@@ -1,0 +1,155 @@
+// Outbound delivery: one loop per subscription, so each listener sees its events
+// in order and a slow or dead listener only ever holds up itself. Each loop has
+// at most one request in flight, so concurrency is bounded by the subscription
+// limit; every request has a deadline on the controller clock.
+import { Agent, request } from 'undici';
+import type { Clock, TimerHandle } from '../../platform/clock.js';
+import { wireBody, type LoggedEvent } from './format.js';
+import type { EventOutbox } from './outbox.js';
+
+/** How long a listener may take to answer one delivery. */
+export const DELIVERY_TIMEOUT_MS = 30_000;
+
+export interface DeliveryTarget {
+  Id: string;
+  Destination: string;
+  Context: string;
+  HttpHeaders: readonly Record<string, string>[];
+  VerifyCertificate: boolean;
+}
+
+/** true when the listener accepted the event (2xx), otherwise why not. */
+export type DeliveryResult = true | string;
+
+/** POSTs events over HTTPS with undici; TLS is checked only when the subscription asks for it. */
+export class HttpsSender {
+  private readonly insecure = new Agent({ connect: { rejectUnauthorized: false }, keepAliveTimeout: 30_000 });
+  private readonly verified = new Agent({ connect: { rejectUnauthorized: true }, keepAliveTimeout: 30_000 });
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly timeoutMs = DELIVERY_TIMEOUT_MS,
+  ) {}
+
+  async send(target: DeliveryTarget, event: LoggedEvent): Promise<DeliveryResult> {
+    const headers: Record<string, string> = {};
+    // The subscription's headers first, so they cannot replace the protocol ones.
+    for (const h of target.HttpHeaders) Object.assign(headers, h);
+    Object.assign(headers, { 'content-type': 'application/json; charset=utf-8', 'odata-version': '4.0' });
+    const ac = new AbortController();
+    const deadline = this.clock.setTimer(this.timeoutMs, () => ac.abort());
+    try {
+      const res = await request(target.Destination, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(wireBody(event, target.Context)),
+        dispatcher: target.VerifyCertificate ? this.verified : this.insecure,
+        signal: ac.signal,
+      });
+      await res.body.dump();
+      return res.statusCode >= 200 && res.statusCode < 300 ? true : `HTTP status ${res.statusCode}`;
+    } catch (e) {
+      if (ac.signal.aborted) return `no answer within ${this.timeoutMs / 1000} s`;
+      // Only the error's code/message: never the request, whose headers are secret.
+      const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+      return err.cause?.code ?? err.code ?? err.cause?.message ?? err.message ?? 'delivery failed';
+    } finally {
+      deadline.cancel();
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.insecure.close(), this.verified.close()]);
+  }
+}
+
+export interface WorkerPolicy {
+  /** The subscription as it is now; undefined once deleted. */
+  target(): (DeliveryTarget & { enabled: boolean }) | undefined;
+  retryAttempts(): number;
+  retryIntervalMs(): number;
+  retryForever(): boolean;
+  delivered(id: number): void;
+  /** Every retry failed and the policy is not RetryForever. */
+  exhausted(lastError: string): void;
+}
+
+/** The delivery loop of one subscription. */
+export class DeliveryWorker {
+  private busy = false;
+  private retryTimer?: TimerHandle;
+  private stopped = false;
+  /** Failed attempts of the event at the head of the queue. */
+  failures = 0;
+  lastError?: string;
+
+  constructor(
+    private readonly outbox: EventOutbox,
+    private readonly sender: HttpsSender,
+    private readonly clock: Clock,
+    private readonly policy: WorkerPolicy,
+  ) {}
+
+  /** Start delivering if idle; a no-op while busy or waiting for a retry. */
+  kick(): void {
+    if (this.busy || this.retryTimer || this.stopped) return;
+    void this.run();
+  }
+
+  /** Deliver now, dropping any wait for a retry (resume, re-enable). */
+  resume(): void {
+    this.retryTimer?.cancel();
+    this.retryTimer = undefined;
+    this.failures = 0;
+    this.kick();
+  }
+
+  waitingForRetry(): boolean {
+    return this.retryTimer !== undefined;
+  }
+
+  inFlight(): boolean {
+    return this.busy;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.retryTimer?.cancel();
+    this.retryTimer = undefined;
+  }
+
+  private async run(): Promise<void> {
+    this.busy = true;
+    try {
+      for (;;) {
+        const target = this.policy.target();
+        if (this.stopped || !target?.enabled) return;
+        const event = this.outbox.next(target.Id);
+        if (!event) return;
+        const result = await this.sender.send(target, event);
+        if (this.stopped) return;
+        if (result === true) {
+          this.failures = 0;
+          this.lastError = undefined;
+          this.outbox.ack(target.Id, event.id);
+          this.policy.delivered(event.id);
+          continue;
+        }
+        this.failures++;
+        this.lastError = result;
+        if (this.policy.retryForever() || this.failures <= this.policy.retryAttempts()) {
+          this.retryTimer = this.clock.setTimer(this.policy.retryIntervalMs(), () => {
+            this.retryTimer = undefined;
+            this.kick();
+          });
+          return;
+        }
+        this.failures = 0;
+        this.policy.exhausted(result);
+        return;
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+}

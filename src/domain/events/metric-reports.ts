@@ -1,0 +1,122 @@
+// Periodic metric reports of the simulated sensors (TelemetryService): one
+// definition, "SensorReadings", generated on the controller clock, kept (the
+// latest report survives restarts) and handed to the event hub for
+// EventFormatType MetricReport subscribers and SSE streams.
+import { toIso, type Clock, type TimerHandle } from '../../platform/clock.js';
+import type { SensorSource } from '../../platform/sensors.js';
+import type { DocumentStore } from '../../store/documents.js';
+import { METRIC_REPORT_ODATA_TYPE } from './format.js';
+import type { EventHub } from './hub.js';
+
+export const TELEMETRY_URI = '/redfish/v1/TelemetryService/';
+export const DEFINITIONS_URI = '/redfish/v1/TelemetryService/MetricReportDefinitions/';
+export const REPORTS_URI = '/redfish/v1/TelemetryService/MetricReports/';
+export const SENSOR_REPORT_ID = 'SensorReadings';
+export const definitionUri = (id: string) => `${DEFINITIONS_URI}${id}/`;
+export const reportUri = (id: string) => `${REPORTS_URI}${id}/`;
+
+export interface ReportSchedule {
+  enabled: boolean;
+  /** Seconds between reports. */
+  intervalSeconds: number;
+}
+
+export const MIN_INTERVAL_SECONDS = 5;
+const DEFAULT_SCHEDULE: ReportSchedule = { enabled: true, intervalSeconds: 60 };
+
+export interface MetricValue {
+  MetricId: string;
+  MetricValue: string;
+  Timestamp: string;
+  MetricProperty: string;
+}
+
+/** "PT60S", "PT1M30S", "PT1H": the durations Schedule.RecurrenceInterval takes. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(text);
+  if (!m || text === 'P' || text.endsWith('T')) return undefined;
+  const [, d, h, min, s] = m;
+  return Number(d ?? 0) * 86400 + Number(h ?? 0) * 3600 + Number(min ?? 0) * 60 + Number(s ?? 0);
+}
+
+export function formatDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return `PT${h ? `${h}H` : ''}${m ? `${m}M` : ''}${s || (!h && !m) ? `${s}S` : ''}`;
+}
+
+export class MetricReports {
+  private timer?: TimerHandle;
+  private readonly schedule: { get(): ReportSchedule; set(v: ReportSchedule): void };
+  private readonly latestDoc: { get(): Record<string, unknown> | null; set(v: Record<string, unknown> | null): void };
+  private readonly sequence: { get(): number; set(v: number): void };
+
+  constructor(
+    store: DocumentStore,
+    private readonly clock: Clock,
+    /** Read on every report: the simulator installs its sensors after start-up. */
+    private readonly sensors: () => SensorSource,
+    private readonly hub: EventHub,
+  ) {
+    this.schedule = store.setting('telemetry.schedule', DEFAULT_SCHEDULE);
+    this.latestDoc = store.setting<Record<string, unknown> | null>('telemetry.report.latest', null);
+    this.sequence = store.setting('telemetry.report.sequence', 0);
+  }
+
+  start(): void {
+    this.arm();
+  }
+
+  stop(): void {
+    this.timer?.cancel();
+    this.timer = undefined;
+  }
+
+  settings(): ReportSchedule {
+    return this.schedule.get();
+  }
+
+  update(patch: Partial<ReportSchedule>): void {
+    this.schedule.set({ ...this.schedule.get(), ...patch });
+    this.arm();
+  }
+
+  latest(): Record<string, unknown> | undefined {
+    return this.latestDoc.get() ?? undefined;
+  }
+
+  /** The metrics the definition covers: one per sensor. */
+  metrics(): { MetricId: string; MetricProperties: string[] }[] {
+    return this.sensors().readings().map((r) => ({ MetricId: r.id, MetricProperties: [r.uri] }));
+  }
+
+  /** Take a report now, keep it as the latest, and send it to subscribers. */
+  generate(): Record<string, unknown> {
+    const now = toIso(this.clock.now());
+    const seq = this.sequence.get() + 1;
+    this.sequence.set(seq);
+    const values: MetricValue[] = this.sensors()
+      .readings()
+      .map((r) => ({ MetricId: r.id, MetricValue: String(r.reading), Timestamp: now, MetricProperty: r.uri }));
+    const report = {
+      '@odata.id': reportUri(SENSOR_REPORT_ID),
+      '@odata.type': METRIC_REPORT_ODATA_TYPE,
+      Id: SENSOR_REPORT_ID,
+      Name: 'Sensor readings',
+      ReportSequence: String(seq),
+      Timestamp: now,
+      MetricReportDefinition: { '@odata.id': definitionUri(SENSOR_REPORT_ID) },
+      MetricValues: values,
+    };
+    this.latestDoc.set(report);
+    this.hub.publishMetricReport(report, definitionUri(SENSOR_REPORT_ID));
+    return report;
+  }
+
+  private arm(): void {
+    this.stop();
+    const s = this.schedule.get();
+    if (s.enabled) this.timer = this.clock.setInterval(s.intervalSeconds * 1000, () => this.generate());
+  }
+}

@@ -1,0 +1,57 @@
+// The generic event sources: account and session changes, and every resource
+// created, removed or changed through the API (the dispatcher's write hook).
+// Areas publish their own specific events (power, BIOS, updates...) themselves.
+import { resourceEvent, vendorResourceEvent } from '../../messages/event-messages.js';
+import type { AccountRecord, Accounts } from '../accounts/accounts.js';
+import type { EventBus } from './bus.js';
+import type { Sessions } from '../accounts/sessions.js';
+
+const ACCOUNTS = '/redfish/v1/AccountService/Accounts/';
+const SESSIONS = '/redfish/v1/SessionService/Sessions/';
+
+/** What makes an account change worth an event (not failed-login counters). */
+function fingerprint(a: AccountRecord): string {
+  return JSON.stringify([a.UserName, a.RoleId, a.Enabled, a.Locked, a.Privileges, a.PasswordHash, a.PasswordChangeRequired]);
+}
+
+export function watchAccounts(bus: EventBus, accounts: Accounts): void {
+  const known = new Map<string, { userName: string; print: string; locked: boolean }>();
+  for (const a of accounts.list()) known.set(a.Id, { userName: a.UserName, print: fingerprint(a), locked: a.Locked });
+  accounts.onChange((id) => {
+    const now = accounts.get(id);
+    const before = known.get(id);
+    const uri = `${ACCOUNTS}${encodeURIComponent(id)}/`;
+    if (!now) {
+      if (!before) return;
+      known.delete(id);
+      bus.publish(vendorResourceEvent('AccountRemoved', before.userName), uri, 'ResourceRemoved');
+      return;
+    }
+    const print = fingerprint(now);
+    known.set(id, { userName: now.UserName, print, locked: now.Locked });
+    if (!before) bus.publish(vendorResourceEvent('AccountCreated', now.UserName), uri, 'ResourceAdded');
+    else if (now.Locked && !before.locked) bus.publish(vendorResourceEvent('AccountLocked', now.UserName), uri, 'StatusChange');
+    else if (print !== before.print) bus.publish(vendorResourceEvent('AccountModified', now.UserName), uri, 'ResourceUpdated');
+  });
+}
+
+export function watchSessions(bus: EventBus, sessions: Sessions): void {
+  sessions.onEnd((s, why) => {
+    bus.publish(vendorResourceEvent('SessionEnded', s.UserName, why), `${SESSIONS}${s.Id}/`, 'ResourceRemoved');
+  });
+}
+
+/** The dispatcher's write notice, structurally (domain does not import protocol). */
+export interface ResourceWrite {
+  method: string;
+  uri: string;
+}
+
+/** The dispatcher's onWrite hook: ResourceEvent messages for API writes. */
+export function resourceWriteEvents(bus: EventBus): (w: ResourceWrite) => void {
+  return (w) => {
+    if (w.method === 'POST') bus.publish(resourceEvent('ResourceCreated'), w.uri, 'ResourceAdded');
+    else if (w.method === 'DELETE') bus.publish(resourceEvent('ResourceRemoved'), w.uri, 'ResourceRemoved');
+    else bus.publish(resourceEvent('ResourceChanged'), w.uri, 'ResourceUpdated');
+  };
+}

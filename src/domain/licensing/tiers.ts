@@ -1,0 +1,29 @@
+// License tiers and which feature needs which. The accounts/licensing area
+// owns key verification and installation; others only ask require().
+import { vendorError } from '../../messages/errors.js';
+
+export const LICENSE_TIERS = ['None', 'Standard', 'Advanced', 'PremiumSecurity'] as const;
+export type LicenseTier = (typeof LICENSE_TIERS)[number];
+
+/** Features gated by a license, and the lowest tier that grants each. */
+export const FEATURE_TIER = {
+  CertificateLogin: 'Advanced',
+  FirmwareIntegrityScan: 'PremiumSecurity',
+} as const satisfies Record<string, LicenseTier>;
+export type LicensedFeature = keyof typeof FEATURE_TIER;
+
+export function tierAtLeast(have: LicenseTier, need: LicenseTier): boolean {
+  return LICENSE_TIERS.indexOf(have) >= LICENSE_TIERS.indexOf(need);
+}
+
+export interface LicenseState {
+  /** The installed tier ('None' when no license is installed). */
+  tier(): LicenseTier;
+}
+
+/** Throws a 403-class Redfish error when the installed tier does not grant the feature. */
+export function requireFeature(licenses: LicenseState, feature: LicensedFeature): void {
+  const need = FEATURE_TIER[feature];
+  const have = licenses.tier();
+  if (!tierAtLeast(have, need)) throw vendorError(403, 'FeatureRequiresLicense', feature, need, have);
+}
