@@ -37,7 +37,8 @@ import {
 } from './routes.js';
 import { stampVendorTypes } from './oem.js';
 import { applyExpand, applyPaging, applySelect, isObject } from './shape.js';
-import { hasArrayMarkers, resolveArrayMarkers, validateBody } from './validate.js';
+import { hasArrayMarkers, resolveArrayMarkers } from '../lib/json-merge.js';
+import { validateBody } from './validate.js';
 
 type Json = Record<string, unknown>;
 

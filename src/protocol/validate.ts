@@ -2,7 +2,10 @@
 // yields one registry message; good properties survive, so a PATCH can apply
 // the good ones and report the bad ones (DSP0266 partial success).
 import { baseError, type RedfishError } from '../messages/errors.js';
+import { argText } from '../messages/args.js';
 import { isPrototypeKey } from '../lib/json.js';
+import { isEmptyObject, jsonTypeOf } from '../lib/json-merge.js';
+import { isIsoDateTime } from '../lib/iso-time.js';
 import type { Prop, Props } from './description.js';
 
 export type WriteMode = 'patch' | 'create' | { action: string };
@@ -10,17 +13,6 @@ export type WriteMode = 'patch' | 'create' | { action: string };
 export interface Validated {
   value: Record<string, unknown>;
   problems: RedfishError[];
-}
-
-/** How a value is quoted in MessageArgs: strings as they are, anything else as JSON. */
-export function argText(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v) ?? 'undefined';
-}
-
-export function jsonTypeOf(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  return typeof v;
 }
 
 function isAnnotation(key: string): boolean {
@@ -154,14 +146,6 @@ function hideAll(props: Props): Props {
   return Object.fromEntries(Object.entries(props).map(([k, p]) => [k, { ...p, secret: true }]));
 }
 
-function isEmptyObject(v: unknown): boolean {
-  return jsonTypeOf(v) === 'object' && Object.keys(v as object).length === 0;
-}
-
-export function isIsoDateTime(v: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v));
-}
-
 function fail(ctx: Ctx, e: RedfishError): Checked {
   ctx.problems.push(e);
   return { ok: false };
@@ -198,68 +182,4 @@ function missingProperty(path: string, mode: WriteMode): RedfishError {
   return typeof mode === 'object'
     ? baseError('ActionParameterMissing', mode.action, path).about(path)
     : baseError('PropertyMissing', path).about(path);
-}
-
-/**
- * Merge a validated PATCH into a stored document: objects merge member by
- * member, arrays of objects follow the DSP0266 rules (null removes, {} keeps,
- * a shorter array truncates), anything else is replaced.
- */
-export function mergePatch<T>(current: T, patch: Record<string, unknown>): T {
-  const out: Record<string, unknown> = { ...(current as Record<string, unknown>) };
-  for (const [k, v] of Object.entries(patch)) {
-    const cur = out[k];
-    if (jsonTypeOf(v) === 'object' && jsonTypeOf(cur) === 'object') {
-      out[k] = mergePatch(cur, v as Record<string, unknown>);
-    } else if (Array.isArray(v) && Array.isArray(cur) && v.some((x) => x === null || jsonTypeOf(x) === 'object')) {
-      const merged: unknown[] = [];
-      v.forEach((item, i) => {
-        if (item === null) return;
-        if (isEmptyObject(item) && i < cur.length) merged.push(cur[i]);
-        else if (jsonTypeOf(item) === 'object' && jsonTypeOf(cur[i]) === 'object') merged.push(mergePatch(cur[i], item as Record<string, unknown>));
-        else merged.push(item);
-      });
-      out[k] = merged;
-    } else {
-      out[k] = v;
-    }
-  }
-  return out as T;
-}
-
-function isArrayMarker(x: unknown): boolean {
-  return x === null || isEmptyObject(x);
-}
-
-/** True when some array in a validated PATCH uses null or {} elements. */
-export function hasArrayMarkers(v: unknown): boolean {
-  if (Array.isArray(v)) return v.some((x) => isArrayMarker(x) || hasArrayMarkers(x));
-  if (jsonTypeOf(v) === 'object') return Object.values(v as object).some(hasArrayMarkers);
-  return false;
-}
-
-/**
- * Resolve the DSP0266 array forms of a PATCH against the current resource, so
- * handlers only ever see final arrays: null drops the element, {} keeps the
- * current one, a shorter array truncates.
- */
-export function resolveArrayMarkers(patch: unknown, current: unknown): unknown {
-  if (Array.isArray(patch)) {
-    const cur = Array.isArray(current) ? current : [];
-    const out: unknown[] = [];
-    patch.forEach((item, i) => {
-      if (item === null) return;
-      if (isEmptyObject(item)) {
-        if (i < cur.length) out.push(cur[i]);
-        return;
-      }
-      out.push(resolveArrayMarkers(item, cur[i]));
-    });
-    return out;
-  }
-  if (jsonTypeOf(patch) === 'object') {
-    const cur = jsonTypeOf(current) === 'object' ? (current as Record<string, unknown>) : {};
-    return Object.fromEntries(Object.entries(patch as object).map(([k, v]) => [k, resolveArrayMarkers(v, cur[k])]));
-  }
-  return patch;
 }

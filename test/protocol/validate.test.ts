@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { t, type Props } from '../../src/protocol/description.js';
-import { hasArrayMarkers, mergePatch, resolveArrayMarkers, validateBody } from '../../src/protocol/validate.js';
+import { validateBody } from '../../src/protocol/validate.js';
 
 const props: Props = {
   Name: t.string({ maxLength: 8 }),
@@ -80,31 +80,10 @@ describe('validateBody', () => {
   });
 });
 
-describe('mergePatch', () => {
-  it('merges objects and follows the array rules of DSP0266', () => {
-    const current = { A: { B: 1, C: 2 }, Items: [{ X: 1 }, { X: 2 }, { X: 3 }], Tags: ['a', 'b'] };
-    assert.deepEqual(mergePatch(current, { A: { C: 5 }, Items: [{}, null], Tags: ['c'] }), {
-      A: { B: 1, C: 5 },
-      Items: [{ X: 1 }],
-      Tags: ['c'],
-    });
-  });
-});
-
 describe('array PATCH rules for plain values', () => {
-  it('accepts null and {} elements in arrays of strings and merges them', () => {
+  it('accepts null and {} elements in arrays of strings and keeps them for the merge', () => {
     const v = validateBody({ Boot: { Order: [null, 'b', {}] } }, props, 'patch');
     assert.deepEqual(v.problems, []);
-    assert.deepEqual(mergePatch({ Boot: { Order: ['x', 'y', 'z'] } }, v.value), { Boot: { Order: ['b', 'z'] } });
-  });
-});
-
-describe('resolveArrayMarkers', () => {
-  it('turns null and {} elements into the final array, at any depth', () => {
-    const current = { NTP: { NTPServers: ['a', 'b', 'c'] }, Items: [{ X: 1 }, { X: 2 }] };
-    const patch = { NTP: { NTPServers: [null, {}, 'd'] }, Items: [{}, null] };
-    assert.equal(hasArrayMarkers(patch), true);
-    assert.deepEqual(resolveArrayMarkers(patch, current), { NTP: { NTPServers: ['b', 'd'] }, Items: [{ X: 1 }] });
-    assert.equal(hasArrayMarkers({ NTP: { NTPServers: ['x'] } }), false);
+    assert.deepEqual(v.value, { Boot: { Order: [null, 'b', {}] } });
   });
 });

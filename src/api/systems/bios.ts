@@ -13,7 +13,8 @@ import { defineType, oem, ro, t, type ActionDef, commonProps } from '../../proto
 import { messages, success } from '../../protocol/reply.js';
 import { Representations } from '../../lib/memo.js';
 import type { RouteTable } from '../../protocol/routes.js';
-import { argText, mergePatch } from '../../protocol/validate.js';
+import { argText } from '../../messages/args.js';
+import { mergePatch } from '../../lib/json-merge.js';
 import { Secrets } from '../../store/secrets.js';
 import type { Services } from '../services.js';
 import { IscsiType, VendorServerBootSettingsType, defaultIscsi, type IscsiState } from './bios-vendor-types.js';

@@ -2,7 +2,7 @@
 // becomes a task or a Sequence item. Each violation is one 400 message naming
 // the property (paths like "Sequence/2/Filename"); all are reported at once.
 import { baseError, combinedError, vendorError, type RedfishError } from '../../messages/errors.js';
-import { argText } from '../../protocol/validate.js';
+import { argText } from '../../messages/args.js';
 import type { ComponentRepository } from '../firmware/repository.js';
 import { inventoryUri, type Inventory } from '../firmware/inventory.js';
 import type { Agent, Command } from './records.js';

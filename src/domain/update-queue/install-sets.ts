@@ -6,7 +6,7 @@
 import { baseError, combinedError, vendorError } from '../../messages/errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
-import { mergePatch } from '../../protocol/validate.js';
+import { mergePatch } from '../../lib/json-merge.js';
 import type { FlashSource } from '../firmware/flasher.js';
 import { CONTROLLER_FLASHABLE } from '../firmware/package.js';
 import { checkAgents, checkCommand, checkTargets, duplicateName, Violations, type CheckDeps, type TaskInput } from './checks.js';
