@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { AccountPolicy } from '../domain/accounts/account-policy.js';
-import type { Accounts } from '../domain/accounts/accounts.js';
+import type { AccountRecord, Accounts } from '../domain/accounts/accounts.js';
 import type { CertificateLogin } from '../domain/accounts/certificate-login.js';
 import type { HttpsCertificate } from '../domain/manager/https-certificate.js';
 import type { Licenses } from '../domain/licensing/installed-license.js';
@@ -13,7 +13,7 @@ import type { UpdateQueueArea } from '../domain/update-queue/area.js';
 import type { EventHub } from '../domain/events/hub.js';
 import type { MetricReports } from '../domain/events/metric-reports.js';
 import type { RegistryFiles } from '../domain/registry-files.js';
-import type { Sessions } from '../domain/accounts/sessions.js';
+import type { SessionRecord, Sessions } from '../domain/accounts/sessions.js';
 import type { Tasks } from '../domain/tasks.js';
 import type { LicenseState } from '../domain/licensing/tiers.js';
 import type { Logs } from '../domain/manager/logs.js';
@@ -39,7 +39,7 @@ export interface Services {
   log: Logger;
   accounts: Accounts;
   sessions: Sessions;
-  auth: Authentication;
+  auth: Authentication<AccountRecord, SessionRecord>;
   events: EventBus;
   /** Event subscriptions, the durable outbox, delivery and SSE (EventService). */
   eventHub: EventHub;

@@ -16,10 +16,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { AccountRecord, Accounts } from '../domain/accounts/accounts.js';
-import type { SessionRecord, Sessions } from '../domain/accounts/sessions.js';
 import { baseError, type RedfishError } from '../messages/errors.js';
 import type { Clock } from '../platform/clock.js';
+import type { AccountDirectory, AuthAccount, AuthSession, SessionStore } from './identity.js';
 import type { Principal, AuthMethod } from './principal.js';
 
 export interface AuthRequest {
@@ -35,9 +34,9 @@ export interface Authenticator {
 }
 
 /** Decides whether an account may log in now; throws to refuse (lockout, disabled...). */
-export interface LoginPolicy {
-  beforeLogin(account: AccountRecord, req: AuthRequest): void;
-  afterLogin(account: AccountRecord | undefined, ok: boolean, req: AuthRequest, userName: string): void;
+export interface LoginPolicy<A extends AuthAccount = AuthAccount> {
+  beforeLogin(account: A, req: AuthRequest): void;
+  afterLogin(account: A | undefined, ok: boolean, req: AuthRequest, userName: string): void;
 }
 
 export interface AuthLogger {
@@ -63,19 +62,20 @@ export function unauthorized(): RedfishError {
 }
 
 /** An account may log in when it is enabled and holds the vendor login privilege. */
-export function canLogIn(account: AccountRecord): boolean {
+export function canLogIn(account: AuthAccount): boolean {
   return account.Enabled && account.Privileges.LoginPriv;
 }
 
-export class Authentication {
+/** A: the account records the directory hands out (login returns them); S: the session records. */
+export class Authentication<A extends AuthAccount = AuthAccount, S extends AuthSession = AuthSession> {
   private readonly authenticators: Authenticator[] = [];
-  private readonly policies: LoginPolicy[] = [];
+  private readonly policies: LoginPolicy<A>[] = [];
   private readonly cacheKey = randomBytes(32);
   private readonly basicCache = new Map<string, { accountId: string; generation: number; expires: number }>();
   /** Per connection: the last verified Authorization header, with the same lifetime rules as the cache. */
   private readonly basicBySocket = new WeakMap<object, { header: string; accountId: string; generation: number; expires: number }>();
   /** Per connection: the last token that authenticated, and its session. */
-  private readonly tokenBySocket = new WeakMap<object, { token: string; session: SessionRecord }>();
+  private readonly tokenBySocket = new WeakMap<object, { token: string; session: S }>();
   /** Connections holding a slot of the session limit (Basic or certificate), oldest first, with their account. */
   private readonly basicConnections = new Map<TLSSocket, { accountId: string; userName: string }>();
   /** Principals by account, method and session, valid while accounts.generation is unchanged. */
@@ -83,8 +83,8 @@ export class Authentication {
   private principalGeneration = -1;
 
   constructor(
-    private readonly accounts: Accounts,
-    private readonly sessions: Sessions,
+    private readonly accounts: AccountDirectory<A>,
+    private readonly sessions: SessionStore<S>,
     private readonly clock: Clock,
     private readonly log: AuthLogger,
     private readonly limits: AuthLimits = { perAccount: () => Infinity },
@@ -105,7 +105,7 @@ export class Authentication {
    * Make sure the account may take one more slot (a new session or connection): its own cap,
    * then the shared limit, evicting a lesser-role holder for an administrator. Throws 503.
    */
-  makeRoom(account: AccountRecord, req: AuthRequest): void {
+  makeRoom(account: A, req: AuthRequest): void {
     const held = this.sessions.list().filter((s) => s.AccountId === account.Id).length + this.connectionsOf(account.Id);
     if (held >= this.limits.perAccount()) {
       this.log.warn({ user: account.UserName, ip: req.clientIp, held }, 'login refused: sessions and connections per account limit reached');
@@ -123,12 +123,12 @@ export class Authentication {
     return n;
   }
 
-  private isAdministrator(account: Readonly<AccountRecord> | undefined): boolean {
+  private isAdministrator(account: Readonly<A> | undefined): boolean {
     return account !== undefined && this.accounts.roleOf(account) === 'Administrator';
   }
 
   /** End the oldest session, else close the oldest connection, of a non-administrator; false when there is none. */
-  private evictLesser(admin: AccountRecord, req: AuthRequest): boolean {
+  private evictLesser(admin: A, req: AuthRequest): boolean {
     const lesser = (accountId: string) => !this.isAdministrator(this.accounts.peek(accountId));
     const session = this.sessions
       .list()
@@ -154,7 +154,7 @@ export class Authentication {
     this.authenticators.unshift(a);
   }
 
-  addLoginPolicy(p: LoginPolicy): void {
+  addLoginPolicy(p: LoginPolicy<A>): void {
     this.policies.push(p);
   }
 
@@ -170,7 +170,7 @@ export class Authentication {
   }
 
   /** Check a user name and password, as session login and Basic both do. */
-  async login(userName: string, password: string, req: AuthRequest): Promise<AccountRecord> {
+  async login(userName: string, password: string, req: AuthRequest): Promise<A> {
     const account = this.accounts.findByUserName(userName);
     // Every attempt pays exactly one password hash: an unknown user, a disabled account or a
     // locked-out one is checked against a dummy hash of the same cost, and a lockout is only
@@ -200,14 +200,14 @@ export class Authentication {
    * Let an account in that another authenticator identified (client certificate):
    * the login policies (lockout) apply and the connection takes a slot like Basic.
    */
-  admit(account: AccountRecord, req: AuthRequest, method: AuthMethod): Principal {
+  admit(account: A, req: AuthRequest, method: AuthMethod): Principal {
     if (!canLogIn(account)) throw unauthorized();
     for (const p of this.policies) p.beforeLogin(account, req);
     this.holdConnectionSlot(req, account);
     return this.principalOf(account, method);
   }
 
-  principalOf(account: AccountRecord, method: AuthMethod, sessionId?: string): Principal {
+  principalOf(account: A, method: AuthMethod, sessionId?: string): Principal {
     // Principals depend on the account record only; any account change bumps the generation.
     const key = principalKey(account.Id, method, sessionId);
     if (this.principalGeneration !== this.accounts.generation) {
@@ -223,7 +223,7 @@ export class Authentication {
     return principal;
   }
 
-  private buildPrincipal(account: AccountRecord, method: AuthMethod, sessionId?: string): Principal {
+  private buildPrincipal(account: A, method: AuthMethod, sessionId?: string): Principal {
     return Object.freeze({
       userName: account.UserName,
       accountId: account.Id,
@@ -243,7 +243,7 @@ export class Authentication {
     // as for Basic: the memo only holds what this same connection sent and was let in with.
     const socket = req.socket;
     const memo = socket ? this.tokenBySocket.get(socket) : undefined;
-    let session: SessionRecord | undefined;
+    let session: S | undefined;
     if (memo?.token === token && this.sessions.refresh(memo.session)) session = memo.session;
     else {
       session = this.sessions.authenticate(token);
@@ -301,7 +301,7 @@ export class Authentication {
   }
 
   /** After a verified password: hold a slot, remember the credentials, and let the account in. */
-  private admitBasic(req: AuthRequest, account: AccountRecord, header: string, key: string, now: number): Principal {
+  private admitBasic(req: AuthRequest, account: A, header: string, key: string, now: number): Principal {
     const socket = req.socket;
     this.holdConnectionSlot(req, account);
     if (this.basicCache.size >= BASIC_CACHE_MAX) this.basicCache.clear();
@@ -312,7 +312,7 @@ export class Authentication {
   }
 
   /** The first Basic request of a connection takes a slot, released when the socket closes; none left: 503. */
-  private holdConnectionSlot(req: AuthRequest, account: AccountRecord): void {
+  private holdConnectionSlot(req: AuthRequest, account: A): void {
     const socket = req.socket;
     if (!socket || this.basicConnections.has(socket)) return;
     this.makeRoom(account, req);
