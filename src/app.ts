@@ -177,7 +177,9 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   });
   const hostLifecycle = new HostLifecycle();
   const logs = new Logs(store, clock);
-  const server = new ServerSimulator({ config, clock, store, host: hostLifecycle, controller, log, logs, events });
+  const { systemId, tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds } = config;
+  const simulated = { systemId, tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds };
+  const server = new ServerSimulator({ options: simulated, clock, store, host: hostLifecycle, controller, log, logs, events });
   const update = createFirmwareServices({
     store,
     clock,

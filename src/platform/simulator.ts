@@ -11,7 +11,6 @@
 // POST hooks (BIOS apply, secure boot, UEFI updaters, boot override) run when
 // Post is entered, with PowerState already On; the OS starts when POST ends.
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
 import { combinedError, baseError, vendorError, vendorMessage, type ExtendedInfo } from '../messages/errors.js';
 import { resourceEvent } from '../messages/event-messages.js';
 import type { DocumentStore } from '../store/documents.js';
@@ -52,12 +51,29 @@ const PROFILES: Record<string, { powerOn: number; post: number; shutdown: number
   realistic: { powerOn: 10, post: 120, shutdown: 30 },
 };
 
-export function timingsOf(config: Pick<Config, 'timing' | 'powerOnSeconds' | 'postSeconds' | 'shutdownSeconds'>): Timings {
-  const p = PROFILES[config.timing] ?? PROFILES.fast!;
+/** How long the server's timed phases take: a profile, and overrides in seconds. */
+export interface TimingOptions {
+  /** fast (a few seconds) or realistic (minute-long POST); anything else reads as fast. */
+  timing: string;
+  powerOnSeconds?: number;
+  postSeconds?: number;
+  shutdownSeconds?: number;
+}
+
+/** The simulated server as configured. */
+export interface SimulatorOptions extends TimingOptions {
+  /** Id of the computer system, for the URI its records and events are about. */
+  systemId: string;
+  /** absent, installed or in-use. */
+  tpm: string;
+}
+
+export function timingsOf(options: TimingOptions): Timings {
+  const p = PROFILES[options.timing] ?? PROFILES.fast!;
   return {
-    powerOnMs: (config.powerOnSeconds ?? p.powerOn) * 1000,
-    postMs: (config.postSeconds ?? p.post) * 1000,
-    shutdownMs: (config.shutdownSeconds ?? p.shutdown) * 1000,
+    powerOnMs: (options.powerOnSeconds ?? p.powerOn) * 1000,
+    postMs: (options.postSeconds ?? p.post) * 1000,
+    shutdownMs: (options.shutdownSeconds ?? p.shutdown) * 1000,
   };
 }
 
@@ -68,7 +84,7 @@ export interface SimulatorSinks {
 }
 
 export interface SimulatorDeps extends SimulatorSinks {
-  config: Config;
+  options: SimulatorOptions;
   clock: Clock;
   store: DocumentStore;
   host: HostLifecycle;
@@ -119,10 +135,10 @@ export class ServerSimulator {
   private postRun: Promise<void> = Promise.resolve();
 
   constructor(private readonly d: SimulatorDeps) {
-    this.timings = timingsOf(d.config);
+    this.timings = timingsOf(d.options);
     this.saved = d.store.setting<ServerState>('platform.server', { ...INITIAL, phaseSince: d.clock.now() });
     this.state = this.saved.get();
-    const tpm = d.config.tpm;
+    const tpm = d.options.tpm;
     d.host.setTpm({ installed: tpm !== 'absent', inUse: tpm === 'in-use' });
     // Restore the host as it was: the service restarting does not touch the server.
     d.host.setPowerState(POWER_OF[this.state.phase]);
@@ -132,7 +148,7 @@ export class ServerSimulator {
 
   /** The URI the simulator's records and events are about. */
   get systemUri(): string {
-    return `/redfish/v1/Systems/${this.d.config.systemId}/`;
+    return `/redfish/v1/Systems/${this.d.options.systemId}/`;
   }
 
   snapshot(): Readonly<ServerState> {
