@@ -16,7 +16,7 @@ import {
   type Criticality,
 } from '../domain/firmware/package.js';
 import { makeCompsig, sha256File, VendorSigningKey } from '../domain/firmware/signing.js';
-import type { Tool } from './index.js';
+import type { Tool } from './tool.js';
 
 const USAGE = `Usage: npm run cli -- fwpkg build --data-dir <dir> --target <DeviceClass>[,<DeviceClass>...] --version <v> --out <file.fwpkg|file.bin>
   [--type A|B|C|D] [--activation Immediate|AfterControllerReset|AfterServerReboot]

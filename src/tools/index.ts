@@ -2,11 +2,7 @@
 // `npm run cli -- <name> ...`. Each tool is one module with a run function.
 import { fwpkgTool } from './fwpkg.js';
 import { licenseTool } from './license.js';
-
-export interface Tool {
-  summary: string;
-  run(argv: string[]): Promise<void>;
-}
+import type { Tool } from './tool.js';
 
 export const TOOLS: Record<string, Tool> = {
   fwpkg: fwpkgTool,

@@ -19,7 +19,17 @@ import type { EventBus } from '../events/bus.js';
 import type { Logs } from '../manager/logs.js';
 import type { UpdateOperation, UpdateStatus } from '../firmware/update-state.js';
 import { LIMITS, taskUri, type Agent, type TaskRecord, type TaskState } from './records.js';
-import type { TaskApplier } from './updaters.js';
+
+/** What applying one task produced: the summary and messages of its completion. */
+export interface Applied {
+  summary: string;
+  messages: ExtendedInfo[];
+}
+
+/** Writes a task's component with the given updater (updaters.ts FirmwareApplier). */
+export interface TaskApplier {
+  apply(t: TaskRecord, agent: Agent, op?: UpdateOperation): Promise<Applied>;
+}
 
 /** How long applying a component takes, per updater (controller clock). */
 export const APPLY_MS: Record<Agent, number> = { Bmc: 30_000, Uefi: 20_000, RuntimeAgent: 60_000 };

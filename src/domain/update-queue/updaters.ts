@@ -6,7 +6,7 @@
 //    that polls the queue every RUNTIME_POLL_MS while the OS runs.
 // Applying a component goes through the firmware flasher, so inventory
 // versions really change.
-import { vendorError, type ExtendedInfo } from '../../messages/errors.js';
+import { vendorError } from '../../messages/errors.js';
 import type { Clock, TimerHandle } from '../../platform/clock.js';
 import type { HostLifecycle } from '../../platform/lifecycle.js';
 import type { DocumentStore } from '../../store/documents.js';
@@ -15,7 +15,7 @@ import { inventoryUri } from '../firmware/inventory.js';
 import { inspectPackage } from '../firmware/package.js';
 import type { ComponentRecord, ComponentRepository } from '../firmware/repository.js';
 import type { UpdateOperation } from '../firmware/update-state.js';
-import type { UpdateQueue } from './queue.js';
+import type { Applied, TaskApplier, UpdateQueue } from './queue.js';
 import type { Agent, TaskRecord } from './records.js';
 
 export const RUNTIME_POLL_MS = 60_000;
@@ -25,15 +25,6 @@ export const RUNTIME_POLL_MS = 60_000;
  * contain this token fails to install, as an installer reporting an error would.
  */
 export const FAULT_TOKEN = 'SIMULATE_FAILURE';
-
-export interface Applied {
-  summary: string;
-  messages: ExtendedInfo[];
-}
-
-export interface TaskApplier {
-  apply(t: TaskRecord, agent: Agent, op?: UpdateOperation): Promise<Applied>;
-}
 
 export async function componentSource(repository: ComponentRepository, c: ComponentRecord): Promise<FlashSource> {
   const path = repository.pathOf(c);
