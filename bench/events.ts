@@ -23,7 +23,12 @@ const MAX_BACKLOG = 500;
 const dataDir = mkdtempSync(join(tmpdir(), 'bmc-bench-events-'));
 const service = await startService(defaultConfig({ port: 0, dataDir, adminPassword: 'Bench-Admin-Pass1', logLevel: 'silent', scryptLogN: 10 }));
 const hub = service.services.eventHub;
-const cert = await issueCertificate({ subject: 'CN=localhost', ipAddresses: ['127.0.0.1'], usage: ['server'] });
+const cert = await issueCertificate({
+  subject: 'CN=localhost',
+  ipAddresses: ['127.0.0.1'],
+  usage: ['server'],
+  notBefore: new Date(Date.now() - 60_000),
+});
 
 let delivered = 0;
 let measuring = true;

@@ -87,7 +87,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const log = ownLog?.log ?? (opts.logger as Logger);
   // Scoped: close() cancels every timer this instance armed, whoever armed it.
   const clock = new ScopedClock(opts.clock ?? new SystemClock());
-  const db = openDatabase(join(dataDir, DATABASE_FILE), [...EVENT_MIGRATIONS, ...(opts.migrations ?? [])]);
+  const db = openDatabase(join(dataDir, DATABASE_FILE), () => clock.now(), [...EVENT_MIGRATIONS, ...(opts.migrations ?? [])]);
   const store = new DocumentStore(db, Secrets.loadOrCreate(dataDir));
 
   const uuidSetting = store.setting<string | null>('service.uuid', null);
@@ -122,7 +122,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   registries.addMessageRegistry(VENDOR_RESOURCE_EVENT_REGISTRY);
   registries.addMessageRegistry(STORAGE_DEVICE_REGISTRY);
 
-  const tls = await ensureTlsMaterial(dataDir, config.tlsCert, config.tlsKey);
+  const tls = await ensureTlsMaterial(dataDir, clock, config.tlsCert, config.tlsKey);
   let http: HttpServer | undefined;
   let clientCAs: string[] | undefined;
   const https: Services['https'] = {

@@ -3,6 +3,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import type { Clock } from '../platform/clock.js';
 import { issueCertificate } from '../platform/x509.js';
 import { CertificateError, certificateMatchesKey, keyPolicyProblem, parseCertificates } from '../platform/x509-verify.js';
 
@@ -36,7 +37,13 @@ function checkIdentity(certPem: string, keyPem: string, certPath: string, keyPat
   }
 }
 
-export async function ensureTlsMaterial(dataDir: string, certPath?: string, keyPath?: string): Promise<TlsMaterial> {
+/** The identity to serve; a generated one is valid from a minute before the clock's now. */
+export async function ensureTlsMaterial(
+  dataDir: string,
+  clock: Pick<Clock, 'now'>,
+  certPath?: string,
+  keyPath?: string,
+): Promise<TlsMaterial> {
   if (certPath && keyPath) {
     const cert = readFileSync(certPath, 'utf8');
     const key = readFileSync(keyPath, 'utf8');
@@ -53,6 +60,7 @@ export async function ensureTlsMaterial(dataDir: string, certPath?: string, keyP
     subject: `CN=${host}, O=Vendor, OU=Management Controller`,
     dnsNames: [...new Set(['localhost', host])],
     ipAddresses: ['127.0.0.1', '::1'],
+    notBefore: new Date(clock.now() - 60_000),
     days: 3650,
     usage: ['server'],
   });

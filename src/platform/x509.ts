@@ -23,7 +23,8 @@ export interface IssueOptions {
   dnsNames?: string[];
   ipAddresses?: string[];
   days?: number;
-  notBefore?: Date;
+  /** Start of validity; callers take it from their clock (the controller's: a minute before now). */
+  notBefore: Date;
   /** Make a CA certificate (basicConstraints cA=true, keyCertSign). */
   ca?: boolean;
   /** Issuer; self-signed when absent. */
@@ -47,7 +48,7 @@ const EKU = {
 export async function issueCertificate(o: IssueOptions): Promise<IssuedCertificate> {
   const alg = o.keyType === 'rsa' ? RSA : EC;
   const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
-  const notBefore = o.notBefore ?? new Date(Date.now() - 60_000);
+  const notBefore = o.notBefore;
   const notAfter = new Date(notBefore.getTime() + (o.days ?? 3650) * 86_400_000);
   // An EC key only signs (ECDHE agrees the keys); keyEncipherment is for RSA keys alone.
   const leafUsage =

@@ -32,8 +32,9 @@ const CORE_MIGRATIONS: readonly Migration[] = [
 /**
  * Opens (creating if needed) the database at path, or in memory for ':memory:'.
  * The file is 0600; SQLite gives its -wal and -shm files the database file's mode.
+ * `now` (ms since the epoch, the controller clock) dates the migrations it applies.
  */
-export function openDatabase(path: string, extraMigrations: readonly Migration[] = []): Db {
+export function openDatabase(path: string, now: () => number, extraMigrations: readonly Migration[] = []): Db {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     closeSync(openSync(path, 'a', 0o600));
@@ -47,11 +48,11 @@ export function openDatabase(path: string, extraMigrations: readonly Migration[]
   // Deleted and overwritten content is zeroed where that costs no extra I/O, so a value
   // rewritten in place (a plain secret sealed at start) leaves no copy behind.
   db.pragma('secure_delete = FAST');
-  migrate(db, [...CORE_MIGRATIONS, ...extraMigrations]);
+  migrate(db, [...CORE_MIGRATIONS, ...extraMigrations], now);
   return db;
 }
 
-function migrate(db: Db, migrations: readonly Migration[]): void {
+function migrate(db: Db, migrations: readonly Migration[], now: () => number): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migration (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
   const applied = new Set(
     (db.prepare('SELECT id FROM schema_migration').all() as { id: string }[]).map((r) => r.id),
@@ -61,7 +62,7 @@ function migrate(db: Db, migrations: readonly Migration[]): void {
     if (applied.has(m.id)) continue;
     db.transaction(() => {
       db.exec(m.sql);
-      record.run(m.id, new Date().toISOString());
+      record.run(m.id, new Date(now()).toISOString());
     })();
   }
 }

@@ -27,6 +27,7 @@ async function newPem(cn: string): Promise<string> {
   const c = await issueCertificate({
     subject: `CN=${cn}, O=Acme Corp, OU=Firmware Signing, L=Austin, ST=Texas, C=US, E=keys@acme.example`,
     ca: true,
+    notBefore: new Date(Date.now() - 60_000),
   });
   return c.certPem;
 }

@@ -12,6 +12,7 @@ interface Doc {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'bmc-store-'));
+const now = () => Date.parse('2026-01-01T00:00:00Z');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 for (const [name, path] of [
@@ -19,7 +20,7 @@ for (const [name, path] of [
   ['in memory', ':memory:'],
 ] as const) {
   describe(`DocumentStore (${name})`, () => {
-    const store = new DocumentStore(openDatabase(path));
+    const store = new DocumentStore(openDatabase(path, now));
 
     it('keeps documents in insertion order; a replaced or renamed one keeps its place', () => {
       const c = store.collection<Doc>('order');
@@ -92,11 +93,24 @@ for (const [name, path] of [
 describe('DocumentStore durability', () => {
   it('a second store over the same file sees every acknowledged write', () => {
     const path = join(dir, 'b.sqlite');
-    const first = new DocumentStore(openDatabase(path));
+    const first = new DocumentStore(openDatabase(path, now));
     first.collection<Doc>('k').put('one', { n: 1 });
     first.setting('s', 0).set(5);
-    const second = new DocumentStore(openDatabase(path));
+    const second = new DocumentStore(openDatabase(path, now));
     assert.deepEqual(second.collection<Doc>('k').get('one'), { n: 1 });
     assert.equal(second.setting('s', 0).get(), 5);
+  });
+
+  it('dates each applied migration with the clock it is given, once', () => {
+    const path = join(dir, 'c.sqlite');
+    const migrations = [{ id: 'test-001', sql: 'CREATE TABLE t (x INTEGER)' }];
+    openDatabase(path, () => Date.parse('2026-03-04T05:06:07Z'), migrations).close();
+    const db = openDatabase(path, () => Date.parse('2030-01-01T00:00:00Z'), migrations);
+    const rows = db.prepare('SELECT id, applied_at FROM schema_migration ORDER BY id').all();
+    db.close();
+    assert.deepEqual(rows, [
+      { id: 'core-001-documents', applied_at: '2026-03-04T05:06:07.000Z' },
+      { id: 'test-001', applied_at: '2026-03-04T05:06:07.000Z' },
+    ]);
   });
 });

@@ -19,6 +19,7 @@ const newDir = () => {
   return d;
 };
 const mode = (p: string) => statSync(p).mode & 0o777;
+const now = () => Date.parse('2026-01-01T00:00:00Z');
 
 describe('Secrets', () => {
   it('makes a 32-byte key file (0600) on first use and reads the same key afterwards', () => {
@@ -61,8 +62,8 @@ describe('Secrets', () => {
   });
 
   it('is part of the document store: its own for an in-memory database, none given for a file', () => {
-    assert.ok(new DocumentStore(openDatabase(':memory:')).secrets instanceof Secrets);
-    const store = new DocumentStore(openDatabase(join(newDir(), 'x.sqlite')));
+    assert.ok(new DocumentStore(openDatabase(':memory:', now)).secrets instanceof Secrets);
+    const store = new DocumentStore(openDatabase(join(newDir(), 'x.sqlite'), now));
     assert.throws(() => store.secrets, /without a secrets key/);
   });
 });
@@ -101,12 +102,12 @@ describe('data dir modes', () => {
   it('makes the database and its -wal and -shm 0600, and narrows those of an older version', () => {
     const dir = newDir();
     const path = join(dir, 'bmc.sqlite');
-    const db = openDatabase(path);
+    const db = openDatabase(path, now);
     db.exec("INSERT INTO setting (key, value) VALUES ('k', '1')");
     for (const f of [path, `${path}-wal`, `${path}-shm`]) assert.equal(mode(f), 0o600, f);
     db.close();
     chmodSync(path, 0o644);
-    openDatabase(path).close();
+    openDatabase(path, now).close();
     assert.equal(mode(path), 0o600);
   });
 

@@ -16,7 +16,13 @@ export type ListenerMode = 'ok' | 'fail' | 'hang';
 
 let certificate: Promise<IssuedCertificate> | undefined;
 function listenerCertificate(): Promise<IssuedCertificate> {
-  certificate ??= issueCertificate({ subject: 'CN=localhost', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], usage: ['server'] });
+  certificate ??= issueCertificate({
+    subject: 'CN=localhost',
+    dnsNames: ['localhost'],
+    ipAddresses: ['127.0.0.1'],
+    usage: ['server'],
+    notBefore: new Date(Date.now() - 60_000),
+  });
   return certificate;
 }
 

@@ -79,8 +79,10 @@ export interface ImageServer {
 
 /** An HTTPS server with a certificate from its own CA; files maps paths to bodies. */
 export async function startImageServer(dir: string, files: Map<string, Buffer>): Promise<ImageServer> {
-  const ca = await issueCertificate({ subject: 'CN=Test Image CA', ca: true, days: 30 });
-  const leaf = await issueCertificate({ subject: 'CN=localhost', issuer: ca, dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], usage: ['server'], days: 30 });
+  // The service checks this server's certificate against real time (TLS), so it starts a minute ago.
+  const notBefore = new Date(Date.now() - 60_000);
+  const ca = await issueCertificate({ subject: 'CN=Test Image CA', ca: true, days: 30, notBefore });
+  const leaf = await issueCertificate({ subject: 'CN=localhost', issuer: ca, dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], usage: ['server'], days: 30, notBefore });
   const caFile = join(dir, `image-ca-${++counter}.pem`);
   writeFileSync(caFile, ca.certPem);
   const requests: string[] = [];
