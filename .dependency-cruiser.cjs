@@ -1,12 +1,15 @@
 // The layer rules of docs/ARCHITECTURE.md, checked by `npm run lint`.
 // Imports go down: api -> protocol | domain | platform -> messages | store -> lib.
+// No layer imports the top-level files (app, cli, config), except that api may
+// read the configuration. test/ may import anything; src/ never imports test/.
 const layer = (name) => `^src/${name}/`;
-const forbid = (from, to, comment) => ({
+const TOP_LEVEL = ['app', 'cli', 'config'];
+const forbid = (from, to, comment, topLevel = TOP_LEVEL) => ({
   name: `${from}-not-to-${to.join('-')}`,
   comment,
   severity: 'error',
   from: { path: layer(from) },
-  to: { path: `^src/(${to.join('|')})/|^src/(app|cli|config)\\.ts$` },
+  to: { path: `^src/(${to.join('|')})/|^src/(${topLevel.join('|')})\\.ts$` },
 });
 
 module.exports = {
@@ -17,8 +20,15 @@ module.exports = {
     forbid('platform', ['api', 'protocol', 'domain', 'http', 'tools'], 'the simulated hardware does not know the API or the service state machines'),
     forbid('domain', ['api', 'protocol', 'http', 'tools'], 'the service state machines do not know HTTP or Redfish routing'),
     forbid('protocol', ['api', 'domain', 'http', 'tools'], 'the protocol layer is written once, for every area'),
-    forbid('api', ['http', 'tools'], 'areas do not know the listener'),
+    forbid('api', ['http', 'tools'], 'areas do not know the listener; they may read the configuration (config.ts)', ['app', 'cli']),
     forbid('http', ['api', 'domain', 'tools'], 'the listener carries bytes only'),
+    {
+      name: 'src-not-to-test',
+      comment: 'the service never depends on test code (tests may import anything)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^test/' },
+    },
     {
       name: 'no-circular',
       severity: 'error',
