@@ -1,48 +1,303 @@
+// The six message registries the service serves (Base, Vendor, ResourceEvent,
+// TaskEvent, VendorResourceEvents, StorageDevice): every key's placeholders
+// against its ParamTypes, the Base status table, messages built from them, and
+// the registry files the service serves against the definitions in code.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { BASE_STATUS, baseError, baseMessage, successBody } from '../../src/messages/errors.js';
+import { after, before, describe, it } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+import { request } from 'undici';
+import {
+  BASE_STATUS,
+  baseError,
+  baseMessage,
+  combinedError,
+  redfishErrorBody,
+  successBody,
+  vendorError,
+} from '../../src/messages/errors.js';
 import { BASE_REGISTRY } from '../../src/messages/registries/base.js';
 import { RESOURCE_EVENT_REGISTRY } from '../../src/messages/registries/resource-event.js';
+import { STORAGE_DEVICE_REGISTRY } from '../../src/messages/registries/storage-device.js';
 import { TASK_EVENT_REGISTRY } from '../../src/messages/registries/task-event.js';
+import { VENDOR_RESOURCE_EVENT_REGISTRY } from '../../src/messages/registries/vendor-resource-event.js';
 import { VENDOR_REGISTRY } from '../../src/messages/registries/vendor.js';
-import { formatMessage, makeMessage } from '../../src/messages/messages.js';
+import { formatMessage, makeMessage, registryId } from '../../src/messages/messages.js';
 import type { RegistryDef } from '../../src/messages/registry-types.js';
+import { insecureAgent, startTestService, type TestService } from '../support/service.js';
 
-const registries: RegistryDef[] = [BASE_REGISTRY, VENDOR_REGISTRY, RESOURCE_EVENT_REGISTRY, TASK_EVENT_REGISTRY];
+/** Every message registry src/app.ts serves. */
+const REGISTRIES: readonly RegistryDef[] = [
+  BASE_REGISTRY,
+  VENDOR_REGISTRY,
+  RESOURCE_EVENT_REGISTRY,
+  TASK_EVENT_REGISTRY,
+  VENDOR_RESOURCE_EVENT_REGISTRY,
+  STORAGE_DEVICE_REGISTRY,
+];
 
-describe('message registries', () => {
-  for (const reg of registries) {
-    it(`${reg.prefix}: every message's placeholders match its parameter count`, () => {
-      for (const [key, m] of Object.entries(reg.messages)) {
-        const used = new Set([...m.message.matchAll(/%(\d+)/g)].map((x) => Number(x[1])));
-        assert.equal(Math.max(0, ...used), m.paramTypes.length, `${reg.prefix}.${key}`);
-        assert.ok(['OK', 'Warning', 'Critical'].includes(m.severity), `${reg.prefix}.${key}`);
-      }
-    });
-  }
+/** Base keys that are never the reason a request fails (successes, notices, deprecations, events). */
+const BASE_NON_ERRORS = [
+  'AccountModified',
+  'AccountNotModified',
+  'AccountRemoved',
+  'ActionDeprecated',
+  'ChassisPowerStateOffRequired',
+  'ChassisPowerStateOnRequired',
+  'ConditionInRelatedResource',
+  'Created',
+  'InvalidIndex',
+  'MaximumErrorsExceeded',
+  'PropertyDeprecated',
+  'PropertyNotUpdated',
+  'PropertyValueDeprecated',
+  'PropertyValueModified',
+  'ResetRecommended',
+  'ResourceDeprecated',
+  'StrictAccountTypes',
+  'SubscriptionTerminated',
+  'Success',
+  'UndeterminedFault',
+];
 
-  it('gives every Base error key a 4xx/5xx status and a message that exists', () => {
-    for (const [key, status] of Object.entries(BASE_STATUS)) {
-      assert.ok(key in BASE_REGISTRY.messages, key);
-      assert.ok(status >= 400 && status < 600, key);
+/** Statuses an error may have, and the Base keys that must have a particular one. */
+const ERROR_STATUSES = new Set([400, 401, 403, 404, 405, 409, 412, 428, 500, 501, 502, 503, 504]);
+const FIXED_STATUS: Record<string, number> = {
+  NoValidSession: 401,
+  SessionTerminated: 401,
+  InsufficientPrivilege: 403,
+  AccessDenied: 403,
+  PasswordChangeRequired: 403,
+  ResourceNotFound: 404,
+  ResourceMissingAtURI: 404,
+  ResourceAlreadyExists: 409,
+  PreconditionFailed: 412,
+  PreconditionRequired: 428,
+  InternalError: 500,
+  QueryNotSupported: 501,
+  ServiceTemporarilyUnavailable: 503,
+  PropertyValueTypeError: 400,
+  MalformedJSON: 400,
+};
+
+/** Sample arguments of a message's types. */
+function sampleArgs(types: readonly string[]): (string | number)[] {
+  return types.map((t, i) => (t === 'number' ? 100 + i : `arg${i + 1}`));
+}
+
+describe('message registries: definitions', () => {
+  it('has six registries with distinct prefixes, each with a major.minor.errata version', () => {
+    assert.equal(new Set(REGISTRIES.map((r) => r.prefix)).size, 6);
+    for (const r of REGISTRIES) {
+      assert.match(r.prefix, /^[A-Za-z][A-Za-z0-9]*$/, r.prefix);
+      assert.match(r.version, /^\d+\.\d+\.\d+$/, r.prefix);
+      assert.equal(registryId(r), `${r.prefix}.${r.version.split('.').slice(0, 2).join('.')}`);
+      assert.ok(['DMTF', 'Vendor'].includes(r.owningEntity), r.prefix);
+      assert.equal(r.language, 'en');
+      assert.ok(Object.keys(r.messages).length > 0, r.prefix);
     }
   });
 
+  for (const reg of REGISTRIES) {
+    describe(`${reg.prefix} ${reg.version}`, () => {
+      for (const [key, m] of Object.entries(reg.messages)) {
+        it(`${key}: placeholders %1..%${m.paramTypes.length} each used, typed, and filled`, () => {
+          assert.match(key, /^[A-Za-z][A-Za-z0-9]*$/);
+          const used = new Set([...m.message.matchAll(/%(\d+)/g)].map((x) => Number(x[1])));
+          const expected = new Set(m.paramTypes.map((_t, i) => i + 1));
+          assert.deepEqual(
+            [...used].sort((a, b) => a - b),
+            [...expected],
+            `${reg.prefix}.${key}: "${m.message}" vs ${m.paramTypes.length} ParamTypes`,
+          );
+          for (const t of m.paramTypes) assert.ok(t === 'string' || t === 'number', t);
+          assert.ok(['OK', 'Warning', 'Critical'].includes(m.severity), m.severity);
+          assert.ok(m.description.trim().length > 0 && m.resolution.trim().length > 0);
+
+          const args = sampleArgs(m.paramTypes);
+          const info = makeMessage(reg, key, args);
+          assert.equal(info.MessageId, `${registryId(reg)}.${key}`);
+          assert.deepEqual(info.MessageArgs, args);
+          assert.doesNotMatch(info.Message, /%\d/, 'every placeholder filled');
+          for (const a of args) assert.ok(info.Message.includes(String(a)), `${a} in "${info.Message}"`);
+          assert.equal(info.MessageSeverity, m.severity);
+          assert.equal(info.Severity, m.severity);
+          assert.equal(info.Resolution, m.resolution);
+          // One argument too few or too many is refused.
+          assert.throws(() => makeMessage(reg, key, [...args, 'extra']), /takes \d+ arguments/);
+          if (args.length) assert.throws(() => makeMessage(reg, key, args.slice(1)), /takes \d+ arguments/);
+        });
+      }
+    });
+  }
+});
+
+describe('the Base status table', () => {
+  it('gives every Base key a status, or lists it as never the reason a request fails', () => {
+    for (const key of Object.keys(BASE_REGISTRY.messages)) {
+      const hasStatus = key in BASE_STATUS;
+      assert.notEqual(
+        hasStatus,
+        BASE_NON_ERRORS.includes(key),
+        `${key}: ${hasStatus ? 'has a status and is listed as no error' : 'has no status'}`,
+      );
+    }
+    for (const key of BASE_NON_ERRORS) assert.ok(key in BASE_REGISTRY.messages, `${key} is a Base key`);
+  });
+
+  for (const [key, status] of Object.entries(BASE_STATUS)) {
+    it(`${key} -> ${status}`, () => {
+      assert.ok(key in BASE_REGISTRY.messages, `${key} is a Base key`);
+      assert.ok(ERROR_STATUSES.has(status), `${status} is an error status`);
+      if (key in FIXED_STATUS) assert.equal(status, FIXED_STATUS[key]);
+      const def = BASE_REGISTRY.messages[key as keyof typeof BASE_REGISTRY.messages];
+      const e = (baseError as (k: string, ...a: (string | number)[]) => ReturnType<typeof baseError>)(key, ...sampleArgs(def.paramTypes));
+      assert.equal(e.status, status);
+      assert.equal(e.infos.length, 1);
+      assert.equal(e.infos[0]?.MessageId, `Base.1.12.${key}`);
+    });
+  }
+});
+
+describe('messages and error bodies', () => {
   it('fills arguments and refuses the wrong number of them', () => {
     const e = baseError('PropertyValueTypeError', 'abc', 'LocationIndicatorActive');
     assert.equal(e.status, 400);
     assert.equal(e.infos[0]?.MessageId, 'Base.1.12.PropertyValueTypeError');
     assert.deepEqual(e.infos[0]?.MessageArgs, ['abc', 'LocationIndicatorActive']);
-    assert.equal(e.infos[0]?.Message, formatMessage(BASE_REGISTRY.messages.PropertyValueTypeError.message, ['abc', 'LocationIndicatorActive']));
+    assert.equal(
+      e.infos[0]?.Message,
+      formatMessage(BASE_REGISTRY.messages.PropertyValueTypeError.message, ['abc', 'LocationIndicatorActive']),
+    );
     assert.throws(() => makeMessage(BASE_REGISTRY, 'PropertyUnknown', []), /takes 1 arguments/);
     assert.throws(() => makeMessage(BASE_REGISTRY, 'NoSuchKey', []), /unknown message/);
   });
 
+  it('formats placeholders in any order, leaves unknown ones, and does not re-read filled text', () => {
+    const cases: [text: string, args: (string | number)[], expected: string][] = [
+      ['%1 and %2', ['a', 'b'], 'a and b'],
+      ['%2 before %1', ['a', 'b'], 'b before a'],
+      ['%1%1', ['x'], 'xx'],
+      ['%3', ['a'], '%3'],
+      ['%1', ['%2'], '%2'],
+      ['100%', [], '100%'],
+      ['%10', ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'], 'j'],
+      ['%1', [0], '0'],
+    ];
+    for (const [text, args, expected] of cases) assert.equal(formatMessage(text, args), expected, text);
+  });
+
+  it('coerces arguments to the registry types and points RelatedProperties at JSON', () => {
+    const info = makeMessage(VENDOR_REGISTRY, 'PasswordTooShort', ['8'], ['Password']);
+    assert.deepEqual(info.MessageArgs, [8]);
+    assert.deepEqual(info.RelatedProperties, ['#/Password']);
+    assert.deepEqual(makeMessage(BASE_REGISTRY, 'PropertyUnknown', [5]).MessageArgs, ['5']);
+    assert.deepEqual(makeMessage(BASE_REGISTRY, 'PropertyUnknown', ['X'], ['Boot.BootOrder']).RelatedProperties, ['#/Boot/BootOrder']);
+    assert.deepEqual(makeMessage(BASE_REGISTRY, 'PropertyUnknown', ['X'], ['#/Attributes/A.B']).RelatedProperties, ['#/Attributes/A.B']);
+    assert.equal(makeMessage(BASE_REGISTRY, 'PropertyUnknown', ['X'], []).RelatedProperties, undefined);
+  });
+
+  it('combines errors with the status of the first, and tags messages with a property', () => {
+    const e = combinedError([
+      baseError('PropertyMissing', 'A'),
+      vendorError(404, 'ComponentNotFound', 'x.bin'),
+      baseError('InternalError'),
+    ]);
+    assert.equal(e.status, 400);
+    assert.deepEqual(
+      e.infos.map((i) => i.MessageId),
+      ['Base.1.12.PropertyMissing', 'Vendor.1.0.ComponentNotFound', 'Base.1.12.InternalError'],
+    );
+    assert.throws(() => combinedError([]), /at least one/);
+    const tagged = baseError('PropertyMissing', 'A').about('Sequence/1/A');
+    assert.deepEqual(tagged.infos[0]?.RelatedProperties, ['#/Sequence/1/A']);
+  });
+
+  it('builds error bodies: a single message is the code, several are GeneralError (G8)', () => {
+    const one = redfishErrorBody([baseMessage('PropertyUnknown', 'X')]) as { error: { code: string; message: string } };
+    assert.equal(one.error.code, 'Base.1.12.PropertyUnknown');
+    assert.equal(one.error.message, 'The property X is not in the list of valid properties for the resource.');
+    const two = redfishErrorBody([baseMessage('PropertyUnknown', 'X'), baseMessage('PropertyUnknown', 'Y')]) as {
+      error: { code: string; message: string };
+    };
+    assert.equal(two.error.code, 'Base.1.12.GeneralError');
+    assert.equal(two.error.message, 'See @Message.ExtendedInfo for more information.');
+  });
+
   it('builds success bodies as an error object with Success first (G8)', () => {
-    const body = successBody([baseMessage('PropertyUnknown', 'X')]) as { error: { code: string; '@Message.ExtendedInfo': { MessageId: string }[] } };
+    const body = successBody([baseMessage('PropertyUnknown', 'X')]) as {
+      error: { code: string; '@Message.ExtendedInfo': { MessageId: string }[] };
+    };
     assert.equal(body.error['@Message.ExtendedInfo'][0]?.MessageId, 'Base.1.12.Success');
     assert.equal(body.error.code, 'Base.1.12.GeneralError');
     const single = successBody() as { error: { code: string } };
     assert.equal(single.error.code, 'Base.1.12.Success');
   });
+});
+
+describe('message registries: the files the service serves', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService();
+  });
+  after(() => svc.close());
+
+  /** A registry file as served: gzip on the wire, decompressed here. */
+  async function served(uri: string): Promise<any> {
+    const res = await request(`${svc.url}${uri}`, { headers: { 'x-auth-token': await svc.adminToken() }, dispatcher: insecureAgent });
+    const bytes = Buffer.from(await res.body.arrayBuffer());
+    assert.equal(res.statusCode, 200, uri);
+    assert.equal(res.headers['content-encoding'], 'gzip', uri);
+    return JSON.parse(gunzipSync(bytes).toString('utf8'));
+  }
+
+  it('lists exactly these six message registries (and the BIOS attribute registry)', async () => {
+    const r = await svc.get('/redfish/v1/Registries/');
+    assert.equal(r.status, 200);
+    const ids: string[] = r.body.Members.map((m: { '@odata.id': string }) => m['@odata.id']);
+    const messageRegistries: string[] = [];
+    for (const id of ids) {
+      const file = await svc.get(id);
+      assert.equal(file.status, 200, id);
+      const doc = await served(file.body.Location[0].Uri);
+      if (doc['@odata.type'].startsWith('#MessageRegistry.')) messageRegistries.push(doc.RegistryPrefix);
+      else assert.match(doc['@odata.type'], /^#AttributeRegistry\./, id);
+    }
+    assert.deepEqual(messageRegistries.sort(), REGISTRIES.map((r) => r.prefix).sort());
+  });
+
+  for (const reg of REGISTRIES) {
+    it(`${reg.prefix}: the served file holds exactly the definitions in code`, async () => {
+      const file = await svc.get(`/redfish/v1/Registries/${reg.prefix}/`);
+      assert.equal(file.status, 200);
+      assert.equal(file.body.Registry, registryId(reg));
+      assert.deepEqual(file.body.Languages, ['en']);
+      const location = file.body.Location[0];
+      assert.equal(location.Uri, `/redfish/v1/RegistryStore/registries/en/${reg.prefix}.json`);
+      if (reg.owningEntity === 'DMTF')
+        assert.equal(location.PublicationUri, `http://redfish.dmtf.org/registries/${reg.prefix}.${reg.version}.json`);
+      else assert.equal(location.PublicationUri, undefined);
+
+      const doc = await served(location.Uri);
+      assert.equal(doc.Id, `${reg.prefix}.${reg.version}`);
+      assert.equal(doc.RegistryPrefix, reg.prefix);
+      assert.equal(doc.RegistryVersion, reg.version);
+      assert.equal(doc.Name, reg.name);
+      assert.equal(doc.Description, reg.description);
+      assert.equal(doc.OwningEntity, reg.owningEntity);
+      assert.equal(doc.Language, 'en');
+      assert.deepEqual(Object.keys(doc.Messages).sort(), Object.keys(reg.messages).sort());
+      for (const [key, m] of Object.entries(reg.messages)) {
+        const s = doc.Messages[key];
+        const expected: Record<string, unknown> = {
+          Description: m.description,
+          Message: m.message,
+          MessageSeverity: m.severity,
+          NumberOfArgs: m.paramTypes.length,
+          Resolution: m.resolution,
+        };
+        if (m.paramTypes.length) expected.ParamTypes = [...m.paramTypes];
+        assert.deepEqual(s, expected, `${reg.prefix}.${key}`);
+      }
+    });
+  }
 });
