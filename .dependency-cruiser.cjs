@@ -14,14 +14,15 @@ const forbid = (from, to, comment, topLevel = TOP_LEVEL) => ({
 
 module.exports = {
   forbidden: [
-    forbid('lib', ['api', 'protocol', 'domain', 'platform', 'messages', 'store', 'http', 'tools'], 'lib is dependency-free'),
+    forbid('lib', ['api', 'protocol', 'domain', 'platform', 'messages', 'store', 'http', 'tools', 'discovery'], 'lib is dependency-free'),
     forbid('store', ['api', 'protocol', 'domain', 'platform', 'messages', 'http', 'tools'], 'store knows only SQLite and lib'),
     forbid('messages', ['api', 'protocol', 'domain', 'platform', 'store', 'http', 'tools'], 'registries are data'),
     forbid('platform', ['api', 'protocol', 'domain', 'http', 'tools'], 'the simulated hardware does not know the API or the service state machines'),
     forbid('domain', ['api', 'protocol', 'http', 'tools'], 'the service state machines do not know HTTP or Redfish routing'),
     forbid('protocol', ['api', 'domain', 'http', 'tools'], 'the protocol layer is written once, for every area'),
     forbid('api', ['http', 'tools'], 'areas do not know the listener; they may read the configuration (config.ts)', ['app', 'cli']),
-    forbid('http', ['api', 'domain', 'tools'], 'the listener carries bytes only'),
+    forbid('http', ['api', 'domain', 'tools', 'discovery'], 'the listener carries bytes only'),
+    forbid('discovery', ['api', 'domain', 'protocol', 'http', 'tools'], 'SSDP answers from what it is handed'),
     {
       name: 'src-not-to-test',
       comment: 'the service never depends on test code (tests may import anything)',

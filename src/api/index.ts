@@ -39,4 +39,6 @@ export function registerAllRoutes(s: Services): void {
   registerTaskServiceRoutes(r, s);
   registerRegistryRoutes(r, s);
   registerSchemaRoutes(r, s);
+  // Every {Param} of every route resolves, or the service does not start.
+  r.verify();
 }

@@ -156,6 +156,10 @@ export class Dispatcher {
       if (isRead && !path.endsWith('/') && !match.route.file && !match.action) {
         return redirect(`${path}/${search}`);
       }
+      // A wrong id in any position is a 404 for every method, before any handler runs.
+      let exists = this.routes.resolves(match);
+      if (exists instanceof Promise) exists = await exists;
+      if (!exists) throw baseError('ResourceMissingAtURI', path);
       const allowed = allowedMethods(match);
       if (!KNOWN.has(method) || !allowed.includes(method as Method)) {
         const e = method === 'DELETE' ? baseError('ResourceCannotBeDeleted') : vendorError(405, 'MethodNotAllowed', method, match.uri);
@@ -207,7 +211,7 @@ export class Dispatcher {
   /** GET a resource on behalf of a principal, decorated, as $expand and `only` need it. */
   async fetchResource(uri: string, principal: Principal): Promise<Json | undefined> {
     const match = this.routes.match(uri);
-    if (!match?.route.get || match.action || match.membersAlias) return undefined;
+    if (!match?.route.get || match.action || match.membersAlias || !(await this.routes.resolves(match))) return undefined;
     if (!this.permits(match, match.route.get.privilege, principal)) return undefined;
     try {
       const got = await this.getDecorated(match, principal, { only: false, any: false });

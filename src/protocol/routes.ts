@@ -5,6 +5,7 @@ import type { PrivilegeRule } from '../lib/privileges.js';
 import type { ActionDef, Props, ResourceType } from './description.js';
 import type { Principal } from './principal.js';
 import type { Query } from './query.js';
+import { baseError, type RedfishError } from '../messages/errors.js';
 import type { ExtendedInfo } from '../messages/messages.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
@@ -31,6 +32,25 @@ export interface RequestContext {
 }
 
 export type Handler = (ctx: RequestContext) => unknown;
+
+/**
+ * Whether a path parameter's value names something that exists (the other
+ * parameters of the path are given too, for members of members). Every
+ * parameter of every route has one, so the dispatcher answers 404 for a
+ * wrong id in any position before a handler runs.
+ */
+export type ParamResolver = (value: string, params: Readonly<Record<string, string>>) => boolean | Promise<boolean>;
+
+/** The 404 of a resource whose path resolved but which was removed before its handler ran. */
+export function missing(ctx: { uri: string }): RedfishError {
+  return baseError('ResourceMissingAtURI', ctx.uri);
+}
+
+/** What a resolved path parameter names, or that 404 when it has gone since. */
+export function present<T>(value: T | undefined, ctx: { uri: string }): T {
+  if (value === undefined) throw missing(ctx);
+  return value;
+}
 
 export interface MethodSpec {
   privilege: PrivilegeRule;
@@ -74,6 +94,8 @@ export interface ResourceRoute {
   file?: boolean;
   /** True when the principal owns the resource (grants ConfigureSelf). */
   ownedBy?: (principal: Principal, params: Record<string, string>) => boolean;
+  /** Resolvers of this route's own parameters; the table's shared ones (RouteTable.param) cover the rest. */
+  params?: Readonly<Record<string, ParamResolver>>;
   /** Let a route authenticate by other means than headers (upload sessionKey part). */
   deferAuth?: boolean;
   /**
@@ -92,6 +114,8 @@ export interface ResourceRoute {
 export interface Match {
   readonly route: ResourceRoute;
   readonly params: Readonly<Record<string, string>>;
+  /** The parameter names, outermost first. */
+  readonly paramNames: readonly string[];
   /** Canonical URI with the params substituted. */
   readonly uri: string;
   /** Set when the path addresses one of the route's actions. */
@@ -103,10 +127,17 @@ export interface Match {
 interface Node {
   literal: Map<string, Node>;
   param?: { name: string; node: Node };
-  entry?: { route: ResourceRoute; template: string[]; action?: ActionRoute; membersAlias?: boolean };
+  entry?: { route: ResourceRoute; template: string[]; paramNames: readonly string[]; action?: ActionRoute; membersAlias?: boolean };
 }
 
 const newNode = (): Node => ({ literal: new Map() });
+
+/** The {Param} names of a path template, in order. */
+export function paramNamesOf(path: string): string[] {
+  return splitPath(path)
+    .filter((seg) => seg.startsWith('{') && seg.endsWith('}'))
+    .map((seg) => seg.slice(1, -1));
+}
 
 export function splitPath(path: string): string[] {
   return path.split('/').filter((s) => s !== '');
@@ -124,6 +155,47 @@ export class RouteTable {
   private readonly root = newNode();
   private readonly all: ResourceRoute[] = [];
   private readonly matched = new Map<string, Match | undefined>();
+  private readonly resolvers = new Map<string, ParamResolver>();
+
+  /** How a parameter name resolves wherever a route does not say otherwise ({SystemId}, {ManagerId}...). */
+  param(name: string, resolve: ParamResolver): void {
+    if (this.resolvers.has(name)) throw new Error(`parameter {${name}} has a resolver already`);
+    this.resolvers.set(name, resolve);
+  }
+
+  /** True when every parameter of the match names something that exists, outermost first. */
+  resolves(m: Match): boolean | Promise<boolean> {
+    const names = m.paramNames;
+    for (let i = 0; i < names.length; i++) {
+      const found = this.resolveOne(m, names[i] as string);
+      // Only a resolver that must wait (state made on first use) makes the answer a promise.
+      if (found instanceof Promise) return this.resolveRest(m, i, found);
+      if (!found) return false;
+    }
+    return true;
+  }
+
+  private resolveOne(m: Match, name: string): boolean | Promise<boolean> {
+    const resolve = m.route.params?.[name] ?? this.resolvers.get(name);
+    return resolve ? resolve(m.params[name] as string, m.params) : false;
+  }
+
+  private async resolveRest(m: Match, from: number, pending: Promise<boolean>): Promise<boolean> {
+    if (!(await pending)) return false;
+    for (const name of m.paramNames.slice(from + 1)) if (!(await this.resolveOne(m, name))) return false;
+    return true;
+  }
+
+  /** Fails when some parameter of some route has no resolver: called once every area is registered. */
+  verify(): void {
+    const missing: string[] = [];
+    for (const r of this.all) {
+      for (const name of paramNamesOf(r.path)) {
+        if (!r.params?.[name] && !this.resolvers.has(name)) missing.push(`{${name}} in ${r.path}`);
+      }
+    }
+    if (missing.length) throw new Error(`path parameters without a resolver: ${missing.join(', ')}`);
+  }
 
   add(route: ResourceRoute): void {
     if (!route.file && !route.path.endsWith('/')) throw new Error(`route ${route.path} must end in '/'`);
@@ -186,13 +258,14 @@ export class RouteTable {
     return Object.freeze({
       route: entry.route,
       params: Object.freeze(params),
+      paramNames: entry.paramNames,
       uri: `/${canonical.join('/')}${trailing}`,
       action: entry.action,
       membersAlias: entry.membersAlias,
     });
   }
 
-  private insert(path: string, entry: Omit<NonNullable<Node['entry']>, 'template'>): void {
+  private insert(path: string, entry: Omit<NonNullable<Node['entry']>, 'template' | 'paramNames'>): void {
     const template = splitPath(path);
     let node = this.root;
     for (const seg of template) {
@@ -214,7 +287,7 @@ export class RouteTable {
       }
     }
     if (node.entry) throw new Error(`duplicate route ${path}`);
-    node.entry = { ...entry, template };
+    node.entry = { ...entry, template, paramNames: Object.freeze(paramNamesOf(path)) };
   }
 
   private walk(node: Node, segs: string[], i: number, params: Record<string, string>): Node | undefined {

@@ -19,7 +19,7 @@ describe('chassis', () => {
     assert.equal(c.body['Members@odata.count'], 1);
     const miss = await svc.get('/redfish/v1/Chassis/2/');
     assert.equal(miss.status, 404);
-    assert.deepEqual(messageIds(miss.body), ['Base.1.12.ResourceNotFound']);
+    assert.deepEqual(messageIds(miss.body), ['Base.1.12.ResourceMissingAtURI']);
   });
 
   it('describes a rack-mount server with its links and the VendorServerChassis extension', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MAX_LOG_RECORDS } from '../../src/domain/logs.js';
+import { MAX_LOG_RECORDS } from '../../src/domain/manager/logs.js';
 import { vendorMessage } from '../../src/messages/errors.js';
 import { bootHost, powerOff } from '../support/host.js';
 import { messageIds, startTestService, type TestService } from '../support/service.js';
@@ -37,7 +37,7 @@ describe('log services', () => {
     for (const p of [`${SYS_LOGS}IEL/`, `${MGR_LOGS}IML/`, '/redfish/v1/Systems/2/LogServices/', '/redfish/v1/Managers/2/LogServices/IEL/', `${IML}Entries/999/`]) {
       const r = await svc.get(p);
       assert.equal(r.status, 404, p);
-      assert.deepEqual(messageIds(r.body), ['Base.1.12.ResourceNotFound'], p);
+      assert.deepEqual(messageIds(r.body), ['Base.1.12.ResourceMissingAtURI'], p);
     }
   });
 

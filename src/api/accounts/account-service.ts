@@ -10,7 +10,7 @@ import { resourceEvent } from '../../messages/event-messages.js';
 import { collectionOf } from '../../protocol/description.js';
 import type { Principal } from '../../protocol/principal.js';
 import { collection, created } from '../../protocol/reply.js';
-import type { RequestContext, RouteTable } from '../../protocol/routes.js';
+import { present, type RequestContext, type RouteTable } from '../../protocol/routes.js';
 import { AccountServiceType, ManagerAccountType, NewAccountBody, RoleType } from './account-types.js';
 import { CERT_MAPPING_URI, registerCertificateMappingRoutes } from './certificate-mapping.js';
 import type { Services } from '../services.js';
@@ -87,11 +87,7 @@ function canManageAccounts(p: Principal): boolean {
 
 export function registerAccountServiceRoutes(routes: RouteTable, s: Services): void {
   s.rootLinks.AccountService = ACCOUNT_SERVICE_URI;
-  const find = (id: string | undefined): AccountRecord => {
-    const a = s.accounts.get(id ?? '');
-    if (!a) throw baseError('ResourceNotFound', 'ManagerAccount', id ?? '');
-    return a;
-  };
+  const find = (ctx: RequestContext): AccountRecord => present(s.accounts.get(ctx.params.AccountId ?? ''), ctx);
   /** Refuse a change that leaves no enabled administrator. */
   const keepAdministrator = (before: AccountRecord, after: AccountRecord | undefined) => {
     if (!s.accounts.isEnabledAdministrator(before)) return;
@@ -169,10 +165,11 @@ export function registerAccountServiceRoutes(routes: RouteTable, s: Services): v
   routes.add({
     path: `${ACCOUNTS_URI}{AccountId}/`,
     type: ManagerAccountType,
+    params: { AccountId: (id) => s.accounts.peek(id) !== undefined },
     ownedBy: (p, params) => p.accountId === params.AccountId,
     get: {
       privilege: [['UserConfigPriv'], ['ConfigureSelf']],
-      handler: (ctx) => accountBody(s, find(ctx.params.AccountId)),
+      handler: (ctx) => accountBody(s, find(ctx)),
     },
     patch: {
       privilege: [['UserConfigPriv'], ['ConfigureSelf']],
@@ -183,7 +180,7 @@ export function registerAccountServiceRoutes(routes: RouteTable, s: Services): v
     delete: {
       privilege: Priv.userConfig,
       handler: (ctx) => {
-        const a = find(ctx.params.AccountId);
+        const a = find(ctx);
         keepAdministrator(a, undefined);
         s.accounts.delete(a.Id); // ends its sessions and certificate mappings (onChange)
         s.events.publish(resourceEvent('ResourceRemoved'), accountUri(a.Id), 'ResourceRemoved');
@@ -192,7 +189,7 @@ export function registerAccountServiceRoutes(routes: RouteTable, s: Services): v
   });
 
   async function patchAccount(ctx: RequestContext): Promise<void> {
-    const before = find(ctx.params.AccountId);
+    const before = find(ctx);
     const change = ctx.body as AccountChange;
     // ConfigureSelf covers one's own password only (and nothing else while a change is required).
     if (!canManageAccounts(ctx.principal) && Object.keys(change).some((k) => k !== 'Password')) {
@@ -238,13 +235,10 @@ export function registerAccountServiceRoutes(routes: RouteTable, s: Services): v
   routes.add({
     path: `${ROLES_URI}{RoleId}/`,
     type: RoleType,
+    params: { RoleId: (id) => ROLE_IDS.some((r) => r === id) },
     get: {
       privilege: Priv.login,
-      handler: (ctx) => {
-        const id = ROLE_IDS.find((r) => r === ctx.params.RoleId);
-        if (!id) throw baseError('ResourceNotFound', 'Role', ctx.params.RoleId ?? '');
-        return roleBody(id);
-      },
+      handler: (ctx) => roleBody(present(ROLE_IDS.find((r) => r === ctx.params.RoleId), ctx)),
     },
   });
 

@@ -7,7 +7,7 @@ import { baseError, vendorError } from '../../messages/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { CertificateError, parseCertificates } from '../../platform/x509-verify.js';
 import { collection, created } from '../../protocol/reply.js';
-import type { RouteTable } from '../../protocol/routes.js';
+import { missing, present, type RouteTable } from '../../protocol/routes.js';
 import { VendorCertificateMappingCollectionType, VendorCertificateMappingType } from './account-types.js';
 import type { Services } from '../services.js';
 
@@ -71,20 +71,15 @@ export function registerCertificateMappingRoutes(routes: RouteTable, s: Services
   routes.add({
     path: `${CERT_MAPPING_URI}{MappingId}/`,
     type: VendorCertificateMappingType,
+    params: { MappingId: (id) => cl.getMapping(id) !== undefined },
     get: {
       privilege: Priv.login,
-      handler: (ctx) => {
-        const m = cl.getMapping(ctx.params.MappingId ?? '');
-        if (!m) throw baseError('ResourceNotFound', 'VendorCertificateMapping', ctx.params.MappingId ?? '');
-        return mappingBody(m);
-      },
+      handler: (ctx) => mappingBody(present(cl.getMapping(ctx.params.MappingId ?? ''), ctx)),
     },
     delete: {
       privilege: Priv.userConfig,
       handler: (ctx) => {
-        if (!cl.deleteMapping(ctx.params.MappingId ?? '')) {
-          throw baseError('ResourceNotFound', 'VendorCertificateMapping', ctx.params.MappingId ?? '');
-        }
+        if (!cl.deleteMapping(ctx.params.MappingId ?? '')) throw missing(ctx);
         s.events.publish(resourceEvent('ResourceRemoved'), mappingUri(ctx.params.MappingId ?? ''), 'ResourceRemoved');
       },
     },

@@ -7,7 +7,7 @@ import { collectionOf, defineType, oem, ro, statusProp, t, commonProps } from '.
 import type { Principal } from '../../protocol/principal.js';
 import { collection, created } from '../../protocol/reply.js';
 import { Representations } from '../../lib/memo.js';
-import type { RouteTable } from '../../protocol/routes.js';
+import { missing, present, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 export const SESSIONS_URI = '/redfish/v1/SessionService/Sessions/';
@@ -157,21 +157,16 @@ export function registerSessionServiceRoutes(routes: RouteTable, s: Services): v
   routes.add({
     path: `${SESSIONS_URI}{SessionId}/`,
     type: SessionType,
+    params: { SessionId: (id) => s.sessions.get(id) !== undefined },
     ownedBy: (p, params) => p.sessionId !== undefined && p.sessionId === params.SessionId,
     get: {
       privilege: Priv.login,
-      handler: (ctx) => {
-        const session = s.sessions.get(ctx.params.SessionId ?? '');
-        if (!session) throw baseError('ResourceNotFound', 'Session', ctx.params.SessionId ?? '');
-        return sessionBody(session, ctx.principal);
-      },
+      handler: (ctx) => sessionBody(present(s.sessions.get(ctx.params.SessionId ?? ''), ctx), ctx.principal),
     },
     delete: {
       privilege: [['ConfigureManager'], ['ConfigureSelf']],
       handler: (ctx) => {
-        if (!s.sessions.delete(ctx.params.SessionId ?? '')) {
-          throw baseError('ResourceNotFound', 'Session', ctx.params.SessionId ?? '');
-        }
+        if (!s.sessions.delete(ctx.params.SessionId ?? '')) throw missing(ctx);
       },
     },
   });

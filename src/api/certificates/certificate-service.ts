@@ -156,30 +156,22 @@ export function registerCertificateServiceRoutes(routes: RouteTable, s: Services
     },
   });
 
-  const checkManager = (id: string | undefined) => {
-    if (id !== s.config.managerId) throw baseError('ResourceNotFound', 'Manager', id ?? '');
-  };
-
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/NetworkProtocol/HTTPS/Certificates/',
     type: collectionOf(CertificateType),
     get: {
       privilege: Priv.login,
-      handler: (ctx) => {
-        checkManager(ctx.params.ManagerId);
-        return collection('HTTPS Certificates', [httpsCertUri], { Description: 'The certificate the controller serves over HTTPS' });
-      },
+      handler: () => collection('HTTPS Certificates', [httpsCertUri], { Description: 'The certificate the controller serves over HTTPS' }),
     },
   });
 
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/NetworkProtocol/HTTPS/Certificates/{CertificateId}/',
     type: CertificateType,
+    params: { CertificateId: (id) => id === HTTPS_CERT_ID },
     get: {
       privilege: Priv.login,
-      handler: (ctx) => {
-        checkManager(ctx.params.ManagerId);
-        if (ctx.params.CertificateId !== HTTPS_CERT_ID) throw baseError('ResourceNotFound', 'Certificate', ctx.params.CertificateId ?? '');
+      handler: () => {
         const pem = s.httpsCertificate.currentPem();
         return {
           Id: HTTPS_CERT_ID,

@@ -80,15 +80,9 @@ export function chassisUri(id: string): string {
   return `${CHASSIS_URI}${encodeURIComponent(id)}/`;
 }
 
-/** The configured chassis id, or ResourceNotFound. */
-export function requireChassis(s: Services, ctx: RequestContext): string {
-  const id = ctx.params.ChassisId ?? '';
-  if (id !== s.config.chassisId) throw baseError('ResourceNotFound', 'Chassis', id);
-  return id;
-}
-
 export function registerChassisRoutes(routes: RouteTable, s: Services): void {
   s.rootLinks.Chassis = CHASSIS_URI;
+  routes.param('ChassisId', (id) => id === s.config.chassisId);
   const state = new ChassisState(s.store, s.host, s.restApiState);
   const thermal = registerThermalRoutes(routes, s);
   const systemUri = `/redfish/v1/Systems/${encodeURIComponent(s.config.systemId)}/`;
@@ -109,7 +103,7 @@ export function registerChassisRoutes(routes: RouteTable, s: Services): void {
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        const id = requireChassis(s, ctx);
+        const id = s.config.chassisId;
         const settings = state.get();
         const firmware = state.hostReportedFirmware();
         const health = thermalHealth(s, thermal);
@@ -148,7 +142,6 @@ export function registerChassisRoutes(routes: RouteTable, s: Services): void {
     patch: {
       privilege: Priv.configureComponents,
       handler: (ctx) => {
-        requireChassis(s, ctx);
         const body = ctx.body as { AssetTag?: string; IndicatorLED?: IndicatorLed; LocationIndicatorActive?: boolean };
         const current = state.get();
         let led = body.IndicatorLED;

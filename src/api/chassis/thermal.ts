@@ -116,12 +116,6 @@ export const ThermalType = defineType({
 const HEALTH_ORDER: Health[] = ['OK', 'Warning', 'Critical'];
 const worst = (a: Health, b: Health): Health => (HEALTH_ORDER.indexOf(a) >= HEALTH_ORDER.indexOf(b) ? a : b);
 
-function chassisIdOf(s: Services, ctx: RequestContext): string {
-  const id = ctx.params.ChassisId ?? '';
-  if (id !== s.config.chassisId) throw baseError('ResourceNotFound', 'Chassis', id);
-  return id;
-}
-
 /** Worst health over all sensors, for the chassis to roll up. */
 export function thermalHealth(s: Services, user: UserTempThresholds): Health {
   return thermalBody(s, user, s.config.chassisId).health;
@@ -211,14 +205,13 @@ export function registerThermalRoutes(routes: RouteTable, s: Services): UserTemp
     type: ThermalType,
     get: {
       privilege: Priv.login,
-      handler: (ctx) => thermalBody(s, user, chassisIdOf(s, ctx)).body,
+      handler: (ctx) => thermalBody(s, user, s.config.chassisId).body,
     },
     actions: [
       {
         def: SetUserTempThresholdAction,
         privilege: Priv.managerConfig,
         handler: (ctx) => {
-          chassisIdOf(s, ctx);
           const { SensorNumber, AlertType, ThresholdCelsius } = ctx.body as {
             SensorNumber: number;
             AlertType: AlertType;

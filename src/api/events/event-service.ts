@@ -12,7 +12,7 @@ import { canLogIn } from '../../protocol/auth.js';
 import { collectionOf, defineType, oem, ro, statusProp, t, type ActionDef, commonProps } from '../../protocol/description.js';
 import { StreamReply, collection, created } from '../../protocol/reply.js';
 import type { Principal } from '../../protocol/principal.js';
-import type { RequestContext, RouteTable } from '../../protocol/routes.js';
+import { present, type RequestContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 export const EVENT_SERVICE_URI = '/redfish/v1/EventService/';
@@ -163,10 +163,7 @@ function subscriptionInput(body: Record<string, unknown>): SubscriptionInput {
 }
 
 function subscriptionOf(s: Services, ctx: RequestContext): SubscriptionView {
-  const id = ctx.params.SubscriptionId ?? '';
-  const v = s.eventHub.get(id);
-  if (!v) throw baseError('ResourceNotFound', 'EventDestination', id);
-  return v;
+  return present(s.eventHub.get(ctx.params.SubscriptionId ?? ''), ctx);
 }
 
 function sseStream(s: Services, ctx: RequestContext): StreamReply {
@@ -303,18 +300,17 @@ export function registerEventServiceRoutes(routes: RouteTable, s: Services): voi
   routes.add({
     path: `${SUBSCRIPTIONS_URI}{SubscriptionId}/`,
     type: EventDestinationType,
+    params: { SubscriptionId: (id) => hub.get(id) !== undefined },
     get: { privilege: Priv.login, handler: (ctx) => destinationBody(s, subscriptionOf(s, ctx)) },
     patch: {
       privilege: Priv.managerConfig,
       handler: (ctx) => {
-        subscriptionOf(s, ctx);
         hub.update(ctx.params.SubscriptionId ?? '', subscriptionInput(ctx.body));
       },
     },
     delete: {
       privilege: Priv.managerConfig,
       handler: (ctx) => {
-        subscriptionOf(s, ctx);
         hub.remove(ctx.params.SubscriptionId ?? '');
       },
     },

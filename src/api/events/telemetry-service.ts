@@ -16,7 +16,7 @@ import { Priv } from '../../lib/privileges.js';
 import { baseError } from '../../messages/errors.js';
 import { collectionOf, defineType, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import { collection } from '../../protocol/reply.js';
-import type { RequestContext, RouteTable } from '../../protocol/routes.js';
+import { present, type RequestContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 export const MetricReportType = defineType({
@@ -75,10 +75,6 @@ export const TelemetryServiceType = defineType({
   },
 });
 
-function checkReportId(ctx: RequestContext, type: string): void {
-  const id = ctx.params.MetricReportId ?? '';
-  if (id !== SENSOR_REPORT_ID) throw baseError('ResourceNotFound', type, id);
-}
 
 export function registerTelemetryServiceRoutes(routes: RouteTable, s: Services): void {
   s.rootLinks.TelemetryService = TELEMETRY_URI;
@@ -112,10 +108,10 @@ export function registerTelemetryServiceRoutes(routes: RouteTable, s: Services):
   routes.add({
     path: `${DEFINITIONS_URI}{MetricReportId}/`,
     type: MetricReportDefinitionType,
+    params: { MetricReportId: (id) => id === SENSOR_REPORT_ID },
     get: {
       privilege: Priv.login,
-      handler: (ctx) => {
-        checkReportId(ctx, 'MetricReportDefinition');
+      handler: () => {
         const sched = reports.settings();
         return {
           Id: SENSOR_REPORT_ID,
@@ -136,7 +132,6 @@ export function registerTelemetryServiceRoutes(routes: RouteTable, s: Services):
     patch: {
       privilege: Priv.managerConfig,
       handler: (ctx) => {
-        checkReportId(ctx, 'MetricReportDefinition');
         const body = ctx.body as { MetricReportDefinitionEnabled?: boolean; Schedule?: { RecurrenceInterval?: string } };
         const patch: { enabled?: boolean; intervalSeconds?: number } = {};
         if (body.MetricReportDefinitionEnabled !== undefined) patch.enabled = body.MetricReportDefinitionEnabled;
@@ -166,12 +161,11 @@ export function registerTelemetryServiceRoutes(routes: RouteTable, s: Services):
   routes.add({
     path: `${REPORTS_URI}{MetricReportId}/`,
     type: MetricReportType,
+    params: { MetricReportId: (id) => id === SENSOR_REPORT_ID && reports.latest() !== undefined },
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        checkReportId(ctx, 'MetricReport');
-        const latest = reports.latest();
-        if (!latest) throw baseError('ResourceNotFound', 'MetricReport', SENSOR_REPORT_ID);
+        const latest = present(reports.latest(), ctx);
         const { ['@odata.id']: _id, ['@odata.type']: _type, ...body } = latest;
         return body;
       },

@@ -11,7 +11,7 @@ import { baseError, vendorMessage } from '../../messages/errors.js';
 import { isoNow, toIso } from '../../platform/clock.js';
 import { collectionOf, defineType, ro, statusProp, t, type ActionDef, commonProps } from '../../protocol/description.js';
 import { collection, success } from '../../protocol/reply.js';
-import type { RequestContext, RouteTable } from '../../protocol/routes.js';
+import { present, type RequestContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 const SEVERITIES = ['OK', 'Warning', 'Critical'] as const;
@@ -94,22 +94,23 @@ function entryBody(info: LogInfo, r: LogRecord): Record<string, unknown> {
 
 export function registerLogServiceRoutes(routes: RouteTable, s: Services): void {
   const owners = {
-    system: { param: 'SystemId', config: () => s.config.systemId, base: '/redfish/v1/Systems/{SystemId}/LogServices/', kind: 'ComputerSystem' },
-    manager: { param: 'ManagerId', config: () => s.config.managerId, base: '/redfish/v1/Managers/{ManagerId}/LogServices/', kind: 'Manager' },
+    system: { param: 'SystemId', config: () => s.config.systemId, base: '/redfish/v1/Systems/{SystemId}/LogServices/' },
+    manager: { param: 'ManagerId', config: () => s.config.managerId, base: '/redfish/v1/Managers/{ManagerId}/LogServices/' },
   } as const;
 
   for (const [owner, o] of Object.entries(owners) as [LogInfo['owner'], (typeof owners)[LogInfo['owner']]][]) {
     const mine = LOG_IDS.filter((id) => LOGS[id].owner === owner);
-    const checkOwner = (ctx: RequestContext): string => {
-      const id = ctx.params[o.param] ?? '';
-      if (id !== o.config()) throw baseError('ResourceNotFound', o.kind, id);
-      return o.base.replace(`{${o.param}}`, encodeURIComponent(id));
-    };
+    const ownerBase = (): string => o.base.replace(`{${o.param}}`, encodeURIComponent(o.config()));
     const logOf = (ctx: RequestContext): { info: LogInfo; uri: string } => {
-      const base = checkOwner(ctx);
-      const id = mine.find((l) => l === ctx.params.LogServiceId);
-      if (!id) throw baseError('ResourceNotFound', 'LogService', ctx.params.LogServiceId ?? '');
-      return { info: LOGS[id], uri: `${base}${id}/` };
+      const id = present(mine.find((l) => l === ctx.params.LogServiceId), ctx);
+      return { info: LOGS[id], uri: `${ownerBase()}${id}/` };
+    };
+    const params = {
+      LogServiceId: (id: string) => mine.some((l) => l === id),
+      LogEntryId: (id: string, p: Readonly<Record<string, string>>) => {
+        const log = mine.find((l) => l === p.LogServiceId);
+        return log !== undefined && s.logs.get(LOGS[log].id, id) !== undefined;
+      },
     };
 
     routes.add({
@@ -118,7 +119,7 @@ export function registerLogServiceRoutes(routes: RouteTable, s: Services): void 
       get: {
         privilege: Priv.login,
         handler: (ctx) => {
-          const base = checkOwner(ctx);
+          const base = ownerBase();
           return collection('Log Service Collection', mine.map((id) => `${base}${id}/`), { Description: 'Log services' });
         },
       },
@@ -126,6 +127,7 @@ export function registerLogServiceRoutes(routes: RouteTable, s: Services): void 
 
     routes.add({
       path: `${o.base}{LogServiceId}/`,
+      params,
       type: LogServiceType,
       get: {
         privilege: Priv.login,
@@ -164,6 +166,7 @@ export function registerLogServiceRoutes(routes: RouteTable, s: Services): void 
 
     routes.add({
       path: `${o.base}{LogServiceId}/Entries/`,
+      params,
       type: LogEntryCollectionType,
       get: {
         privilege: Priv.login,
@@ -178,14 +181,13 @@ export function registerLogServiceRoutes(routes: RouteTable, s: Services): void 
 
     routes.add({
       path: `${o.base}{LogServiceId}/Entries/{LogEntryId}/`,
+      params,
       type: LogEntryType,
       get: {
         privilege: Priv.login,
         handler: (ctx) => {
           const { info } = logOf(ctx);
-          const r = s.logs.get(info.id, ctx.params.LogEntryId ?? '');
-          if (!r) throw baseError('ResourceNotFound', 'LogEntry', ctx.params.LogEntryId ?? '');
-          return entryBody(info, r);
+          return entryBody(info, present(s.logs.get(info.id, ctx.params.LogEntryId ?? ''), ctx));
         },
       },
     });

@@ -10,7 +10,7 @@ import { baseError } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
 import { collectionOf, defineType, ro, statusProp, t } from '../../protocol/description.js';
 import { collection, created } from '../../protocol/reply.js';
-import type { RouteTable } from '../../protocol/routes.js';
+import { missing, present, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 export const VendorLicenseType = defineType({
@@ -70,9 +70,6 @@ function licenseBody(licenses: Licenses, l: InstalledLicense): Record<string, un
 
 export function registerLicenseServiceRoutes(routes: RouteTable, s: Services): void {
   const base = '/redfish/v1/Managers/{ManagerId}/LicenseService/';
-  const checkManager = (id: string | undefined) => {
-    if (id !== s.config.managerId) throw baseError('ResourceNotFound', 'Manager', id ?? '');
-  };
   const serviceUri = (id: string) => `/redfish/v1/Managers/${encodeURIComponent(id)}/LicenseService/`;
 
   routes.add({
@@ -81,7 +78,6 @@ export function registerLicenseServiceRoutes(routes: RouteTable, s: Services): v
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        checkManager(ctx.params.ManagerId);
         const l = s.licensing.installed();
         return collection('License Service', l ? [`${ctx.uri}${l.Id}/`] : [], { Description: 'Installed licenses' });
       },
@@ -89,7 +85,6 @@ export function registerLicenseServiceRoutes(routes: RouteTable, s: Services): v
     post: {
       privilege: Priv.managerConfig,
       handler: (ctx) => {
-        checkManager(ctx.params.ManagerId);
         const l = s.licensing.install(String(ctx.body.LicenseKey));
         return created(`${serviceUri(ctx.params.ManagerId ?? '')}${l.Id}/`, licenseBody(s.licensing, l));
       },
@@ -99,22 +94,15 @@ export function registerLicenseServiceRoutes(routes: RouteTable, s: Services): v
   routes.add({
     path: `${base}{LicenseId}/`,
     type: VendorLicenseType,
+    params: { LicenseId: (id) => id === LICENSE_ID && s.licensing.installed() !== undefined },
     get: {
       privilege: Priv.login,
-      handler: (ctx) => {
-        checkManager(ctx.params.ManagerId);
-        const l = s.licensing.installed();
-        if (!l || ctx.params.LicenseId !== LICENSE_ID) throw baseError('ResourceNotFound', 'VendorLicense', ctx.params.LicenseId ?? '');
-        return licenseBody(s.licensing, l);
-      },
+      handler: (ctx) => licenseBody(s.licensing, present(s.licensing.installed(), ctx)),
     },
     delete: {
       privilege: Priv.managerConfig,
       handler: (ctx) => {
-        checkManager(ctx.params.ManagerId);
-        if (ctx.params.LicenseId !== LICENSE_ID || !s.licensing.remove()) {
-          throw baseError('ResourceNotFound', 'VendorLicense', ctx.params.LicenseId ?? '');
-        }
+        if (!s.licensing.remove()) throw missing(ctx);
       },
     },
   });

@@ -83,15 +83,10 @@ export function managerUri(id: string): string {
   return `${MANAGERS_URI}${encodeURIComponent(id)}/`;
 }
 
-/** The configured manager id, or ResourceNotFound. */
-export function requireManager(s: Services, ctx: RequestContext): string {
-  const id = ctx.params.ManagerId ?? '';
-  if (id !== s.config.managerId) throw baseError('ResourceNotFound', 'Manager', id);
-  return id;
-}
 
 export function registerManagerRoutes(routes: RouteTable, s: Services): void {
   s.rootLinks.Managers = MANAGERS_URI;
+  routes.param('ManagerId', (id) => id === s.config.managerId);
   s.controller.onReset(() => {
     s.logs.write('IEL', vendorMessage('ControllerReset'), managerUri(s.config.managerId));
   });
@@ -114,7 +109,7 @@ export function registerManagerRoutes(routes: RouteTable, s: Services): void {
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        const id = requireManager(s, ctx);
+        const id = s.config.managerId;
         const self = managerUri(id);
         return {
           Id: id,
@@ -154,7 +149,6 @@ export function registerManagerRoutes(routes: RouteTable, s: Services): void {
         def: ResetAction,
         privilege: Priv.managerConfig,
         handler: async (ctx) => {
-          requireManager(s, ctx);
           await s.controller.reset();
           return success();
         },
@@ -163,7 +157,7 @@ export function registerManagerRoutes(routes: RouteTable, s: Services): void {
         def: ClearRestApiStateAction,
         privilege: Priv.managerConfig,
         handler: (ctx) => {
-          const id = requireManager(s, ctx);
+          const id = s.config.managerId;
           s.restApiState.arm();
           s.logs.write('IEL', vendorMessage('RestApiStateClearArmed', ctx.principal.userName), managerUri(id));
           return success(vendorMessage('ControllerResetRequired'));

@@ -66,11 +66,6 @@ function isServerAddress(v: string): boolean {
 }
 
 export function registerNetworkProtocolRoutes(routes: RouteTable, s: Services): void {
-  const checkId = (ctx: RequestContext): string => {
-    const id = ctx.params.ManagerId ?? '';
-    if (id !== s.config.managerId) throw baseError('ResourceNotFound', 'Manager', id);
-    return id;
-  };
 
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/NetworkProtocol/',
@@ -78,7 +73,6 @@ export function registerNetworkProtocolRoutes(routes: RouteTable, s: Services): 
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        checkId(ctx);
         const np = readNetworkProtocol(s.store);
         return {
           Id: 'NetworkProtocol',
@@ -99,7 +93,7 @@ export function registerNetworkProtocolRoutes(routes: RouteTable, s: Services): 
     patch: {
       privilege: Priv.managerConfig,
       handler: (ctx) => {
-        const id = checkId(ctx);
+        const id = s.config.managerId;
         const body = ctx.body as {
           HostName?: string;
           NTP?: { ProtocolEnabled?: boolean; NTPServers?: string[] };

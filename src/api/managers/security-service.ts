@@ -13,7 +13,7 @@ import { CertificateError, describeCertificate } from '../../platform/x509-verif
 import type { AuthRequest } from '../../protocol/auth.js';
 import { collectionOf, defineType, ro, t } from '../../protocol/description.js';
 import { collection, json } from '../../protocol/reply.js';
-import type { RouteTable } from '../../protocol/routes.js';
+import { missing, present, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 const certInfo = t.object(
@@ -130,9 +130,6 @@ function presentedCertificates(socket: TLSSocket): { leaf: X509Certificate; chai
 export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): void {
   const base = '/redfish/v1/Managers/{ManagerId}/SecurityService/';
   const cl = s.certificateLogin;
-  const checkManager = (id: string | undefined) => {
-    if (id !== s.config.managerId) throw baseError('ResourceNotFound', 'Manager', id ?? '');
-  };
   /** Run a certificate check; what it finds wrong is a 400 naming the reason. */
   function checked<T>(fn: () => T): T {
     try {
@@ -152,7 +149,6 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): 
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        checkManager(ctx.params.ManagerId);
         return {
           Id: 'SecurityService',
           Name: 'Security Service',
@@ -171,7 +167,6 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): 
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        checkManager(ctx.params.ManagerId);
         const unmet = cl.unmetServicePreconditions();
         return {
           Id: 'CertificateAuthentication',
@@ -185,7 +180,6 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): 
     patch: {
       privilege: Priv.managerConfig,
       handler: (ctx) => {
-        checkManager(ctx.params.ManagerId);
         const enabled = ctx.body.CertificateLoginEnabled as boolean | undefined;
         if (enabled === undefined) return;
         if (enabled) requireFeature(s.licenses, 'CertificateLogin');
@@ -198,7 +192,6 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): 
         def: VendorCertAuthType.actions?.[0] as NonNullable<typeof VendorCertAuthType.actions>[0],
         privilege: Priv.managerConfig,
         handler: (ctx) => {
-          checkManager(ctx.params.ManagerId);
           const { ca, created } = checked(() => cl.importCa(String(ctx.body.Certificate)));
           s.https.setClientCAs(cl.caPems());
           const uri = `${ctx.uri.replace(/Actions\/.*$/, '')}CACertificates/${ca.Id}/`;
@@ -219,7 +212,6 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): 
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        checkManager(ctx.params.ManagerId);
         return collection('Trusted CA Certificates', cl.listCas().map((c) => `${ctx.uri}${c.Id}/`));
       },
     },
@@ -228,22 +220,15 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): 
   routes.add({
     path: `${base}CertificateAuthentication/CACertificates/{CertificateId}/`,
     type: VendorCACertificateType,
+    params: { CertificateId: (id) => cl.getCa(id) !== undefined },
     get: {
       privilege: Priv.login,
-      handler: (ctx) => {
-        checkManager(ctx.params.ManagerId);
-        const ca = cl.getCa(ctx.params.CertificateId ?? '');
-        if (!ca) throw baseError('ResourceNotFound', 'VendorCACertificate', ctx.params.CertificateId ?? '');
-        return caBody(ca);
-      },
+      handler: (ctx) => caBody(present(cl.getCa(ctx.params.CertificateId ?? ''), ctx)),
     },
     delete: {
       privilege: Priv.managerConfig,
       handler: (ctx) => {
-        checkManager(ctx.params.ManagerId);
-        if (!cl.deleteCa(ctx.params.CertificateId ?? '')) {
-          throw baseError('ResourceNotFound', 'VendorCACertificate', ctx.params.CertificateId ?? '');
-        }
+        if (!cl.deleteCa(ctx.params.CertificateId ?? '')) throw missing(ctx);
         s.https.setClientCAs(cl.caPems());
         s.events.publish(resourceEvent('ResourceRemoved'), ctx.uri, 'ResourceRemoved');
       },
@@ -257,7 +242,6 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): 
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        checkManager(ctx.params.ManagerId);
         return {
           Id: 'HttpsCert',
           Name: 'HTTPS Certificate',
@@ -272,7 +256,6 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): 
         def: generateDef as NonNullable<typeof generateDef>,
         privilege: Priv.managerConfig,
         handler: async (ctx) => {
-          checkManager(ctx.params.ManagerId);
           const b = ctx.body as { CommonName: string; Country?: string; State?: string; City?: string; OrgName?: string; OrgUnit?: string };
           const names = [...new Set([b.CommonName, hostname()].filter((n) => /^[A-Za-z0-9.-]+$/.test(n)))];
           return json(200, { CSRString: await s.httpsCertificate.generateCsr(b, names, [], { name: generateDef?.name ?? 'GenerateCSR' }) });
@@ -282,7 +265,6 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): 
         def: importDef as NonNullable<typeof importDef>,
         privilege: Priv.managerConfig,
         handler: (ctx) => {
-          checkManager(ctx.params.ManagerId);
           const leaf = s.httpsCertificate.install(String(ctx.body.Certificate), 'Certificate');
           s.log.info({ subject: leaf.subject.replace(/\n/g, ', '), fingerprint: leaf.fingerprint256 }, 'HTTPS certificate replaced');
           s.events.publish(resourceEvent('ResourceChanged'), ctx.uri.replace(/Actions\/.*$/, ''), 'ResourceUpdated');

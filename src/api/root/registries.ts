@@ -3,7 +3,7 @@ import { Priv } from '../../lib/privileges.js';
 import { baseError } from '../../messages/errors.js';
 import { collectionOf, defineType, ro, t, commonProps } from '../../protocol/description.js';
 import { RawReply, collection } from '../../protocol/reply.js';
-import type { RouteTable } from '../../protocol/routes.js';
+import { present, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 export const REGISTRIES_URI = '/redfish/v1/Registries/';
@@ -47,11 +47,11 @@ export function registerRegistryRoutes(routes: RouteTable, s: Services): void {
   routes.add({
     path: `${REGISTRIES_URI}{RegistryId}/`,
     type: MessageRegistryFileType,
+    params: { RegistryId: (id) => s.registries.get(id) !== undefined },
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        const f = s.registries.get(ctx.params.RegistryId ?? '');
-        if (!f) throw baseError('ResourceNotFound', 'MessageRegistryFile', ctx.params.RegistryId ?? '');
+        const f = present(s.registries.get(ctx.params.RegistryId ?? ''), ctx);
         return {
           Id: f.id,
           Name: `${f.id} Registry File`,
@@ -73,11 +73,11 @@ export function registerRegistryRoutes(routes: RouteTable, s: Services): void {
   routes.add({
     path: `${REGISTRY_STORE_URI}{File}`,
     file: true,
+    params: { File: (name) => s.registries.byFileName(name) !== undefined },
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        const f = s.registries.byFileName(ctx.params.File ?? '');
-        if (!f) throw baseError('ResourceMissingAtURI', ctx.uri);
+        const f = present(s.registries.byFileName(ctx.params.File ?? ''), ctx);
         return new RawReply(200, 'application/json; charset=utf-8', f.gz, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
       },
     },

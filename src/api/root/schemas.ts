@@ -5,7 +5,7 @@ import { baseError } from '../../messages/errors.js';
 import { collectionOf, defineType, jsonSchemaUri, odataType, ro, t, type ResourceType, commonProps } from '../../protocol/description.js';
 import { vendorCsdl, vendorJsonSchema, vendorTypes } from '../../protocol/metadata.js';
 import { RawReply, collection } from '../../protocol/reply.js';
-import type { RouteTable } from '../../protocol/routes.js';
+import { present, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 export const SCHEMAS_URI = '/redfish/v1/schemas/';
@@ -44,6 +44,12 @@ export function registerSchemaRoutes(routes: RouteTable, s: Services): void {
     }
     return cache;
   };
+  /** The vendor type a schema store file name names: `<Type>_v1.xml` (CSDL) or `<schema id>.json`. */
+  const vendorSchemaOf = (file: string): ResourceType | undefined => {
+    const m = /^(.+?)(?:_v1\.xml|\.json)$/.exec(file);
+    if (!m) return undefined;
+    return vendorTypes(routes.types()).find((t) => (file.endsWith('.xml') ? t.name === m[1] : schemaId(t) === m[1]));
+  };
 
   routes.add({
     path: SCHEMAS_URI,
@@ -60,11 +66,11 @@ export function registerSchemaRoutes(routes: RouteTable, s: Services): void {
   routes.add({
     path: `${SCHEMAS_URI}{SchemaId}/`,
     type: JsonSchemaFileType,
+    params: { SchemaId: (id) => all().has(id.toLowerCase()) },
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        const type = all().get((ctx.params.SchemaId ?? '').toLowerCase());
-        if (!type) throw baseError('ResourceNotFound', 'JsonSchemaFile', ctx.params.SchemaId ?? '');
+        const type = present(all().get((ctx.params.SchemaId ?? '').toLowerCase()), ctx);
         const uri = jsonSchemaUri(type);
         return {
           Id: schemaId(type),
@@ -83,15 +89,12 @@ export function registerSchemaRoutes(routes: RouteTable, s: Services): void {
     file: true,
     // Schemas are public documents, like $metadata that references them.
     open: true,
+    params: { File: (file) => vendorSchemaOf(file) !== undefined },
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
         const file = ctx.params.File ?? '';
-        const m = /^(.+?)(?:_v1\.xml|\.json)$/.exec(file);
-        const vendor = vendorTypes(routes.types()).find((t) =>
-          m ? (file.endsWith('.xml') ? t.name === m[1] : schemaId(t) === m[1]) : false,
-        );
-        if (!vendor) throw baseError('ResourceMissingAtURI', ctx.uri);
+        const vendor = present(vendorSchemaOf(file), ctx);
         return file.endsWith('.xml')
           ? new RawReply(200, 'application/xml; charset=utf-8', vendorCsdl(vendor, routes.actionDefs()))
           : new RawReply(200, 'application/json; charset=utf-8', JSON.stringify(vendorJsonSchema(vendor, routes.actionDefs())));

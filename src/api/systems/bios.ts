@@ -18,7 +18,7 @@ import { mergePatch } from '../../lib/json-merge.js';
 import { Secrets } from '../../store/secrets.js';
 import type { Services } from '../services.js';
 import { IscsiType, VendorServerBootSettingsType, defaultIscsi, type IscsiState } from './bios-vendor-types.js';
-import { checkSystemId } from './system-types.js';
+import { systemUri } from './system-types.js';
 
 const VendorBiosType = defineType({
   name: 'VendorBios',
@@ -85,7 +85,7 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        const uri = checkSystemId(s, ctx.params);
+        const uri = systemUri(s);
         const st = bios.state();
         const attributes = bios.currentAttributes();
         // Rebuilt only when the stored state or what the ROM reports changes.
@@ -111,7 +111,6 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
         def: RESET_BIOS,
         privilege: Priv.hostBios,
         handler: (ctx) => {
-          checkSystemId(s, ctx.params);
           bios.requestResetToDefaults();
           return success(vendorMessage('SystemResetRequired'));
         },
@@ -120,7 +119,6 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
         def: CHANGE_PASSWORD,
         privilege: Priv.hostBios,
         handler: async (ctx) => {
-          checkSystemId(s, ctx.params);
           const { PasswordName, OldPassword, NewPassword } = ctx.body as { PasswordName: (typeof BIOS_PASSWORDS)[number]; OldPassword: string; NewPassword: string };
           if (!(await bios.changePassword(PasswordName, OldPassword, NewPassword))) {
             throw baseError('ActionParameterValueError', 'OldPassword', CHANGE_PASSWORD.name).about('OldPassword');
@@ -136,7 +134,7 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        const uri = checkSystemId(s, ctx.params);
+        const uri = systemUri(s);
         const attributes = bios.pendingAttributes();
         return views.get(`pending ${uri}`, [attributes], () => ({
           Id: 'Settings',
@@ -151,7 +149,6 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
       privilege: Priv.hostBios,
       body: { Attributes: BiosType.properties.Attributes! },
       handler: (ctx) => {
-        checkSystemId(s, ctx.params);
         const attrs = { ...((ctx.body.Attributes as Record<string, unknown> | undefined) ?? {}) };
         const refused: RedfishError[] = [];
         for (const name of BIOS_PASSWORDS) {
@@ -180,7 +177,6 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        checkSystemId(s, ctx.params);
         const order = boot.get().BootOrder;
         const byId = new Map(BOOT_OPTIONS.map((o) => [o.id, o]));
         return {
@@ -209,7 +205,6 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        checkSystemId(s, ctx.params);
         const st = iscsi.get();
         return {
           Id: 'iScsi',
@@ -224,7 +219,6 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
     patch: {
       privilege: Priv.hostBios,
       handler: (ctx) => {
-        checkSystemId(s, ctx.params);
         iscsi.set(mergePatch(iscsi.get(), ctx.body));
         // The ROM's iSCSI initiator reads its configuration at POST.
         return messages(vendorMessage('SystemResetRequired'), ...ctx.problems);

@@ -9,7 +9,7 @@ import { DATABASES, findDatabase, type DatabaseInfo } from '../../domain/secure-
 import { baseError, vendorMessage } from '../../messages/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { collection, created, messages } from '../../protocol/reply.js';
-import type { Handler, RequestContext, RouteTable } from '../../protocol/routes.js';
+import { missing, present, type Handler, type RequestContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import {
   CertificateCollectionType,
@@ -65,16 +65,21 @@ export function signatureBody(sig: SignatureRecord, db: DatabaseInfo): Record<st
 export function registerSecureBootRoutes(routes: RouteTable, s: Services): void {
   const sb = s.secureBoot;
 
-  const system = (ctx: RequestContext): string => {
-    const id = ctx.params.SystemId ?? '';
-    if (id !== s.config.systemId) throw baseError('ResourceNotFound', 'ComputerSystem', id);
-    return id;
-  };
-  const database = (ctx: RequestContext): DatabaseInfo => {
-    system(ctx);
-    const db = findDatabase(ctx.params.DatabaseId ?? '');
-    if (!db) throw baseError('ResourceNotFound', 'SecureBootDatabase', ctx.params.DatabaseId ?? '');
-    return db;
+  const system = (): string => s.config.systemId;
+  const database = (ctx: RequestContext): DatabaseInfo => present(findDatabase(ctx.params.DatabaseId ?? ''), ctx);
+  // Members of the defaults exist once the defaults are made (on first use).
+  const params = {
+    DatabaseId: (id: string) => findDatabase(id) !== undefined,
+    CertificateId: async (id: string, p: Readonly<Record<string, string>>) => {
+      await sb.ready();
+      const db = findDatabase(p.DatabaseId ?? '');
+      return db !== undefined && sb.certificate(db.id, id) !== undefined;
+    },
+    SignatureId: async (id: string, p: Readonly<Record<string, string>>) => {
+      await sb.ready();
+      const db = findDatabase(p.DatabaseId ?? '');
+      return db !== undefined && sb.signature(db.id, id) !== undefined;
+    },
   };
   // Every handler waits for the factory defaults, made on first use.
   const ready =
@@ -101,7 +106,7 @@ export function registerSecureBootRoutes(routes: RouteTable, s: Services): void 
     get: {
       privilege: Priv.login,
       handler: ready((ctx) => {
-        const id = system(ctx);
+        const id = system();
         const st = sb.status();
         return {
           Id: 'SecureBoot',
@@ -117,7 +122,7 @@ export function registerSecureBootRoutes(routes: RouteTable, s: Services): void 
     patch: {
       privilege: Priv.hostBios,
       handler: ready((ctx) => {
-        const id = system(ctx);
+        const id = system();
         // Validation leaves SecureBootEnable, a boolean, as the one writable property.
         const change = sb.setEnable(ctx.body.SecureBootEnable === true);
         // Like any firmware setting, it is applied by the next boot.
@@ -129,7 +134,7 @@ export function registerSecureBootRoutes(routes: RouteTable, s: Services): void 
         def: SecureBootResetKeys,
         privilege: Priv.hostBios,
         handler: ready((ctx) => {
-          const id = system(ctx);
+          const id = system();
           announce(id, sb.resetKeys(ctx.body.ResetKeysType as ResetKeysType));
           return undefined;
         }),
@@ -154,6 +159,7 @@ export function registerSecureBootRoutes(routes: RouteTable, s: Services): void 
 
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/{DatabaseId}/',
+    params,
     type: SecureBootDatabaseType,
     get: {
       privilege: Priv.login,
@@ -180,7 +186,7 @@ export function registerSecureBootRoutes(routes: RouteTable, s: Services): void 
           if (!databaseResetValues(db).includes(type)) {
             throw baseError('ActionParameterValueNotInList', type, 'ResetKeysType', SecureBootDatabaseResetKeys.name).about('ResetKeysType');
           }
-          announce(system(ctx), sb.resetDatabase(db, type));
+          announce(system(), sb.resetDatabase(db, type));
           return undefined;
         }),
       },
@@ -189,6 +195,7 @@ export function registerSecureBootRoutes(routes: RouteTable, s: Services): void 
 
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/{DatabaseId}/Certificates/',
+    params,
     type: CertificateCollectionType,
     readOnlyFor,
     get: {
@@ -213,7 +220,7 @@ export function registerSecureBootRoutes(routes: RouteTable, s: Services): void 
         const owner = ctx.body.UefiSignatureOwner as string | undefined;
         const record = sb.enrollCertificate(db, ctx.body.CertificateString as string, owner?.toLowerCase());
         // The first PK moves the system from Setup Mode to User Mode.
-        if (db.id === 'PK') announce(system(ctx), { databases: [], secureBoot: true });
+        if (db.id === 'PK') announce(system(), { databases: [], secureBoot: true });
         return created(`${ctx.uri}${record.Id}/`, certificateBody(record, db));
       }),
     },
@@ -221,14 +228,14 @@ export function registerSecureBootRoutes(routes: RouteTable, s: Services): void 
 
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/{DatabaseId}/Certificates/{CertificateId}/',
+    params,
     type: CertificateType,
     readOnlyFor,
     get: {
       privilege: Priv.login,
       handler: ready((ctx) => {
         const db = database(ctx);
-        const record = sb.certificate(db.id, ctx.params.CertificateId ?? '');
-        if (!record) throw baseError('ResourceNotFound', 'Certificate', ctx.params.CertificateId ?? '');
+        const record = present(sb.certificate(db.id, ctx.params.CertificateId ?? ''), ctx);
         return certificateBody(record, db);
       }),
     },
@@ -237,9 +244,9 @@ export function registerSecureBootRoutes(routes: RouteTable, s: Services): void 
       handler: ready((ctx) => {
         const db = database(ctx);
         const change = sb.deleteCertificate(db, ctx.params.CertificateId ?? '');
-        if (!change) throw baseError('ResourceNotFound', 'Certificate', ctx.params.CertificateId ?? '');
+        if (!change) throw missing(ctx);
         // Removing the PK also changes SecureBootMode (and maybe SecureBootEnable).
-        announce(system(ctx), { ...change, databases: [] });
+        announce(system(), { ...change, databases: [] });
         return undefined;
       }),
     },
@@ -247,6 +254,7 @@ export function registerSecureBootRoutes(routes: RouteTable, s: Services): void 
 
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/{DatabaseId}/Signatures/',
+    params,
     type: SignatureCollectionType,
     readOnlyFor,
     get: {
@@ -274,14 +282,14 @@ export function registerSecureBootRoutes(routes: RouteTable, s: Services): void 
 
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/{DatabaseId}/Signatures/{SignatureId}/',
+    params,
     type: SignatureType,
     readOnlyFor,
     get: {
       privilege: Priv.login,
       handler: ready((ctx) => {
         const db = database(ctx);
-        const record = sb.signature(db.id, ctx.params.SignatureId ?? '');
-        if (!record) throw baseError('ResourceNotFound', 'Signature', ctx.params.SignatureId ?? '');
+        const record = present(sb.signature(db.id, ctx.params.SignatureId ?? ''), ctx);
         return signatureBody(record, db);
       }),
     },
@@ -289,9 +297,7 @@ export function registerSecureBootRoutes(routes: RouteTable, s: Services): void 
       privilege: Priv.hostBios,
       handler: ready((ctx) => {
         const db = database(ctx);
-        if (!sb.deleteSignature(db, ctx.params.SignatureId ?? '')) {
-          throw baseError('ResourceNotFound', 'Signature', ctx.params.SignatureId ?? '');
-        }
+        if (!sb.deleteSignature(db, ctx.params.SignatureId ?? '')) throw missing(ctx);
         return undefined;
       }),
     },

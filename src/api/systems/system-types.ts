@@ -8,11 +8,9 @@ import type { Services } from '../services.js';
 
 export const SYSTEMS_URI = '/redfish/v1/Systems/';
 
-/** 404 unless the id is the configured system; the system's URI otherwise. */
-export function checkSystemId(s: Services, params: Record<string, string>): string {
-  const id = params.SystemId ?? '';
-  if (id !== s.config.systemId) throw baseError('ResourceNotFound', 'ComputerSystem', id);
-  return `${SYSTEMS_URI}${id}/`;
+/** The URI of the one computer system ({SystemId} resolves to it alone). */
+export function systemUri(s: Pick<Services, 'config'>): string {
+  return `${SYSTEMS_URI}${s.config.systemId}/`;
 }
 
 export const POST_STATES = ['Unknown', 'Reset', 'PowerOff', 'InPost', 'InPostDiscoveryComplete', 'FinishedPost'] as const;

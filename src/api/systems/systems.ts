@@ -9,7 +9,7 @@ import { serverIdentity } from '../../platform/identity.js';
 import type { Phase, PushType, ResetType, ServerSimulator } from '../../platform/simulator.js';
 import { collectionOf } from '../../protocol/description.js';
 import { collection, success } from '../../protocol/reply.js';
-import type { RouteTable } from '../../protocol/routes.js';
+import { present, type RouteTable } from '../../protocol/routes.js';
 import { registerBiosRoutes } from './bios.js';
 import type { Services } from '../services.js';
 import {
@@ -20,7 +20,7 @@ import {
   RESET_ACTION,
   SYSTEM_RESET_ACTION,
   SYSTEMS_URI,
-  checkSystemId,
+  systemUri,
   type BOOT_PROGRESS_STATES,
   type POST_STATES,
 } from './system-types.js';
@@ -64,6 +64,7 @@ function systemStatus(phase: Phase): string {
 
 export function registerSystemRoutes(routes: RouteTable, s: Services): void {
   s.rootLinks.Systems = SYSTEMS_URI;
+  routes.param('SystemId', (id) => id === s.config.systemId);
   const identity = serverIdentity(s.serviceUuid);
   const boot = new BootSettings(s.store, s.host);
   const assetTag = s.store.setting<string>('system.assetTag', '');
@@ -137,11 +138,10 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
   routes.add({
     path: `${SYSTEMS_URI}{SystemId}/`,
     type: ComputerSystemType,
-    get: { privilege: Priv.login, handler: (ctx) => systemBody(checkSystemId(s, ctx.params)) },
+    get: { privilege: Priv.login, handler: (ctx) => systemBody(systemUri(s)) },
     patch: {
       privilege: Priv.hostBios,
       handler: (ctx) => {
-        checkSystemId(s, ctx.params);
         const body = ctx.body as { Boot?: Partial<BootState>; AssetTag?: string };
         if (body.Boot) boot.update(checkBootChange(boot.get(), body.Boot));
         if (body.AssetTag !== undefined) assetTag.set(body.AssetTag);
@@ -152,7 +152,6 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
         def: RESET_ACTION,
         privilege: Priv.powerAndReset,
         handler: (ctx) => {
-          checkSystemId(s, ctx.params);
           s.server.reset(ctx.body.ResetType as ResetType);
         },
       },
@@ -160,7 +159,6 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
         def: POWER_BUTTON_ACTION,
         privilege: Priv.powerAndReset,
         handler: (ctx) => {
-          checkSystemId(s, ctx.params);
           s.server.powerButton(ctx.body.PushType as PushType);
         },
       },
@@ -168,7 +166,6 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
         def: SYSTEM_RESET_ACTION,
         privilege: Priv.powerAndReset,
         handler: (ctx) => {
-          checkSystemId(s, ctx.params);
           return s.server.systemReset() ? undefined : success(vendorMessage('AuxPowerCycleArmed'));
         },
       },
@@ -181,7 +178,7 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        const uri = checkSystemId(s, ctx.params);
+        const uri = systemUri(s);
         return collection('Boot Options', BOOT_OPTIONS.map((o) => `${uri}BootOptions/${o.id}/`), { Description: 'The UEFI boot options of the system' });
       },
     },
@@ -190,12 +187,11 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
   routes.add({
     path: `${SYSTEMS_URI}{SystemId}/BootOptions/{BootOptionId}/`,
     type: BootOptionType,
+    params: { BootOptionId: (id) => BOOT_OPTIONS.some((x) => x.id === id) },
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        checkSystemId(s, ctx.params);
-        const o = BOOT_OPTIONS.find((x) => x.id === ctx.params.BootOptionId);
-        if (!o) throw baseError('ResourceNotFound', 'BootOption', ctx.params.BootOptionId ?? '');
+        const o = present(BOOT_OPTIONS.find((x) => x.id === ctx.params.BootOptionId), ctx);
         return {
           Id: o.id,
           Name: 'Boot Option',

@@ -7,7 +7,7 @@ import { baseError } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
 import { collectionOf, defineType, ro, statusProp, t } from '../../protocol/description.js';
 import { Reply, collection } from '../../protocol/reply.js';
-import type { RouteTable } from '../../protocol/routes.js';
+import { present, type RequestContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 export const TASK_SERVICE_URI = '/redfish/v1/TaskService/';
@@ -76,11 +76,8 @@ export function taskAccepted(task: TaskRecord): Reply {
 
 export function registerTaskServiceRoutes(routes: RouteTable, s: Services): void {
   s.rootLinks.Tasks = TASK_SERVICE_URI;
-  const find = (id: string | undefined) => {
-    const task = s.tasks.get(id ?? '');
-    if (!task) throw baseError('ResourceNotFound', 'Task', id ?? '');
-    return task;
-  };
+  const find = (ctx: RequestContext) => present(s.tasks.get(ctx.params.TaskId ?? ''), ctx);
+  const params = { TaskId: (id: string) => s.tasks.get(id) !== undefined };
 
   routes.add({
     path: TASK_SERVICE_URI,
@@ -108,12 +105,13 @@ export function registerTaskServiceRoutes(routes: RouteTable, s: Services): void
 
   routes.add({
     path: `${TASKS_URI}{TaskId}/`,
+    params,
     type: TaskType,
-    get: { privilege: Priv.login, handler: (ctx) => taskBody(find(ctx.params.TaskId)) },
+    get: { privilege: Priv.login, handler: (ctx) => taskBody(find(ctx)) },
     delete: {
       privilege: Priv.configureManager,
       handler: (ctx) => {
-        const task = find(ctx.params.TaskId);
+        const task = find(ctx);
         // Cancelling a running firmware write is not possible; only finished tasks are removed.
         if (!s.tasks.isFinished(task)) throw baseError('ResourceInUse');
         s.tasks.delete(task.Id);
@@ -123,10 +121,11 @@ export function registerTaskServiceRoutes(routes: RouteTable, s: Services): void
 
   routes.add({
     path: `${TASK_MONITORS_URI}{TaskId}/`,
+    params,
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        const task = find(ctx.params.TaskId);
+        const task = find(ctx);
         if (!task.Result) return taskAccepted(task);
         return new Reply(task.Result.status, task.Result.body);
       },

@@ -9,7 +9,7 @@ import { baseError } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
 import { collectionOf, defineType, oem, ro, t } from '../../protocol/description.js';
 import { RawReply, collection } from '../../protocol/reply.js';
-import type { RouteTable } from '../../protocol/routes.js';
+import { present, type RequestContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 export const COMPONENT_REPOSITORY_URI = '/redfish/v1/UpdateService/ComponentRepository/';
@@ -79,11 +79,8 @@ function componentBody(c: ComponentRecord) {
 
 export function registerComponentRepositoryRoutes(routes: RouteTable, s: Services): void {
   const repo = s.update.repository;
-  const find = (id: string | undefined) => {
-    const c = repo.getById(id ?? '');
-    if (!c) throw baseError('ResourceNotFound', 'VendorComponent', id ?? '');
-    return c;
-  };
+  const find = (ctx: RequestContext) => present(repo.getById(ctx.params.ComponentId ?? ''), ctx);
+  const params = { ComponentId: (id: string) => repo.getById(id) !== undefined };
 
   routes.add({
     path: COMPONENT_REPOSITORY_URI,
@@ -100,18 +97,19 @@ export function registerComponentRepositoryRoutes(routes: RouteTable, s: Service
   routes.add({
     path: `${COMPONENT_REPOSITORY_URI}{ComponentId}/`,
     type: ComponentType,
-    get: { privilege: Priv.login, handler: (ctx) => componentBody(find(ctx.params.ComponentId)) },
+    params,
+    get: { privilege: Priv.login, handler: (ctx) => componentBody(find(ctx)) },
     patch: {
       privilege: Priv.managerConfig,
       handler: (ctx) => {
-        repo.update(find(ctx.params.ComponentId).Filename, ctx.body);
+        repo.update(find(ctx).Filename, ctx.body);
       },
     },
     delete: {
       privilege: Priv.managerConfig,
       handler: (ctx) => {
         s.update.status.assertIdle();
-        repo.delete(find(ctx.params.ComponentId).Filename);
+        repo.delete(find(ctx).Filename);
       },
     },
   });
@@ -119,11 +117,12 @@ export function registerComponentRepositoryRoutes(routes: RouteTable, s: Service
   // The binary itself, streamed from disk.
   routes.add({
     path: `${COMPONENT_REPOSITORY_URI}{ComponentId}/File`,
+    params,
     file: true,
     get: {
       privilege: Priv.login,
       handler: (ctx) => {
-        const c = find(ctx.params.ComponentId);
+        const c = find(ctx);
         return new RawReply(200, 'application/octet-stream', createReadStream(repo.pathOf(c)), {
           'Content-Length': String(c.SizeBytes),
           'Content-Disposition': `attachment; filename="${c.Filename.replace(/["\\]/g, '_')}"`,

@@ -24,7 +24,7 @@ import { baseError, successBody, vendorMessage } from '../../messages/errors.js'
 import { toIso } from '../../platform/clock.js';
 import { t } from '../../protocol/description.js';
 import { Reply, collection, created, success } from '../../protocol/reply.js';
-import type { RequestContext, RouteTable } from '../../protocol/routes.js';
+import { present, type RequestContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import {
   InvokeAction,
@@ -131,24 +131,9 @@ function requireRecoveryPriv(ctx: RequestContext): void {
 
 export function registerUpdateQueueRoutes(routes: RouteTable, s: Services): void {
   const area = () => s.updateQueue;
-  const findTask = (ctx: RequestContext) => {
-    const id = ctx.params.TaskId ?? '';
-    const task = area().queue.get(id);
-    if (!task) throw baseError('ResourceNotFound', VendorUpdateTaskType.name, id);
-    return task;
-  };
-  const findWindow = (ctx: RequestContext) => {
-    const id = ctx.params.WindowId ?? '';
-    const w = area().windows.get(id);
-    if (!w) throw baseError('ResourceNotFound', VendorMaintenanceWindowType.name, id);
-    return w;
-  };
-  const findSet = (ctx: RequestContext) => {
-    const id = ctx.params.InstallSetId ?? '';
-    const x = area().installSets.get(id);
-    if (!x) throw baseError('ResourceNotFound', VendorComponentInstallSetType.name, id);
-    return x;
-  };
+  const findTask = (ctx: RequestContext) => present(area().queue.get(ctx.params.TaskId ?? ''), ctx);
+  const findWindow = (ctx: RequestContext) => present(area().windows.get(ctx.params.WindowId ?? ''), ctx);
+  const findSet = (ctx: RequestContext) => present(area().installSets.get(ctx.params.InstallSetId ?? ''), ctx);
 
   // -- the task queue ------------------------------------------------------------
   routes.add({
@@ -178,6 +163,7 @@ export function registerUpdateQueueRoutes(routes: RouteTable, s: Services): void
   routes.add({
     path: `${UPDATE_QUEUE_URI}{TaskId}/`,
     type: VendorUpdateTaskType,
+    params: { TaskId: (id) => area().queue.get(id) !== undefined },
     get: { privilege: Priv.login, handler: (ctx) => taskBody(findTask(ctx)) },
     patch: {
       privilege: Priv.managerConfig,
@@ -214,6 +200,7 @@ export function registerUpdateQueueRoutes(routes: RouteTable, s: Services): void
   routes.add({
     path: `${MAINTENANCE_WINDOWS_URI}{WindowId}/`,
     type: VendorMaintenanceWindowType,
+    params: { WindowId: (id) => area().windows.get(id) !== undefined },
     get: { privilege: Priv.login, handler: (ctx) => windowBody(findWindow(ctx)) },
     patch: {
       privilege: Priv.managerConfig,
@@ -251,6 +238,7 @@ export function registerUpdateQueueRoutes(routes: RouteTable, s: Services): void
   routes.add({
     path: `${INSTALL_SETS_URI}{InstallSetId}/`,
     type: VendorComponentInstallSetType,
+    params: { InstallSetId: (id) => area().installSets.get(id) !== undefined },
     get: { privilege: Priv.login, handler: (ctx) => installSetBody(findSet(ctx)) },
     patch: {
       privilege: Priv.managerConfig,

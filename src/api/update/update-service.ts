@@ -14,7 +14,7 @@ import { baseError, vendorError } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
 import { collectionOf, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import { collection, success } from '../../protocol/reply.js';
-import type { RequestContext, RouteTable } from '../../protocol/routes.js';
+import { present, type RequestContext, type RouteTable } from '../../protocol/routes.js';
 import { COMPONENT_REPOSITORY_URI, registerComponentRepositoryRoutes } from './component-repository.js';
 import type { Services } from '../services.js';
 import { taskAccepted } from '../tasks/task-service.js';
@@ -218,8 +218,9 @@ export function registerUpdateServiceRoutes(routes: RouteTable, s: Services): vo
     });
     routes.add({
       path: `${uri}{InventoryId}/`,
+      params: { InventoryId: (id) => s.update.inventory.get(kind, id) !== undefined },
       type: SoftwareInventoryType,
-      get: { privilege: Priv.login, handler: (ctx) => inventoryBody(findItem(s, kind, ctx.params.InventoryId)) },
+      get: { privilege: Priv.login, handler: (ctx) => inventoryBody(findItem(s, kind, ctx)) },
     });
   }
 
@@ -227,10 +228,8 @@ export function registerUpdateServiceRoutes(routes: RouteTable, s: Services): vo
   registerComponentRepositoryRoutes(routes, s);
 }
 
-function findItem(s: Services, kind: InventoryKind, id: string | undefined): InventoryItem {
-  const item = s.update.inventory.get(kind, id ?? '');
-  if (!item) throw baseError('ResourceNotFound', 'SoftwareInventory', id ?? '');
-  return item;
+function findItem(s: Services, kind: InventoryKind, ctx: RequestContext): InventoryItem {
+  return present(s.update.inventory.get(kind, ctx.params.InventoryId ?? ''), ctx);
 }
 
 function imageUrl(ctx: RequestContext, param: string, action: string): URL {
