@@ -1,7 +1,7 @@
 // Authentication: None, Basic and Session (G2, Authentication, Limits).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, ADMIN_USER, basic, messageIds, startTestService, type TestService } from '../support/service.js';
+import { ADMIN_PASSWORD, ADMIN_USER, basic, messageIds, startTestService, type TestService } from '../../support/service.js';
 
 describe('sessions and authentication', () => {
   let svc: TestService;

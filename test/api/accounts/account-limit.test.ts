@@ -2,8 +2,8 @@
 // default 64); a POST beyond it gets 400 Base CreateLimitReachedForResource.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { defaultConfig } from '../../src/config.js';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
+import { defaultConfig } from '../../../src/config.js';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const ACCOUNTS = '/redfish/v1/AccountService/Accounts/';
 

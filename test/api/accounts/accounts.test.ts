@@ -2,7 +2,7 @@
 // point 5 (secrets never echoed), over HTTPS.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_PASSWORD, ADMIN_USER, messageIds, startTestService, type TestService } from '../support/service.js';
+import { ADMIN_PASSWORD, ADMIN_USER, messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const ACCOUNTS = '/redfish/v1/AccountService/Accounts/';
 

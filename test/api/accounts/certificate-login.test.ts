@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Agent, request } from 'undici';
-import { issueCertificate, type IssuedCertificate } from '../../src/platform/x509.js';
-import { signCsr, servedFingerprint } from '../support/certificates.js';
-import { installLicense } from '../support/licenses.js';
-import { basic, messageIds, startTestService, type TestService } from '../support/service.js';
+import { issueCertificate, type IssuedCertificate } from '../../../src/platform/x509.js';
+import { signCsr, servedFingerprint } from '../../support/certificates.js';
+import { installLicense } from '../../support/licenses.js';
+import { basic, messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const CERT_AUTH = '/redfish/v1/Managers/1/SecurityService/CertificateAuthentication/';
 const HTTPS_CERT = '/redfish/v1/Managers/1/SecurityService/HttpsCert/';

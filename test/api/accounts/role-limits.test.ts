@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Agent, request } from 'undici';
-import { waitFor } from '../support/event-listener.js';
-import { ADMIN_PASSWORD, ADMIN_USER, basic, messageIds, startTestService, type TestService } from '../support/service.js';
-import { SseStream } from '../support/sse.js';
+import { waitFor } from '../../support/event-listener.js';
+import { ADMIN_PASSWORD, ADMIN_USER, basic, messageIds, startTestService, type TestService } from '../../support/service.js';
+import { SseStream } from '../../support/sse.js';
 
 const SESSIONS = '/redfish/v1/SessionService/Sessions/';
 const SUBSCRIPTIONS = '/redfish/v1/EventService/Subscriptions/';
