@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { issueCertificate, type IssuedCertificate } from '../../src/platform/x509.js';
-import { servedFingerprint, signCsr } from '../support/certificates.js';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
+import { issueCertificate, type IssuedCertificate } from '../../../src/platform/x509.js';
+import { servedFingerprint, signCsr } from '../../support/certificates.js';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const SERVICE = '/redfish/v1/CertificateService/';
 const HTTPS_CERTS = '/redfish/v1/Managers/1/NetworkProtocol/HTTPS/Certificates/';

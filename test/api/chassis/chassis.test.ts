@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { bootHost, powerOff } from '../support/host.js';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
+import { bootHost, powerOff } from '../../support/host.js';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const CHASSIS = '/redfish/v1/Chassis/1/';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ServiceEvent } from '../../src/domain/events.js';
-import { bootHost, powerOff } from '../support/host.js';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
+import type { ServiceEvent } from '../../../src/domain/events/bus.js';
+import { bootHost, powerOff } from '../../support/host.js';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const THERMAL = '/redfish/v1/Chassis/1/Thermal/';
 const SET = `${THERMAL}Actions/Oem/Vendor/VendorThermalExt.SetUserTempThreshold/`;

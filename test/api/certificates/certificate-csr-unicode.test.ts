@@ -3,7 +3,7 @@
 // certificate services, never a 500; no CSR is left pending.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const VENDOR = '/redfish/v1/Managers/1/SecurityService/HttpsCert/';
 const VENDOR_CSR = `${VENDOR}Actions/VendorHttpsCert.GenerateCSR/`;
