@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { waitFor } from '../support/event-listener.js';
+import { waitFor } from '../../support/event-listener.js';
 import { connect as tlsConnect } from 'node:tls';
-import { resourceEvent } from '../../src/messages/event-messages.js';
-import { ADMIN_PASSWORD, ADMIN_USER, messageIds, startTestService, type TestService } from '../support/service.js';
+import { resourceEvent } from '../../../src/messages/event-messages.js';
+import { ADMIN_PASSWORD, ADMIN_USER, messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const SSE = '/redfish/v1/EventService/SSE/';
 const SUBS = '/redfish/v1/EventService/Subscriptions/';

@@ -3,9 +3,9 @@
 // DeliveryRetryPolicy, a slow listener, and an outage spanning a restart.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import type { EventHub } from '../../src/domain/event-hub.js';
-import { EventListener, waitFor } from '../support/event-listener.js';
-import { startTestService, type TestService } from '../support/service.js';
+import type { EventHub } from '../../../src/domain/events/hub.js';
+import { EventListener, waitFor } from '../../support/event-listener.js';
+import { startTestService, type TestService } from '../../support/service.js';
 
 const SUBS = '/redfish/v1/EventService/Subscriptions/';
 const TEST_EVENT = '/redfish/v1/EventService/Actions/EventService.SubmitTestEvent/';

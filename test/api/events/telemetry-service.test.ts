@@ -2,8 +2,8 @@
 // definition, the MetricReports collection, and delivery to MetricReport subscribers.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { EventListener, waitFor } from '../support/event-listener.js';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
+import { EventListener, waitFor } from '../../support/event-listener.js';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const TS = '/redfish/v1/TelemetryService/';
 const DEF = '/redfish/v1/TelemetryService/MetricReportDefinitions/SensorReadings/';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { after, before, describe, it } from 'node:test';
-import { insecureAgent, messageIds, startTestService, type TestService } from '../support/service.js';
+import { insecureAgent, messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const ES = '/redfish/v1/EventService/';
 const SUBS = '/redfish/v1/EventService/Subscriptions/';

@@ -5,9 +5,9 @@
 // EventDestination goes with it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { waitFor } from '../support/event-listener.js';
-import { startTestService, type TestService } from '../support/service.js';
-import { SseStream } from '../support/sse.js';
+import { waitFor } from '../../support/event-listener.js';
+import { startTestService, type TestService } from '../../support/service.js';
+import { SseStream } from '../../support/sse.js';
 
 const ACCOUNTS = '/redfish/v1/AccountService/Accounts/';
 const SUBSCRIPTIONS = '/redfish/v1/EventService/Subscriptions/';
