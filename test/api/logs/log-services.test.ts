@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MAX_LOG_RECORDS } from '../../src/domain/manager/logs.js';
-import { vendorMessage } from '../../src/messages/errors.js';
-import { bootHost, powerOff } from '../support/host.js';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
+import { MAX_LOG_RECORDS } from '../../../src/domain/manager/logs.js';
+import { vendorMessage } from '../../../src/messages/errors.js';
+import { bootHost, powerOff } from '../../support/host.js';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const SYS_LOGS = '/redfish/v1/Systems/1/LogServices/';
 const MGR_LOGS = '/redfish/v1/Managers/1/LogServices/';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { Agent, request } from 'undici';
-import { startTestService, type TestService } from '../support/service.js';
+import { startTestService, type TestService } from '../../support/service.js';
 
 describe('registries, $metadata and schemas', () => {
   let svc: TestService;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const SYS = '/redfish/v1/Systems/1/';
 const RESET = `${SYS}Actions/ComputerSystem.Reset/`;

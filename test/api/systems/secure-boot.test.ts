@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { ServiceEvent } from '../../src/domain/events.js';
-import { issueCertificate } from '../../src/platform/x509.js';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
+import type { ServiceEvent } from '../../../src/domain/events/bus.js';
+import { issueCertificate } from '../../../src/platform/x509.js';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const SB = '/redfish/v1/Systems/1/SecureBoot/';
 const DBS = `${SB}SecureBootDatabases/`;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestService, type TestService } from '../support/service.js';
+import { startTestService, type TestService } from '../../support/service.js';
 
 describe('service root', () => {
   let svc: TestService;

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
-import { BIOS_REGISTRY_ID } from '../../src/platform/bios-attributes.js';
-import { ADMIN_PASSWORD, ADMIN_USER, basic, insecureAgent, messageIds, startTestService, type TestService } from '../support/service.js';
+import { BIOS_REGISTRY_ID } from '../../../src/platform/bios-attributes.js';
+import { ADMIN_PASSWORD, ADMIN_USER, basic, insecureAgent, messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const SYS = '/redfish/v1/Systems/1/';
 const BIOS = `${SYS}Bios/`;

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { ensureVendorLicenseKey, issueLicenseKey, verifyLicenseKey } from '../../src/domain/license-keys.js';
+import { ensureVendorLicenseKey, issueLicenseKey, verifyLicenseKey } from '../../../src/domain/licensing/license-keys.js';
 import { generateKeyPairSync } from 'node:crypto';
-import { issueTestLicense } from '../support/licenses.js';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
+import { issueTestLicense } from '../../support/licenses.js';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const LS = '/redfish/v1/Managers/1/LicenseService/';
 
