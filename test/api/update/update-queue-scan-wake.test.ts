@@ -3,10 +3,10 @@
 // ends, as it does when an upload ends; nothing else has to change the queue.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SCAN_DURATION_MS } from '../../src/domain/firmware/integrity.js';
-import { installLicense } from '../support/licenses.js';
-import { startTestService, type TestService } from '../support/service.js';
-import { FW, QUEUE, US, addComponent, post, queueStatus, settle, taskState, until, version } from '../support/update-queue.js';
+import { SCAN_DURATION_MS } from '../../../src/domain/firmware/integrity.js';
+import { installLicense } from '../../support/licenses.js';
+import { startTestService, type TestService } from '../../support/service.js';
+import { FW, QUEUE, US, addComponent, post, queueStatus, settle, taskState, until, version } from '../../support/update-queue.js';
 
 const CHECK = `${US}Actions/Oem/Vendor/VendorMCUpdateServiceExt.StartFirmwareIntegrityCheck/`;
 

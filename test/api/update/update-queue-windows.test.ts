@@ -1,8 +1,8 @@
 // Issue 7 point 4: maintenance windows, and tasks scheduled into them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
-import { QUEUE, WINDOWS, get, isoIn, post, queueStatus, taskState } from '../support/update-queue.js';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
+import { QUEUE, WINDOWS, get, isoIn, post, queueStatus, taskState } from '../../support/update-queue.js';
 
 describe('maintenance windows', () => {
   let svc: TestService;

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import yazl from 'yazl';
-import { BIN_MAGIC, SIG_MAGIC, writeFwpkg, type PayloadJson } from '../../src/domain/firmware/package.js';
-import { makeCompsig, sha256File } from '../../src/domain/firmware/signing.js';
-import { UPLOAD_URI, makePackage, multipart, upload } from '../support/firmware.js';
-import { messageIds, startTestService, type Response, type TestService } from '../support/service.js';
+import { BIN_MAGIC, SIG_MAGIC, writeFwpkg, type PayloadJson } from '../../../src/domain/firmware/package.js';
+import { makeCompsig, sha256File } from '../../../src/domain/firmware/signing.js';
+import { UPLOAD_URI, makePackage, multipart, upload } from '../../support/firmware.js';
+import { messageIds, startTestService, type Response, type TestService } from '../../support/service.js';
 
 const US = '/redfish/v1/UpdateService/';
 const REPO = `${US}ComponentRepository/`;

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
-import { ADMIN_PASSWORD, ADMIN_USER, insecureAgent, messageIds, startTestService, type TestService } from '../support/service.js';
-import { UPLOAD_URI, makePackage, multipart, upload } from '../support/firmware.js';
+import { ADMIN_PASSWORD, ADMIN_USER, insecureAgent, messageIds, startTestService, type TestService } from '../../support/service.js';
+import { UPLOAD_URI, makePackage, multipart, upload } from '../../support/firmware.js';
 
 const US = '/redfish/v1/UpdateService/';
 const REPO = `${US}ComponentRepository/`;
@@ -250,7 +250,7 @@ describe('update service: HttpPushUri uploads and the component repository', () 
 
   it('point 3: the fwpkg CLI builds a package and compsig that the service accepts', async () => {
     const out = join(svc.dataDir, 'cli-pmc.fwpkg');
-    const cli = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
+    const cli = join(import.meta.dirname, '..', '..', '..', 'src', 'cli.ts');
     const args = ['fwpkg', 'build', '--data-dir', svc.dataDir, '--target', 'PMC', '--version', '1.0.8', '--type', 'A', '--activation', 'Immediate', '--out', out];
     const printed = execFileSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
     assert.match(printed, /wrote .*cli-pmc\.compsig/);

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { request } from 'undici';
-import { startChild } from '../support/child.js';
-import { basic, insecureAgent } from '../support/service.js';
+import { startChild } from '../../support/child.js';
+import { basic, insecureAgent } from '../../support/service.js';
 
 const AUTH = basic('Administrator', 'Kill-Queue-123');
 

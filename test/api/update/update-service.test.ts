@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestService, messageIds, type TestService } from '../support/service.js';
-import { Tasks } from '../../src/domain/tasks.js';
-import { UpdateStatus } from '../../src/domain/firmware/update-state.js';
-import { makePackage, startImageServer, upload, type ImageServer } from '../support/firmware.js';
+import { startTestService, messageIds, type TestService } from '../../support/service.js';
+import { Tasks } from '../../../src/domain/tasks.js';
+import { UpdateStatus } from '../../../src/domain/firmware/update-state.js';
+import { makePackage, startImageServer, upload, type ImageServer } from '../../support/firmware.js';
 
 const US = '/redfish/v1/UpdateService/';
 const FW = `${US}FirmwareInventory/`;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SCAN_DURATION_MS } from '../../src/domain/firmware/integrity.js';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
-import { installLicense } from '../support/licenses.js';
-import { makePackage, upload } from '../support/firmware.js';
+import { SCAN_DURATION_MS } from '../../../src/domain/firmware/integrity.js';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
+import { installLicense } from '../../support/licenses.js';
+import { makePackage, upload } from '../../support/firmware.js';
 
 const US = '/redfish/v1/UpdateService/';
 const FW = `${US}FirmwareInventory/`;

@@ -1,9 +1,9 @@
 // Issue 7 point 5: install sets, the recovery set and its privilege, Invoke.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SCAN_DURATION_MS } from '../../src/domain/firmware/integrity.js';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
-import { FW, QUEUE, REPO, SETS, WINDOWS, addComponent, advance, get, isoIn, post, taskState } from '../support/update-queue.js';
+import { SCAN_DURATION_MS } from '../../../src/domain/firmware/integrity.js';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
+import { FW, QUEUE, REPO, SETS, WINDOWS, addComponent, advance, get, isoIn, post, taskState } from '../../support/update-queue.js';
 
 const NO_RECOVERY = { user: 'norecovery', password: 'No-Recovery-Pass1' };
 

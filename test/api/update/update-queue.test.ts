@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
-import { FW, QUEUE, REPO, addComponent, advance, get, isoIn, post, queueStatus, taskState, until, version } from '../support/update-queue.js';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
+import { FW, QUEUE, REPO, addComponent, advance, get, isoIn, post, queueStatus, taskState, until, version } from '../../support/update-queue.js';
 
 describe('update task queue: creation rules and the task state table', () => {
   let svc: TestService;

@@ -3,9 +3,9 @@
 // Bmc, Uefi and RuntimeAgent tasks complete in order.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ServiceEvent } from '../../src/domain/events.js';
-import { startTestService, type TestService } from '../support/service.js';
-import { FW, QUEUE, SETS, SW, WINDOWS, addComponent, advance, get, isoIn, post, queueStatus, resetHost, until, version } from '../support/update-queue.js';
+import type { ServiceEvent } from '../../../src/domain/events/bus.js';
+import { startTestService, type TestService } from '../../support/service.js';
+import { FW, QUEUE, SETS, SW, WINDOWS, addComponent, advance, get, isoIn, post, queueStatus, resetHost, until, version } from '../../support/update-queue.js';
 
 describe('staged update scenario', () => {
   let svc: TestService;

@@ -2,8 +2,8 @@
 // (restart and controller reset), on the controller clock.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
-import { FW, QUEUE, SW, addComponent, advance, get, post, queueStatus, resetHost, taskState, until, version } from '../support/update-queue.js';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
+import { FW, QUEUE, SW, addComponent, advance, get, post, queueStatus, resetHost, taskState, until, version } from '../../support/update-queue.js';
 
 const AGENT_ACTION = `${QUEUE}Actions/Oem/Vendor/VendorUpdateTaskQueue.SetRuntimeAgent/`;
 
