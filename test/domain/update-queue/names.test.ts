@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { idFromName } from '../../src/domain/update-queue/names.js';
+import { idFromName } from '../../../src/domain/update-queue/names.js';
 
 const hash8 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex').slice(0, 8);
 

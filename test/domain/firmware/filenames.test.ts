@@ -1,8 +1,8 @@
 // Issue 12 item 12a: which file names a client may give a component (validFilename).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fileNameOf } from '../../src/domain/firmware/download.js';
-import { MAX_FILENAME_BYTES, printableFilename, safeFilename, validFilename } from '../../src/domain/firmware/repository.js';
+import { fileNameOf } from '../../../src/domain/firmware/download.js';
+import { MAX_FILENAME_BYTES, printableFilename, safeFilename, validFilename } from '../../../src/domain/firmware/repository.js';
 
 const ACCEPTED: [string, string][] = [
   ['a plain name', 'bmc-2.10.fwpkg'],
