@@ -3,7 +3,7 @@
 // and a walk of the route table proving every method declares a privilege.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { roleOf, STANDARD_PRIVILEGES, VENDOR_PRIVILEGES, type VendorPrivilege } from '../../src/domain/privileges.js';
+import { roleOf, STANDARD_PRIVILEGES, VENDOR_PRIVILEGES, type VendorPrivilege } from '../../src/lib/privileges.js';
 import { actionPath } from '../../src/protocol/routes.js';
 import { ADMIN_PASSWORD, ADMIN_USER, messageIds, startTestService, type TestService } from '../support/service.js';
 import { addComponent } from '../support/update-queue.js';

@@ -2,7 +2,7 @@
 // query options, redirects, validation and error bodies (issue: service core).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Priv } from '../../src/domain/privileges.js';
+import { Priv } from '../../src/lib/privileges.js';
 import { messageIds, startTestService, type TestService } from '../support/service.js';
 
 describe('protocol layer', () => {

@@ -1,6 +1,6 @@
 // License keys for tests: issued with the vendor key of the service's data dir,
 // the way `npm run cli -- license issue` does.
-import { ensureVendorLicenseKey, issueLicenseKey, newSerial, type IssuableTier } from '../../src/domain/license-keys.js';
+import { ensureVendorLicenseKey, issueLicenseKey, newSerial, type IssuableTier } from '../../src/domain/licensing/license-keys.js';
 import type { TestService } from './service.js';
 
 export function issueTestLicense(svc: TestService, tier: IssuableTier, o: { expires?: string; licensee?: string } = {}): string {
