@@ -18,9 +18,9 @@ interface PropBase {
   readonly secret?: boolean;
 }
 
-export interface StringProp extends PropBase {
+export interface StringProp<V extends string = string> extends PropBase {
   readonly type: 'string';
-  readonly enum?: readonly string[];
+  readonly enum?: readonly V[];
   readonly pattern?: string;
   readonly minLength?: number;
   readonly maxLength?: number;
@@ -35,9 +35,9 @@ export interface NumberProp extends PropBase {
 export interface BooleanProp extends PropBase {
   readonly type: 'boolean';
 }
-export interface ObjectProp extends PropBase {
+export interface ObjectProp<P extends Props = Props> extends PropBase {
   readonly type: 'object';
-  readonly properties: Readonly<Record<string, Prop>>;
+  readonly properties: P;
   /** Free-form members (e.g. BIOS Attributes): true, or a schema every extra member must meet. */
   readonly additionalProperties?: boolean | Prop;
   /** Name of the complex type in CSDL/JSON Schema, e.g. "Boot". */
@@ -45,9 +45,9 @@ export interface ObjectProp extends PropBase {
   /** A vendor (Oem/Vendor) extension type described on its own; served as its own schema. */
   readonly vendorType?: ResourceType;
 }
-export interface ArrayProp extends PropBase {
+export interface ArrayProp<I extends Prop = Prop> extends PropBase {
   readonly type: 'array';
-  readonly items: Prop;
+  readonly items: I;
   readonly maxItems?: number;
   readonly minItems?: number;
 }
@@ -63,16 +63,16 @@ export interface AnyProp extends PropBase {
 export type Prop = StringProp | NumberProp | BooleanProp | ObjectProp | ArrayProp | LinkProp | AnyProp;
 export type Props = Readonly<Record<string, Prop>>;
 
-export interface ActionDef {
+export interface ActionDef<P extends Props = Props> {
   /** Full name without '#', e.g. "ComputerSystem.Reset" or "VendorComputerSystemExt.PowerButton". */
   readonly name: string;
   /** Vendor actions are listed under Oem/Vendor/Actions and routed under Actions/Oem/Vendor/. */
   readonly oem?: boolean;
   readonly description?: string;
-  readonly parameters: Props;
+  readonly parameters: P;
 }
 
-export interface ResourceType {
+export interface ResourceType<P extends Props = Props, M extends ResourceType | undefined = ResourceType<Props, any> | undefined> {
   /** Schema name: "Session", "SessionCollection", "VendorServerChassis". */
   readonly name: string;
   /** Version of the schema, "1.7.0"; collections have none. */
@@ -80,46 +80,94 @@ export interface ResourceType {
   /** DMTF schemas are referenced by their published URIs; Vendor ones are served locally. */
   readonly owner: 'DMTF' | 'Vendor';
   readonly description: string;
-  readonly properties: Props;
+  readonly properties: P;
   /** For collections: the type of the members. */
-  readonly memberType?: ResourceType;
+  readonly memberType?: M;
   /** For collections whose schema marks Members OData.AutoExpand (LogEntryCollection): members are shown whole. */
   readonly autoExpand?: boolean;
   readonly actions?: readonly ActionDef[];
 }
 
 // -- constructors, so descriptions read short ---------------------------------
+// Each keeps the literal options it is given (`required: true`, enum values), so
+// the static type of a request body follows from the description (BodyOf). NoInfer:
+// inside a description the contextual type (Prop) must not widen them.
 
 type Opt<P> = Omit<P, 'type'>;
 export const t = {
-  string: (o: Opt<StringProp> = {}): StringProp => ({ type: 'string', ...o }),
-  enum: (values: readonly string[], o: Opt<StringProp> = {}): StringProp => ({ type: 'string', enum: values, ...o }),
-  dateTime: (o: Opt<StringProp> = {}): StringProp => ({ type: 'string', format: 'date-time', ...o }),
-  integer: (o: Opt<NumberProp> = {}): NumberProp => ({ type: 'integer', ...o }),
-  number: (o: Opt<NumberProp> = {}): NumberProp => ({ type: 'number', ...o }),
-  boolean: (o: Opt<BooleanProp> = {}): BooleanProp => ({ type: 'boolean', ...o }),
-  object: (properties: Props, o: Opt<Omit<ObjectProp, 'properties'>> = {}): ObjectProp => ({
+  string: <const O extends Opt<StringProp> = {}>(o: O = {} as O): StringProp & NoInfer<O> => ({ type: 'string', ...o }),
+  enum: <const V extends string, const O extends Opt<Omit<StringProp, 'enum'>> = {}>(values: readonly V[], o: O = {} as O): StringProp<NoInfer<V>> & NoInfer<O> => ({
+    type: 'string',
+    enum: values,
+    ...o,
+  }),
+  dateTime: <const O extends Opt<StringProp> = {}>(o: O = {} as O): StringProp & NoInfer<O> => ({ type: 'string', format: 'date-time', ...o }),
+  integer: <const O extends Opt<NumberProp> = {}>(o: O = {} as O): NumberProp & NoInfer<O> => ({ type: 'integer', ...o }),
+  number: <const O extends Opt<NumberProp> = {}>(o: O = {} as O): NumberProp & NoInfer<O> => ({ type: 'number', ...o }),
+  boolean: <const O extends Opt<BooleanProp> = {}>(o: O = {} as O): BooleanProp & NoInfer<O> => ({ type: 'boolean', ...o }),
+  object: <const P extends Props, const O extends Opt<Omit<ObjectProp, 'properties'>> = {}>(properties: P, o: O = {} as O): ObjectProp<NoInfer<P>> & NoInfer<O> => ({
     type: 'object',
     properties,
     ...o,
   }),
-  array: (items: Prop, o: Opt<Omit<ArrayProp, 'items'>> = {}): ArrayProp => ({ type: 'array', items, ...o }),
-  link: (o: Opt<LinkProp> = {}): LinkProp => ({ type: 'link', ...o }),
-  links: (o: Opt<Omit<ArrayProp, 'items'>> = {}): ArrayProp => ({ type: 'array', items: { type: 'link' }, ...o }),
-  any: (o: Opt<AnyProp> = {}): AnyProp => ({ type: 'any', ...o }),
+  array: <const I extends Prop, const O extends Opt<Omit<ArrayProp, 'items'>> = {}>(items: I, o: O = {} as O): ArrayProp<NoInfer<I>> & NoInfer<O> => ({
+    type: 'array',
+    items,
+    ...o,
+  }),
+  link: <const O extends Opt<LinkProp> = {}>(o: O = {} as O): LinkProp & NoInfer<O> => ({ type: 'link', ...o }),
+  links: <const O extends Opt<Omit<ArrayProp, 'items'>> = {}>(o: O = {} as O): ArrayProp<LinkProp> & NoInfer<O> => ({
+    type: 'array',
+    items: { type: 'link' },
+    ...o,
+  }),
+  any: <const O extends Opt<AnyProp> = {}>(o: O = {} as O): AnyProp & NoInfer<O> => ({ type: 'any', ...o }),
 };
 
 /** Read-only variants of everything, for the many properties clients only read. */
-export function ro<P extends Prop>(p: P): P {
+export function ro<P extends Prop>(p: P): P & { readonly readOnly: true } {
   return { ...p, readOnly: true };
 }
 
+// -- the static type of a validated request body --------------------------------
+// What validateBody lets through, as a type: read-only properties never arrive,
+// required ones always do when creating (POST, actions), nothing is required in
+// a PATCH, null only where the description allows it.
+
+type NullOf<T> = T extends { readonly nullable: true } ? (T extends { readonly required: true } ? never : null) : never;
+type ExtraOf<T> = T extends { readonly additionalProperties: true } ? Record<string, unknown> : T extends { readonly additionalProperties: Prop } ? Record<string, unknown> : unknown;
+
+/** The JSON value a property accepts. */
+export type ValueOf<T, Mode extends 'patch' | 'create'> =
+  | (T extends StringProp<infer V>
+      ? V
+      : T extends NumberProp
+        ? number
+        : T extends BooleanProp
+          ? boolean
+          : T extends LinkProp
+            ? { '@odata.id': string }
+            : T extends ArrayProp<infer I>
+              ? ValueOf<I, Mode>[]
+              : T extends ObjectProp<infer Q>
+                ? BodyOf<Q, Mode> & ExtraOf<T>
+                : unknown)
+  | NullOf<T>;
+
+type WritableKeys<P> = { [K in keyof P]: P[K] extends { readonly readOnly: true } ? never : K }[keyof P];
+type RequiredKeys<P> = { [K in WritableKeys<P>]: P[K] extends { readonly required: true } ? K : never }[WritableKeys<P>];
+
+/** A validated body for these properties: all optional in a PATCH, the required ones present on create. */
+export type BodyOf<P, Mode extends 'patch' | 'create' = 'create'> = Mode extends 'patch'
+  ? { [K in WritableKeys<P>]?: ValueOf<P[K], Mode> }
+  : { [K in RequiredKeys<P>]: ValueOf<P[K], Mode> } & { [K in Exclude<WritableKeys<P>, RequiredKeys<P>>]?: ValueOf<P[K], Mode> };
+
 /** The common Id/Name/Description trio (read-only). */
-export const commonProps: Props = {
+export const commonProps = {
   Id: t.string({ readOnly: true }),
   Name: t.string({ readOnly: true }),
   Description: t.string({ readOnly: true }),
-};
+} satisfies Props;
 
 export const statusProp = t.object(
   {
@@ -130,26 +178,31 @@ export const statusProp = t.object(
   { readOnly: true, typeName: 'Status' },
 );
 
-export function defineType(type: ResourceType): ResourceType {
+export function defineType<const P extends Props, M extends ResourceType<Props, undefined> | undefined = undefined>(type: ResourceType<P, M>): ResourceType<P, M> {
   return type;
 }
 
+/** An action's description, its parameters' literal types kept. */
+export function defineAction<const P extends Props>(def: ActionDef<P>): ActionDef<P> {
+  return def;
+}
+
 /** The object under Oem/Vendor, described by its own vendor type. */
-export function vendorObject(type: ResourceType, o: { readOnly?: boolean } = {}): ObjectProp {
+export function vendorObject<P extends Props, const O extends { readOnly?: boolean } = {}>(type: ResourceType<P, undefined>, o: O = {} as O): ObjectProp<P> & O {
   return { type: 'object', properties: type.properties, vendorType: type, typeName: type.name, ...o };
 }
 
 /** The usual `Oem: { Vendor: {...} }` wrapper. */
-export function oem(type: ResourceType, o: { readOnly?: boolean } = {}): ObjectProp {
+export function oem<P extends Props, const O extends { readOnly?: boolean } = {}>(type: ResourceType<P, undefined>, o: O = {} as O) {
   return t.object({ Vendor: vendorObject(type, o) }, { ...o, typeName: 'Oem' });
 }
 
 /** A collection type for members of `member`, named `<Member>Collection`. */
-export function collectionOf(
-  member: ResourceType,
+export function collectionOf<M extends ResourceType<Props, undefined>>(
+  member: M,
   description = `A collection of ${member.name} resources.`,
   o: { autoExpand?: boolean } = {},
-): ResourceType {
+): ResourceType<Props, M> {
   return {
     name: `${member.name}Collection`,
     owner: member.owner,

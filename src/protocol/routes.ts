@@ -2,10 +2,11 @@
 // privileges and actions. Matching is case-insensitive on literal segments;
 // Allow, 405s, HEAD and the Actions object all derive from the declaration.
 import type { PrivilegeRule } from '../lib/privileges.js';
-import type { ActionDef, Props, ResourceType } from './description.js';
+import type { ActionDef, BodyOf, Props, ResourceType } from './description.js';
 import type { Principal } from './principal.js';
 import type { Query } from './query.js';
 import { baseError, type RedfishError } from '../messages/errors.js';
+import { compilePatterns } from './validate.js';
 import type { ExtendedInfo } from '../messages/messages.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
@@ -13,15 +14,21 @@ import type { TLSSocket } from 'node:tls';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-export interface RequestContext {
+/** The {Param} names of a path literal. */
+type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
+
+/** The path parameters of a path literal, each a string (resolved by the dispatcher before the handler runs). */
+export type PathParams<P extends string> = string extends P ? Readonly<Record<string, string>> : { readonly [K in ParamNames<P>]: string };
+
+export interface RequestContext<Params = Readonly<Record<string, string>>, Body = Record<string, unknown>> {
   /** Path parameters, as sent (percent-decoded). */
-  params: Record<string, string>;
+  params: Params;
   /** Canonical URI of the addressed resource (or action). */
   uri: string;
   principal: Principal;
   query: Query;
-  /** The validated body: only properties that passed validation. */
-  body: Record<string, unknown>;
+  /** The validated body: only properties that passed validation, typed from the description. */
+  body: Body;
   /** Messages for properties that failed validation in a partially applied PATCH. */
   problems: ExtendedInfo[];
   headers: IncomingHttpHeaders;
@@ -52,18 +59,21 @@ export function present<T>(value: T | undefined, ctx: { uri: string }): T {
   return value;
 }
 
-export interface MethodSpec {
+export interface MethodSpec<P extends string = string> {
   privilege: PrivilegeRule;
-  handler: Handler;
+  // A method signature: a route's handler takes its own precise context, and the table holds them all.
+  handler(ctx: RequestContext<PathParams<P>>): unknown;
   /** This method needs no credentials (session login). */
   open?: boolean;
   /** The handler evaluates $filter itself (raw expression in `ctx.query.filter`). */
   filter?: boolean;
 }
 
-export interface WriteSpec extends MethodSpec {
+export interface WriteSpec<P extends string = string, B extends Props = Props, Mode extends 'patch' | 'create' = 'patch' | 'create'>
+  extends Omit<MethodSpec<P>, 'handler'> {
+  handler(ctx: RequestContext<PathParams<P>, BodyOf<B, Mode>>): unknown;
   /** Properties a client may send; defaults to the resource type's (PATCH) or member type's (POST). */
-  body?: Props;
+  body?: B;
   /** Don't parse a JSON body: the handler reads `ctx.stream` (multipart uploads). */
   stream?: boolean;
   /** Content types accepted when streaming. */
@@ -76,24 +86,55 @@ export interface WriteSpec extends MethodSpec {
   respond?: 'message' | 'representation';
 }
 
-export interface ActionRoute {
-  def: ActionDef;
+export interface ActionRoute<P extends string = string, D extends ActionDef = ActionDef> {
+  def: D;
   privilege: PrivilegeRule;
-  handler: Handler;
+  handler(ctx: RequestContext<PathParams<P>, BodyOf<D['parameters']>>): unknown;
   /** Override of @Redfish.AllowableValues per parameter, when they depend on state. */
-  allowable?: (ctx: { params: Record<string, string> }) => Record<string, readonly string[]>;
+  allowable?: (ctx: { params: Readonly<Record<string, string>> }) => Record<string, readonly string[]>;
 }
 
-export interface ResourceRoute {
+/**
+ * An action of a route, its body typed from the action's parameters. The path comes
+ * from the handler's declared context (`ActionContext<typeof PATH, typeof Def>`).
+ */
+export function action<const D extends ActionDef, P extends string = string>(
+  def: D,
+  privilege: PrivilegeRule,
+  handler: (ctx: RequestContext<PathParams<P>, BodyOf<D['parameters']>>) => unknown,
+  o: Pick<ActionRoute, 'allowable'> = {},
+): ActionRoute<P, D> {
+  return { def, privilege, handler, ...o };
+}
+
+/** The context of a handler of path P: GET and DELETE (no body). */
+export type Context<P extends string> = RequestContext<PathParams<P>>;
+/** The context of a PATCH of path P whose writable properties are B. */
+export type PatchContext<P extends string, B extends Props> = RequestContext<PathParams<P>, BodyOf<B, 'patch'>>;
+/** The context of a POST (create) of path P whose accepted properties are B. */
+export type PostContext<P extends string, B extends Props> = RequestContext<PathParams<P>, BodyOf<B, 'create'>>;
+/** The context of an action D of path P. */
+export type ActionContext<P extends string, D extends ActionDef> = RequestContext<PathParams<P>, BodyOf<D['parameters']>>;
+
+type PropsOf<T> = T extends ResourceType<infer Q, ResourceType | undefined> ? Q : Props;
+type MemberPropsOf<T> = T extends ResourceType<Props, infer M> ? (M extends ResourceType<infer Q, undefined> ? Q : PropsOf<T>) : Props;
+
+/** One URI with everything it serves; handlers get bodies typed from `body` or from the type. */
+export interface ResourceRoute<
+  P extends string = string,
+  T extends ResourceType | undefined = ResourceType | undefined,
+  PB extends Props = PropsOf<T>,
+  CB extends Props = MemberPropsOf<T>,
+> {
   /** Literal path template with {Params}, ending in '/' unless `file`. */
-  path: string;
-  type?: ResourceType;
+  path: P;
+  type?: T;
   /** Reachable without credentials (service root, $metadata, odata). */
   open?: boolean;
   /** A file: its canonical form has no trailing slash and GET is not redirected. */
   file?: boolean;
   /** True when the principal owns the resource (grants ConfigureSelf). */
-  ownedBy?: (principal: Principal, params: Record<string, string>) => boolean;
+  ownedBy?(principal: Principal, params: PathParams<P>): boolean;
   /** Resolvers of this route's own parameters; the table's shared ones (RouteTable.param) cover the rest. */
   params?: Readonly<Record<string, ParamResolver>>;
   /** Let a route authenticate by other means than headers (upload sessionKey part). */
@@ -102,24 +143,27 @@ export interface ResourceRoute {
    * True for instances that only allow reading (e.g. the read-only members of a writable collection):
    * writes get 405 and Allow shows GET, HEAD. Actions are unaffected. Depends on the params only.
    */
-  readOnlyFor?: (params: Record<string, string>) => boolean;
-  get?: MethodSpec;
-  patch?: WriteSpec;
-  put?: WriteSpec;
-  post?: WriteSpec;
-  delete?: MethodSpec;
-  actions?: readonly ActionRoute[];
+  readOnlyFor?(params: PathParams<P>): boolean;
+  get?: MethodSpec<P>;
+  patch?: WriteSpec<P, PB, 'patch'>;
+  put?: WriteSpec<P, PB, 'patch'>;
+  post?: WriteSpec<P, CB, 'create'>;
+  delete?: MethodSpec<P>;
+  actions?: readonly ActionRoute<P, any>[];
 }
 
+/** A route as the table holds it, whatever its path and types. */
+export type AnyRoute = ResourceRoute<string, any, any, any>;
+
 export interface Match {
-  readonly route: ResourceRoute;
+  readonly route: AnyRoute;
   readonly params: Readonly<Record<string, string>>;
   /** The parameter names, outermost first. */
   readonly paramNames: readonly string[];
   /** Canonical URI with the params substituted. */
   readonly uri: string;
   /** Set when the path addresses one of the route's actions. */
-  readonly action?: ActionRoute;
+  readonly action?: ActionRoute<string, any>;
   /** The path named <collection>/Members (POST alias of the collection). */
   readonly membersAlias?: boolean;
 }
@@ -127,7 +171,7 @@ export interface Match {
 interface Node {
   literal: Map<string, Node>;
   param?: { name: string; node: Node };
-  entry?: { route: ResourceRoute; template: string[]; paramNames: readonly string[]; action?: ActionRoute; membersAlias?: boolean };
+  entry?: { route: AnyRoute; template: string[]; paramNames: readonly string[]; action?: ActionRoute<string, any>; membersAlias?: boolean };
 }
 
 const newNode = (): Node => ({ literal: new Map() });
@@ -143,7 +187,7 @@ export function splitPath(path: string): string[] {
   return path.split('/').filter((s) => s !== '');
 }
 
-export function actionPath(route: ResourceRoute, def: ActionDef): string {
+export function actionPath(route: Pick<AnyRoute, 'path'>, def: ActionDef): string {
   return `${route.path}Actions/${def.oem ? 'Oem/Vendor/' : ''}${def.name}/`;
 }
 
@@ -153,7 +197,7 @@ const MATCH_CACHE_PATH_MAX = 512;
 
 export class RouteTable {
   private readonly root = newNode();
-  private readonly all: ResourceRoute[] = [];
+  private readonly all: AnyRoute[] = [];
   private readonly matched = new Map<string, Match | undefined>();
   private readonly resolvers = new Map<string, ParamResolver>();
 
@@ -197,7 +241,12 @@ export class RouteTable {
     if (missing.length) throw new Error(`path parameters without a resolver: ${missing.join(', ')}`);
   }
 
-  add(route: ResourceRoute): void {
+  add<const P extends string, T extends ResourceType | undefined = undefined, PB extends Props = PropsOf<T>, CB extends Props = MemberPropsOf<T>>(
+    route: ResourceRoute<P, T, PB, CB>,
+  ): void {
+    for (const props of [route.type?.properties, route.type?.memberType?.properties, route.patch?.body, route.post?.body, route.put?.body, ...(route.actions ?? []).map((a) => a.def.parameters)]) {
+      if (props) compilePatterns(props);
+    }
     if (!route.file && !route.path.endsWith('/')) throw new Error(`route ${route.path} must end in '/'`);
     this.insert(route.path, { route });
     for (const action of route.actions ?? []) this.insert(actionPath(route, action.def), { route, action });
@@ -206,7 +255,7 @@ export class RouteTable {
     this.matched.clear();
   }
 
-  routes(): readonly ResourceRoute[] {
+  routes(): readonly AnyRoute[] {
     return this.all;
   }
 

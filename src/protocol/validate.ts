@@ -6,7 +6,7 @@ import { argText } from '../messages/args.js';
 import { isPrototypeKey } from '../lib/json.js';
 import { isEmptyObject, jsonTypeOf } from '../lib/json-merge.js';
 import { isIsoDateTime } from '../lib/iso-time.js';
-import type { Prop, Props } from './description.js';
+import type { Prop, Props, StringProp } from './description.js';
 
 export type WriteMode = 'patch' | 'create' | { action: string };
 
@@ -99,7 +99,7 @@ function validateValue(v: unknown, prop: Prop, path: string, ctx: Ctx): Checked 
       if (prop.enum && !prop.enum.includes(v)) return fail(ctx, valueError('list', shown(v, prop), path, ctx.mode));
       const tooShort = prop.minLength !== undefined && v.length < prop.minLength;
       const tooLong = prop.maxLength !== undefined && v.length > prop.maxLength;
-      const badPattern = prop.pattern !== undefined && !new RegExp(prop.pattern).test(v);
+      const badPattern = prop.pattern !== undefined && !patternOf(prop).test(v);
       const badDate = prop.format === 'date-time' && !isIsoDateTime(v);
       if (tooLong && ctx.mode === 'patch') return fail(ctx, baseError('StringValueTooLong', argText(shown(v, prop)), prop.maxLength ?? 0).about(path));
       if (tooShort || tooLong || badPattern || badDate) return fail(ctx, valueError('format', shown(v, prop), path, ctx.mode));
@@ -140,6 +140,33 @@ function validateValue(v: unknown, prop: Prop, path: string, ctx: Ctx): Checked 
       return ctx.problems.length > before ? { ok: false } : { ok: true, value: items };
     }
   }
+}
+
+/** Compiled patterns of the descriptions, made when their routes are registered. */
+const patterns = new WeakMap<StringProp, RegExp>();
+
+function patternOf(prop: StringProp): RegExp {
+  let re = patterns.get(prop);
+  if (!re) patterns.set(prop, (re = new RegExp(prop.pattern as string)));
+  return re;
+}
+
+/** Compile every pattern of these properties, at any depth: a bad pattern fails at start, not per request. */
+export function compilePatterns(props: Props): void {
+  const visit = (p: Prop | boolean | undefined): void => {
+    if (!p || p === true) return;
+    if (p.type === 'string' && p.pattern !== undefined) {
+      try {
+        patternOf(p);
+      } catch (e) {
+        throw new Error(`bad pattern ${JSON.stringify(p.pattern)}: ${(e as Error).message}`);
+      }
+    } else if (p.type === 'object') {
+      for (const q of Object.values(p.properties)) visit(q);
+      visit(p.additionalProperties);
+    } else if (p.type === 'array') visit(p.items);
+  };
+  for (const p of Object.values(props)) visit(p);
 }
 
 function hideAll(props: Props): Props {

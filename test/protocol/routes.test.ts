@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Priv } from '../../src/domain/privileges.js';
+import { Priv } from '../../src/lib/privileges.js';
 import { t } from '../../src/protocol/description.js';
 import { RouteTable, allowedMethods } from '../../src/protocol/routes.js';
 
@@ -52,5 +52,42 @@ describe('RouteTable', () => {
     const r = table();
     assert.throws(() => r.add({ path: '/redfish/v1/Systems/', get: noop }), /duplicate/);
     assert.throws(() => r.add({ path: '/redfish/v1/Systems/{Other}/Bios/', get: noop }), /conflicting/);
+  });
+});
+
+describe('RouteTable parameters and patterns', () => {
+  it('fails verify() while some parameter of some route has no resolver', () => {
+    const r = new RouteTable();
+    r.add({ path: '/redfish/v1/Systems/{SystemId}/Bios/', get: noop });
+    r.add({ path: '/redfish/v1/Things/{ThingId}/', params: { ThingId: () => true }, get: noop });
+    assert.throws(() => r.verify(), /\{SystemId\} in \/redfish\/v1\/Systems\/\{SystemId\}\/Bios\//);
+    r.param('SystemId', (id) => id === '1');
+    assert.doesNotThrow(() => r.verify());
+  });
+
+  it('resolves every parameter, outermost first, and a route-level resolver wins over the shared one', async () => {
+    const r = new RouteTable();
+    const asked: string[] = [];
+    r.param('SystemId', (id) => (asked.push(`system ${id}`), id === '1'));
+    r.param('DbId', () => false);
+    r.add({
+      path: '/redfish/v1/Systems/{SystemId}/Dbs/{DbId}/',
+      params: { DbId: async (id, p) => (asked.push(`db ${id} of ${p.SystemId}`), id === 'PK') },
+      get: noop,
+    });
+    const at = (path: string) => r.resolves(r.match(path)!);
+    assert.equal(await at('/redfish/v1/Systems/1/Dbs/PK/'), true);
+    assert.equal(await at('/redfish/v1/Systems/1/Dbs/KEK/'), false);
+    assert.equal(await at('/redfish/v1/Systems/2/Dbs/PK/'), false);
+    assert.deepEqual(asked, ['system 1', 'db PK of 1', 'system 1', 'db KEK of 1', 'system 2']);
+  });
+
+  it('compiles patterns when a route is added: a bad one fails there, not on a request', () => {
+    const r = new RouteTable();
+    assert.throws(
+      () => r.add({ path: '/redfish/v1/X/', get: noop, patch: { ...noop, body: { Deep: t.object({ Name: t.string({ pattern: '([a-z' }) }) } } }),
+      /bad pattern "\(\[a-z"/,
+    );
+    assert.doesNotThrow(() => r.add({ path: '/redfish/v1/Y/', get: noop, patch: { ...noop, body: { Name: t.string({ pattern: '^[a-z]+$' }) } } }));
   });
 });
