@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { idleTcp, parseAnswer, rawTls, waitUntil, type RawConnection } from '../support/raw-http.js';
+import { idleTcp, parseAnswer, rawTls, type RawConnection } from '../support/raw-http.js';
 import { ADMIN_PASSWORD, ADMIN_USER, basic, startTestService, type TestService } from '../support/service.js';
+import { waitUntil } from '../support/wait.js';
 
 const SESSIONS = '/redfish/v1/SessionService/Sessions';
 const IDLE = 300;
@@ -85,14 +86,8 @@ describe('connection limits and timeouts', () => {
     // 408 when the answer could still be sent; a bare close is fine too.
     if (text) assert.equal(parseAnswer(text).status, 408);
     // The service is not left busy with the dead upload.
-    const deadline = performance.now() + 5_000;
-    let state = '';
-    while (performance.now() < deadline) {
-      state = (await svc.get('/redfish/v1/UpdateService/')).body.Oem.Vendor.State;
-      if (state !== 'Uploading') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.notEqual(state, 'Uploading');
+    const state = async () => (await svc.get('/redfish/v1/UpdateService/')).body.Oem.Vendor.State;
+    await waitUntil(async () => (await state()) !== 'Uploading', 'the update service to leave Uploading', 5_000, 50);
   });
 
   it('does not cut a body that keeps coming slowly for longer than the body timeout', async () => {

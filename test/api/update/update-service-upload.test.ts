@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { ADMIN_PASSWORD, ADMIN_USER, insecureAgent, messageIds, startTestService, type TestService } from '../../support/service.js';
 import { UPLOAD_URI, makePackage, multipart, upload } from '../../support/firmware.js';
+import { waitUntil } from '../../support/wait.js';
 
 const US = '/redfish/v1/UpdateService/';
 const REPO = `${US}ComponentRepository/`;
@@ -237,7 +238,7 @@ describe('update service: HttpPushUri uploads and the component repository', () 
       body: Readable.from(slow()),
       dispatcher: insecureAgent,
     });
-    while ((await state()).State !== 'Uploading') await new Promise((r) => setImmediate(r));
+    await waitUntil(async () => (await state()).State === 'Uploading', 'the first upload to be in progress');
     const other = await upload(svc, await makePackage(svc, { targets: ['IE'], version: '0.5' }), { auth: 'basic' });
     assert.equal(other.status, 503);
     assert.equal(other.headers['retry-after'], '30');

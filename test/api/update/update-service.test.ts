@@ -4,6 +4,7 @@ import { startTestService, messageIds, type TestService } from '../../support/se
 import { Tasks } from '../../../src/domain/tasks.js';
 import { UpdateStatus } from '../../../src/domain/firmware/update-state.js';
 import { makePackage, startImageServer, upload, type ImageServer } from '../../support/firmware.js';
+import { waitUntil } from '../../support/wait.js';
 
 const US = '/redfish/v1/UpdateService/';
 const FW = `${US}FirmwareInventory/`;
@@ -159,7 +160,7 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
   it('point 7: a download that never finishes is ended by the time limit on the controller clock', async () => {
     const r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { body: { ImageURI: `${images.url}/slow` } });
     assert.equal(r.status, 202);
-    while (!images.requests.includes('/slow')) await new Promise((res) => setImmediate(res));
+    await waitUntil(() => images.requests.includes('/slow'), 'the image server to be asked for /slow');
     await svc.clock.advance(600_000);
     await svc.running.services.tasks.whenDone(r.body.Id);
     const done = await svc.get(r.headers.location as string);

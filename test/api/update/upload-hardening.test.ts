@@ -11,6 +11,7 @@ import { BIN_MAGIC, SIG_MAGIC, writeFwpkg, type PayloadJson } from '../../../src
 import { makeCompsig, sha256File } from '../../../src/domain/firmware/signing.js';
 import { UPLOAD_URI, makePackage, multipart, upload } from '../../support/firmware.js';
 import { messageIds, startTestService, type Response, type TestService } from '../../support/service.js';
+import { waitUntil } from '../../support/wait.js';
 
 const US = '/redfish/v1/UpdateService/';
 const REPO = `${US}ComponentRepository/`;
@@ -126,21 +127,14 @@ describe('HttpPushUri upload hardening', () => {
         socket.on('error', () => undefined);
         socket.on('data', () => reject(new Error('the service answered a request it has not fully received')));
         // Go away once the service has begun receiving (the upload is in progress).
-        const deadline = Date.now() + 10_000;
-        const poll = async () => {
-          if ((await state()) === 'Uploading') {
-            socket.destroy();
-            resolve();
-          } else if (Date.now() > deadline) reject(new Error('the upload never started'));
-          else setTimeout(poll, 5);
-        };
-        void poll();
+        waitUntil(async () => (await state()) === 'Uploading', 'the upload to start').then(() => {
+          socket.destroy();
+          resolve();
+        }, reject);
       });
-      const deadline = Date.now() + 10_000;
-      while ((await state()) === 'Uploading' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await waitUntil(async () => (await state()) !== 'Uploading', 'the cut-off upload to end');
       assert.equal(await state(), 'Error', 'the cut-off upload ended');
-      const deadline2 = Date.now() + 10_000;
-      while (incoming().length && Date.now() < deadline2) await new Promise((r) => setTimeout(r, 10));
+      await waitUntil(() => incoming().length === 0, 'the partial file to be removed');
       assert.deepEqual(incoming(), []);
       const pkg = await makePackage(svc, { targets: ['IE'], version: '0.9', file: 'after-abort.fwpkg' });
       const r = await upload(svc, pkg, { params: { UpdateTarget: false } });
