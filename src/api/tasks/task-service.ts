@@ -2,12 +2,12 @@
 // task monitors. A monitor answers 202 with the task while it runs, then the
 // operation's own final response (DSP0266 "Asynchronous operations").
 import { Priv } from '../../lib/privileges.js';
-import { TASKS_URI, TASK_MONITORS_URI, taskMonitorUri, taskUri, type TaskRecord } from '../../domain/tasks.js';
+import { TASKS_URI, taskMonitorUri, taskUri, type TaskRecord } from '../../domain/tasks.js';
 import { baseError } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
 import { collectionOf, defineType, ro, statusProp, t } from '../../protocol/description.js';
 import { Reply, collection } from '../../protocol/reply.js';
-import { present, type RequestContext, type RouteTable } from '../../protocol/routes.js';
+import { present, type Context, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 export const TASK_SERVICE_URI = '/redfish/v1/TaskService/';
@@ -74,61 +74,73 @@ export function taskAccepted(task: TaskRecord): Reply {
   return new Reply(202, undefined, { Location: taskMonitorUri(task.Id), 'Retry-After': '5' }, { uri: taskUri(task.Id), body: taskBody(task) });
 }
 
-export function registerTaskServiceRoutes(routes: RouteTable, s: Services): void {
-  s.rootLinks.Tasks = TASK_SERVICE_URI;
-  const find = (ctx: RequestContext) => present(s.tasks.get(ctx.params.TaskId ?? ''), ctx);
-  const params = { TaskId: (id: string) => s.tasks.get(id) !== undefined };
+/** What the task service reads. */
+export type TaskServiceDeps = Pick<Services, 'rootLinks' | 'tasks' | 'clock'>;
+
+function handlers(d: TaskServiceDeps) {
+  return { getTaskService, getTaskCollection, getTask, deleteTask, getTaskMonitor };
+
+  function getTaskService() {
+    return {
+      Id: 'TaskService',
+      Name: 'Task Service',
+      ServiceEnabled: true,
+      CompletedTaskOverWritePolicy: 'Oldest',
+      LifeCycleEventOnTaskStateChange: true,
+      DateTime: toIso(d.clock.now()),
+      Status: { State: 'Enabled', Health: 'OK' },
+      Tasks: { '@odata.id': TASKS_URI },
+    };
+  }
+
+  function getTaskCollection() {
+    return collection('Task Collection', d.tasks.list().map((x) => taskUri(x.Id)));
+  }
+
+  function getTask(ctx: Context<'/redfish/v1/TaskService/Tasks/{TaskId}/'>) {
+    return taskBody(present(d.tasks.get(ctx.params.TaskId), ctx));
+  }
+
+  function deleteTask(ctx: Context<'/redfish/v1/TaskService/Tasks/{TaskId}/'>): void {
+    const task = present(d.tasks.get(ctx.params.TaskId), ctx);
+    // Cancelling a running firmware write is not possible; only finished tasks are removed.
+    if (!d.tasks.isFinished(task)) throw baseError('ResourceInUse');
+    d.tasks.delete(task.Id);
+  }
+
+  /** 202 with the task while it runs, then the operation's own final answer. */
+  function getTaskMonitor(ctx: Context<'/redfish/v1/TaskService/TaskMonitors/{TaskId}/'>) {
+    const task = present(d.tasks.get(ctx.params.TaskId), ctx);
+    if (!task.Result) return taskAccepted(task);
+    return new Reply(task.Result.status, task.Result.body);
+  }
+}
+
+export function registerTaskServiceRoutes(routes: RouteTable, d: TaskServiceDeps): void {
+  d.rootLinks.Tasks = TASK_SERVICE_URI;
+  const h = handlers(d);
+  const TaskId = (id: string) => d.tasks.get(id) !== undefined;
 
   routes.add({
-    path: TASK_SERVICE_URI,
+    path: '/redfish/v1/TaskService/',
     type: TaskServiceType,
-    get: {
-      privilege: Priv.login,
-      handler: () => ({
-        Id: 'TaskService',
-        Name: 'Task Service',
-        ServiceEnabled: true,
-        CompletedTaskOverWritePolicy: 'Oldest',
-        LifeCycleEventOnTaskStateChange: true,
-        DateTime: toIso(s.clock.now()),
-        Status: { State: 'Enabled', Health: 'OK' },
-        Tasks: { '@odata.id': TASKS_URI },
-      }),
-    },
+    get: { privilege: Priv.login, handler: h.getTaskService },
   });
-
   routes.add({
-    path: TASKS_URI,
+    path: '/redfish/v1/TaskService/Tasks/',
     type: collectionOf(TaskType),
-    get: { privilege: Priv.login, handler: () => collection('Task Collection', s.tasks.list().map((x) => taskUri(x.Id))) },
+    get: { privilege: Priv.login, handler: h.getTaskCollection },
   });
-
   routes.add({
-    path: `${TASKS_URI}{TaskId}/`,
-    params,
+    path: '/redfish/v1/TaskService/Tasks/{TaskId}/',
     type: TaskType,
-    get: { privilege: Priv.login, handler: (ctx) => taskBody(find(ctx)) },
-    delete: {
-      privilege: Priv.configureManager,
-      handler: (ctx) => {
-        const task = find(ctx);
-        // Cancelling a running firmware write is not possible; only finished tasks are removed.
-        if (!s.tasks.isFinished(task)) throw baseError('ResourceInUse');
-        s.tasks.delete(task.Id);
-      },
-    },
+    params: { TaskId },
+    get: { privilege: Priv.login, handler: h.getTask },
+    delete: { privilege: Priv.configureManager, handler: h.deleteTask },
   });
-
   routes.add({
-    path: `${TASK_MONITORS_URI}{TaskId}/`,
-    params,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const task = find(ctx);
-        if (!task.Result) return taskAccepted(task);
-        return new Reply(task.Result.status, task.Result.body);
-      },
-    },
+    path: '/redfish/v1/TaskService/TaskMonitors/{TaskId}/',
+    params: { TaskId },
+    get: { privilege: Priv.login, handler: h.getTaskMonitor },
   });
 }
