@@ -94,34 +94,36 @@ export interface ResourceType<P extends Props = Props, M extends ResourceType | 
 // inside a description the contextual type (Prop) must not widen them.
 
 type Opt<P> = Omit<P, 'type'>;
+/** No options given. */
+type None = Record<never, never>;
 export const t = {
-  string: <const O extends Opt<StringProp> = {}>(o: O = {} as O): StringProp & NoInfer<O> => ({ type: 'string', ...o }),
-  enum: <const V extends string, const O extends Opt<Omit<StringProp, 'enum'>> = {}>(values: readonly V[], o: O = {} as O): StringProp<NoInfer<V>> & NoInfer<O> => ({
+  string: <const O extends Opt<StringProp> = None>(o: O = {} as O): StringProp & NoInfer<O> => ({ type: 'string', ...o }),
+  enum: <const V extends string, const O extends Opt<Omit<StringProp, 'enum'>> = None>(values: readonly V[], o: O = {} as O): StringProp<NoInfer<V>> & NoInfer<O> => ({
     type: 'string',
     enum: values,
     ...o,
   }),
-  dateTime: <const O extends Opt<StringProp> = {}>(o: O = {} as O): StringProp & NoInfer<O> => ({ type: 'string', format: 'date-time', ...o }),
-  integer: <const O extends Opt<NumberProp> = {}>(o: O = {} as O): NumberProp & NoInfer<O> => ({ type: 'integer', ...o }),
-  number: <const O extends Opt<NumberProp> = {}>(o: O = {} as O): NumberProp & NoInfer<O> => ({ type: 'number', ...o }),
-  boolean: <const O extends Opt<BooleanProp> = {}>(o: O = {} as O): BooleanProp & NoInfer<O> => ({ type: 'boolean', ...o }),
-  object: <const P extends Props, const O extends Opt<Omit<ObjectProp, 'properties'>> = {}>(properties: P, o: O = {} as O): ObjectProp<NoInfer<P>> & NoInfer<O> => ({
+  dateTime: <const O extends Opt<StringProp> = None>(o: O = {} as O): StringProp & NoInfer<O> => ({ type: 'string', format: 'date-time', ...o }),
+  integer: <const O extends Opt<NumberProp> = None>(o: O = {} as O): NumberProp & NoInfer<O> => ({ type: 'integer', ...o }),
+  number: <const O extends Opt<NumberProp> = None>(o: O = {} as O): NumberProp & NoInfer<O> => ({ type: 'number', ...o }),
+  boolean: <const O extends Opt<BooleanProp> = None>(o: O = {} as O): BooleanProp & NoInfer<O> => ({ type: 'boolean', ...o }),
+  object: <const P extends Props, const O extends Opt<Omit<ObjectProp, 'properties'>> = None>(properties: P, o: O = {} as O): ObjectProp<NoInfer<P>> & NoInfer<O> => ({
     type: 'object',
     properties,
     ...o,
   }),
-  array: <const I extends Prop, const O extends Opt<Omit<ArrayProp, 'items'>> = {}>(items: I, o: O = {} as O): ArrayProp<NoInfer<I>> & NoInfer<O> => ({
+  array: <const I extends Prop, const O extends Opt<Omit<ArrayProp, 'items'>> = None>(items: I, o: O = {} as O): ArrayProp<NoInfer<I>> & NoInfer<O> => ({
     type: 'array',
     items,
     ...o,
   }),
-  link: <const O extends Opt<LinkProp> = {}>(o: O = {} as O): LinkProp & NoInfer<O> => ({ type: 'link', ...o }),
-  links: <const O extends Opt<Omit<ArrayProp, 'items'>> = {}>(o: O = {} as O): ArrayProp<LinkProp> & NoInfer<O> => ({
+  link: <const O extends Opt<LinkProp> = None>(o: O = {} as O): LinkProp & NoInfer<O> => ({ type: 'link', ...o }),
+  links: <const O extends Opt<Omit<ArrayProp, 'items'>> = None>(o: O = {} as O): ArrayProp<LinkProp> & NoInfer<O> => ({
     type: 'array',
     items: { type: 'link' },
     ...o,
   }),
-  any: <const O extends Opt<AnyProp> = {}>(o: O = {} as O): AnyProp & NoInfer<O> => ({ type: 'any', ...o }),
+  any: <const O extends Opt<AnyProp> = None>(o: O = {} as O): AnyProp & NoInfer<O> => ({ type: 'any', ...o }),
 };
 
 /** Read-only variants of everything, for the many properties clients only read. */
@@ -188,12 +190,12 @@ export function defineAction<const P extends Props>(def: ActionDef<P>): ActionDe
 }
 
 /** The object under Oem/Vendor, described by its own vendor type. */
-export function vendorObject<P extends Props, const O extends { readOnly?: boolean } = {}>(type: ResourceType<P, undefined>, o: O = {} as O): ObjectProp<P> & O {
+export function vendorObject<P extends Props, const O extends { readOnly?: boolean } = Record<never, never>>(type: ResourceType<P, undefined>, o: O = {} as O): ObjectProp<P> & O {
   return { type: 'object', properties: type.properties, vendorType: type, typeName: type.name, ...o };
 }
 
 /** The usual `Oem: { Vendor: {...} }` wrapper. */
-export function oem<P extends Props, const O extends { readOnly?: boolean } = {}>(type: ResourceType<P, undefined>, o: O = {} as O) {
+export function oem<P extends Props, const O extends { readOnly?: boolean } = Record<never, never>>(type: ResourceType<P, undefined>, o: O = {} as O) {
   return t.object({ Vendor: vendorObject(type, o) }, { ...o, typeName: 'Oem' });
 }
 

@@ -1,12 +1,11 @@
 // The request pipeline every route goes through, written once:
 // redirects, OData-Version, authentication, Allow/405, privileges, query
 // options, conditional requests, validation, and response decoration.
-import { hash } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
+import { hasArrayMarkers, resolveArrayMarkers } from '../lib/json-merge.js';
 import { satisfies, type Privilege, type PrivilegeRule } from '../lib/privileges.js';
-import { deepFreeze } from '../lib/freeze.js';
 import {
   RedfishError,
   baseError,
@@ -19,25 +18,13 @@ import {
 } from '../messages/errors.js';
 import type { Authentication } from './auth.js';
 import { unauthorized } from './auth.js';
-import { jsonSchemaUri, odataType, type Prop, type Props, type ResourceType } from './description.js';
+import { allowHeader, decorate, linkHeader, type Decorated } from './decorate.js';
+import { etagMatches, withEtag } from './etag.js';
 import type { Principal } from './principal.js';
 import { parseQuery, type Query } from './query.js';
 import { RawReply, Reply, StreamReply } from './reply.js';
-import {
-  actionPath,
-  allowedMethods,
-  type ActionRoute,
-  methodSpec,
-  type Match,
-  type Method,
-  type MethodSpec,
-  type RequestContext,
-  type ResourceRoute,
-  type RouteTable,
-} from './routes.js';
-import { stampVendorTypes } from './oem.js';
+import { allowedMethods, methodSpec, type Match, type Method, type RequestContext, type RouteTable } from './routes.js';
 import { applyExpand, applyPaging, applySelect, isObject } from './shape.js';
-import { hasArrayMarkers, resolveArrayMarkers } from '../lib/json-merge.js';
 import { validateBody } from './validate.js';
 
 type Json = Record<string, unknown>;
@@ -92,27 +79,6 @@ const BASE_HEADERS = { 'OData-Version': '4.0' };
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 const KNOWN = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE']);
 
-export function weakEtag(value: unknown): string {
-  return etagOfJson(JSON.stringify(value));
-}
-
-function etagOfJson(json: string): string {
-  return `W/"${hash('sha1', json, 'base64url').slice(0, 16)}"`;
-}
-
-interface Decorated {
-  resource: Json;
-  etag: string;
-  type?: ResourceType;
-  /** The resource as JSON, @odata.etag left out, when the ETag was computed from exactly that. */
-  json?: string;
-  /** The full body of a GET (with @odata.etag), kept once made for a reused representation. */
-  body?: string;
-}
-
-/** Decorations of frozen (memoized) handler results, by the result object. */
-const decoratedBodies = new WeakMap<object, { uri: string; decorated: Decorated }>();
-
 export class Dispatcher {
   constructor(
     private readonly routes: RouteTable,
@@ -140,7 +106,7 @@ export class Dispatcher {
 
       const match = this.routes.match(path);
       const method = req.method.toUpperCase();
-      const open = match !== undefined && (match.route.open === true || (methodSpec(match, method) as MethodSpec | undefined)?.open === true);
+      const open = match !== undefined && (match.route.open === true || methodSpec(match, method)?.open === true);
       const authReq = { headers: req.headers, clientIp: req.clientIp, socket: req.socket };
       let principal: Principal | undefined;
       if (!open || match?.route.deferAuth) {
@@ -167,7 +133,7 @@ export class Dispatcher {
       }
       const who = principal ?? anonymous();
       if (!open) this.authorize(match, method as Method, who);
-      const query = parseQuery(search.slice(1), { filter: (methodSpec(match, method) as MethodSpec | undefined)?.filter === true });
+      const query = parseQuery(search.slice(1), { filter: methodSpec(match, method)?.filter === true });
       if (query instanceof RedfishError) throw query;
       return { req, method: method as Method, match, principal: who, query };
     } catch (e) {
@@ -346,7 +312,7 @@ export class Dispatcher {
     if (raw instanceof RawReply || raw instanceof Reply || raw instanceof StreamReply) return { passthrough: raw };
     if (!isObject(raw)) throw baseError('ResourceMissingAtURI', match.uri);
     const body = route.type?.autoExpand && Array.isArray(raw.Members) ? await this.expandMembers(raw, principal) : raw;
-    return this.decorate(route, match.uri, match.params, body, route.type);
+    return decorate(route, match.uri, match.params, body, route.type);
   }
 
   /** Members shown whole, as their own GETs answer them (OData.AutoExpand). */
@@ -356,50 +322,6 @@ export class Dispatcher {
       links.map(async (m) => (typeof m['@odata.id'] === 'string' ? ((await this.fetchResource(m['@odata.id'], principal)) ?? m) : m)),
     );
     return { ...raw, Members: members };
-  }
-
-  private decorate(
-    route: ResourceRoute | undefined,
-    uri: string,
-    params: Readonly<Record<string, string>>,
-    body: Json,
-    type: ResourceType | undefined,
-  ): Decorated {
-    // A frozen body is a memoized representation (memo.ts): decorated once per URI.
-    const reusable = Object.isFrozen(body) && !route?.actions?.some((a) => a.allowable);
-    if (reusable) {
-      const known = decoratedBodies.get(body);
-      if (known?.uri === uri) return known.decorated;
-    }
-    const decorated = this.decorateNew(route, uri, params, body, type);
-    if (reusable) {
-      Object.freeze(decorated.resource);
-      decoratedBodies.set(body, { uri, decorated });
-    }
-    return decorated;
-  }
-
-  private decorateNew(
-    route: ResourceRoute | undefined,
-    uri: string,
-    params: Readonly<Record<string, string>>,
-    body: Json,
-    type: ResourceType | undefined,
-  ): Decorated {
-    const resource: Json = {};
-    if (type) {
-      resource['@odata.context'] = `/redfish/v1/$metadata#${type.name}.${type.name}`;
-      resource['@odata.id'] = uri;
-      resource['@odata.type'] = odataType(type);
-    }
-    Object.assign(resource, type ? stampVendorTypes(body, type.properties) : body);
-    if (Array.isArray(resource.Members)) resource['Members@odata.count'] = resource.Members.length;
-    if (route?.actions?.length) addActions(resource, route, uri, params);
-    // One serialization serves both the ETag and, for a plain GET, the body.
-    const json = type && hasVolatile(type.properties) ? undefined : JSON.stringify(resource);
-    const etag = json !== undefined ? etagOfJson(json) : weakEtag(etagSource(resource, type?.properties));
-    if (type) resource['@odata.etag'] = etag;
-    return { resource, etag, type, json: type ? json : undefined };
   }
 
   private async checkIfMatch(p: Prepared): Promise<void> {
@@ -431,7 +353,7 @@ export class Dispatcher {
     const headers: Record<string, string> = { ...BASE_HEADERS, ...r.headers };
     if (r.resource) {
       const match = this.routes.match(r.resource.uri);
-      const decorated = this.decorate(match?.route, r.resource.uri, match?.params ?? {}, r.resource.body, match?.route.type);
+      const decorated = decorate(match?.route, r.resource.uri, match?.params ?? {}, r.resource.body, match?.route.type);
       body = decorated.resource;
       headers.ETag = decorated.etag;
     }
@@ -474,29 +396,6 @@ function withoutConfigureSelf(held: ReadonlySet<Privilege>): ReadonlySet<Privile
   return copy;
 }
 
-const allowCache = new WeakMap<Match, string>();
-
-/** The Allow header of a matched path (matches are shared and fixed, so it is computed once). */
-function allowHeader(match: Match): string {
-  let allow = allowCache.get(match);
-  if (allow === undefined) {
-    allow = allowedMethods(match).join(', ');
-    allowCache.set(match, allow);
-  }
-  return allow;
-}
-
-const linkCache = new WeakMap<ResourceType, string>();
-
-function linkHeader(type: ResourceType): string {
-  let link = linkCache.get(type);
-  if (link === undefined) {
-    link = `<${jsonSchemaUri(type)}>; rel=describedby`;
-    linkCache.set(type, link);
-  }
-  return link;
-}
-
 function requestContext(match: Match, principal: Principal, query: Query, headers: IncomingHttpHeaders, clientIp: string): RequestContext {
   return { params: match.params, uri: match.uri, principal, query, body: {}, problems: [], headers, clientIp };
 }
@@ -509,98 +408,3 @@ function redirect(location: string): Outgoing {
   return { status: 308, headers: { ...BASE_HEADERS, Location: location, 'Content-Type': JSON_TYPE }, body: '{}' };
 }
 
-function etagMatches(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true;
-  const strip = (t: string) => t.trim().replace(/^W\//, '');
-  const mine = strip(etag);
-  return header.split(',').some((t) => strip(t) === mine);
-}
-
-/** The serialized resource with @odata.etag added as its last member. */
-function withEtag(json: string, etag: string): string {
-  return `${json.slice(0, -1)},"@odata.etag":${JSON.stringify(etag)}}`;
-}
-
-const volatileKeysCache = new WeakMap<Props, [string, Prop][]>();
-
-/** The properties that are volatile or hold volatile ones, at any depth: all etagSource must touch. */
-function volatileKeys(props: Props): [string, Prop][] {
-  let keys = volatileKeysCache.get(props);
-  if (!keys) {
-    volatileKeysCache.set(props, []); // guards against cycles while computing
-    const holds = (p: Prop): boolean =>
-      Boolean(p.volatile) || (p.type === 'object' && volatileKeys(p.properties).length > 0) || (p.type === 'array' && holds(p.items));
-    keys = Object.entries(props).filter(([, p]) => holds(p));
-    volatileKeysCache.set(props, keys);
-  }
-  return keys;
-}
-
-/** Whether any property, at any depth, is volatile (left out of the ETag). */
-function hasVolatile(props: Props): boolean {
-  return volatileKeys(props).length > 0;
-}
-
-/** What the ETag is computed from: the resource minus volatile properties, at any depth. */
-function etagSource(resource: Json, props: Props | undefined): Json {
-  if (!props) return resource;
-  const keys = volatileKeys(props);
-  if (keys.length === 0) return resource;
-  const copy = { ...resource };
-  for (const [k, p] of keys) {
-    if (!(k in copy)) continue;
-    if (p.volatile) delete copy[k];
-    else copy[k] = withoutVolatile(copy[k], p);
-  }
-  return copy;
-}
-
-function withoutVolatile(value: unknown, prop: Prop): unknown {
-  if (prop.type === 'object' && isObject(value)) return etagSource(value, prop.properties);
-  if (prop.type === 'array' && Array.isArray(value)) return value.map((v) => withoutVolatile(v, prop.items));
-  return value;
-}
-
-const actionEntries = new WeakMap<ActionRoute, Map<string, Json>>();
-
-/** One action's entry (target and allowable values); fixed ones are made once per URI and shared. */
-function actionEntry(a: ActionRoute, route: ResourceRoute, uri: string, params: Readonly<Record<string, string>>): Json {
-  let byUri = a.allowable ? undefined : actionEntries.get(a);
-  const known = byUri?.get(uri);
-  if (known) return known;
-  const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def)}` };
-  const overrides = a.allowable?.({ params }) ?? {};
-  for (const [name, prop] of Object.entries(a.def.parameters)) {
-    const values = overrides[name] ?? (prop.type === 'string' ? prop.enum : undefined);
-    if (values) entry[`${name}@Redfish.AllowableValues`] = [...values];
-  }
-  if (!a.allowable) {
-    if (!byUri) actionEntries.set(a, (byUri = new Map()));
-    if (byUri.size >= 1024) byUri.clear();
-    byUri.set(uri, deepFreeze(entry));
-  }
-  return entry;
-}
-
-/** Actions derived from the route's declarations, with allowable values from parameter enums. */
-function addActions(resource: Json, route: ResourceRoute, uri: string, params: Readonly<Record<string, string>>): void {
-  let standard: Json | undefined;
-  let vendor: Json | undefined;
-  for (const a of route.actions ?? []) {
-    // Copy on the way down, once: the handler's objects may be shared state.
-    let holder: Json;
-    if (a.def.oem) {
-      if (!vendor) {
-        const oem = (resource.Oem = { ...(resource.Oem as Json | undefined) });
-        const v = (oem.Vendor = { ...(oem.Vendor as Json | undefined) });
-        vendor = v.Actions = { ...(v.Actions as Json | undefined) };
-      }
-      holder = vendor;
-    } else {
-      holder = standard ??= resource.Actions = { ...(resource.Actions as Json | undefined) };
-    }
-    holder[`#${a.def.name}`] = actionEntry(a, route, uri, params);
-  }
-}
-
-export { baseMessage };

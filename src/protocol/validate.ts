@@ -159,7 +159,7 @@ export function compilePatterns(props: Props): void {
       try {
         patternOf(p);
       } catch (e) {
-        throw new Error(`bad pattern ${JSON.stringify(p.pattern)}: ${(e as Error).message}`);
+        throw new Error(`bad pattern ${JSON.stringify(p.pattern)}: ${(e as Error).message}`, { cause: e });
       }
     } else if (p.type === 'object') {
       for (const q of Object.values(p.properties)) visit(q);

@@ -1,0 +1,134 @@
+// Decoration: what every resource gets besides its handler's answer — the OData
+// annotations, the Actions object from the route's declared actions,
+// Members@odata.count, its ETag — and the Allow and Link headers of a GET.
+import { deepFreeze } from '../lib/freeze.js';
+import { jsonSchemaUri, odataType, type ActionDef, type ResourceType } from './description.js';
+import { etagOfJson, etagSource, hasVolatile, weakEtag } from './etag.js';
+import { stampVendorTypes } from './oem.js';
+import { actionPath, allowedMethods, type ActionRoute, type AnyRoute, type Match } from './routes.js';
+
+type Json = Record<string, unknown>;
+
+export interface Decorated {
+  resource: Json;
+  etag: string;
+  type?: ResourceType;
+  /** The resource as JSON, @odata.etag left out, when the ETag was computed from exactly that. */
+  json?: string;
+  /** The full body of a GET (with @odata.etag), kept once made for a reused representation. */
+  body?: string;
+}
+
+/** Decorations of frozen (memoized) handler results, by the result object. */
+const decoratedBodies = new WeakMap<object, { uri: string; decorated: Decorated }>();
+
+export function decorate(
+  route: AnyRoute | undefined,
+  uri: string,
+  params: Readonly<Record<string, string>>,
+  body: Json,
+  type: ResourceType | undefined,
+): Decorated {
+  // A frozen body is a memoized representation (memo.ts): decorated once per URI.
+  const reusable = Object.isFrozen(body) && !route?.actions?.some((a) => a.allowable);
+  if (reusable) {
+    const known = decoratedBodies.get(body);
+    if (known?.uri === uri) return known.decorated;
+  }
+  const decorated = decorateNew(route, uri, params, body, type);
+  if (reusable) {
+    Object.freeze(decorated.resource);
+    decoratedBodies.set(body, { uri, decorated });
+  }
+  return decorated;
+}
+
+function decorateNew(
+  route: AnyRoute | undefined,
+  uri: string,
+  params: Readonly<Record<string, string>>,
+  body: Json,
+  type: ResourceType | undefined,
+): Decorated {
+  const resource: Json = {};
+  if (type) {
+    resource['@odata.context'] = `/redfish/v1/$metadata#${type.name}.${type.name}`;
+    resource['@odata.id'] = uri;
+    resource['@odata.type'] = odataType(type);
+  }
+  Object.assign(resource, type ? stampVendorTypes(body, type.properties) : body);
+  if (Array.isArray(resource.Members)) resource['Members@odata.count'] = resource.Members.length;
+  if (route?.actions?.length) addActions(resource, route, uri, params);
+  // One serialization serves both the ETag and, for a plain GET, the body.
+  const json = type && hasVolatile(type.properties) ? undefined : JSON.stringify(resource);
+  const etag = json !== undefined ? etagOfJson(json) : weakEtag(etagSource(resource, type?.properties));
+  if (type) resource['@odata.etag'] = etag;
+  return { resource, etag, type, json: type ? json : undefined };
+}
+
+const allowCache = new WeakMap<Match, string>();
+
+/** The Allow header of a matched path (matches are shared and fixed, so it is computed once). */
+export function allowHeader(match: Match): string {
+  let allow = allowCache.get(match);
+  if (allow === undefined) {
+    allow = allowedMethods(match).join(', ');
+    allowCache.set(match, allow);
+  }
+  return allow;
+}
+
+const linkCache = new WeakMap<ResourceType, string>();
+
+export function linkHeader(type: ResourceType): string {
+  let link = linkCache.get(type);
+  if (link === undefined) {
+    link = `<${jsonSchemaUri(type)}>; rel=describedby`;
+    linkCache.set(type, link);
+  }
+  return link;
+}
+
+const actionEntries = new WeakMap<ActionRoute<string, any>, Map<string, Json>>();
+
+/** One action's entry (target and allowable values); fixed ones are made once per URI and shared. */
+function actionEntry(a: ActionRoute<string, any>, route: AnyRoute, uri: string, params: Readonly<Record<string, string>>): Json {
+  let byUri = a.allowable ? undefined : actionEntries.get(a);
+  const known = byUri?.get(uri);
+  if (known) return known;
+  const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def)}` };
+  const overrides = a.allowable?.({ params }) ?? {};
+  const def: ActionDef = a.def;
+  for (const [name, prop] of Object.entries(def.parameters)) {
+    const values = overrides[name] ?? (prop.type === 'string' ? prop.enum : undefined);
+    if (values) entry[`${name}@Redfish.AllowableValues`] = [...values];
+  }
+  if (!a.allowable) {
+    if (!byUri) actionEntries.set(a, (byUri = new Map()));
+    if (byUri.size >= 1024) byUri.clear();
+    byUri.set(uri, deepFreeze(entry));
+  }
+  return entry;
+}
+
+/** Actions derived from the route's declarations, with allowable values from parameter enums. */
+function addActions(resource: Json, route: AnyRoute, uri: string, params: Readonly<Record<string, string>>): void {
+  let standard: Json | undefined;
+  let vendor: Json | undefined;
+  for (const a of route.actions ?? []) {
+    // Copy on the way down, once: the handler's objects may be shared state.
+    let holder: Json;
+    if (a.def.oem) {
+      if (!vendor) {
+        const oem = (resource.Oem = { ...(resource.Oem as Json | undefined) });
+        const v = (oem.Vendor = { ...(oem.Vendor as Json | undefined) });
+        vendor = v.Actions = { ...(v.Actions as Json | undefined) };
+      }
+      holder = vendor;
+    } else {
+      holder = standard ??= resource.Actions = { ...(resource.Actions as Json | undefined) };
+    }
+    holder[`#${a.def.name}`] = actionEntry(a, route, uri, params);
+  }
+}
+
