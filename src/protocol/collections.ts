@@ -1,0 +1,148 @@
+// A collection and its members, declared once: both routes, the member id's
+// resolver (from the store, so member handlers never look ids up), the
+// collection body, 201 Created with Location on create, PATCH and DELETE of a
+// member. Areas with a plain CRUD collection use this instead of two blocks.
+import type { PrivilegeRule } from '../lib/privileges.js';
+import { collectionOf, type Props, type ResourceType } from './description.js';
+import { collection, created } from './reply.js';
+import {
+  paramNamesOf,
+  present,
+  type ActionRoute,
+  type Context,
+  type ParamResolver,
+  type PatchContext,
+  type PathParams,
+  type PostContext,
+  type RouteTable,
+} from './routes.js';
+
+type Maybe<T> = T | Promise<T>;
+
+/** Where a collection's members come from, given the collection's path parameters. */
+export interface MemberStore<R, Params> {
+  /** Every member, in the order the collection shows them. */
+  list(params: Params): Maybe<readonly R[]>;
+  /** The member with this id, if any (also answers the member id's resolver). */
+  get(id: string, params: Params): Maybe<R | undefined>;
+  /** The member's id, as its URI shows it. */
+  id(member: R): string;
+}
+
+/** What `show` knows of the member it shows: its collection's parameters and its own URI. */
+export interface MemberAt<C extends string> {
+  params: PathParams<C>;
+  uri: string;
+}
+
+export interface CollectionSpec<
+  C extends string,
+  M extends string,
+  R,
+  T extends ResourceType<Props, undefined>,
+  CB extends Props,
+  UB extends Props,
+> {
+  /** The collection's literal path, e.g. '/redfish/v1/.../Certificates/'. */
+  collection: C;
+  /** The member's literal path: the collection's plus '{MemberId}/'. */
+  member: M;
+  /** The member type; the collection's is `collectionOf(type)` unless given. */
+  type: T;
+  collectionType?: ResourceType<Props, T>;
+  /** The collection's Name. */
+  name: string;
+  /** Properties the collection shows besides Name and Members (Description...). */
+  extra?: (params: PathParams<C>) => Record<string, unknown>;
+  store: MemberStore<R, PathParams<C>>;
+  /** A member's representation. */
+  show(member: R, at: MemberAt<C>): Record<string, unknown>;
+  privileges: { read: PrivilegeRule; write: PrivilegeRule };
+  /** POST to the collection: makes the member, answered 201 with Location and its body. */
+  create?: { body?: CB; handler(ctx: PostContext<C, CB>): Maybe<R> };
+  /** PATCH of a member; answers what the handler returns (nothing: a Success message). */
+  update?: { body?: UB; handler(member: R, ctx: PatchContext<M, UB>): unknown };
+  /** DELETE of a member. */
+  remove?(member: R, ctx: Context<M>): unknown;
+  /** Collections (and their members) that only allow reading, by their parameters. */
+  readOnlyFor?(params: PathParams<C>): boolean;
+  /** Resolvers of the collection's own parameters, unless the table's shared ones cover them. */
+  params?: Readonly<Record<string, ParamResolver>>;
+  collectionActions?: readonly ActionRoute<C, any>[];
+  memberActions?: readonly ActionRoute<M, any>[];
+}
+
+/** Registers a collection and its members (two routes); the member's last {Param} is its id. */
+export function addCollection<
+  const C extends string,
+  const M extends `${C}{${string}}/`,
+  R,
+  T extends ResourceType<Props, undefined>,
+  CB extends Props = T['properties'],
+  UB extends Props = T['properties'],
+>(routes: RouteTable, spec: CollectionSpec<C, M, R, T, CB, UB>): void {
+  const { store, privileges, create, update, remove } = spec;
+  const names = paramNamesOf(spec.member);
+  const idName = names[names.length - 1] as string;
+  if (names.length !== paramNamesOf(spec.collection).length + 1)
+    throw new Error(`member ${spec.member} must add one {Param} to ${spec.collection}`);
+
+  const memberUri = (params: Readonly<Record<string, string>>, id: string): string =>
+    spec.member.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(name === idName ? id : (params[name] ?? '')));
+  // A member's path holds every {Param} of its collection's, and one more (checked above).
+  const outer = (params: Readonly<Record<string, string>>): PathParams<C> => params as PathParams<C>;
+  const show = (member: R, params: Readonly<Record<string, string>>): Record<string, unknown> =>
+    spec.show(member, { params: outer(params), uri: memberUri(params, store.id(member)) });
+  // The dispatcher resolved the id before the handler: it is gone only if removed since.
+  const find = async (ctx: Context<M>): Promise<R> => {
+    const params: Readonly<Record<string, string>> = ctx.params;
+    return present(await store.get(params[idName] ?? '', outer(params)), ctx);
+  };
+  const exists: ParamResolver = (id, params) => {
+    const found = store.get(id, outer(params));
+    return found instanceof Promise ? found.then((m) => m !== undefined) : found !== undefined;
+  };
+  const readOnlyFor = spec.readOnlyFor && ((params: Readonly<Record<string, string>>) => spec.readOnlyFor?.(outer(params)) ?? false);
+
+  routes.add({
+    path: spec.collection,
+    type: spec.collectionType ?? collectionOf(spec.type),
+    params: spec.params,
+    readOnlyFor,
+    get: {
+      privilege: privileges.read,
+      handler: async (ctx) => {
+        const members = await store.list(ctx.params);
+        return collection(
+          spec.name,
+          members.map((m) => memberUri(ctx.params, store.id(m))),
+          spec.extra?.(ctx.params),
+        );
+      },
+    },
+    post: create && {
+      privilege: privileges.write,
+      body: create.body,
+      handler: async (ctx: PostContext<C, CB>) => {
+        const member = await create.handler(ctx);
+        return created(memberUri(ctx.params, store.id(member)), show(member, ctx.params));
+      },
+    },
+    actions: spec.collectionActions,
+  });
+
+  routes.add({
+    path: spec.member,
+    type: spec.type,
+    params: { ...spec.params, [idName]: exists },
+    readOnlyFor,
+    get: { privilege: privileges.read, handler: async (ctx) => show(await find(ctx), ctx.params) },
+    patch: update && {
+      privilege: privileges.write,
+      body: update.body,
+      handler: async (ctx: PatchContext<M, UB>) => update.handler(await find(ctx), ctx),
+    },
+    delete: remove && { privilege: privileges.write, handler: async (ctx) => remove(await find(ctx), ctx) },
+    actions: spec.memberActions,
+  });
+}
