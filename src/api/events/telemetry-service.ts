@@ -16,7 +16,7 @@ import { Priv } from '../../lib/privileges.js';
 import { baseError } from '../../messages/errors.js';
 import { collectionOf, defineType, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import { collection } from '../../protocol/reply.js';
-import { present, type RequestContext, type RouteTable } from '../../protocol/routes.js';
+import { present, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 export const MetricReportType = defineType({
@@ -75,100 +75,111 @@ export const TelemetryServiceType = defineType({
   },
 });
 
+/** What the telemetry service reads. */
+export type TelemetryServiceDeps = Pick<Services, 'rootLinks' | 'metricReports'>;
 
-export function registerTelemetryServiceRoutes(routes: RouteTable, s: Services): void {
-  s.rootLinks.TelemetryService = TELEMETRY_URI;
-  const reports = s.metricReports;
+function handlers(d: TelemetryServiceDeps) {
+  const reports = d.metricReports;
+  return { getTelemetryService, getDefinitionCollection, getDefinition, patchDefinition, getReportCollection, getReport };
+
+  function getTelemetryService() {
+    return {
+      Id: 'TelemetryService',
+      Name: 'Telemetry Service',
+      Description: 'Metric reports of the server sensors',
+      ServiceEnabled: true,
+      MinCollectionInterval: formatDuration(MIN_INTERVAL_SECONDS),
+      SupportedCollectionFunctions: [],
+      MetricReportDefinitions: { '@odata.id': DEFINITIONS_URI },
+      MetricReports: { '@odata.id': REPORTS_URI },
+      Status: { State: 'Enabled', Health: 'OK' },
+    };
+  }
+
+  function getDefinitionCollection() {
+    return collection('Metric Report Definitions', [definitionUri(SENSOR_REPORT_ID)]);
+  }
+
+  function getDefinition() {
+    const sched = reports.settings();
+    return {
+      Id: SENSOR_REPORT_ID,
+      Name: 'Sensor readings',
+      Description: 'Every temperature, fan and power sensor of the server, periodically.',
+      MetricReportDefinitionType: 'Periodic',
+      MetricReportDefinitionEnabled: sched.enabled,
+      ReportActions: ['LogToMetricReportsCollection', 'RedfishEvent'],
+      ReportUpdates: 'Overwrite',
+      Schedule: { RecurrenceInterval: formatDuration(sched.intervalSeconds) },
+      Metrics: reports.metrics(),
+      // Linked once the first report exists, so the link always resolves.
+      ...(reports.latest() ? { MetricReport: { '@odata.id': reportUri(SENSOR_REPORT_ID) } } : {}),
+      Status: { State: sched.enabled ? 'Enabled' : 'Disabled', Health: 'OK' },
+    };
+  }
+
+  function patchDefinition(
+    ctx: PatchContext<'/redfish/v1/TelemetryService/MetricReportDefinitions/{MetricReportId}/', typeof MetricReportDefinitionType.properties>,
+  ): void {
+    const patch: { enabled?: boolean; intervalSeconds?: number } = {};
+    if (ctx.body.MetricReportDefinitionEnabled !== undefined) patch.enabled = ctx.body.MetricReportDefinitionEnabled;
+    const interval = ctx.body.Schedule?.RecurrenceInterval;
+    if (interval !== undefined) patch.intervalSeconds = intervalSeconds(interval);
+    reports.update(patch);
+  }
+
+  function getReportCollection() {
+    return collection('Metric Reports', reports.latest() ? [reportUri(SENSOR_REPORT_ID)] : []);
+  }
+
+  function getReport(ctx: Context<'/redfish/v1/TelemetryService/MetricReports/{MetricReportId}/'>) {
+    const latest = present(reports.latest(), ctx);
+    const { ['@odata.id']: _id, ['@odata.type']: _type, ...body } = latest;
+    return body;
+  }
+}
+
+/** A RecurrenceInterval as whole seconds, within the allowed range. */
+function intervalSeconds(interval: string): number {
+  const seconds = parseDuration(interval);
+  if (seconds === undefined) throw baseError('PropertyValueFormatError', interval, 'Schedule/RecurrenceInterval').about('Schedule/RecurrenceInterval');
+  if (seconds < MIN_INTERVAL_SECONDS || seconds > 86400 || !Number.isInteger(seconds)) {
+    throw baseError('PropertyValueOutOfRange', interval, 'Schedule/RecurrenceInterval').about('Schedule/RecurrenceInterval');
+  }
+  return seconds;
+}
+
+export function registerTelemetryServiceRoutes(routes: RouteTable, d: TelemetryServiceDeps): void {
+  d.rootLinks.TelemetryService = TELEMETRY_URI;
+  const h = handlers(d);
+  const reports = d.metricReports;
 
   routes.add({
-    path: TELEMETRY_URI,
+    path: '/redfish/v1/TelemetryService/',
     type: TelemetryServiceType,
-    get: {
-      privilege: Priv.login,
-      handler: () => ({
-        Id: 'TelemetryService',
-        Name: 'Telemetry Service',
-        Description: 'Metric reports of the server sensors',
-        ServiceEnabled: true,
-        MinCollectionInterval: formatDuration(MIN_INTERVAL_SECONDS),
-        SupportedCollectionFunctions: [],
-        MetricReportDefinitions: { '@odata.id': DEFINITIONS_URI },
-        MetricReports: { '@odata.id': REPORTS_URI },
-        Status: { State: 'Enabled', Health: 'OK' },
-      }),
-    },
+    get: { privilege: Priv.login, handler: h.getTelemetryService },
   });
-
   routes.add({
-    path: DEFINITIONS_URI,
+    path: '/redfish/v1/TelemetryService/MetricReportDefinitions/',
     type: collectionOf(MetricReportDefinitionType),
-    get: { privilege: Priv.login, handler: () => collection('Metric Report Definitions', [definitionUri(SENSOR_REPORT_ID)]) },
+    get: { privilege: Priv.login, handler: h.getDefinitionCollection },
   });
-
   routes.add({
-    path: `${DEFINITIONS_URI}{MetricReportId}/`,
+    path: '/redfish/v1/TelemetryService/MetricReportDefinitions/{MetricReportId}/',
     type: MetricReportDefinitionType,
     params: { MetricReportId: (id) => id === SENSOR_REPORT_ID },
-    get: {
-      privilege: Priv.login,
-      handler: () => {
-        const sched = reports.settings();
-        return {
-          Id: SENSOR_REPORT_ID,
-          Name: 'Sensor readings',
-          Description: 'Every temperature, fan and power sensor of the server, periodically.',
-          MetricReportDefinitionType: 'Periodic',
-          MetricReportDefinitionEnabled: sched.enabled,
-          ReportActions: ['LogToMetricReportsCollection', 'RedfishEvent'],
-          ReportUpdates: 'Overwrite',
-          Schedule: { RecurrenceInterval: formatDuration(sched.intervalSeconds) },
-          Metrics: reports.metrics(),
-          // Linked once the first report exists, so the link always resolves.
-          ...(reports.latest() ? { MetricReport: { '@odata.id': reportUri(SENSOR_REPORT_ID) } } : {}),
-          Status: { State: sched.enabled ? 'Enabled' : 'Disabled', Health: 'OK' },
-        };
-      },
-    },
-    patch: {
-      privilege: Priv.managerConfig,
-      handler: (ctx) => {
-        const body = ctx.body as { MetricReportDefinitionEnabled?: boolean; Schedule?: { RecurrenceInterval?: string } };
-        const patch: { enabled?: boolean; intervalSeconds?: number } = {};
-        if (body.MetricReportDefinitionEnabled !== undefined) patch.enabled = body.MetricReportDefinitionEnabled;
-        const interval = body.Schedule?.RecurrenceInterval;
-        if (interval !== undefined) {
-          const seconds = parseDuration(interval);
-          if (seconds === undefined) throw baseError('PropertyValueFormatError', interval, 'Schedule/RecurrenceInterval').about('Schedule/RecurrenceInterval');
-          if (seconds < MIN_INTERVAL_SECONDS || seconds > 86400 || !Number.isInteger(seconds)) {
-            throw baseError('PropertyValueOutOfRange', interval, 'Schedule/RecurrenceInterval').about('Schedule/RecurrenceInterval');
-          }
-          patch.intervalSeconds = seconds;
-        }
-        reports.update(patch);
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getDefinition },
+    patch: { privilege: Priv.managerConfig, handler: h.patchDefinition },
   });
-
   routes.add({
-    path: REPORTS_URI,
+    path: '/redfish/v1/TelemetryService/MetricReports/',
     type: collectionOf(MetricReportType),
-    get: {
-      privilege: Priv.login,
-      handler: () => collection('Metric Reports', reports.latest() ? [reportUri(SENSOR_REPORT_ID)] : []),
-    },
+    get: { privilege: Priv.login, handler: h.getReportCollection },
   });
-
   routes.add({
-    path: `${REPORTS_URI}{MetricReportId}/`,
+    path: '/redfish/v1/TelemetryService/MetricReports/{MetricReportId}/',
     type: MetricReportType,
     params: { MetricReportId: (id) => id === SENSOR_REPORT_ID && reports.latest() !== undefined },
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const latest = present(reports.latest(), ctx);
-        const { ['@odata.id']: _id, ['@odata.type']: _type, ...body } = latest;
-        return body;
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getReport },
   });
 }
