@@ -5,7 +5,7 @@ import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { X509Certificate, createPrivateKey, webcrypto } from 'node:crypto';
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+x509.cryptoProvider.set(webcrypto);
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
@@ -146,7 +146,7 @@ function dnString(s: CsrSubject): string {
 /** A new EC P-256 key and a PKCS#10 request for it; the key never leaves the controller. */
 export async function generateCsr(subject: CsrSubject, dnsNames: string[], ipAddresses: string[]): Promise<{ csrPem: string; keyPem: string }> {
   const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
-  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']);
   const names = [...dnsNames.map((value) => ({ type: 'dns' as const, value })), ...ipAddresses.map((value) => ({ type: 'ip' as const, value }))];
   const csr = await x509.Pkcs10CertificateRequestGenerator.create({
     name: dnString(subject),

@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { webcrypto } from 'node:crypto';
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+x509.cryptoProvider.set(webcrypto);
 
 const EC = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const RSA = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 } as const;
@@ -13,7 +13,7 @@ export interface IssuedCertificate {
   certPem: string;
   keyPem: string;
   cert: x509.X509Certificate;
-  keys: CryptoKeyPair;
+  keys: webcrypto.CryptoKeyPair;
 }
 
 export interface IssueOptions {
@@ -47,7 +47,7 @@ const EKU = {
 
 export async function issueCertificate(o: IssueOptions): Promise<IssuedCertificate> {
   const alg = o.keyType === 'rsa' ? RSA : EC;
-  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']);
   const notBefore = o.notBefore;
   const notAfter = new Date(notBefore.getTime() + (o.days ?? 3650) * 86_400_000);
   // An EC key only signs (ECDHE agrees the keys); keyEncipherment is for RSA keys alone.

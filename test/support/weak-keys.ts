@@ -5,7 +5,7 @@ import * as x509 from '@peculiar/x509';
 import { generateKeyPairSync, webcrypto } from 'node:crypto';
 import type { IssuedCertificate } from '../../src/platform/x509.js';
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+x509.cryptoProvider.set(webcrypto);
 
 const DAY = 86_400_000;
 
@@ -17,7 +17,7 @@ function pem(label: string, der: ArrayBuffer | Buffer): string {
 /** A self-signed RSA certificate of `bits` (a CA certificate when ca), with its PKCS#8 key. */
 export async function rsaCertificate(bits: number, o: { subject: string; notBefore: Date; ca?: boolean }): Promise<{ certPem: string; keyPem: string }> {
   const alg = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: bits };
-  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']);
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: '01',
     name: o.subject,
