@@ -296,7 +296,8 @@ function jsonProp(p: Prop, definitions: Record<string, object>): object {
     case 'boolean':
       return { ...common, type: nullable('boolean') };
     case 'link':
-      return { ...common, $ref: 'http://redfish.dmtf.org/schemas/v1/odata-v4.json#/definitions/idRef' };
+      // DMTF's idRef, and the @odata.id the service requires in a reference it is sent.
+      return { ...common, allOf: [{ $ref: 'http://redfish.dmtf.org/schemas/v1/odata-v4.json#/definitions/idRef' }, { required: ['@odata.id'] }] };
     case 'array':
       return { ...common, type: 'array', items: jsonProp(p.items, definitions), ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}) };
     case 'object':

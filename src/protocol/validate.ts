@@ -106,8 +106,10 @@ function validateValue(v: unknown, prop: Prop, path: string, ctx: Ctx): Checked 
       return { ok: true, value: v };
     }
     case 'link': {
-      const id = typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>)['@odata.id'] : undefined;
-      if (typeof id !== 'string') return typeError(shown(v, prop), path, ctx);
+      // A reference is {"@odata.id": "<uri>"} and nothing else (DMTF's idRef).
+      const ref = jsonTypeOf(v) === 'object' ? (v as Record<string, unknown>) : undefined;
+      const id = ref?.['@odata.id'];
+      if (typeof id !== 'string' || Object.keys(ref ?? {}).length !== 1) return typeError(shown(v, prop), path, ctx);
       return { ok: true, value: { '@odata.id': id } };
     }
     case 'object': {

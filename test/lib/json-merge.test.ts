@@ -49,7 +49,7 @@ describe('isIsoDateTime', () => {
   it('accepts complete times with a zone and refuses the rest', () => {
     assert.equal(isIsoDateTime('2024-05-01T10:20:30Z'), true);
     assert.equal(isIsoDateTime('2024-05-01T10:20:30.123+02:00'), true);
-    assert.equal(isIsoDateTime('2024-05-01T10:20Z'), true);
+    assert.equal(isIsoDateTime('2024-05-01T10:20Z'), false, 'seconds are required (RFC 3339 date-time)');
     assert.equal(isIsoDateTime('2024-05-01T10:20:30'), false);
     assert.equal(isIsoDateTime('2024-05-01'), false);
     assert.equal(isIsoDateTime('2024-13-01T10:20:30Z'), false);
