@@ -24,6 +24,8 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-constant-condition': ['error', { checkLoops: false }],
+      // A `let` read (by a closure) before its one assignment stays a `let`: as a `const` that read would throw.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   {

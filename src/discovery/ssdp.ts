@@ -80,7 +80,7 @@ export async function startSsdp(o: SsdpOptions): Promise<Ssdp> {
   const addresses = Object.values(networkInterfaces())
     .flat()
     .filter((a) => a?.family === 'IPv4')
-    .map((a) => a?.address as string);
+    .map((a) => a?.address);
   for (const address of addresses) {
     try {
       socket.addMembership(GROUP, address);

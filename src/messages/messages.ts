@@ -61,7 +61,7 @@ function toJsonPointer(p: string): string {
 /** Typed message builder for one registry: argument count and types come from the data. */
 export function messagesOf<R extends RegistryDef>(reg: R) {
   return <K extends MessageKey<R>>(key: K, ...args: MessageArgs<R, K>): ExtendedInfo =>
-    makeMessage(reg, key, args as (string | number)[]);
+    makeMessage(reg, key, args);
 }
 
 /** An error that becomes a Redfish error response: status plus extended info. */

@@ -182,18 +182,15 @@ interface DerHeader {
 
 export function derHeader(buf: Buffer, at: number): DerHeader | undefined {
   const tag = buf[at];
-  let lenByte = buf[at + 1];
+  const lenByte = buf[at + 1];
   if (tag === undefined || lenByte === undefined) return undefined;
   let start = at + 2;
   let length = lenByte;
   if (lenByte & 0x80) {
     const n = lenByte & 0x7f;
+    // A long form: the next n bytes (at most 4, all inside buf) are the length, big-endian.
     if (n === 0 || n > 4 || start + n > buf.length) return undefined;
-    length = 0;
-    for (let i = 0; i < n; i++) {
-      lenByte = buf[start + i] as number;
-      length = length * 256 + lenByte;
-    }
+    length = buf.readUIntBE(start, n);
     start += n;
   }
   const end = start + length;

@@ -25,7 +25,7 @@ function copyPath(src: Json, dst: Json, path: readonly string[]): void {
     if (rest.length === 0) dst[head] = value;
     return;
   }
-  const child = isObject(dst[head]) ? (dst[head] as Json) : {};
+  const child = isObject(dst[head]) ? dst[head] : {};
   dst[head] = child;
   copyPath(value, child, rest);
   // A selected member count travels with its collection.

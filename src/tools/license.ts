@@ -47,10 +47,10 @@ function issue(argv: string[]): string {
     if (Number.isNaN(Date.parse(values.expires))) throw new UsageError('--expires must be an ISO 8601 time');
     expires = new Date(values.expires).toISOString();
   }
-  const dataDir = resolve(values['data-dir'] as string);
+  const dataDir = resolve(values['data-dir']);
   mkdirSync(dataDir, { recursive: true });
   const { privateKey } = ensureVendorLicenseKey(dataDir);
-  return issueLicenseKey(privateKey, { tier, licensee: values.licensee as string, serial: newSerial(), issued: issued.toISOString(), expires });
+  return issueLicenseKey(privateKey, { tier, licensee: values.licensee, serial: newSerial(), issued: issued.toISOString(), expires });
 }
 
 function show(argv: string[]): string {
@@ -62,7 +62,7 @@ function show(argv: string[]): string {
   });
   const key = positionals[0];
   if (!key) throw new UsageError('give the key to show');
-  const { publicKey } = ensureVendorLicenseKey(resolve(values['data-dir'] as string));
+  const { publicKey } = ensureVendorLicenseKey(resolve(values['data-dir']));
   return JSON.stringify(verifyLicenseKey(publicKey, key), null, 2);
 }
 

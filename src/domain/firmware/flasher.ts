@@ -93,8 +93,8 @@ export class Flasher {
    */
   async apply(src: FlashSource, opts: { targets?: readonly string[]; op?: UpdateOperation } = {}): Promise<FlashResult> {
     const items = this.check(src.info, opts.targets);
-    const own = opts.op ? undefined : this.d.status.begin('Updating');
-    const op = opts.op ?? (own as UpdateOperation);
+    const op = opts.op ?? this.d.status.begin('Updating');
+    const own = opts.op ? undefined : op;
     op.set('Updating');
     try {
       const result = await this.write(src, items);

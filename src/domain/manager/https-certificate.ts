@@ -2,7 +2,7 @@
 // signing request, and the signed certificate installed for it (or a
 // certificate that comes with its own key). Both the vendor HttpsCert
 // resource and the standard CertificateService use this.
-import { X509Certificate } from 'node:crypto';
+import type { X509Certificate } from 'node:crypto';
 import { isWellFormedUnicode, toWellFormedUnicode } from '../../lib/unicode.js';
 import { baseError, vendorError } from '../../messages/errors.js';
 import type { Clock } from '../../platform/clock.js';
