@@ -1,0 +1,113 @@
+// Descriptions of the EventService resources: the service, its subscriptions
+// (EventDestination, with the vendor retry and queue settings) and their actions.
+import { EVENT_TYPES, MESSAGE_ID_PATTERN } from '../../domain/events/format.js';
+import { RETRY_POLICIES } from '../../domain/events/subscriptions.js';
+import { collectionOf, commonProps, defineAction, defineType, oem, ro, statusProp, t } from '../../protocol/description.js';
+
+const SEVERITIES = ['OK', 'Warning', 'Critical'] as const;
+
+const VendorEventDestinationType = defineType({
+  name: 'VendorEventDestination',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'Vendor extension of an event subscription: its retry settings and queue.',
+  properties: {
+    DeliveryRetryAttempts: t.integer({ minimum: 0, maximum: 100, description: 'Retries of a failed delivery for this subscription; defaults to EventService.DeliveryRetryAttempts.' }),
+    DeliveryRetryIntervalInSeconds: t.integer({ minimum: 5, maximum: 3600, units: 's', description: 'Seconds between retries; defaults to EventService.DeliveryRetryIntervalSeconds.' }),
+    RequestedMaxEventsToQueue: t.integer({ minimum: 1, maximum: 100000, description: 'Pending events kept while the listener is unreachable (default 10000); beyond it the oldest are dropped.' }),
+    PendingEvents: ro(t.integer({ description: 'Events accepted for this subscription and not yet delivered.' })),
+    LastDeliveryError: ro(t.string({ nullable: true, description: 'Why the last delivery attempt failed, while failing.' })),
+  },
+});
+
+export const ResumeSubscription = defineAction({
+  name: 'EventDestination.ResumeSubscription',
+  description: 'Resume a suspended subscription; queued events are delivered.',
+  parameters: {},
+});
+export const SuspendSubscription = defineAction({
+  name: 'EventDestination.SuspendSubscription',
+  description: 'Suspend deliveries; events keep queueing.',
+  parameters: {},
+});
+
+export const EventDestinationType = defineType({
+  name: 'EventDestination',
+  version: '1.13.0',
+  owner: 'DMTF',
+  description: 'An event subscription.',
+  properties: {
+    ...commonProps,
+    Destination: t.string({ required: true, createOnly: true, format: 'uri', description: 'https:// URL of the listener.' }),
+    Context: t.string({ maxLength: 256, description: 'Returned in every event sent to this listener.' }),
+    Protocol: t.enum(['Redfish'], { createOnly: true }),
+    SubscriptionType: t.enum(['RedfishEvent', 'SSE'], { createOnly: true }),
+    EventFormatType: t.enum(['Event', 'MetricReport'], { createOnly: true }),
+    RegistryPrefixes: t.array(t.string({ maxLength: 64 }), { maxItems: 64 }),
+    MessageIds: t.array(t.string({ maxLength: 128 }), { maxItems: 64 }),
+    EventTypes: t.array(t.enum(EVENT_TYPES), { description: 'Deprecated filter on EventType.' }),
+    HttpHeaders: t.array(t.object({}, { additionalProperties: t.string({ maxLength: 1024 }), typeName: 'HttpHeaderProperty' }), {
+      maxItems: 16,
+      // Listener credentials: no error message quotes a value.
+      secret: true,
+      description: 'Headers added to every delivery (listener credentials); always read back empty.',
+    }),
+    DeliveryRetryPolicy: t.enum(RETRY_POLICIES),
+    VerifyCertificate: t.boolean({ description: 'Verify the listener\'s TLS certificate (default false).' }),
+    Status: t.object(
+      {
+        State: t.enum(['Enabled', 'Disabled'], { description: 'Disabled: suspended; events are kept. PATCH to Enabled resumes.' }),
+        Health: ro(t.enum(SEVERITIES, { nullable: true })),
+      },
+      { typeName: 'Status' },
+    ),
+    Oem: oem(VendorEventDestinationType),
+  },
+  actions: [ResumeSubscription, SuspendSubscription],
+});
+
+export const EventDestinationCollectionType = collectionOf(EventDestinationType);
+
+export const SubmitTestEvent = defineAction({
+  name: 'EventService.SubmitTestEvent',
+  description: 'Send a test event to every subscription whose RegistryPrefixes contain the MessageId\'s prefix.',
+  parameters: {
+    MessageId: t.string({ required: true, pattern: MESSAGE_ID_PATTERN }),
+    EventType: t.enum(EVENT_TYPES),
+    Severity: t.string({ maxLength: 32 }),
+    MessageSeverity: t.enum(SEVERITIES),
+    Message: t.string({ maxLength: 1024 }),
+    MessageArgs: t.array(t.string({ maxLength: 256 }), { maxItems: 32 }),
+    OriginOfCondition: t.string({ format: 'uri-reference', maxLength: 512 }),
+    EventTimestamp: t.dateTime(),
+    EventId: t.string({ maxLength: 64 }),
+    EventGroupId: t.integer({ minimum: 0 }),
+  },
+});
+
+export const EventServiceType = defineType({
+  name: 'EventService',
+  version: '1.10.0',
+  owner: 'DMTF',
+  description: 'Event subscriptions and delivery.',
+  properties: {
+    ...commonProps,
+    ServiceEnabled: t.boolean(),
+    DeliveryRetryAttempts: t.integer({ minimum: 0, maximum: 100 }),
+    DeliveryRetryIntervalSeconds: t.integer({ minimum: 5, maximum: 3600, units: 's' }),
+    EventFormatTypes: ro(t.array(t.enum(['Event', 'MetricReport']))),
+    RegistryPrefixes: ro(t.array(t.string())),
+    ServerSentEventUri: ro(t.string({ format: 'uri-reference' })),
+    SSEFilterPropertiesSupported: ro(
+      t.object(
+        Object.fromEntries(
+          ['EventFormatType', 'EventType', 'MessageId', 'MetricReportDefinition', 'OriginResource', 'RegistryPrefix', 'ResourceType', 'SubordinateResources'].map((k) => [k, ro(t.boolean())]),
+        ),
+        { typeName: 'SSEFilterPropertiesSupported' },
+      ),
+    ),
+    Status: statusProp,
+    Subscriptions: t.link({ readOnly: true }),
+  },
+  actions: [SubmitTestEvent],
+});
