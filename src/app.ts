@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { createLog } from './logging.js';
+import { createLog, type ServiceLog } from './logging.js';
 import type { ServiceSettings, Services } from './api/services.js';
 import { registerAllRoutes } from './api/index.js';
 import { REDFISH_VERSION } from './api/root/service-root.js';
@@ -15,7 +15,7 @@ import { Accounts } from './domain/accounts/accounts.js';
 import { CertificateLogin } from './domain/accounts/certificate-login.js';
 import { HttpsCertificate } from './domain/manager/https-certificate.js';
 import { LICENSE_SIGNING_KEY_FILE, ensureVendorLicenseKey } from './domain/licensing/license-keys.js';
-import { Licenses } from './domain/licensing/installed-license.js';
+import { InstalledLicense } from './domain/licensing/installed-license.js';
 import { readNetworkProtocol, timeSourceConfigured } from './domain/manager/network-protocol.js';
 import { EventBus } from './domain/events/bus.js';
 import { EventHub } from './domain/events/hub.js';
@@ -82,11 +82,11 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const dataDir = resolve(config.dataDir);
   // 0700 (an existing one is narrowed); the files the start writes in it are tightened below.
   prepareDataDir(dataDir);
-  // A logger handed in (tests) is the caller's; otherwise the service owns a buffered one.
-  const ownLog = opts.logger === undefined ? createLog(config.logLevel) : undefined;
-  const log = ownLog?.log ?? (opts.logger as Logger);
   // Scoped: close() cancels every timer this instance armed, whoever armed it.
   const clock = new ScopedClock(opts.clock ?? new SystemClock());
+  // A logger handed in (tests) is the caller's; otherwise the service owns a buffered one.
+  let ownLog: ServiceLog | undefined;
+  const log = opts.logger ?? (ownLog = createLog(config.logLevel, clock)).log;
   const db = openDatabase(join(dataDir, DATABASE_FILE), () => clock.now(), [...EVENT_MIGRATIONS, ...(opts.migrations ?? [])]);
   const store = new DocumentStore(db, Secrets.loadOrCreate(dataDir));
 
@@ -163,7 +163,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   watchSessions(events, sessions);
   // Sensors are read per report: the simulator's are installed in `services` below.
   const metricReports = new MetricReports(store, clock, () => services.sensors, eventHub);
-  const licenses = new Licenses(
+  const licenses = new InstalledLicense(
     store,
     clock,
     ensureVendorLicenseKey(dataDir).publicKey,
@@ -224,8 +224,8 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     settings,
     rootLinks: {},
     logs,
-    licenses,
-    licensing: licenses,
+    licenseTier: licenses,
+    installedLicense: licenses,
     accountPolicy,
     certificateLogin,
     sensors: new SimulatedSensors(clock, hostLifecycle, `/redfish/v1/Chassis/${encodeURIComponent(config.chassisId)}/Thermal/`),
@@ -290,7 +290,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       await update.downloader.close();
       await services.tasks.settle();
       db.close();
-      ownLog?.close();
+      await ownLog?.close();
     },
   };
 }
