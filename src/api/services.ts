@@ -6,7 +6,7 @@ import type { AccountPolicy } from '../domain/accounts/account-policy.js';
 import type { AccountRecord, Accounts } from '../domain/accounts/accounts.js';
 import type { CertificateLogin } from '../domain/accounts/certificate-login.js';
 import type { HttpsCertificate } from '../domain/manager/https-certificate.js';
-import type { Licenses } from '../domain/licensing/installed-license.js';
+import type { InstalledLicense } from '../domain/licensing/installed-license.js';
 import type { EventBus } from '../domain/events/bus.js';
 import type { FirmwareServices } from '../domain/firmware/index.js';
 import type { UpdateQueueArea } from '../domain/update-queue/area.js';
@@ -58,10 +58,10 @@ export interface Services {
   settings: { get(): ServiceSettings; set(s: ServiceSettings): void };
   /** Integrated management log and event log. */
   logs: Logs;
-  /** Installed license tier; the licensing area replaces the default (no license). */
-  licenses: LicenseState;
-  /** The installed license itself (install, remove), behind `licenses`. */
-  licensing: Licenses;
+  /** The tier the installed license grants ('None' without one): what licensed features ask (requireFeature). */
+  licenseTier: LicenseState;
+  /** The installed license itself (install, remove), behind `licenseTier`. */
+  installedLicense: InstalledLicense;
   /** Password and lockout policy of the AccountService. */
   accountPolicy: AccountPolicy;
   /** Certificate login: trusted CAs, user certificate mappings, the login decision. */

@@ -83,7 +83,7 @@ describe('secrets at rest', () => {
     assert.equal(chap.status, 200, chap.text);
     assert.equal((await svc.get(ISCSI)).body.iSCSISources[0].iSCSIChapSecret, null);
     await installLicense(svc, 'Advanced');
-    licenseKey = svc.running.services.licensing.installed()!.key;
+    licenseKey = svc.running.services.installedLicense.installed()!.key;
     assert.match(licenseKey, /^VND1\./);
 
     assertNoPlainSecrets(dataDir, [LISTENER_TOKEN, 's3cret-listener-token', CHAP_SECRET, licenseKey, licenseKey.split('.')[2]!]);
@@ -118,8 +118,8 @@ describe('secrets at rest', () => {
 
   it('still delivers with the header and keeps the license valid after a restart', async () => {
     svc = await svc.restart();
-    assert.equal(svc.running.services.licenses.tier(), 'Advanced');
-    assert.equal(svc.running.services.licensing.installed()!.key, licenseKey);
+    assert.equal(svc.running.services.licenseTier.tier(), 'Advanced');
+    assert.equal(svc.running.services.installedLicense.installed()!.key, licenseKey);
     const members = (await svc.get(LS)).body.Members;
     assert.equal(members.length, 1);
     listener.received.length = 0;
@@ -148,8 +148,8 @@ describe('secrets at rest', () => {
     assert.ok(databaseBytes(dataDir).includes(older), 'the older form is plain');
 
     svc = await startTestService({ dataDir });
-    assert.equal(svc.running.services.licenses.tier(), 'Advanced');
-    assert.equal(svc.running.services.licensing.installed()!.key, licenseKey);
+    assert.equal(svc.running.services.licenseTier.tier(), 'Advanced');
+    assert.equal(svc.running.services.installedLicense.installed()!.key, licenseKey);
     const stored = svc.running.services.store.setting<any>('bios.iscsi', null).get();
     assert.match(stored.iSCSISources[1].iSCSIChapSecret, /^enc:v1:/);
     assert.equal(svc.running.services.store.secrets.open(stored.iSCSISources[1].iSCSIChapSecret), 'older-chap-9876');

@@ -2,16 +2,20 @@
 // at most, as on the vendor's controller). POST {LicenseKey} verifies and
 // installs a key, replacing the installed one; DELETE removes it. The key is
 // never served: only its masked form.
-import { maskLicenseKey, ISSUABLE_TIERS } from '../../domain/licensing/license-keys.js';
-import { LICENSE_ID, type InstalledLicense, type Licenses } from '../../domain/licensing/installed-license.js';
+import { LICENSE_ID, type LicenseRecord } from '../../domain/licensing/installed-license.js';
+import { ISSUABLE_TIERS, maskLicenseKey } from '../../domain/licensing/license-keys.js';
 import { FEATURE_TIER, tierAtLeast } from '../../domain/licensing/tiers.js';
 import { Priv } from '../../lib/privileges.js';
-import { baseError } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
 import { collectionOf, defineType, ro, statusProp, t } from '../../protocol/description.js';
 import { collection, created } from '../../protocol/reply.js';
-import { missing, present, type RouteTable } from '../../protocol/routes.js';
+import { missing, present, type Context, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+
+export type LicenseServiceDeps = Pick<Services, 'installedLicense'>;
+
+type LicenseServicePath = '/redfish/v1/Managers/{ManagerId}/LicenseService/';
+type LicensePath = '/redfish/v1/Managers/{ManagerId}/LicenseService/{LicenseId}/';
 
 export const VendorLicenseType = defineType({
   name: 'VendorLicense',
@@ -45,8 +49,8 @@ export const VendorLicenseCollectionType = defineType({
   ...collectionOf(VendorLicenseType, 'The licenses installed on the management controller.'),
 });
 
-function licenseBody(licenses: Licenses, l: InstalledLicense): Record<string, unknown> {
-  const expired = licenses.expired(l);
+function licenseBody(s: LicenseServiceDeps, l: LicenseRecord) {
+  const expired = s.installedLicense.expired(l);
   const p = l.payload;
   return {
     Id: l.Id,
@@ -68,42 +72,44 @@ function licenseBody(licenses: Licenses, l: InstalledLicense): Record<string, un
   };
 }
 
-export function registerLicenseServiceRoutes(routes: RouteTable, s: Services): void {
-  const base = '/redfish/v1/Managers/{ManagerId}/LicenseService/';
-  const serviceUri = (id: string) => `/redfish/v1/Managers/${encodeURIComponent(id)}/LicenseService/`;
+function licenseServiceHandlers(s: LicenseServiceDeps) {
+  function getLicenses(ctx: Context<LicenseServicePath>) {
+    const l = s.installedLicense.installed();
+    return collection('License Service', l ? [`${ctx.uri}${l.Id}/`] : [], { Description: 'Installed licenses' });
+  }
 
+  function postLicense(ctx: PostContext<LicenseServicePath, typeof VendorLicenseType.properties>) {
+    const l = s.installedLicense.install(ctx.body.LicenseKey);
+    return created(`/redfish/v1/Managers/${encodeURIComponent(ctx.params.ManagerId)}/LicenseService/${l.Id}/`, licenseBody(s, l));
+  }
+
+  function getLicense(ctx: Context<LicensePath>) {
+    return licenseBody(s, present(s.installedLicense.installed(), ctx));
+  }
+
+  function deleteLicense(ctx: Context<LicensePath>): void {
+    if (!s.installedLicense.remove()) throw missing(ctx);
+  }
+
+  /** The one license id, while a license is installed. */
+  const isInstalled = (id: string) => id === LICENSE_ID && s.installedLicense.installed() !== undefined;
+
+  return { getLicenses, postLicense, getLicense, deleteLicense, isInstalled };
+}
+
+export function registerLicenseServiceRoutes(routes: RouteTable, s: LicenseServiceDeps): void {
+  const h = licenseServiceHandlers(s);
   routes.add({
-    path: base,
+    path: '/redfish/v1/Managers/{ManagerId}/LicenseService/',
     type: VendorLicenseCollectionType,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const l = s.licensing.installed();
-        return collection('License Service', l ? [`${ctx.uri}${l.Id}/`] : [], { Description: 'Installed licenses' });
-      },
-    },
-    post: {
-      privilege: Priv.managerConfig,
-      handler: (ctx) => {
-        const l = s.licensing.install(String(ctx.body.LicenseKey));
-        return created(`${serviceUri(ctx.params.ManagerId ?? '')}${l.Id}/`, licenseBody(s.licensing, l));
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getLicenses },
+    post: { privilege: Priv.managerConfig, handler: h.postLicense },
   });
-
   routes.add({
-    path: `${base}{LicenseId}/`,
+    path: '/redfish/v1/Managers/{ManagerId}/LicenseService/{LicenseId}/',
     type: VendorLicenseType,
-    params: { LicenseId: (id) => id === LICENSE_ID && s.licensing.installed() !== undefined },
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => licenseBody(s.licensing, present(s.licensing.installed(), ctx)),
-    },
-    delete: {
-      privilege: Priv.managerConfig,
-      handler: (ctx) => {
-        if (!s.licensing.remove()) throw missing(ctx);
-      },
-    },
+    params: { LicenseId: h.isInstalled },
+    get: { privilege: Priv.login, handler: h.getLicense },
+    delete: { privilege: Priv.managerConfig, handler: h.deleteLicense },
   });
 }

@@ -1,6 +1,6 @@
 // Managers: the management controller itself, its reset, and the vendor's
 // ClearRestApiState. NetworkProtocol is served by ./network-protocol.ts and
-// the controller's event log by ./log-services.ts.
+// the controller's event log by ../logs/log-services.ts.
 //
 // Manager.Reset (GracefulRestart or ForceRestart; GracefulRestart when left
 // out) restarts the controller at once: every session ends, and pending
@@ -8,31 +8,37 @@
 // state clear) take effect. The simulation has no outage to wait through,
 // so the reset is complete when the 200 arrives.
 import { Priv } from '../../lib/privileges.js';
-import { baseError, vendorMessage } from '../../messages/errors.js';
+import { vendorMessage } from '../../messages/errors.js';
 import { isoNow } from '../../platform/clock.js';
-import { collectionOf, defineType, odataType, oem, ro, statusProp, t, type ActionDef, commonProps } from '../../protocol/description.js';
+import { collectionOf, commonProps, defineAction, defineType, odataType, oem, ro, statusProp, t } from '../../protocol/description.js';
 import { collection, success } from '../../protocol/reply.js';
-import type { RequestContext, RouteTable } from '../../protocol/routes.js';
+import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { registerNetworkProtocolRoutes } from './network-protocol.js';
+import { registerNetworkProtocolRoutes, type NetworkProtocolDeps } from './network-protocol.js';
 
-export const MANAGERS_URI = '/redfish/v1/Managers/';
+export type ManagerDeps = Pick<
+  Services,
+  'rootLinks' | 'config' | 'clock' | 'controller' | 'logs' | 'restApiState' | 'serviceUuid' | 'firmware'
+> &
+  NetworkProtocolDeps;
 
-export const MANAGER_RESET_TYPES = ['GracefulRestart', 'ForceRestart'] as const;
+type ManagerPath = '/redfish/v1/Managers/{ManagerId}/';
 
-const ResetAction: ActionDef = {
+const MANAGER_RESET_TYPES = ['GracefulRestart', 'ForceRestart'] as const;
+
+const ResetAction = defineAction({
   name: 'Manager.Reset',
   description: 'Restart the management controller: sessions end and pending controller settings take effect.',
   parameters: { ResetType: t.enum(MANAGER_RESET_TYPES) },
-};
+});
 
-const ClearRestApiStateAction: ActionDef = {
+const ClearRestApiStateAction = defineAction({
   name: 'VendorMC.ClearRestApiState',
   oem: true,
   description:
     'Discard the data the host reports to the controller at POST (the REST API state) at the next controller reset; the host reports it again at its next POST.',
   parameters: {},
-};
+});
 
 export const VendorMCType = defineType({
   name: 'VendorMC',
@@ -79,90 +85,95 @@ export const ManagerType = defineType({
   actions: [ResetAction, ClearRestApiStateAction],
 });
 
-export function managerUri(id: string): string {
-  return `${MANAGERS_URI}${encodeURIComponent(id)}/`;
+function managerUri(id: string): string {
+  return `/redfish/v1/Managers/${encodeURIComponent(id)}/`;
 }
 
+function managerHandlers(s: ManagerDeps) {
+  function getManagers() {
+    return collection('Manager Collection', [managerUri(s.config.managerId)], { Description: 'Management controllers' });
+  }
 
-export function registerManagerRoutes(routes: RouteTable, s: Services): void {
-  s.rootLinks.Managers = MANAGERS_URI;
-  routes.param('ManagerId', (id) => id === s.config.managerId);
-  s.controller.onReset(() => {
-    s.logs.write('IEL', vendorMessage('ControllerReset'), managerUri(s.config.managerId));
-  });
-  s.restApiState.onCleared(() => {
-    s.logs.write('IEL', vendorMessage('RestApiStateCleared'), managerUri(s.config.managerId));
-  });
-
-  routes.add({
-    path: MANAGERS_URI,
-    type: collectionOf(ManagerType),
-    get: {
-      privilege: Priv.login,
-      handler: () => collection('Manager Collection', [managerUri(s.config.managerId)], { Description: 'Management controllers' }),
-    },
-  });
-
-  routes.add({
-    path: `${MANAGERS_URI}{ManagerId}/`,
-    type: ManagerType,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const id = s.config.managerId;
-        const self = managerUri(id);
-        return {
-          Id: id,
-          Name: 'Manager',
-          Description: 'Management controller of the server',
-          ManagerType: 'BMC',
-          Manufacturer: 'Vendor',
-          Model: 'Vendor MC 6',
-          UUID: s.serviceUuid,
-          FirmwareVersion: s.firmware.controllerVersion(),
-          DateTime: isoNow(s.clock),
-          DateTimeLocalOffset: '+00:00',
-          PowerState: 'On',
-          Status: { State: 'Enabled', Health: 'OK' },
-          NetworkProtocol: { '@odata.id': `${self}NetworkProtocol/` },
-          LogServices: { '@odata.id': `${self}LogServices/` },
+  function getManager() {
+    const id = s.config.managerId;
+    const self = managerUri(id);
+    const chassis = `/redfish/v1/Chassis/${encodeURIComponent(s.config.chassisId)}/`;
+    return {
+      Id: id,
+      Name: 'Manager',
+      Description: 'Management controller of the server',
+      ManagerType: 'BMC',
+      Manufacturer: 'Vendor',
+      Model: 'Vendor MC 6',
+      UUID: s.serviceUuid,
+      FirmwareVersion: s.firmware.controllerVersion(),
+      DateTime: isoNow(s.clock),
+      DateTimeLocalOffset: '+00:00',
+      PowerState: 'On',
+      Status: { State: 'Enabled', Health: 'OK' },
+      NetworkProtocol: { '@odata.id': `${self}NetworkProtocol/` },
+      LogServices: { '@odata.id': `${self}LogServices/` },
+      Links: {
+        ManagerForServers: [{ '@odata.id': `/redfish/v1/Systems/${encodeURIComponent(s.config.systemId)}/` }],
+        ManagerForChassis: [{ '@odata.id': chassis }],
+        ManagerInChassis: { '@odata.id': chassis },
+      },
+      Oem: {
+        Vendor: {
+          '@odata.type': odataType(VendorMCType),
+          ClearRestApiStatePending: s.restApiState.pending(),
           Links: {
-            ManagerForServers: [{ '@odata.id': `/redfish/v1/Systems/${encodeURIComponent(s.config.systemId)}/` }],
-            ManagerForChassis: [{ '@odata.id': `/redfish/v1/Chassis/${encodeURIComponent(s.config.chassisId)}/` }],
-            ManagerInChassis: { '@odata.id': `/redfish/v1/Chassis/${encodeURIComponent(s.config.chassisId)}/` },
+            LicenseService: { '@odata.id': `${self}LicenseService/` },
+            SecurityService: { '@odata.id': `${self}SecurityService/` },
           },
-          Oem: {
-            Vendor: {
-              '@odata.type': odataType(VendorMCType),
-              ClearRestApiStatePending: s.restApiState.pending(),
-              Links: {
-                LicenseService: { '@odata.id': `${self}LicenseService/` },
-                SecurityService: { '@odata.id': `${self}SecurityService/` },
-              },
-            },
-          },
-        };
+        },
       },
-    },
+    };
+  }
+
+  /** Both reset types restart the controller the same way: there is no outage to simulate. */
+  async function postReset(_ctx: ActionContext<ManagerPath, typeof ResetAction>) {
+    await s.controller.reset();
+    return success();
+  }
+
+  function postClearRestApiState(ctx: ActionContext<ManagerPath, typeof ClearRestApiStateAction>) {
+    s.restApiState.arm();
+    s.logs.write('IEL', vendorMessage('RestApiStateClearArmed', ctx.principal.userName), managerUri(s.config.managerId));
+    return success(vendorMessage('ControllerResetRequired'));
+  }
+
+  /** What the event log records of a controller reset and of the clear it applies. */
+  function logResets(): void {
+    s.controller.onReset(() => {
+      s.logs.write('IEL', vendorMessage('ControllerReset'), managerUri(s.config.managerId));
+    });
+    s.restApiState.onCleared(() => {
+      s.logs.write('IEL', vendorMessage('RestApiStateCleared'), managerUri(s.config.managerId));
+    });
+  }
+
+  return { getManagers, getManager, postReset, postClearRestApiState, logResets };
+}
+
+export function registerManagerRoutes(routes: RouteTable, s: ManagerDeps): void {
+  const h = managerHandlers(s);
+  s.rootLinks.Managers = '/redfish/v1/Managers/';
+  routes.param('ManagerId', (id) => id === s.config.managerId);
+  h.logResets();
+
+  routes.add({
+    path: '/redfish/v1/Managers/',
+    type: collectionOf(ManagerType),
+    get: { privilege: Priv.login, handler: h.getManagers },
+  });
+  routes.add({
+    path: '/redfish/v1/Managers/{ManagerId}/',
+    type: ManagerType,
+    get: { privilege: Priv.login, handler: h.getManager },
     actions: [
-      {
-        def: ResetAction,
-        privilege: Priv.managerConfig,
-        handler: async (ctx) => {
-          await s.controller.reset();
-          return success();
-        },
-      },
-      {
-        def: ClearRestApiStateAction,
-        privilege: Priv.managerConfig,
-        handler: (ctx) => {
-          const id = s.config.managerId;
-          s.restApiState.arm();
-          s.logs.write('IEL', vendorMessage('RestApiStateClearArmed', ctx.principal.userName), managerUri(id));
-          return success(vendorMessage('ControllerResetRequired'));
-        },
-      },
+      action<typeof ResetAction, ManagerPath>(ResetAction, Priv.managerConfig, h.postReset),
+      action<typeof ClearRestApiStateAction, ManagerPath>(ClearRestApiStateAction, Priv.managerConfig, h.postClearRestApiState),
     ],
   });
 

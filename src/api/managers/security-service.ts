@@ -3,273 +3,200 @@
 // the replacement of the controller's HTTPS certificate (CSR, then import).
 import { X509Certificate } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { TLSSocket } from 'node:tls';
+import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import type { TrustedCa } from '../../domain/accounts/certificate-login.js';
 import { requireFeature } from '../../domain/licensing/tiers.js';
 import { Priv } from '../../lib/privileges.js';
-import { baseError, vendorError } from '../../messages/errors.js';
+import { vendorError } from '../../messages/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { CertificateError, describeCertificate } from '../../platform/x509-verify.js';
 import type { AuthRequest } from '../../protocol/auth.js';
-import { collectionOf, defineType, ro, t } from '../../protocol/description.js';
 import { collection, json } from '../../protocol/reply.js';
-import { missing, present, type RouteTable } from '../../protocol/routes.js';
+import { action, missing, present, type ActionContext, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import {
+  GenerateCsrAction,
+  ImportCACertificateAction,
+  ImportCertificateAction,
+  VendorCACertificateCollectionType,
+  VendorCACertificateType,
+  VendorCertAuthType,
+  VendorHttpsCertType,
+  VendorSecurityServiceType,
+} from './security-types.js';
 
-const certInfo = t.object(
-  {
-    Subject: t.string(),
-    Issuer: t.string(),
-    SerialNumber: t.string(),
-    ValidNotBefore: t.dateTime(),
-    ValidNotAfter: t.dateTime(),
-    Fingerprint: t.string(),
-    FingerprintHashAlgorithm: t.string(),
-  },
-  { readOnly: true, typeName: 'X509CertificateInformation' },
-);
+export type SecurityServiceDeps = Pick<
+  Services,
+  'certificateLogin' | 'licenseTier' | 'https' | 'httpsCertificate' | 'auth' | 'events' | 'log'
+>;
 
-export const VendorSecurityServiceType = defineType({
-  name: 'VendorSecurityService',
-  version: '1.0.0',
-  owner: 'Vendor',
-  description: 'Security settings of the management controller.',
-  properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    Links: t.object({ CertificateAuthentication: t.link(), HttpsCert: t.link() }, { readOnly: true, typeName: 'Links' }),
-  },
-});
-
-export const VendorCACertificateType = defineType({
-  name: 'VendorCACertificate',
-  version: '1.0.0',
-  owner: 'Vendor',
-  description: 'A trusted CA certificate for certificate login.',
-  properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    CertificateString: ro(t.string()),
-    X509CertificateInformation: certInfo,
-  },
-});
-
-export const VendorCertAuthType = defineType({
-  name: 'VendorCertAuth',
-  version: '1.0.0',
-  owner: 'Vendor',
-  description: 'Certificate login: its switch, trusted CAs and whether every precondition is met.',
-  properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    CertificateLoginEnabled: t.boolean(),
-    CACertificates: t.link({ readOnly: true }),
-    LoginReadiness: t.object(
-      { Ready: t.boolean(), UnmetPreconditions: t.array(t.string()) },
-      { readOnly: true, volatile: true, typeName: 'LoginReadiness', description: 'Preconditions that do not depend on the client certificate.' },
-    ),
-  },
-  actions: [
-    {
-      name: 'VendorCertAuth.ImportCACertificate',
-      description: 'Import a trusted CA certificate (PEM, line breaks as \\n).',
-      parameters: { Action: t.string(), Certificate: t.string({ required: true }) },
-    },
-  ],
-});
-
-export const VendorHttpsCertType = defineType({
-  name: 'VendorHttpsCert',
-  version: '1.0.0',
-  owner: 'Vendor',
-  description: "The controller's HTTPS certificate and its replacement through a certificate signing request.",
-  properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    SelfSigned: ro(t.boolean()),
-    X509CertificateInformation: certInfo,
-    CertificateSigningRequest: ro(t.string({ nullable: true })),
-  },
-  actions: [
-    {
-      name: 'VendorHttpsCert.GenerateCSR',
-      description: 'Generate a new key on the controller and return a CSR for it.',
-      parameters: {
-        Action: t.string(),
-        CommonName: t.string({ required: true, minLength: 1, maxLength: 64 }),
-        Country: t.string({ pattern: '^[A-Z]{2}$' }),
-        State: t.string({ maxLength: 128 }),
-        City: t.string({ maxLength: 128 }),
-        OrgName: t.string({ maxLength: 64 }),
-        OrgUnit: t.string({ maxLength: 64 }),
-      },
-    },
-    {
-      name: 'VendorHttpsCert.ImportCertificate',
-      description: 'Install the signed certificate (PEM, optionally followed by its chain) for the pending CSR.',
-      parameters: { Action: t.string(), Certificate: t.string({ required: true }) },
-    },
-  ],
-});
+type SecurityServicePath = '/redfish/v1/Managers/{ManagerId}/SecurityService/';
+type CertAuthPath = '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/';
+type CaCertificatesPath = '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/CACertificates/';
+type CaCertificatePath = '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/CACertificates/{CertificateId}/';
+type HttpsCertPath = '/redfish/v1/Managers/{ManagerId}/SecurityService/HttpsCert/';
 
 /** The certificates a TLS client presented: its own and any intermediates. */
 function presentedCertificates(socket: TLSSocket): { leaf: X509Certificate; chain: X509Certificate[] } | undefined {
   const leaf = socket.getPeerX509Certificate?.();
   if (!leaf) return undefined;
   const chain: X509Certificate[] = [];
-  let d = socket.getPeerCertificate(true) as { raw?: Buffer; issuerCertificate?: unknown } | undefined;
+  // Without a certificate the object is empty, whatever its type says: hence the checks of raw and issuerCertificate.
+  let d: DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
   for (let i = 0; d?.raw && i < 8; i++) {
     if (i > 0) chain.push(new X509Certificate(d.raw));
-    const next = d.issuerCertificate as typeof d;
+    const next: DetailedPeerCertificate | undefined = d.issuerCertificate;
     if (!next || next === d) break;
     d = next;
   }
   return { leaf, chain };
 }
 
-export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): void {
-  const base = '/redfish/v1/Managers/{ManagerId}/SecurityService/';
+/** Run a certificate check; what it finds wrong is a 400 naming the reason. */
+function checked<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof CertificateError) throw vendorError(400, 'CertificateInvalid', 'Certificate', e.message).about('Certificate');
+    throw e;
+  }
+}
+
+function caBody(ca: TrustedCa) {
+  return { Id: ca.Id, Name: 'Trusted CA Certificate', CertificateString: ca.Pem, X509CertificateInformation: ca.Info };
+}
+
+function securityServiceHandlers(s: SecurityServiceDeps) {
   const cl = s.certificateLogin;
-  /** Run a certificate check; what it finds wrong is a 400 naming the reason. */
-  function checked<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (e) {
-      if (e instanceof CertificateError) throw vendorError(400, 'CertificateInvalid', 'Certificate', e.message).about('Certificate');
-      throw e;
-    }
+
+  function getSecurityService(ctx: Context<SecurityServicePath>) {
+    return {
+      Id: 'SecurityService',
+      Name: 'Security Service',
+      Links: {
+        CertificateAuthentication: { '@odata.id': `${ctx.uri}CertificateAuthentication/` },
+        HttpsCert: { '@odata.id': `${ctx.uri}HttpsCert/` },
+      },
+    };
   }
 
-  s.https.setClientCAs(cl.caPems());
+  function getCertAuth(ctx: Context<CertAuthPath>) {
+    const unmet = cl.unmetServicePreconditions();
+    return {
+      Id: 'CertificateAuthentication',
+      Name: 'Certificate Authentication',
+      CertificateLoginEnabled: cl.settings().CertificateLoginEnabled,
+      CACertificates: { '@odata.id': `${ctx.uri}CACertificates/` },
+      LoginReadiness: { Ready: unmet.length === 0, UnmetPreconditions: unmet },
+    };
+  }
+
+  function patchCertAuth(ctx: PatchContext<CertAuthPath, typeof VendorCertAuthType.properties>): void {
+    const enabled = ctx.body.CertificateLoginEnabled;
+    if (enabled === undefined) return;
+    if (enabled) requireFeature(s.licenseTier, 'CertificateLogin');
+    cl.setEnabled(enabled);
+    s.events.publish(resourceEvent('ResourceChanged'), ctx.uri, 'ResourceUpdated');
+  }
+
+  function postImportCaCertificate(ctx: ActionContext<CertAuthPath, typeof ImportCACertificateAction>) {
+    const { ca, created } = checked(() => cl.importCa(ctx.body.Certificate));
+    s.https.setClientCAs(cl.caPems());
+    const uri = `${ctx.uri.replace(/Actions\/.*$/, '')}CACertificates/${ca.Id}/`;
+    if (created) s.events.publish(resourceEvent('ResourceCreated'), uri, 'ResourceAdded');
+    return json(200, { '@odata.id': uri, ...caBody(ca) });
+  }
+
+  function getCaCertificates(ctx: Context<CaCertificatesPath>) {
+    return collection(
+      'Trusted CA Certificates',
+      cl.listCas().map((c) => `${ctx.uri}${c.Id}/`),
+    );
+  }
+
+  function getCaCertificate(ctx: Context<CaCertificatePath>) {
+    return caBody(present(cl.getCa(ctx.params.CertificateId), ctx));
+  }
+
+  function deleteCaCertificate(ctx: Context<CaCertificatePath>): void {
+    if (!cl.deleteCa(ctx.params.CertificateId)) throw missing(ctx);
+    s.https.setClientCAs(cl.caPems());
+    s.events.publish(resourceEvent('ResourceRemoved'), ctx.uri, 'ResourceRemoved');
+  }
+
+  function getHttpsCert(_ctx: Context<HttpsCertPath>) {
+    return {
+      Id: 'HttpsCert',
+      Name: 'HTTPS Certificate',
+      SelfSigned: s.https.selfSigned,
+      X509CertificateInformation: describeCertificate(s.httpsCertificate.current()),
+      CertificateSigningRequest: s.httpsCertificate.pendingCsr(),
+    };
+  }
+
+  async function postGenerateCsr(ctx: ActionContext<HttpsCertPath, typeof GenerateCsrAction>) {
+    const names = [...new Set([ctx.body.CommonName, hostname()].filter((n) => /^[A-Za-z0-9.-]+$/.test(n)))];
+    return json(200, { CSRString: await s.httpsCertificate.generateCsr(ctx.body, names, [], { name: GenerateCsrAction.name }) });
+  }
+
+  function postImportCertificate(ctx: ActionContext<HttpsCertPath, typeof ImportCertificateAction>): void {
+    const leaf = s.httpsCertificate.install(ctx.body.Certificate, 'Certificate');
+    s.log.info({ subject: leaf.subject.replace(/\n/g, ', '), fingerprint: leaf.fingerprint256 }, 'HTTPS certificate replaced');
+    s.events.publish(resourceEvent('ResourceChanged'), ctx.uri.replace(/Actions\/.*$/, ''), 'ResourceUpdated');
+  }
+
+  return {
+    getSecurityService,
+    getCertAuth,
+    patchCertAuth,
+    postImportCaCertificate,
+    getCaCertificates,
+    getCaCertificate,
+    deleteCaCertificate,
+    getHttpsCert,
+    postGenerateCsr,
+    postImportCertificate,
+  };
+}
+
+export function registerSecurityServiceRoutes(routes: RouteTable, s: SecurityServiceDeps): void {
+  const h = securityServiceHandlers(s);
+  s.https.setClientCAs(s.certificateLogin.caPems());
   addCertificateAuthenticator(s);
 
   routes.add({
-    path: base,
+    path: '/redfish/v1/Managers/{ManagerId}/SecurityService/',
     type: VendorSecurityServiceType,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        return {
-          Id: 'SecurityService',
-          Name: 'Security Service',
-          Links: {
-            CertificateAuthentication: { '@odata.id': `${ctx.uri}CertificateAuthentication/` },
-            HttpsCert: { '@odata.id': `${ctx.uri}HttpsCert/` },
-          },
-        };
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getSecurityService },
   });
-
   routes.add({
-    path: `${base}CertificateAuthentication/`,
+    path: '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/',
     type: VendorCertAuthType,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const unmet = cl.unmetServicePreconditions();
-        return {
-          Id: 'CertificateAuthentication',
-          Name: 'Certificate Authentication',
-          CertificateLoginEnabled: cl.settings().CertificateLoginEnabled,
-          CACertificates: { '@odata.id': `${ctx.uri}CACertificates/` },
-          LoginReadiness: { Ready: unmet.length === 0, UnmetPreconditions: unmet },
-        };
-      },
-    },
-    patch: {
-      privilege: Priv.managerConfig,
-      handler: (ctx) => {
-        const enabled = ctx.body.CertificateLoginEnabled as boolean | undefined;
-        if (enabled === undefined) return;
-        if (enabled) requireFeature(s.licenses, 'CertificateLogin');
-        cl.setEnabled(enabled);
-        s.events.publish(resourceEvent('ResourceChanged'), ctx.uri, 'ResourceUpdated');
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getCertAuth },
+    patch: { privilege: Priv.managerConfig, handler: h.patchCertAuth },
     actions: [
-      {
-        def: VendorCertAuthType.actions?.[0] as NonNullable<typeof VendorCertAuthType.actions>[0],
-        privilege: Priv.managerConfig,
-        handler: (ctx) => {
-          const { ca, created } = checked(() => cl.importCa(String(ctx.body.Certificate)));
-          s.https.setClientCAs(cl.caPems());
-          const uri = `${ctx.uri.replace(/Actions\/.*$/, '')}CACertificates/${ca.Id}/`;
-          if (created) s.events.publish(resourceEvent('ResourceCreated'), uri, 'ResourceAdded');
-          return json(200, { '@odata.id': uri, ...caBody(ca) });
-        },
-      },
+      action<typeof ImportCACertificateAction, CertAuthPath>(ImportCACertificateAction, Priv.managerConfig, h.postImportCaCertificate),
     ],
   });
-
-  function caBody(ca: TrustedCa): Record<string, unknown> {
-    return { Id: ca.Id, Name: 'Trusted CA Certificate', CertificateString: ca.Pem, X509CertificateInformation: ca.Info };
-  }
-
   routes.add({
-    path: `${base}CertificateAuthentication/CACertificates/`,
-    type: collectionOf(VendorCACertificateType),
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        return collection('Trusted CA Certificates', cl.listCas().map((c) => `${ctx.uri}${c.Id}/`));
-      },
-    },
+    path: '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/CACertificates/',
+    type: VendorCACertificateCollectionType,
+    get: { privilege: Priv.login, handler: h.getCaCertificates },
   });
-
   routes.add({
-    path: `${base}CertificateAuthentication/CACertificates/{CertificateId}/`,
+    path: '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/CACertificates/{CertificateId}/',
     type: VendorCACertificateType,
-    params: { CertificateId: (id) => cl.getCa(id) !== undefined },
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => caBody(present(cl.getCa(ctx.params.CertificateId ?? ''), ctx)),
-    },
-    delete: {
-      privilege: Priv.managerConfig,
-      handler: (ctx) => {
-        if (!cl.deleteCa(ctx.params.CertificateId ?? '')) throw missing(ctx);
-        s.https.setClientCAs(cl.caPems());
-        s.events.publish(resourceEvent('ResourceRemoved'), ctx.uri, 'ResourceRemoved');
-      },
-    },
+    params: { CertificateId: (id) => s.certificateLogin.getCa(id) !== undefined },
+    get: { privilege: Priv.login, handler: h.getCaCertificate },
+    delete: { privilege: Priv.managerConfig, handler: h.deleteCaCertificate },
   });
-
-  const [generateDef, importDef] = VendorHttpsCertType.actions ?? [];
   routes.add({
-    path: `${base}HttpsCert/`,
+    path: '/redfish/v1/Managers/{ManagerId}/SecurityService/HttpsCert/',
     type: VendorHttpsCertType,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        return {
-          Id: 'HttpsCert',
-          Name: 'HTTPS Certificate',
-          SelfSigned: s.https.selfSigned,
-          X509CertificateInformation: describeCertificate(s.httpsCertificate.current()),
-          CertificateSigningRequest: s.httpsCertificate.pendingCsr(),
-        };
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getHttpsCert },
     actions: [
-      {
-        def: generateDef as NonNullable<typeof generateDef>,
-        privilege: Priv.managerConfig,
-        handler: async (ctx) => {
-          const b = ctx.body as { CommonName: string; Country?: string; State?: string; City?: string; OrgName?: string; OrgUnit?: string };
-          const names = [...new Set([b.CommonName, hostname()].filter((n) => /^[A-Za-z0-9.-]+$/.test(n)))];
-          return json(200, { CSRString: await s.httpsCertificate.generateCsr(b, names, [], { name: generateDef?.name ?? 'GenerateCSR' }) });
-        },
-      },
-      {
-        def: importDef as NonNullable<typeof importDef>,
-        privilege: Priv.managerConfig,
-        handler: (ctx) => {
-          const leaf = s.httpsCertificate.install(String(ctx.body.Certificate), 'Certificate');
-          s.log.info({ subject: leaf.subject.replace(/\n/g, ', '), fingerprint: leaf.fingerprint256 }, 'HTTPS certificate replaced');
-          s.events.publish(resourceEvent('ResourceChanged'), ctx.uri.replace(/Actions\/.*$/, ''), 'ResourceUpdated');
-        },
-      },
+      action<typeof GenerateCsrAction, HttpsCertPath>(GenerateCsrAction, Priv.managerConfig, h.postGenerateCsr),
+      action<typeof ImportCertificateAction, HttpsCertPath>(ImportCertificateAction, Priv.managerConfig, h.postImportCertificate),
     ],
   });
 }
@@ -280,7 +207,7 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: Services): 
  * naming the precondition, unless the request carries other credentials,
  * which then decide.
  */
-function addCertificateAuthenticator(s: Services): void {
+function addCertificateAuthenticator(s: SecurityServiceDeps): void {
   const seen = new WeakMap<object, Set<string>>();
   s.auth.addAuthenticator({
     name: 'certificate',

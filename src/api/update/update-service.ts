@@ -198,7 +198,7 @@ export function registerUpdateServiceRoutes(routes: RouteTable, s: Services): vo
         def: StartFirmwareIntegrityCheck,
         privilege: Priv.managerConfig,
         handler: () => {
-          requireFeature(s.licenses, 'FirmwareIntegrityScan');
+          requireFeature(s.licenseTier, 'FirmwareIntegrityScan');
           fw.status.assertIdle();
           void fw.integrity.start();
           return success();

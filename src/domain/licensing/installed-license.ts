@@ -10,7 +10,8 @@ import type { EventBus } from '../events/bus.js';
 import { LicenseKeyError, maskLicenseKey, verifyLicenseKey, type LicensePayload } from './license-keys.js';
 import type { LicenseState, LicenseTier } from './tiers.js';
 
-export interface InstalledLicense {
+/** The installed license as stored. */
+export interface LicenseRecord {
   Id: string;
   /** The full key, kept to re-verify; never served. Sealed at rest (store/secrets.ts). */
   key: string;
@@ -20,7 +21,8 @@ export interface InstalledLicense {
 
 export const LICENSE_ID = '1';
 
-export class Licenses implements LicenseState {
+/** The installed license (one at most): install, remove, and the tier it grants while it has not expired. */
+export class InstalledLicense implements LicenseState {
   private readonly setting;
   private readonly secrets: Secrets;
   private expiryTimer?: TimerHandle;
@@ -33,7 +35,7 @@ export class Licenses implements LicenseState {
     /** URI of the installed license, for events. */
     private readonly uri: string,
   ) {
-    this.setting = store.setting<InstalledLicense | null>('license.installed', null);
+    this.setting = store.setting<LicenseRecord | null>('license.installed', null);
     this.secrets = store.secrets;
     // A key an older version stored in plain text is sealed now.
     const stored = this.setting.peek();
@@ -41,12 +43,12 @@ export class Licenses implements LicenseState {
     this.armExpiry();
   }
 
-  installed(): InstalledLicense | undefined {
+  installed(): LicenseRecord | undefined {
     const l = this.setting.get();
     return l ? { ...l, key: this.secrets.open(l.key) } : undefined;
   }
 
-  expired(l: InstalledLicense): boolean {
+  expired(l: LicenseRecord): boolean {
     return l.payload.expires !== undefined && Date.parse(l.payload.expires) <= this.clock.now();
   }
 
@@ -57,7 +59,7 @@ export class Licenses implements LicenseState {
   }
 
   /** Verify and install a key, replacing any installed one; a bad key is a 400 naming the reason. */
-  install(key: string): InstalledLicense {
+  install(key: string): LicenseRecord {
     let payload: LicensePayload;
     try {
       payload = verifyLicenseKey(this.publicKey, key);
@@ -69,7 +71,7 @@ export class Licenses implements LicenseState {
       throw vendorError(400, 'LicenseKeyExpired', payload.expires);
     }
     const replaced = this.installed();
-    const record: InstalledLicense = { Id: LICENSE_ID, key: key.trim(), payload, installedAt: this.clock.now() };
+    const record: LicenseRecord = { Id: LICENSE_ID, key: key.trim(), payload, installedAt: this.clock.now() };
     this.setting.set({ ...record, key: this.secrets.seal(record.key) });
     this.armExpiry();
     const text = `${payload.tier} license ${maskLicenseKey(record.key)} installed`;

@@ -1,5 +1,5 @@
-// License tiers and which feature needs which. The accounts/licensing area
-// owns key verification and installation; others only ask require().
+// License tiers and which feature needs which. The licensing area owns key
+// verification and installation; others only ask requireFeature().
 import { vendorError } from '../../messages/errors.js';
 
 export const LICENSE_TIERS = ['None', 'Standard', 'Advanced', 'PremiumSecurity'] as const;
@@ -22,8 +22,8 @@ export interface LicenseState {
 }
 
 /** Throws a 403-class Redfish error when the installed tier does not grant the feature. */
-export function requireFeature(licenses: LicenseState, feature: LicensedFeature): void {
+export function requireFeature(licenseTier: LicenseState, feature: LicensedFeature): void {
   const need = FEATURE_TIER[feature];
-  const have = licenses.tier();
+  const have = licenseTier.tier();
   if (!tierAtLeast(have, need)) throw vendorError(403, 'FeatureRequiresLicense', feature, need, have);
 }

@@ -22,7 +22,7 @@ describe('LicenseService', () => {
     assert.equal(r.status, 200);
     assert.equal(r.body['@odata.type'], '#VendorLicenseCollection.VendorLicenseCollection');
     assert.deepEqual(r.body.Members, []);
-    assert.equal(svc.running.services.licenses.tier(), 'None');
+    assert.equal(svc.running.services.licenseTier.tier(), 'None');
     assert.equal((await svc.get('/redfish/v1/Managers/2/LicenseService/')).status, 404);
   });
 
@@ -57,7 +57,7 @@ describe('LicenseService', () => {
     assert.equal(typed.status, 400);
     const missing = await svc.req('POST', LS, { body: {} });
     assert.equal(missing.status, 400);
-    assert.equal(svc.running.services.licenses.tier(), 'None');
+    assert.equal(svc.running.services.licenseTier.tier(), 'None');
   });
 
   it('installs a genuine key (201), shows it masked, answers ?only with the license, and persists it', async () => {
@@ -70,7 +70,7 @@ describe('LicenseService', () => {
     assert.equal(r.body.LicenseKey, `VND1-XXXXX-XXXXX-XXXXX-${key.slice(-5)}`);
     assert.deepEqual(r.body.Features, ['CertificateLogin']);
     assert.ok(!r.text.includes(key.split('.')[1] as string));
-    assert.equal(svc.running.services.licenses.tier(), 'Advanced');
+    assert.equal(svc.running.services.licenseTier.tier(), 'Advanced');
 
     const only = await svc.get(`${LS}?only`);
     assert.equal(only.status, 200);
@@ -82,7 +82,7 @@ describe('LicenseService', () => {
     assert.equal(after.status, 200);
     assert.equal(after.body.LicenseTier, 'Advanced');
     assert.ok(!after.text.includes(key));
-    assert.equal(svc.running.services.licenses.tier(), 'Advanced');
+    assert.equal(svc.running.services.licenseTier.tier(), 'Advanced');
   });
 
   it('replaces the installed license with a new key, and counts an expiring one only until it expires', async () => {
@@ -90,10 +90,10 @@ describe('LicenseService', () => {
     const r = await svc.req('POST', LS, { body: { LicenseKey: issueTestLicense(svc, 'PremiumSecurity', { expires }) } });
     assert.equal(r.status, 201);
     assert.equal((await svc.get(LS)).body.Members.length, 1);
-    assert.equal(svc.running.services.licenses.tier(), 'PremiumSecurity');
+    assert.equal(svc.running.services.licenseTier.tier(), 'PremiumSecurity');
     assert.equal(r.body.LicenseType, 'Subscription');
     await svc.clock.advance(86_400_000 + 1000);
-    assert.equal(svc.running.services.licenses.tier(), 'None');
+    assert.equal(svc.running.services.licenseTier.tier(), 'None');
     // The admin session timed out meanwhile: Basic from here on.
     const got = await svc.get(`${LS}1/`, { auth: 'basic' });
     assert.equal(got.body.Expired, true);
@@ -109,7 +109,7 @@ describe('LicenseService', () => {
     assert.equal((await svc.req('DELETE', `${LS}1/`, { auth: 'basic' })).status, 200);
     assert.equal((await svc.get(`${LS}1/`, { auth: 'basic' })).status, 404);
     assert.equal((await svc.req('DELETE', `${LS}1/`, { auth: 'basic' })).status, 404);
-    assert.equal(svc.running.services.licenses.tier(), 'None');
+    assert.equal(svc.running.services.licenseTier.tier(), 'None');
   });
 });
 
