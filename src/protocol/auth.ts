@@ -239,6 +239,14 @@ export class Authentication<A extends AuthAccount = AuthAccount, S extends AuthS
     const token = req.headers['x-auth-token'];
     if (token === undefined) return undefined;
     if (typeof token !== 'string') throw unauthorized();
+    return this.principalOfToken(token, req);
+  }
+
+  /**
+   * The principal of a session token, however the request carries it: the X-Auth-Token
+   * header, or the upload's sessionKey cookie or form part. Throws the same 401 for all.
+   */
+  principalOfToken(token: string, req: AuthRequest): Principal {
     // The same connection re-sending the same token: no digest. A plain comparison is enough,
     // as for Basic: the memo only holds what this same connection sent and was let in with.
     const socket = req.socket;
