@@ -7,69 +7,48 @@
 // order; the section carrying the compsig is the last one.
 import busboy from 'busboy';
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Socket } from 'node:net';
 import { Transform, type Readable } from 'node:stream';
 import { printableFilename, validFilename } from '../../domain/firmware/repository.js';
-import { sha256File } from '../../domain/firmware/signing.js';
 import type { UpdateOperation } from '../../domain/firmware/update-state.js';
 import { verifyImage } from '../../domain/firmware/verify.js';
-import { Priv, satisfies } from '../../lib/privileges.js';
+import { Priv, satisfies, type PrivilegeRule } from '../../lib/privileges.js';
 import { RedfishError, baseError, vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
-import { canLogIn, unauthorized } from '../../protocol/auth.js';
+import { unauthorized } from '../../protocol/auth.js';
 import type { Principal } from '../../protocol/principal.js';
 import { success } from '../../protocol/reply.js';
-import type { RequestContext, RouteTable } from '../../protocol/routes.js';
+import type { Context, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { SMALL_PART_MAX, appendSection, collect, cookie, parseUploadParams, type SectionAssembly } from './upload-parts.js';
 
 export const UPLOAD_URI = '/redfish/v1/UpdateService/upload/';
-const SMALL_PART_MAX = 64 * 1024;
+/** What an upload needs, whether its credentials came with the headers or later in the form. */
+const UPLOAD_PRIVILEGE = Priv.managerConfig;
 /** Multipart framing and the small parts, on top of the file itself. */
 const FRAMING_SLACK = 1024 * 1024;
-const ALLOWED_PARAMS = ['UpdateRepository', 'UpdateTarget', 'UploadCurrentEtag', 'Section'] as const;
-const FORBIDDEN_PARAMS = ['ExecutionParameters', 'Configuration'];
 
-interface UploadParams {
-  UpdateRepository?: boolean;
-  UpdateTarget?: boolean;
-  UploadCurrentEtag?: string;
-  Section?: number;
-}
+/** What the upload reads. */
+export type UploadDeps = Pick<Services, 'update' | 'store' | 'auth' | 'clock'>;
 
-/** A multi-section upload being assembled; persisted so sections survive a restart. */
-interface SectionAssembly {
-  Filename: string;
-  next: number;
-  bytes: number;
-}
+type UploadContext = Context<'/redfish/v1/UpdateService/upload/'>;
 
-export function registerUploadRoutes(routes: RouteTable, s: Services): void {
-  routes.add({
-    path: UPLOAD_URI,
-    deferAuth: true,
-    post: {
-      privilege: Priv.managerConfig,
-      stream: true,
-      contentTypes: ['multipart/form-data'],
-      handler: (ctx) => new Upload(s, ctx).run(),
-    },
-  });
-}
+function handlers(d: UploadDeps) {
+  return { postUpload };
 
-/** A cookie's value; one that is not valid percent-encoding is a bad credential (NoValidSession). */
-function cookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        throw unauthorized();
-      }
-    }
+  function postUpload(ctx: UploadContext) {
+    return new Upload(d, ctx, UPLOAD_PRIVILEGE).run();
   }
-  return undefined;
+}
+
+export function registerUploadRoutes(routes: RouteTable, d: UploadDeps): void {
+  const h = handlers(d);
+  routes.add({
+    path: '/redfish/v1/UpdateService/upload/',
+    deferAuth: true,
+    post: { privilege: UPLOAD_PRIVILEGE, stream: true, contentTypes: ['multipart/form-data'], handler: h.postUpload },
+  });
 }
 
 class Upload {
@@ -86,11 +65,13 @@ class Upload {
   private readonly partial;
 
   constructor(
-    private readonly s: Services,
-    private readonly ctx: RequestContext,
+    private readonly d: UploadDeps,
+    private readonly ctx: UploadContext,
+    /** The route's privilege, checked here when the credentials come late (cookie or form part). */
+    private readonly privilege: PrivilegeRule,
   ) {
-    this.fw = s.update;
-    this.partial = s.store.setting<SectionAssembly | null>('update.upload.partial', null);
+    this.fw = d.update;
+    this.partial = d.store.setting<SectionAssembly | null>('update.upload.partial', null);
     if (ctx.principal.method !== 'none') this.principal = ctx.principal;
   }
 
@@ -106,8 +87,8 @@ class Upload {
       await this.parse(stream);
       if (this.error) throw this.error;
       if (!this.principal) throw unauthorized();
-      if (!this.file) throw vendorError(400, 'UploadMissingFile');
-      return await this.finish(this.op as UpdateOperation, this.file);
+      if (!this.file || !this.op) throw vendorError(400, 'UploadMissingFile');
+      return await this.finish(this.op, this.file);
     } catch (e) {
       this.op?.fail(e);
       if (this.file) rmSync(this.file.tmp, { force: true });
@@ -118,12 +99,10 @@ class Upload {
     }
   }
 
+  /** A session token sent in the form or a cookie: the same session check as X-Auth-Token, then the route's privilege. */
   private authenticate(token: string): void {
-    const session = this.s.sessions.authenticate(token);
-    const account = session ? this.s.accounts.get(session.AccountId) : undefined;
-    if (!session || !account || !canLogIn(account)) throw unauthorized();
-    const principal = this.s.auth.principalOf(account, 'session', session.Id);
-    if (!satisfies(principal.privileges, Priv.managerConfig)) throw baseError('InsufficientPrivilege');
+    const principal = this.d.auth.principalOfToken(token, this.ctx);
+    if (!satisfies(principal.privileges, this.privilege)) throw baseError('InsufficientPrivilege');
     this.principal = principal;
   }
 
@@ -230,7 +209,7 @@ class Upload {
     try {
       if (!this.principal) throw unauthorized();
       if (!validFilename(name)) throw baseError('ActionParameterValueFormatError', printableFilename(rawName ?? ''), 'filename', 'upload');
-      const params = this.params();
+      const params = parseUploadParams(this.paramsText);
       if (params.Section === undefined || params.Section === 0) this.fw.repository.checkReplaceable(name);
       this.op = this.fw.status.begin('Uploading', params.UploadCurrentEtag);
     } catch (e) {
@@ -278,34 +257,13 @@ class Upload {
     this.file = { name, tmp, size, sha256: hash.digest() };
   }
 
-  private params(): UploadParams {
-    if (this.paramsText === undefined) return {};
-    let p: unknown;
-    try {
-      p = JSON.parse(this.paramsText);
-    } catch {
-      throw baseError('MalformedJSON');
-    }
-    if (typeof p !== 'object' || p === null || Array.isArray(p)) throw baseError('UnrecognizedRequestBody');
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(p as Record<string, unknown>)) {
-      if (FORBIDDEN_PARAMS.includes(k)) throw vendorError(400, 'UploadParameterNotAllowed', k);
-      if (!(ALLOWED_PARAMS as readonly string[]).includes(k)) throw baseError('ActionParameterUnknown', 'upload', k);
-      const ok =
-        k === 'Section' ? Number.isInteger(v) && (v as number) >= 0 : k === 'UploadCurrentEtag' ? typeof v === 'string' : typeof v === 'boolean';
-      if (!ok) throw baseError('ActionParameterValueTypeError', JSON.stringify(v), k, 'upload');
-      out[k] = v;
-    }
-    return out as UploadParams;
-  }
-
   private async finish(op: UpdateOperation, file: NonNullable<Upload['file']>): Promise<unknown> {
-    const params = this.params();
+    const params = parseUploadParams(this.paramsText);
     let path = file.tmp;
     let size = file.size;
     let sha256 = file.sha256;
     if (params.Section !== undefined) {
-      const assembled = await this.section(params.Section, file);
+      const assembled = await appendSection(this.fw.repository, this.partial, params.Section, file.name, file.tmp, this.compsig !== undefined);
       if (!assembled) {
         const m = vendorMessage('UploadSectionReceived', params.Section, file.name);
         op.complete(m);
@@ -328,7 +286,7 @@ class Upload {
         op.set('Writing');
         this.releaseSpace?.();
         this.releaseSpace = undefined;
-        path = repo.pathOf(repo.add(path, file.name, size, sha256.toString('hex'), info, this.s.clock.now()));
+        path = repo.pathOf(repo.add(path, file.name, size, sha256.toString('hex'), info, this.d.clock.now()));
         stored = true;
       }
       if (toTarget) messages.push(...(await this.fw.flasher.apply({ path, filename: file.name, info }, { op })).messages);
@@ -338,46 +296,4 @@ class Upload {
       if (!stored) rmSync(path, { force: true });
     }
   }
-
-  /** Append one section; returns the assembled file once the last (compsig-carrying) section arrived. */
-  private async section(n: number, file: NonNullable<Upload['file']>) {
-    const repo = this.fw.repository;
-    const partialPath = repo.partialPath();
-    const cur = this.partial.get();
-    if (n === 0) {
-      rmSync(partialPath, { force: true });
-      renameSync(file.tmp, partialPath);
-    } else {
-      if (!cur || cur.Filename !== file.name || cur.next !== n) {
-        rmSync(file.tmp, { force: true });
-        throw vendorError(400, 'UploadSectionOutOfOrder', n, file.name, cur?.Filename === file.name ? cur.next : 0);
-      }
-      await pipeline(createReadStream(file.tmp), createWriteStream(partialPath, { flags: 'a' }));
-      rmSync(file.tmp, { force: true });
-    }
-    const bytes = statSync(partialPath).size;
-    if (this.compsig === undefined) {
-      this.partial.set({ Filename: file.name, next: n + 1, bytes });
-      return undefined;
-    }
-    this.partial.set(null);
-    const tmp = repo.incomingPath();
-    renameSync(partialPath, tmp);
-    return { path: tmp, size: bytes, sha256: await sha256File(tmp) };
-  }
-}
-
-/** A small part's text; undefined when it is too large or cut short. */
-async function collect(file: Readable): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let n = 0;
-  try {
-    for await (const c of file as AsyncIterable<Buffer>) {
-      n += c.length;
-      if (n <= SMALL_PART_MAX) chunks.push(c);
-    }
-  } catch {
-    return undefined;
-  }
-  return n > SMALL_PART_MAX ? undefined : Buffer.concat(chunks).toString('utf8');
 }

@@ -1,0 +1,137 @@
+// The parts of an HttpPushUri upload besides the streaming itself: the
+// sessionKey cookie, the `parameters` part, small parts read whole, and the
+// assembly of a large file sent in sections.
+import { createReadStream, createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ComponentRepository } from '../../domain/firmware/repository.js';
+import { sha256File } from '../../domain/firmware/signing.js';
+import { baseError, vendorError } from '../../messages/errors.js';
+import { unauthorized } from '../../protocol/auth.js';
+import type { Setting } from '../../store/documents.js';
+
+/** The largest `parameters` or `compsig` part. */
+export const SMALL_PART_MAX = 64 * 1024;
+const FORBIDDEN_PARAMS = ['ExecutionParameters', 'Configuration'];
+
+export interface UploadParams {
+  UpdateRepository?: boolean;
+  UpdateTarget?: boolean;
+  UploadCurrentEtag?: string;
+  Section?: number;
+}
+
+/** A multi-section upload being assembled; persisted so sections survive a restart. */
+export interface SectionAssembly {
+  Filename: string;
+  next: number;
+  bytes: number;
+}
+
+/** A received file: where it is, its size and digest. */
+export interface ReceivedFile {
+  path: string;
+  size: number;
+  sha256: Buffer;
+}
+
+/** A cookie's value; one that is not valid percent-encoding is a bad credential (NoValidSession). */
+export function cookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        throw unauthorized();
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The `parameters` part: a JSON object of the allowed upload parameters, each of its type. */
+export function parseUploadParams(text: string | undefined): UploadParams {
+  if (text === undefined) return {};
+  let p: unknown;
+  try {
+    p = JSON.parse(text);
+  } catch {
+    throw baseError('MalformedJSON');
+  }
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) throw baseError('UnrecognizedRequestBody');
+  const out: UploadParams = {};
+  for (const [k, v] of Object.entries(p)) {
+    if (FORBIDDEN_PARAMS.includes(k)) throw vendorError(400, 'UploadParameterNotAllowed', k);
+    const wrongType = () => baseError('ActionParameterValueTypeError', JSON.stringify(v), k, 'upload');
+    switch (k) {
+      case 'Section':
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw wrongType();
+        out.Section = v;
+        break;
+      case 'UploadCurrentEtag':
+        if (typeof v !== 'string') throw wrongType();
+        out.UploadCurrentEtag = v;
+        break;
+      case 'UpdateRepository':
+      case 'UpdateTarget':
+        if (typeof v !== 'boolean') throw wrongType();
+        out[k] = v;
+        break;
+      default:
+        throw baseError('ActionParameterUnknown', 'upload', k);
+    }
+  }
+  return out;
+}
+
+/** A small part's text; undefined when it is too large or cut short. */
+export async function collect(file: Readable): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let n = 0;
+  try {
+    for await (const c of file as AsyncIterable<Buffer>) {
+      n += c.length;
+      if (n <= SMALL_PART_MAX) chunks.push(c);
+    }
+  } catch {
+    return undefined;
+  }
+  return n > SMALL_PART_MAX ? undefined : Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Append section `n` of `name` (received at `tmp`); returns the assembled file once the
+ * last section (the one carrying the compsig) arrived, undefined while more are expected.
+ */
+export async function appendSection(
+  repo: ComponentRepository,
+  partial: Setting<SectionAssembly | null>,
+  n: number,
+  name: string,
+  tmp: string,
+  last: boolean,
+): Promise<ReceivedFile | undefined> {
+  const partialPath = repo.partialPath();
+  const cur = partial.get();
+  if (n === 0) {
+    rmSync(partialPath, { force: true });
+    renameSync(tmp, partialPath);
+  } else {
+    if (!cur || cur.Filename !== name || cur.next !== n) {
+      rmSync(tmp, { force: true });
+      throw vendorError(400, 'UploadSectionOutOfOrder', n, name, cur?.Filename === name ? cur.next : 0);
+    }
+    await pipeline(createReadStream(tmp), createWriteStream(partialPath, { flags: 'a' }));
+    rmSync(tmp, { force: true });
+  }
+  const bytes = statSync(partialPath).size;
+  if (!last) {
+    partial.set({ Filename: name, next: n + 1, bytes });
+    return undefined;
+  }
+  partial.set(null);
+  const assembled = repo.incomingPath();
+  renameSync(partialPath, assembled);
+  return { path: assembled, size: bytes, sha256: await sha256File(assembled) };
+}
