@@ -43,6 +43,8 @@ export interface CollectionSpec<
   CB extends Props,
   UB extends Props,
 > {
+  // C and M are inferred from the two paths alone (NoInfer elsewhere), so a
+  // callback's declared context can only be checked against them, never widen them.
   /** The collection's literal path, e.g. '/redfish/v1/.../Certificates/'. */
   collection: C;
   /** The member's literal path: the collection's plus '{MemberId}/'. */
@@ -53,23 +55,23 @@ export interface CollectionSpec<
   /** The collection's Name. */
   name: string;
   /** Properties the collection shows besides Name and Members (Description...). */
-  extra?: (params: PathParams<C>) => Record<string, unknown>;
-  store: MemberStore<R, PathParams<C>>;
+  extra?: (params: PathParams<NoInfer<C>>) => Record<string, unknown>;
+  store: MemberStore<R, PathParams<NoInfer<C>>>;
   /** A member's representation. */
-  show(member: R, at: MemberAt<C>): Record<string, unknown>;
+  show(member: R, at: MemberAt<NoInfer<C>>): Record<string, unknown>;
   privileges: { read: PrivilegeRule; write: PrivilegeRule };
   /** POST to the collection: makes the member, answered 201 with Location and its body. */
-  create?: { body?: CB; handler(ctx: PostContext<C, CB>): Maybe<R> };
+  create?: { body?: CB; handler(ctx: PostContext<NoInfer<C>, CB>): Maybe<R> };
   /** PATCH of a member; answers what the handler returns (nothing: a Success message). */
-  update?: { body?: UB; handler(member: R, ctx: PatchContext<M, UB>): unknown };
+  update?: { body?: UB; handler(member: R, ctx: PatchContext<NoInfer<M>, UB>): unknown };
   /** DELETE of a member. */
-  remove?(member: R, ctx: Context<M>): unknown;
+  remove?(member: R, ctx: Context<NoInfer<M>>): unknown;
   /** Collections (and their members) that only allow reading, by their parameters. */
-  readOnlyFor?(params: PathParams<C>): boolean;
+  readOnlyFor?(params: PathParams<NoInfer<C>>): boolean;
   /** Resolvers of the collection's own parameters, unless the table's shared ones cover them. */
   params?: Readonly<Record<string, ParamResolver>>;
-  collectionActions?: readonly ActionRoute<C, any>[];
-  memberActions?: readonly ActionRoute<M, any>[];
+  collectionActions?: readonly ActionRoute<NoInfer<C>, any>[];
+  memberActions?: readonly ActionRoute<NoInfer<M>, any>[];
 }
 
 /** Registers a collection and its members (two routes); the member's last {Param} is its id. */
