@@ -1,26 +1,26 @@
 // Resource descriptions of the Secure Boot area (DMTF SecureBoot 1.1.0,
 // SecureBootDatabase 1.0.0, Certificate 1.8.0, Signature 1.0.2).
 import type { CertificateInfo } from '../../platform/certificate-info.js';
-import type { ActionDef, Props } from '../../protocol/description.js';
-import { collectionOf, defineType, ro, t, commonProps } from '../../protocol/description.js';
+import type { Props } from '../../protocol/description.js';
+import { collectionOf, defineAction, defineType, ro, t, commonProps } from '../../protocol/description.js';
 
 const GUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
-export const SecureBootResetKeys: ActionDef = {
+export const SecureBootResetKeys = defineAction({
   name: 'SecureBoot.ResetKeys',
   description: 'Resets the UEFI Secure Boot key databases: to the platform defaults, all deleted, or the PK deleted.',
   parameters: {
     ResetKeysType: t.enum(['ResetAllKeysToDefault', 'DeleteAllKeys', 'DeletePK'], { required: true }),
   },
-};
+});
 
-export const SecureBootDatabaseResetKeys: ActionDef = {
+export const SecureBootDatabaseResetKeys = defineAction({
   name: 'SecureBootDatabase.ResetKeys',
   description: 'Resets this UEFI Secure Boot database to its platform default content, or deletes its content.',
   parameters: {
     ResetKeysType: t.enum(['ResetAllKeysToDefault', 'DeleteAllKeys'], { required: true }),
   },
-};
+});
 
 export const SecureBootType = defineType({
   name: 'SecureBoot',
@@ -104,12 +104,12 @@ export function certificateProperties(info: CertificateInfo): Record<string, unk
 }
 
 /** What a client sends to enroll a certificate (the schema's required-on-create properties). */
-export const CertificateEnrollBody: Props = {
+export const CertificateEnrollBody = {
   CertificateString: t.string({ required: true }),
   // PEM is the one format a UEFI database enrollment takes here.
   CertificateType: t.enum(['PEM'], { required: true }),
   UefiSignatureOwner: t.string({ pattern: GUID }),
-};
+} satisfies Props;
 
 export const SignatureType = defineType({
   name: 'Signature',
@@ -125,13 +125,11 @@ export const SignatureType = defineType({
   },
 });
 
-export const SignatureAddBody: Props = {
+export const SignatureAddBody = {
   SignatureString: t.string({ required: true, pattern: '^[0-9A-Fa-f]{64}$' }),
   SignatureTypeRegistry: t.enum(['UEFI'], { required: true }),
   SignatureType: t.enum(['EFI_CERT_SHA256_GUID'], { required: true }),
   UefiSignatureOwner: t.string({ pattern: GUID }),
-};
+} satisfies Props;
 
 export const SecureBootDatabaseCollectionType = collectionOf(SecureBootDatabaseType);
-export const CertificateCollectionType = collectionOf(CertificateType);
-export const SignatureCollectionType = collectionOf(SignatureType);

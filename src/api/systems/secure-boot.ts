@@ -4,15 +4,23 @@
 // The dispatcher announces each write to the addressed resource; this module
 // announces what else changed (actions, SecureBootMode, the boot).
 import { Priv } from '../../lib/privileges.js';
-import type { ChangeSet, CertificateRecord, ResetKeysType, SignatureRecord } from '../../domain/secure-boot/secure-boot.js';
-import { DATABASES, findDatabase, type DatabaseInfo } from '../../domain/secure-boot/databases.js';
+import type { ChangeSet, CertificateRecord, SignatureRecord } from '../../domain/secure-boot/secure-boot.js';
+import { DATABASES, findDatabase, type DatabaseId, type DatabaseInfo } from '../../domain/secure-boot/databases.js';
 import { baseError, vendorMessage } from '../../messages/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
-import { collection, created, messages } from '../../protocol/reply.js';
-import { missing, present, type Handler, type RequestContext, type RouteTable } from '../../protocol/routes.js';
+import { addCollection, type MemberStore } from '../../protocol/collections.js';
+import { collection, messages } from '../../protocol/reply.js';
+import {
+  action,
+  present,
+  type ActionContext,
+  type Context,
+  type PatchContext,
+  type PostContext,
+  type RouteTable,
+} from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import {
-  CertificateCollectionType,
   CertificateEnrollBody,
   CertificateType,
   SecureBootDatabaseCollectionType,
@@ -21,17 +29,25 @@ import {
   SecureBootResetKeys,
   SecureBootType,
   SignatureAddBody,
-  SignatureCollectionType,
   SignatureType,
   certificateProperties,
 } from './secure-boot-types.js';
 
-export function secureBootUri(systemId: string): string {
-  return `/redfish/v1/Systems/${encodeURIComponent(systemId)}/SecureBoot/`;
+/** What the Secure Boot area uses. */
+export type SecureBootDeps = Pick<Services, 'config' | 'secureBoot' | 'events' | 'host'>;
+
+// Handlers' paths (the routes below spell them out in full).
+type SecureBootPath = '/redfish/v1/Systems/{SystemId}/SecureBoot/';
+type DatabasePath = '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/{DatabaseId}/';
+
+/** A certificate or signature, with the database it is in. */
+interface Entry<R> {
+  db: DatabaseInfo;
+  record: R;
 }
 
-function databaseUri(systemId: string, db: string): string {
-  return `${secureBootUri(systemId)}SecureBootDatabases/${db}/`;
+function secureBootUri(systemId: string): string {
+  return `/redfish/v1/Systems/${encodeURIComponent(systemId)}/SecureBoot/`;
 }
 
 /** Values of SecureBootDatabase.ResetKeys that make sense per database. */
@@ -39,267 +55,231 @@ function databaseResetValues(db: DatabaseInfo | undefined): readonly ('ResetAllK
   return db?.writable === false ? ['ResetAllKeysToDefault'] : ['ResetAllKeysToDefault', 'DeleteAllKeys'];
 }
 
-export function certificateBody(c: CertificateRecord, db: DatabaseInfo): Record<string, unknown> {
-  const { info } = c;
+const readOnlyFor = (p: { DatabaseId: string }): boolean => findDatabase(p.DatabaseId)?.writable === false;
+
+function certificateBody({ db, record }: Entry<CertificateRecord>): Record<string, unknown> {
   return {
-    Id: c.Id,
-    Name: info.subject.CommonName ?? `Certificate ${c.Id}`,
+    Id: record.Id,
+    Name: record.info.subject.CommonName ?? `Certificate ${record.Id}`,
     Description: `Certificate enrolled in the ${db.id} database`,
-    ...certificateProperties(info),
-    UefiSignatureOwner: c.owner,
+    ...certificateProperties(record.info),
+    UefiSignatureOwner: record.owner,
   };
 }
 
-export function signatureBody(sig: SignatureRecord, db: DatabaseInfo): Record<string, unknown> {
+function signatureBody({ db, record }: Entry<SignatureRecord>): Record<string, unknown> {
   return {
-    Id: sig.Id,
-    Name: `Signature ${sig.Id}`,
+    Id: record.Id,
+    Name: `Signature ${record.Id}`,
     Description: `SHA-256 hash in the ${db.id} database`,
-    SignatureString: sig.hash,
+    SignatureString: record.hash,
     SignatureTypeRegistry: 'UEFI',
-    SignatureType: sig.type,
-    UefiSignatureOwner: sig.owner,
+    SignatureType: record.type,
+    UefiSignatureOwner: record.owner,
   };
 }
 
-export function registerSecureBootRoutes(routes: RouteTable, s: Services): void {
-  const sb = s.secureBoot;
-
-  const system = (): string => s.config.systemId;
-  const database = (ctx: RequestContext): DatabaseInfo => present(findDatabase(ctx.params.DatabaseId ?? ''), ctx);
-  // Members of the defaults exist once the defaults are made (on first use).
-  const params = {
-    DatabaseId: (id: string) => findDatabase(id) !== undefined,
-    CertificateId: async (id: string, p: Readonly<Record<string, string>>) => {
-      await sb.ready();
-      const db = findDatabase(p.DatabaseId ?? '');
-      return db !== undefined && sb.certificate(db.id, id) !== undefined;
-    },
-    SignatureId: async (id: string, p: Readonly<Record<string, string>>) => {
-      await sb.ready();
-      const db = findDatabase(p.DatabaseId ?? '');
-      return db !== undefined && sb.signature(db.id, id) !== undefined;
-    },
+function certificatesExtra(p: { DatabaseId: string }): Record<string, unknown> {
+  return {
+    Description: `Certificates in the ${p.DatabaseId} database`,
+    ...(findDatabase(p.DatabaseId)?.writable ? { '@Redfish.SupportedCertificates': ['PEM'] } : {}),
   };
-  // Every handler waits for the factory defaults, made on first use.
-  const ready =
-    (fn: Handler): Handler =>
-    async (ctx) => {
+}
+
+/** The entries of one kind in the database a path names. */
+function entries<R extends { Id: string }>(
+  list: (db: DatabaseId) => R[],
+  get: (db: DatabaseId, id: string) => R | undefined,
+): MemberStore<Entry<R>, { readonly DatabaseId: string }> {
+  return {
+    list: (p) => {
+      const db = findDatabase(p.DatabaseId);
+      return db ? list(db.id).map((record) => ({ db, record })) : [];
+    },
+    get: (id, p) => {
+      const db = findDatabase(p.DatabaseId);
+      const record = db && get(db.id, id);
+      return db && record && { db, record };
+    },
+    id: (e) => e.record.Id,
+  };
+}
+
+function handlers(d: SecureBootDeps) {
+  const sb = d.secureBoot;
+  const database = (ctx: { params: { DatabaseId: string }; uri: string }): DatabaseInfo =>
+    present(findDatabase(ctx.params.DatabaseId), ctx);
+  const announce = (change: ChangeSet): void => {
+    const uri = secureBootUri(d.config.systemId);
+    for (const db of change.databases)
+      d.events.publish(resourceEvent('ResourceChanged'), `${uri}SecureBootDatabases/${db}/`, 'ResourceUpdated');
+    if (change.secureBoot) d.events.publish(resourceEvent('ResourceChanged'), uri, 'ResourceUpdated');
+  };
+  return {
+    // A boot applies SecureBootEnable: the firmware enforces Secure Boot, or not.
+    // No need to wait for the defaults: before they exist, Secure Boot is off.
+    applyAtBoot: () => announce(sb.applyAtBoot()),
+    // A database's content exists once the factory defaults are made (on first use):
+    // every route under {DatabaseId} waits for them before its member ids resolve.
+    databaseExists: async (id: string) => {
       await sb.ready();
-      return fn(ctx);
+      return findDatabase(id) !== undefined;
+    },
+    certificates: entries(
+      (db) => sb.certificates(db),
+      (db, id) => sb.certificate(db, id),
+    ),
+    signatures: entries(
+      (db) => sb.signatures(db),
+      (db, id) => sb.signature(db, id),
+    ),
+    getSecureBoot,
+    patchSecureBoot,
+    postResetKeys,
+    getDatabases,
+    getDatabase,
+    postDatabaseResetKeys,
+    enrollCertificate,
+    deleteCertificate,
+    addSignature,
+    deleteSignature,
+  };
+
+  async function getSecureBoot(ctx: Context<SecureBootPath>) {
+    await sb.ready();
+    const st = sb.status();
+    return {
+      Id: 'SecureBoot',
+      Name: 'UEFI Secure Boot',
+      Description: 'UEFI Secure Boot settings and key databases',
+      SecureBootEnable: st.enable,
+      SecureBootCurrentBoot: st.currentBoot,
+      SecureBootMode: st.mode,
+      SecureBootDatabases: { '@odata.id': `${ctx.uri}SecureBootDatabases/` },
     };
-  const announce = (systemId: string, change: ChangeSet): void => {
-    for (const db of change.databases) {
-      s.events.publish(resourceEvent('ResourceChanged'), databaseUri(systemId, db), 'ResourceUpdated');
-    }
-    if (change.secureBoot) s.events.publish(resourceEvent('ResourceChanged'), secureBootUri(systemId), 'ResourceUpdated');
-  };
-  const readOnlyFor = (p: Record<string, string>): boolean => findDatabase(p.DatabaseId ?? '')?.writable === false;
+  }
 
-  // A boot applies SecureBootEnable: the firmware enforces Secure Boot, or not.
-  // No need to wait for the defaults: before they exist, Secure Boot is off.
-  s.host.onPost('SecureBootSetup', () => announce(s.config.systemId, sb.applyAtBoot()));
+  async function patchSecureBoot(ctx: PatchContext<SecureBootPath, typeof SecureBootType.properties>) {
+    await sb.ready();
+    const change = sb.setEnable(ctx.body.SecureBootEnable === true);
+    // Like any firmware setting, it is applied by the next boot.
+    return change.secureBoot ? messages(vendorMessage('SystemResetRequired'), ...ctx.problems) : undefined;
+  }
+
+  async function postResetKeys(ctx: ActionContext<SecureBootPath, typeof SecureBootResetKeys>) {
+    await sb.ready();
+    announce(sb.resetKeys(ctx.body.ResetKeysType));
+  }
+
+  async function getDatabases(ctx: Context<`${SecureBootPath}SecureBootDatabases/`>) {
+    await sb.ready();
+    return collection(
+      'UEFI SecureBoot Database Collection',
+      DATABASES.map((db) => `${ctx.uri}${db.id}/`),
+      { Description: 'The UEFI Secure Boot databases of the system' },
+    );
+  }
+
+  function getDatabase(ctx: Context<DatabasePath>) {
+    const db = database(ctx);
+    return {
+      Id: db.id,
+      Name: db.name,
+      Description: db.description,
+      DatabaseId: db.id,
+      Certificates: { '@odata.id': `${ctx.uri}Certificates/` },
+      Signatures: { '@odata.id': `${ctx.uri}Signatures/` },
+    };
+  }
+
+  function postDatabaseResetKeys(ctx: ActionContext<DatabasePath, typeof SecureBootDatabaseResetKeys>) {
+    const db = database(ctx);
+    const type = ctx.body.ResetKeysType;
+    if (!databaseResetValues(db).includes(type)) {
+      throw baseError('ActionParameterValueNotInList', type, 'ResetKeysType', SecureBootDatabaseResetKeys.name).about('ResetKeysType');
+    }
+    announce(sb.resetDatabase(db, type));
+  }
+
+  function enrollCertificate(ctx: PostContext<`${DatabasePath}Certificates/`, typeof CertificateEnrollBody>): Entry<CertificateRecord> {
+    const db = database(ctx);
+    const record = sb.enrollCertificate(db, ctx.body.CertificateString, ctx.body.UefiSignatureOwner?.toLowerCase());
+    // The first PK moves the system from Setup Mode to User Mode.
+    if (db.id === 'PK') announce({ databases: [], secureBoot: true });
+    return { db, record };
+  }
+
+  function deleteCertificate({ db, record }: Entry<CertificateRecord>, ctx: Context<`${DatabasePath}Certificates/{CertificateId}/`>) {
+    const change = present(sb.deleteCertificate(db, record.Id), ctx);
+    // Removing the PK also changes SecureBootMode (and maybe SecureBootEnable).
+    announce({ ...change, databases: [] });
+  }
+
+  function addSignature(ctx: PostContext<`${DatabasePath}Signatures/`, typeof SignatureAddBody>): Entry<SignatureRecord> {
+    const db = database(ctx);
+    return { db, record: sb.addSignature(db, ctx.body.SignatureString, ctx.body.UefiSignatureOwner?.toLowerCase()) };
+  }
+
+  function deleteSignature({ db, record }: Entry<SignatureRecord>, ctx: Context<`${DatabasePath}Signatures/{SignatureId}/`>) {
+    present(sb.deleteSignature(db, record.Id), ctx);
+  }
+}
+
+export function registerSecureBootRoutes(routes: RouteTable, d: SecureBootDeps): void {
+  const h = handlers(d);
+  d.host.onPost('SecureBootSetup', h.applyAtBoot);
+  const databaseParams = { DatabaseId: h.databaseExists };
+  const privileges = { read: Priv.login, write: Priv.hostBios };
 
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/SecureBoot/',
     type: SecureBootType,
-    get: {
-      privilege: Priv.login,
-      handler: ready((ctx) => {
-        const id = system();
-        const st = sb.status();
-        return {
-          Id: 'SecureBoot',
-          Name: 'UEFI Secure Boot',
-          Description: 'UEFI Secure Boot settings and key databases',
-          SecureBootEnable: st.enable,
-          SecureBootCurrentBoot: st.currentBoot,
-          SecureBootMode: st.mode,
-          SecureBootDatabases: { '@odata.id': `${secureBootUri(id)}SecureBootDatabases/` },
-        };
-      }),
-    },
-    patch: {
-      privilege: Priv.hostBios,
-      handler: ready((ctx) => {
-        const id = system();
-        // Validation leaves SecureBootEnable, a boolean, as the one writable property.
-        const change = sb.setEnable(ctx.body.SecureBootEnable === true);
-        // Like any firmware setting, it is applied by the next boot.
-        return change.secureBoot ? messages(vendorMessage('SystemResetRequired'), ...ctx.problems) : undefined;
-      }),
-    },
-    actions: [
-      {
-        def: SecureBootResetKeys,
-        privilege: Priv.hostBios,
-        handler: ready((ctx) => {
-          const id = system();
-          announce(id, sb.resetKeys(ctx.body.ResetKeysType as ResetKeysType));
-          return undefined;
-        }),
-      },
-    ],
+    get: { privilege: Priv.login, handler: h.getSecureBoot },
+    patch: { privilege: Priv.hostBios, handler: h.patchSecureBoot },
+    actions: [action<typeof SecureBootResetKeys, SecureBootPath>(SecureBootResetKeys, Priv.hostBios, h.postResetKeys)],
   });
-
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/',
     type: SecureBootDatabaseCollectionType,
-    get: {
-      privilege: Priv.login,
-      handler: ready((ctx) =>
-        collection(
-          'UEFI SecureBoot Database Collection',
-          DATABASES.map((d) => `${ctx.uri}${d.id}/`),
-          { Description: 'The UEFI Secure Boot databases of the system' },
-        ),
-      ),
-    },
+    get: { privilege: Priv.login, handler: h.getDatabases },
   });
-
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/{DatabaseId}/',
-    params,
     type: SecureBootDatabaseType,
-    get: {
-      privilege: Priv.login,
-      handler: ready((ctx) => {
-        const db = database(ctx);
-        return {
-          Id: db.id,
-          Name: db.name,
-          Description: db.description,
-          DatabaseId: db.id,
-          Certificates: { '@odata.id': `${ctx.uri}Certificates/` },
-          Signatures: { '@odata.id': `${ctx.uri}Signatures/` },
-        };
-      }),
-    },
+    params: databaseParams,
+    get: { privilege: Priv.login, handler: h.getDatabase },
     actions: [
-      {
-        def: SecureBootDatabaseResetKeys,
-        privilege: Priv.hostBios,
-        allowable: ({ params }) => ({ ResetKeysType: databaseResetValues(findDatabase(params.DatabaseId ?? '')) }),
-        handler: ready((ctx) => {
-          const db = database(ctx);
-          const type = ctx.body.ResetKeysType as 'ResetAllKeysToDefault' | 'DeleteAllKeys';
-          if (!databaseResetValues(db).includes(type)) {
-            throw baseError('ActionParameterValueNotInList', type, 'ResetKeysType', SecureBootDatabaseResetKeys.name).about('ResetKeysType');
-          }
-          announce(system(), sb.resetDatabase(db, type));
-          return undefined;
-        }),
-      },
+      action<typeof SecureBootDatabaseResetKeys, DatabasePath>(SecureBootDatabaseResetKeys, Priv.hostBios, h.postDatabaseResetKeys, {
+        allowable: ({ params }) => ({ ResetKeysType: databaseResetValues(DATABASES.find((db) => db.id === params.DatabaseId)) }),
+      }),
     ],
   });
-
-  routes.add({
-    path: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/{DatabaseId}/Certificates/',
-    params,
-    type: CertificateCollectionType,
-    readOnlyFor,
-    get: {
-      privilege: Priv.login,
-      handler: ready((ctx) => {
-        const db = database(ctx);
-        return collection(
-          'Certificate Collection',
-          sb.certificates(db.id).map((c) => `${ctx.uri}${c.Id}/`),
-          {
-            Description: `Certificates in the ${db.id} database`,
-            ...(db.writable ? { '@Redfish.SupportedCertificates': ['PEM'] } : {}),
-          },
-        );
-      }),
-    },
-    post: {
-      privilege: Priv.hostBios,
-      body: CertificateEnrollBody,
-      handler: ready((ctx) => {
-        const db = database(ctx);
-        const owner = ctx.body.UefiSignatureOwner as string | undefined;
-        const record = sb.enrollCertificate(db, ctx.body.CertificateString as string, owner?.toLowerCase());
-        // The first PK moves the system from Setup Mode to User Mode.
-        if (db.id === 'PK') announce(system(), { databases: [], secureBoot: true });
-        return created(`${ctx.uri}${record.Id}/`, certificateBody(record, db));
-      }),
-    },
-  });
-
-  routes.add({
-    path: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/{DatabaseId}/Certificates/{CertificateId}/',
-    params,
+  addCollection(routes, {
+    collection: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/{DatabaseId}/Certificates/',
+    member: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/{DatabaseId}/Certificates/{CertificateId}/',
     type: CertificateType,
+    name: 'Certificate Collection',
+    extra: certificatesExtra,
+    params: databaseParams,
     readOnlyFor,
-    get: {
-      privilege: Priv.login,
-      handler: ready((ctx) => {
-        const db = database(ctx);
-        const record = present(sb.certificate(db.id, ctx.params.CertificateId ?? ''), ctx);
-        return certificateBody(record, db);
-      }),
-    },
-    delete: {
-      privilege: Priv.hostBios,
-      handler: ready((ctx) => {
-        const db = database(ctx);
-        const change = sb.deleteCertificate(db, ctx.params.CertificateId ?? '');
-        if (!change) throw missing(ctx);
-        // Removing the PK also changes SecureBootMode (and maybe SecureBootEnable).
-        announce(system(), { ...change, databases: [] });
-        return undefined;
-      }),
-    },
+    store: h.certificates,
+    show: certificateBody,
+    privileges,
+    create: { body: CertificateEnrollBody, handler: h.enrollCertificate },
+    remove: h.deleteCertificate,
   });
-
-  routes.add({
-    path: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/{DatabaseId}/Signatures/',
-    params,
-    type: SignatureCollectionType,
-    readOnlyFor,
-    get: {
-      privilege: Priv.login,
-      handler: ready((ctx) => {
-        const db = database(ctx);
-        return collection(
-          'Signature Collection',
-          sb.signatures(db.id).map((sig) => `${ctx.uri}${sig.Id}/`),
-          { Description: `Signatures in the ${db.id} database` },
-        );
-      }),
-    },
-    post: {
-      privilege: Priv.hostBios,
-      body: SignatureAddBody,
-      handler: ready((ctx) => {
-        const db = database(ctx);
-        const owner = ctx.body.UefiSignatureOwner as string | undefined;
-        const record = sb.addSignature(db, ctx.body.SignatureString as string, owner?.toLowerCase());
-        return created(`${ctx.uri}${record.Id}/`, signatureBody(record, db));
-      }),
-    },
-  });
-
-  routes.add({
-    path: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/{DatabaseId}/Signatures/{SignatureId}/',
-    params,
+  addCollection(routes, {
+    collection: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/{DatabaseId}/Signatures/',
+    member: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/{DatabaseId}/Signatures/{SignatureId}/',
     type: SignatureType,
+    name: 'Signature Collection',
+    extra: (p) => ({ Description: `Signatures in the ${p.DatabaseId} database` }),
+    params: databaseParams,
     readOnlyFor,
-    get: {
-      privilege: Priv.login,
-      handler: ready((ctx) => {
-        const db = database(ctx);
-        const record = present(sb.signature(db.id, ctx.params.SignatureId ?? ''), ctx);
-        return signatureBody(record, db);
-      }),
-    },
-    delete: {
-      privilege: Priv.hostBios,
-      handler: ready((ctx) => {
-        const db = database(ctx);
-        if (!sb.deleteSignature(db, ctx.params.SignatureId ?? '')) throw missing(ctx);
-        return undefined;
-      }),
-    },
+    store: h.signatures,
+    show: signatureBody,
+    privileges,
+    create: { body: SignatureAddBody, handler: h.addSignature },
+    remove: h.deleteSignature,
   });
 }
