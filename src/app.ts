@@ -143,7 +143,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     },
   };
 
-  const events = new EventBus(clock);
+  const events = new EventBus(clock, log);
   // Subscriptions, durable outbox and delivery: listening from here on, so no event is missed.
   const eventHub = new EventHub({
     store,
@@ -191,6 +191,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     host: hostLifecycle,
     logs,
     events,
+    log,
   });
   const updateQueue = new UpdateQueueArea({
     ...update,

@@ -89,13 +89,18 @@ export async function startSsdp(o: SsdpOptions): Promise<Ssdp> {
     }
   }
 
-  const notify = (nts: 'ssdp:alive' | 'ssdp:byebye'): Promise<void> => {
+  /** Never rejects: a NOTIFY that cannot be sent (no route, socket closing) is logged, and the next tick tries again. */
+  const notify = async (nts: 'ssdp:alive' | 'ssdp:byebye'): Promise<void> => {
     const s = o.settings();
-    socket.setMulticastTTL(Math.min(255, Math.max(1, s.notifyTtl)));
     const text =
       `NOTIFY * HTTP/1.1\r\nHOST: ${GROUP}:${port}\r\nCACHE-CONTROL: max-age=${MAX_AGE}\r\nNT: ${st}\r\nNTS: ${nts}\r\n` +
       `USN: ${usn}\r\nAL: ${o.location}\r\n\r\n`;
-    return new Promise((resolve) => socket.send(text, port, GROUP, () => resolve()));
+    try {
+      socket.setMulticastTTL(Math.min(255, Math.max(1, s.notifyTtl)));
+      await new Promise<void>((resolve, reject) => socket.send(text, port, GROUP, (err) => (err ? reject(err) : resolve())));
+    } catch (err) {
+      o.log.warn({ err, nts }, 'SSDP NOTIFY not sent');
+    }
   };
   // One tick a second: the interval is a setting that may change at any time.
   let lastNotify = -Infinity;
@@ -111,7 +116,7 @@ export async function startSsdp(o: SsdpOptions): Promise<Ssdp> {
     port,
     close: async () => {
       tick.cancel();
-      if (o.settings().enabled) await notify('ssdp:byebye').catch(() => undefined);
+      if (o.settings().enabled) await notify('ssdp:byebye');
       await new Promise<void>((resolve) => socket.close(() => resolve()));
     },
   };

@@ -136,7 +136,7 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   throw parsed.reason === 'depth' ? vendorError(400, 'JsonNestingTooDeep', MAX_JSON_DEPTH) : baseError('MalformedJSON');
 }
 
-function send(res: ServerResponse, out: Outgoing): void {
+function send(log: Logger, res: ServerResponse, out: Outgoing): void {
   if (res.headersSent || res.destroyed) return;
   res.setHeader('Strict-Transport-Security', HSTS);
   if (out.stream) {
@@ -148,7 +148,11 @@ function send(res: ServerResponse, out: Outgoing): void {
   }
   res.writeHead(out.status, out.headers);
   if (out.body instanceof Readable) {
-    out.body.on('error', () => res.destroy());
+    // A body that fails midway (a file read error) cannot be answered any more: the connection is cut.
+    out.body.on('error', (err) => {
+      log.warn({ err, method: res.req.method, path: res.req.url }, 'response body failed; connection closed');
+      res.destroy();
+    });
     out.body.pipe(res);
   } else {
     res.end(out.body);
@@ -180,7 +184,7 @@ export async function startHttpServer(o: HttpOptions) {
         socket.destroy();
         return;
       }
-      send(res, closingAnswer(vendorError(408, 'HttpRequestTimeout', `the request body made no progress for ${limits.bodyTimeout} s`)));
+      send(log, res, closingAnswer(vendorError(408, 'HttpRequestTimeout', `the request body made no progress for ${limits.bodyTimeout} s`)));
       res.once('finish', () => socket.destroy());
     };
     req.setTimeout(limits.bodyTimeout * 1000, stalled);
@@ -206,7 +210,7 @@ export async function startHttpServer(o: HttpOptions) {
     });
     // HTTP/1.1 requires Host (RFC 9112 3.2); node's own check would answer without a Redfish body.
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
-      send(res, closingAnswer(vendorError(400, 'HttpRequestInvalid', 'the Host header is missing')));
+      send(log, res, closingAnswer(vendorError(400, 'HttpRequestInvalid', 'the Host header is missing')));
       return;
     }
     watchBody(req, res);
@@ -218,7 +222,7 @@ export async function startHttpServer(o: HttpOptions) {
         clientIp,
         socket: req.socket as TLSSocket,
       });
-      if ('status' in prepared) return send(res, prepared);
+      if ('status' in prepared) return send(log, res, prepared);
       user = prepared.principal.userName || undefined;
       const spec = writeSpec(prepared);
       const type = req.headers['content-type'];
@@ -227,14 +231,14 @@ export async function startHttpServer(o: HttpOptions) {
         if (!type || !allowed.some((t) => type.toLowerCase().startsWith(t))) {
           throw vendorError(415, 'UnsupportedMediaType', String(type ?? 'none'), allowed.join(', '));
         }
-        return send(res, await dispatcher.execute(prepared, undefined, req));
+        return send(log, res, await dispatcher.execute(prepared, undefined, req));
       }
       let body: unknown;
       if (hasBody(req) && prepared.method !== 'GET' && prepared.method !== 'HEAD') {
         if (!type || !JSON_CT.test(type)) throw vendorError(415, 'UnsupportedMediaType', String(type ?? 'none'), 'application/json');
         body = await readJson(req, o.bodyLimit);
       }
-      send(res, await dispatcher.execute(prepared, body));
+      send(log, res, await dispatcher.execute(prepared, body));
     } catch (e) {
       // Answered already (a stalled body, a framing error) or the client left: nothing to say.
       if (res.headersSent || res.destroyed) {
@@ -242,7 +246,7 @@ export async function startHttpServer(o: HttpOptions) {
         return;
       }
       // Whatever of a refused body is unread is not worth reading: close after answering.
-      send(res, req.complete ? dispatcher.errorResult(e) : closingAnswer(e));
+      send(log, res, req.complete ? dispatcher.errorResult(e) : closingAnswer(e));
     }
   };
 
@@ -261,7 +265,7 @@ export async function startHttpServer(o: HttpOptions) {
     if (res) {
       if (res.headersSent) socket.destroy();
       else {
-        send(res, closingAnswer(answer));
+        send(log, res, closingAnswer(answer));
         res.once('finish', () => socket.destroy());
       }
       return;
@@ -305,7 +309,7 @@ export async function startHttpServer(o: HttpOptions) {
   // Expect other than 100-continue (which node answers itself): 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const expect = String(req.headers.expect ?? '').replace(/[^\x20-\x7e]/g, '').slice(0, 64);
-    send(res, closingAnswer(vendorError(417, 'HttpRequestInvalid', `the expectation "${expect}" is not supported; only 100-continue is`)));
+    send(log, res, closingAnswer(vendorError(417, 'HttpRequestInvalid', `the expectation "${expect}" is not supported; only 100-continue is`)));
   });
   // CONNECT (a proxy tunnel) is no method of this service.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {

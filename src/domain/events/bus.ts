@@ -1,5 +1,6 @@
 // In-process event bus. Every area publishes what happens (power changes,
 // settings applied, resources created...) here; the event service delivers it.
+import type { Logger } from 'pino';
 import type { ExtendedInfo } from '../../messages/messages.js';
 import type { Clock } from '../../platform/clock.js';
 
@@ -21,15 +22,19 @@ export class EventBus {
   private seq = 0;
   private readonly listeners: EventListener[] = [];
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {}
 
   publish(message: ExtendedInfo, origin?: string, eventType: EventType = 'Alert'): ServiceEvent {
     const event: ServiceEvent = { seq: ++this.seq, timestamp: this.clock.now(), eventType, message, origin };
     for (const fn of this.listeners) {
       try {
         fn(event);
-      } catch {
+      } catch (err) {
         // A failing listener must not break the publisher or the other listeners.
+        this.log.error({ err, messageId: message.MessageId, origin }, 'event listener failed');
       }
     }
     return event;

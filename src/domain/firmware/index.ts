@@ -1,5 +1,6 @@
 // The firmware update domain, built once by the composition root and shared
 // with the update areas (uploads, repository, task queue, install sets).
+import type { Logger } from 'pino';
 import type { EventBus } from '../events/bus.js';
 import type { Logs } from '../manager/logs.js';
 import type { Clock } from '../../platform/clock.js';
@@ -35,6 +36,7 @@ export interface FirmwareDeps {
   host: HostLifecycle;
   logs: Logs;
   events: EventBus;
+  log: Logger;
 }
 
 export function createFirmwareServices(d: FirmwareDeps): FirmwareServices {
@@ -46,7 +48,7 @@ export function createFirmwareServices(d: FirmwareDeps): FirmwareServices {
     status,
     flasher,
     repository: new ComponentRepository(d.store, d.dataDir, d.repositoryBytes),
-    integrity: new IntegrityScanner(d.store, d.clock, inventory, flasher, d.logs, d.events, status),
+    integrity: new IntegrityScanner(d.store, d.clock, inventory, flasher, d.logs, d.events, status, d.log),
     signingKey: VendorSigningKey.loadOrCreate(d.dataDir),
     downloader: new Downloader({ clock: d.clock, maxBytes: d.repositoryBytes, timeoutMs: d.downloadTimeoutSeconds * 1000, caFile: d.downloadCa }),
   };

@@ -4,6 +4,7 @@
 // while it runs, uploads and installs are refused (UpdateStatus blocker).
 // Failures go to the IML; with LogAndRepairAutomatically the image is
 // re-flashed from the recovery install set when it holds one.
+import type { Logger } from 'pino';
 import type { EventBus } from '../events/bus.js';
 import type { Logs } from '../manager/logs.js';
 import { resourceEvent } from '../../messages/event-messages.js';
@@ -58,6 +59,7 @@ export class IntegrityScanner {
     private readonly logs: Logs,
     private readonly events: EventBus,
     private readonly status: UpdateStatus,
+    private readonly log: Logger,
   ) {
     this.setting = store.setting<Persisted>('firmware.integrity', DEFAULTS);
     status.addBlocker(() => (this.running ? 'FirmwareIntegrityScan' : undefined));
@@ -99,8 +101,9 @@ export class IntegrityScanner {
         // The service is no longer busy: an ApplyUpdate waiting at the head of the queue may start.
         this.status.blockerEnded();
       });
-    // Callers that do not wait for the report (the action, the background timer) leave no unhandled rejection.
-    scan.catch(() => undefined);
+    // Callers that do not wait for the report (the action, the background timer) leave no unhandled rejection;
+    // the failure is logged, since nobody else may see it.
+    scan.catch((err: unknown) => this.log.error({ err }, 'firmware integrity scan failed'));
     this.running = scan;
     return scan;
   }
