@@ -59,7 +59,8 @@ export interface CollectionSpec<
   store: MemberStore<R, PathParams<NoInfer<C>>>;
   /** A member's representation. */
   show(member: R, at: MemberAt<NoInfer<C>>): Record<string, unknown>;
-  privileges: { read: PrivilegeRule; write: PrivilegeRule };
+  /** Who reads the collection and its members, and who creates, changes and removes them (needed with any of those). */
+  privileges: { read: PrivilegeRule; write?: PrivilegeRule };
   /** POST to the collection: makes the member, answered 201 with Location and its body. */
   create?: { body?: CB; handler(ctx: PostContext<NoInfer<C>, CB>): Maybe<R> };
   /** PATCH of a member; answers what the handler returns (nothing: a Success message). */
@@ -84,6 +85,11 @@ export function addCollection<
   UB extends Props = T['properties'],
 >(routes: RouteTable, spec: CollectionSpec<C, M, R, T, CB, UB>): void {
   const { store, privileges, create, update, remove } = spec;
+  // Asked only when a write is declared.
+  const write = (): PrivilegeRule => {
+    if (!privileges.write) throw new Error(`${spec.collection}: writes need privileges.write`);
+    return privileges.write;
+  };
   const names = paramNamesOf(spec.member);
   const idName = names[names.length - 1] as string;
   if (names.length !== paramNamesOf(spec.collection).length + 1)
@@ -123,7 +129,7 @@ export function addCollection<
       },
     },
     post: create && {
-      privilege: privileges.write,
+      privilege: write(),
       body: create.body,
       handler: async (ctx: PostContext<C, CB>) => {
         const member = await create.handler(ctx);
@@ -140,11 +146,11 @@ export function addCollection<
     readOnlyFor,
     get: { privilege: privileges.read, handler: async (ctx) => show(await find(ctx), ctx.params) },
     patch: update && {
-      privilege: privileges.write,
+      privilege: write(),
       body: update.body,
       handler: async (ctx: PatchContext<M, UB>) => update.handler(await find(ctx), ctx),
     },
-    delete: remove && { privilege: privileges.write, handler: async (ctx) => remove(await find(ctx), ctx) },
+    delete: remove && { privilege: write(), handler: async (ctx) => remove(await find(ctx), ctx) },
     actions: spec.memberActions,
   });
 }

@@ -189,7 +189,7 @@ describe('addCollection', () => {
     assert.deepEqual(allowedMethods(routes.match('/redfish/v1/Shelves/B/Widgets/Members/')!), []);
   });
 
-  it('registers no write methods that are not declared', () => {
+  it('registers no write methods that are not declared (a read-only collection needs no write privilege)', () => {
     const routes = new RouteTable();
     addCollection(routes, {
       collection: '/redfish/v1/Things/',
@@ -198,11 +198,28 @@ describe('addCollection', () => {
       name: 'Things',
       store: { list: () => [], get: () => undefined, id: (x: Widget) => x.id },
       show: (x) => ({ Id: x.id }),
-      privileges: { read: Priv.login, write: Priv.configureComponents },
+      privileges: { read: Priv.login },
     });
     assert.deepEqual(allowedMethods(routes.match('/redfish/v1/Things/')!), ['GET', 'HEAD']);
     assert.deepEqual(allowedMethods(routes.match('/redfish/v1/Things/a/')!), ['GET', 'HEAD']);
     assert.equal(routes.match('/redfish/v1/Things/Members/')?.membersAlias, undefined);
+  });
+
+  it('refuses writes declared without a write privilege', () => {
+    assert.throws(
+      () =>
+        addCollection(new RouteTable(), {
+          collection: '/redfish/v1/Things/',
+          member: '/redfish/v1/Things/{ThingId}/',
+          type: WidgetType,
+          name: 'Things',
+          store: { list: () => [], get: () => undefined, id: (x: Widget) => x.id },
+          show: (x) => ({ Id: x.id }),
+          privileges: { read: Priv.login },
+          remove: () => undefined,
+        }),
+      /writes need privileges.write/,
+    );
   });
 
   it('refuses a member path that does not add exactly one parameter to the collection', () => {
