@@ -13,6 +13,3 @@ export interface SensorReading {
 export interface SensorSource {
   readings(): SensorReading[];
 }
-
-/** Until the simulator registers its sensors. */
-export const NO_SENSORS: SensorSource = { readings: () => [] };

@@ -51,24 +51,8 @@ export function created(uri: string, body: Record<string, unknown>, headers: Rec
   return new Reply(201, undefined, { Location: uri, ...headers }, { uri, body });
 }
 
-/** 202 Accepted with a task monitor (DSP0266 asynchronous operations). */
-export function accepted(taskMonitor: string, body: unknown): Reply {
-  return new Reply(202, body, { Location: taskMonitor });
-}
-
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
   return new Reply(status, body, headers);
-}
-
-export function noContent(): Reply {
-  return new Reply(204, undefined);
-}
-
-export interface CollectionBody {
-  Name: string;
-  Description?: string;
-  Members: string[];
-  [key: string]: unknown;
 }
 
 /** A collection body from member URIs. */
