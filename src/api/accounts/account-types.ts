@@ -1,10 +1,22 @@
 // Resource descriptions of the AccountService area: the service, accounts,
 // roles and user certificate mappings.
 import { MAX_PASSWORD_LENGTH } from '../../domain/accounts/account-policy.js';
-import { ROLE_IDS, VENDOR_PRIVILEGES } from '../../lib/privileges.js';
-import { collectionOf, defineType, oem, ro, statusProp, t, type Props, commonProps } from '../../protocol/description.js';
+import { ROLE_IDS, type VendorPrivilege } from '../../lib/privileges.js';
+import { collectionOf, commonProps, defineType, oem, ro, statusProp, t, type Prop } from '../../protocol/description.js';
 
-export const VendorAccountPrivilegesProps: Props = Object.fromEntries(VENDOR_PRIVILEGES.map((p) => [p, t.boolean()]));
+/** One switch per vendor privilege (every one, checked by `satisfies`). */
+const VendorAccountPrivilegesProps = {
+  LoginPriv: t.boolean(),
+  RemoteConsolePriv: t.boolean(),
+  UserConfigPriv: t.boolean(),
+  VirtualMediaPriv: t.boolean(),
+  VirtualPowerAndResetPriv: t.boolean(),
+  ManagerConfigPriv: t.boolean(),
+  HostBIOSConfigPriv: t.boolean(),
+  HostNICConfigPriv: t.boolean(),
+  HostStorageConfigPriv: t.boolean(),
+  SystemRecoveryConfigPriv: t.boolean(),
+} satisfies Record<VendorPrivilege, Prop>;
 
 export const VendorManagerAccountType = defineType({
   name: 'VendorManagerAccount',
@@ -36,7 +48,7 @@ export const ManagerAccountType = defineType({
 });
 
 /** What a POST to the accounts collection may carry (Locked is not for creation). */
-export const NewAccountBody: Props = (({ Locked: _locked, ...rest }) => rest)(ManagerAccountType.properties);
+export const NewAccountBody = (({ Locked: _locked, ...rest }) => rest)(ManagerAccountType.properties);
 
 export const RoleType = defineType({
   name: 'Role',
@@ -74,7 +86,12 @@ export const AccountServiceType = defineType({
     MinPasswordLength: t.integer({ minimum: 1, maximum: MAX_PASSWORD_LENGTH }),
     MaxPasswordLength: ro(t.integer()),
     AccountLockoutThreshold: t.integer({ minimum: 0, maximum: 100, description: 'Failed logins before lockout; 0 disables lockout.' }),
-    AccountLockoutDuration: t.integer({ minimum: 0, maximum: 86400, units: 's', description: 'Seconds an account stays locked; 0 disables lockout.' }),
+    AccountLockoutDuration: t.integer({
+      minimum: 0,
+      maximum: 86400,
+      units: 's',
+      description: 'Seconds an account stays locked; 0 disables lockout.',
+    }),
     AccountLockoutCounterResetAfter: t.integer({ minimum: 0, maximum: 86400, units: 's' }),
     LocalAccountAuth: ro(t.enum(['Enabled', 'Disabled', 'Fallback', 'LocalFirst'])),
     Accounts: t.link({ readOnly: true }),

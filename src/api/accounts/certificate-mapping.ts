@@ -7,15 +7,17 @@ import { baseError, vendorError } from '../../messages/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { CertificateError, parseCertificates } from '../../platform/x509-verify.js';
 import { collection, created } from '../../protocol/reply.js';
-import { missing, present, type RouteTable } from '../../protocol/routes.js';
-import { VendorCertificateMappingCollectionType, VendorCertificateMappingType } from './account-types.js';
+import { missing, present, type Context, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { VendorCertificateMappingCollectionType, VendorCertificateMappingType } from './account-types.js';
 
-export const CERT_MAPPING_URI = '/redfish/v1/AccountService/UserCertificateMapping/';
+export type CertificateMappingDeps = Pick<Services, 'certificateLogin' | 'accounts' | 'events'>;
 
-const mappingUri = (id: string) => `${CERT_MAPPING_URI}${id}/`;
+type MappingPath = '/redfish/v1/AccountService/UserCertificateMapping/{MappingId}/';
 
-function mappingBody(m: CertificateMapping): Record<string, unknown> {
+const mappingUri = (id: string) => `/redfish/v1/AccountService/UserCertificateMapping/${id}/`;
+
+function mappingBody(m: CertificateMapping) {
   return {
     Id: m.Id,
     Name: 'User Certificate Mapping',
@@ -30,58 +32,70 @@ function mappingBody(m: CertificateMapping): Record<string, unknown> {
 function fingerprintFrom(text: string): string {
   if (!text.includes('-----BEGIN')) {
     const fp = canonicalFingerprint(text);
-    if (!fp) throw vendorError(400, 'CertificateInvalid', 'Fingerprint', 'it is neither a PEM certificate nor a SHA-256 fingerprint').about('Fingerprint');
+    if (!fp)
+      throw vendorError(400, 'CertificateInvalid', 'Fingerprint', 'it is neither a PEM certificate nor a SHA-256 fingerprint').about(
+        'Fingerprint',
+      );
     return fp;
   }
   try {
-    const certs = parseCertificates(text);
-    if (certs.length !== 1) throw new CertificateError('send exactly one user certificate');
-    return fingerprintOf(certs[0] as NonNullable<(typeof certs)[0]>);
+    const [cert, ...more] = parseCertificates(text);
+    if (!cert || more.length) throw new CertificateError('send exactly one user certificate');
+    return fingerprintOf(cert);
   } catch (e) {
     if (e instanceof CertificateError) throw vendorError(400, 'CertificateInvalid', 'Fingerprint', e.message).about('Fingerprint');
     throw e;
   }
 }
 
-export function registerCertificateMappingRoutes(routes: RouteTable, s: Services): void {
+function certificateMappingHandlers(s: CertificateMappingDeps) {
   const cl = s.certificateLogin;
 
-  routes.add({
-    path: CERT_MAPPING_URI,
-    type: VendorCertificateMappingCollectionType,
-    get: {
-      privilege: Priv.login,
-      handler: () => collection('User Certificate Mappings', cl.listMappings().map((m) => mappingUri(m.Id))),
-    },
-    post: {
-      privilege: Priv.userConfig,
-      handler: (ctx) => {
-        const { UserName, Fingerprint } = ctx.body as { UserName: string; Fingerprint: string };
-        const account = s.accounts.findByUserName(UserName);
-        if (!account) throw baseError('PropertyValueIncorrect', 'UserName', UserName).about('UserName');
-        const fp = fingerprintFrom(Fingerprint);
-        if (cl.findMapping(fp)) throw baseError('ResourceAlreadyExists', 'VendorCertificateMapping', 'Fingerprint', fp);
-        const m = cl.addMapping(account, fp);
-        s.events.publish(resourceEvent('ResourceCreated'), mappingUri(m.Id), 'ResourceAdded');
-        return created(mappingUri(m.Id), mappingBody(m));
-      },
-    },
-  });
+  function getMappings() {
+    return collection(
+      'User Certificate Mappings',
+      cl.listMappings().map((m) => mappingUri(m.Id)),
+    );
+  }
 
+  function postMapping(
+    ctx: PostContext<'/redfish/v1/AccountService/UserCertificateMapping/', typeof VendorCertificateMappingType.properties>,
+  ) {
+    const { UserName, Fingerprint } = ctx.body;
+    const account = s.accounts.findByUserName(UserName);
+    if (!account) throw baseError('PropertyValueIncorrect', 'UserName', UserName).about('UserName');
+    const fp = fingerprintFrom(Fingerprint);
+    if (cl.findMapping(fp)) throw baseError('ResourceAlreadyExists', 'VendorCertificateMapping', 'Fingerprint', fp);
+    const m = cl.addMapping(account, fp);
+    s.events.publish(resourceEvent('ResourceCreated'), mappingUri(m.Id), 'ResourceAdded');
+    return created(mappingUri(m.Id), mappingBody(m));
+  }
+
+  function getMapping(ctx: Context<MappingPath>) {
+    return mappingBody(present(cl.getMapping(ctx.params.MappingId), ctx));
+  }
+
+  function deleteMapping(ctx: Context<MappingPath>): void {
+    if (!cl.deleteMapping(ctx.params.MappingId)) throw missing(ctx);
+    s.events.publish(resourceEvent('ResourceRemoved'), mappingUri(ctx.params.MappingId), 'ResourceRemoved');
+  }
+
+  return { getMappings, postMapping, getMapping, deleteMapping };
+}
+
+export function registerCertificateMappingRoutes(routes: RouteTable, s: CertificateMappingDeps): void {
+  const h = certificateMappingHandlers(s);
   routes.add({
-    path: `${CERT_MAPPING_URI}{MappingId}/`,
+    path: '/redfish/v1/AccountService/UserCertificateMapping/',
+    type: VendorCertificateMappingCollectionType,
+    get: { privilege: Priv.login, handler: h.getMappings },
+    post: { privilege: Priv.userConfig, handler: h.postMapping },
+  });
+  routes.add({
+    path: '/redfish/v1/AccountService/UserCertificateMapping/{MappingId}/',
     type: VendorCertificateMappingType,
-    params: { MappingId: (id) => cl.getMapping(id) !== undefined },
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => mappingBody(present(cl.getMapping(ctx.params.MappingId ?? ''), ctx)),
-    },
-    delete: {
-      privilege: Priv.userConfig,
-      handler: (ctx) => {
-        if (!cl.deleteMapping(ctx.params.MappingId ?? '')) throw missing(ctx);
-        s.events.publish(resourceEvent('ResourceRemoved'), mappingUri(ctx.params.MappingId ?? ''), 'ResourceRemoved');
-      },
-    },
+    params: { MappingId: (id) => s.certificateLogin.getMapping(id) !== undefined },
+    get: { privilege: Priv.login, handler: h.getMapping },
+    delete: { privilege: Priv.userConfig, handler: h.deleteMapping },
   });
 }

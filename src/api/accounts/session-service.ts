@@ -7,10 +7,13 @@ import { collectionOf, defineType, oem, ro, statusProp, t, commonProps } from '.
 import type { Principal } from '../../protocol/principal.js';
 import { collection, created } from '../../protocol/reply.js';
 import { Representations } from '../../lib/memo.js';
-import { missing, present, type RouteTable } from '../../protocol/routes.js';
+import { missing, present, type Context, type PatchContext, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
-export const SESSIONS_URI = '/redfish/v1/SessionService/Sessions/';
+export type SessionServiceDeps = Pick<Services, 'rootLinks' | 'settings' | 'sessions' | 'auth'>;
+
+type SessionsPath = '/redfish/v1/SessionService/Sessions/';
+type SessionPath = '/redfish/v1/SessionService/Sessions/{SessionId}/';
 
 const VendorSessionType = defineType({
   name: 'VendorSession',
@@ -67,7 +70,7 @@ export const SessionServiceType = defineType({
   },
 });
 
-const sessionUri = (id: string) => `${SESSIONS_URI}${id}/`;
+const sessionUri = (id: string) => `/redfish/v1/SessionService/Sessions/${id}/`;
 
 function sessionBody(s: SessionRecord, viewer: Principal) {
   return {
@@ -83,91 +86,96 @@ function sessionBody(s: SessionRecord, viewer: Principal) {
   };
 }
 
-export function registerSessionServiceRoutes(routes: RouteTable, s: Services): void {
-  s.rootLinks.SessionService = '/redfish/v1/SessionService/';
+function sessionServiceHandlers(s: SessionServiceDeps) {
   const views = new Representations();
+
+  function getSessionService() {
+    return {
+      Id: 'SessionService',
+      Name: 'Session Service',
+      Description: 'Session Service',
+      ServiceEnabled: true,
+      SessionTimeout: s.settings.get().sessionTimeout,
+      Sessions: { '@odata.id': '/redfish/v1/SessionService/Sessions/' },
+      Status: { State: 'Enabled', Health: 'OK' },
+    };
+  }
+
+  function patchSessionService(ctx: PatchContext<'/redfish/v1/SessionService/', typeof SessionServiceType.properties>): void {
+    const timeout = ctx.body.SessionTimeout;
+    if (timeout !== undefined) s.settings.set({ ...s.settings.get(), sessionTimeout: timeout });
+  }
+
+  function getSessions(ctx: Context<SessionsPath>) {
+    const mine = ctx.principal.sessionId;
+    const list = s.sessions.list();
+    // One view per viewing session (MySession), rebuilt when a session starts or ends; '' for callers without one.
+    return views.get(mine ?? '', [s.sessions.version], () =>
+      collection(
+        'Sessions',
+        list.map((x) => sessionUri(x.Id)),
+        {
+          Description: 'Manager User Sessions',
+          Oem: { Vendor: { Links: mine ? { MySession: { '@odata.id': sessionUri(mine) } } : {} } },
+        },
+      ),
+    );
+  }
+
+  /** Log in: the session and its token, or the error that says why not. */
+  async function postSession(ctx: PostContext<SessionsPath, typeof SessionType.properties>) {
+    const req = { headers: ctx.headers, clientIp: ctx.clientIp, socket: ctx.socket };
+    const account = await s.auth.login(ctx.body.UserName, ctx.body.Password, req);
+    // Its per-account cap, and room at the limit (an administrator evicts a lesser-role holder).
+    s.auth.makeRoom(account, req);
+    try {
+      const { session, token } = s.sessions.create(account, ctx.clientIp);
+      const viewer = s.auth.principalOf(account, 'session', session.Id);
+      const body: Record<string, unknown> = sessionBody(session, viewer);
+      // The account may log in, but must change its password first (DSP0266).
+      if (account.PasswordChangeRequired) {
+        body['@Message.ExtendedInfo'] = [baseMessage('PasswordChangeRequired', `/redfish/v1/AccountService/Accounts/${account.Id}/`)];
+      }
+      return created(sessionUri(session.Id), body, { 'X-Auth-Token': token });
+    } catch (e) {
+      if (e instanceof SessionLimitError) throw baseError('SessionLimitExceeded');
+      throw e;
+    }
+  }
+
+  function getSession(ctx: Context<SessionPath>) {
+    return sessionBody(present(s.sessions.get(ctx.params.SessionId), ctx), ctx.principal);
+  }
+
+  function deleteSession(ctx: Context<SessionPath>): void {
+    if (!s.sessions.delete(ctx.params.SessionId)) throw missing(ctx);
+  }
+
+  return { getSessionService, patchSessionService, getSessions, postSession, getSession, deleteSession };
+}
+
+export function registerSessionServiceRoutes(routes: RouteTable, s: SessionServiceDeps): void {
+  const h = sessionServiceHandlers(s);
+  s.rootLinks.SessionService = '/redfish/v1/SessionService/';
 
   routes.add({
     path: '/redfish/v1/SessionService/',
     type: SessionServiceType,
-    get: {
-      privilege: Priv.login,
-      handler: () => ({
-        Id: 'SessionService',
-        Name: 'Session Service',
-        Description: 'Session Service',
-        ServiceEnabled: true,
-        SessionTimeout: s.settings.get().sessionTimeout,
-        Sessions: { '@odata.id': SESSIONS_URI },
-        Status: { State: 'Enabled', Health: 'OK' },
-      }),
-    },
-    patch: {
-      privilege: Priv.configureManager,
-      handler: (ctx) => {
-        const timeout = ctx.body.SessionTimeout as number | undefined;
-        if (timeout !== undefined) s.settings.set({ ...s.settings.get(), sessionTimeout: timeout });
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getSessionService },
+    patch: { privilege: Priv.configureManager, handler: h.patchSessionService },
   });
-
   routes.add({
-    path: SESSIONS_URI,
+    path: '/redfish/v1/SessionService/Sessions/',
     type: SessionCollectionType,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const mine = ctx.principal.sessionId;
-        const list = s.sessions.list();
-        // One view per viewing session (MySession), rebuilt when a session starts or ends.
-        return views.get(mine ?? '', [s.sessions.version], () =>
-          collection('Sessions', list.map((x) => sessionUri(x.Id)), {
-            Description: 'Manager User Sessions',
-            Oem: { Vendor: { Links: mine ? { MySession: { '@odata.id': sessionUri(mine) } } : {} } },
-          }),
-        );
-      },
-    },
-    post: {
-      privilege: Priv.none,
-      open: true,
-      handler: async (ctx) => {
-        const { UserName, Password } = ctx.body as { UserName: string; Password: string };
-        const req = { headers: ctx.headers, clientIp: ctx.clientIp, socket: ctx.socket };
-        const account = await s.auth.login(UserName, Password, req);
-        // Its per-account cap, and room at the limit (an administrator evicts a lesser-role holder).
-        s.auth.makeRoom(account, req);
-        try {
-          const { session, token } = s.sessions.create(account, ctx.clientIp);
-          const viewer = s.auth.principalOf(account, 'session', session.Id);
-          const body: Record<string, unknown> = sessionBody(session, viewer);
-          // The account may log in, but must change its password first (DSP0266).
-          if (account.PasswordChangeRequired) {
-            body['@Message.ExtendedInfo'] = [baseMessage('PasswordChangeRequired', `/redfish/v1/AccountService/Accounts/${account.Id}/`)];
-          }
-          return created(sessionUri(session.Id), body, { 'X-Auth-Token': token });
-        } catch (e) {
-          if (e instanceof SessionLimitError) throw baseError('SessionLimitExceeded');
-          throw e;
-        }
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getSessions },
+    post: { privilege: Priv.none, open: true, handler: h.postSession },
   });
-
   routes.add({
-    path: `${SESSIONS_URI}{SessionId}/`,
+    path: '/redfish/v1/SessionService/Sessions/{SessionId}/',
     type: SessionType,
     params: { SessionId: (id) => s.sessions.get(id) !== undefined },
     ownedBy: (p, params) => p.sessionId !== undefined && p.sessionId === params.SessionId,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => sessionBody(present(s.sessions.get(ctx.params.SessionId ?? ''), ctx), ctx.principal),
-    },
-    delete: {
-      privilege: [['ConfigureManager'], ['ConfigureSelf']],
-      handler: (ctx) => {
-        if (!s.sessions.delete(ctx.params.SessionId ?? '')) throw missing(ctx);
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getSession },
+    delete: { privilege: [['ConfigureManager'], ['ConfigureSelf']], handler: h.deleteSession },
   });
 }

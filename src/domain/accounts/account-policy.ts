@@ -26,6 +26,11 @@ export const DEFAULT_ACCOUNT_POLICY: AccountPolicySettings = {
   AccountLockoutCounterResetAfter: 300,
 };
 
+/** The account unlocked, its failed logins forgotten. */
+export function unlocked(a: AccountRecord): AccountRecord {
+  return { ...a, Locked: false, LockedUntil: undefined, FailedLogins: 0, LastFailedLogin: undefined };
+}
+
 export interface PolicyLogger {
   warn(obj: object, msg: string): void;
 }
@@ -67,7 +72,7 @@ export class AccountPolicy {
   }
 
   unlock(a: AccountRecord): AccountRecord {
-    return { ...a, Locked: false, LockedUntil: undefined, FailedLogins: 0, LastFailedLogin: undefined };
+    return unlocked(a);
   }
 
   // -- the LoginPolicy of protocol/auth.ts ----------------------------------

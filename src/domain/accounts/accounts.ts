@@ -1,5 +1,6 @@
-// Controller user accounts: storage, password checks, change notification,
-// and the rule that an enabled administrator always remains.
+// Controller user accounts: storage, password checks and change notification.
+// The rules of account changes (an enabled administrator always remains...)
+// live in account-change.ts.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -105,18 +106,6 @@ export class Accounts {
   /** Store login bookkeeping (failure counters, lockout) without announcing a change: caches stay valid. */
   saveQuietly(record: AccountRecord): void {
     this.docs.put(record.Id, record);
-  }
-
-  /** Can log in and administer accounts and the manager. */
-  isEnabledAdministrator(record: AccountRecord): boolean {
-    return record.Enabled && record.Privileges.LoginPriv && roleOf(record.Privileges) === 'Administrator';
-  }
-
-  /** Accounts that would still be enabled administrators if `id` were replaced by `replacement` (or removed). */
-  administratorsAfter(id: string, replacement?: AccountRecord): AccountRecord[] {
-    return this.list()
-      .map((a) => (a.Id === id ? replacement : a))
-      .filter((a): a is AccountRecord => a !== undefined && this.isEnabledAdministrator(a));
   }
 
   async setPassword(record: AccountRecord, password: string): Promise<AccountRecord> {
