@@ -5,11 +5,10 @@ import { createReadStream } from 'node:fs';
 import { CRITICALITIES } from '../../domain/firmware/package.js';
 import type { ComponentRecord } from '../../domain/firmware/repository.js';
 import { Priv } from '../../lib/privileges.js';
-import { baseError } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
 import { collectionOf, defineType, oem, ro, t } from '../../protocol/description.js';
 import { RawReply, collection } from '../../protocol/reply.js';
-import { present, type RequestContext, type RouteTable } from '../../protocol/routes.js';
+import { present, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 export const COMPONENT_REPOSITORY_URI = '/redfish/v1/UpdateService/ComponentRepository/';
@@ -77,57 +76,65 @@ function componentBody(c: ComponentRecord) {
   };
 }
 
-export function registerComponentRepositoryRoutes(routes: RouteTable, s: Services): void {
-  const repo = s.update.repository;
-  const find = (ctx: RequestContext) => present(repo.getById(ctx.params.ComponentId ?? ''), ctx);
-  const params = { ComponentId: (id: string) => repo.getById(id) !== undefined };
+/** What the component repository reads. */
+export type ComponentRepositoryDeps = Pick<Services, 'update'>;
+
+type ComponentPath = '/redfish/v1/UpdateService/ComponentRepository/{ComponentId}/';
+
+function handlers(d: ComponentRepositoryDeps) {
+  const repo = d.update.repository;
+  return { getComponentRepository, getComponent, patchComponent, deleteComponent, getComponentFile };
+
+  function getComponentRepository() {
+    return collection('Component Repository', repo.list().map(memberUri), {
+      Oem: { Vendor: { FreeSizeBytes: repo.freeBytes(), TotalSizeBytes: repo.totalBytes } },
+    });
+  }
+
+  function getComponent(ctx: Context<ComponentPath>) {
+    return componentBody(present(repo.getById(ctx.params.ComponentId), ctx));
+  }
+
+  function patchComponent(ctx: PatchContext<ComponentPath, typeof ComponentType.properties>): void {
+    repo.update(present(repo.getById(ctx.params.ComponentId), ctx).Filename, ctx.body);
+  }
+
+  function deleteComponent(ctx: Context<ComponentPath>): void {
+    d.update.status.assertIdle();
+    repo.delete(present(repo.getById(ctx.params.ComponentId), ctx).Filename);
+  }
+
+  /** The binary itself, streamed from disk. */
+  function getComponentFile(ctx: Context<'/redfish/v1/UpdateService/ComponentRepository/{ComponentId}/File'>) {
+    const c = present(repo.getById(ctx.params.ComponentId), ctx);
+    return new RawReply(200, 'application/octet-stream', createReadStream(repo.pathOf(c)), {
+      'Content-Length': String(c.SizeBytes),
+      'Content-Disposition': `attachment; filename="${c.Filename.replace(/["\\]/g, '_')}"`,
+    });
+  }
+}
+
+export function registerComponentRepositoryRoutes(routes: RouteTable, d: ComponentRepositoryDeps): void {
+  const h = handlers(d);
+  const ComponentId = (id: string) => d.update.repository.getById(id) !== undefined;
 
   routes.add({
-    path: COMPONENT_REPOSITORY_URI,
+    path: '/redfish/v1/UpdateService/ComponentRepository/',
     type: ComponentCollectionType,
-    get: {
-      privilege: Priv.login,
-      handler: () =>
-        collection('Component Repository', repo.list().map(memberUri), {
-          Oem: { Vendor: { FreeSizeBytes: repo.freeBytes(), TotalSizeBytes: repo.totalBytes } },
-        }),
-    },
+    get: { privilege: Priv.login, handler: h.getComponentRepository },
   });
-
   routes.add({
-    path: `${COMPONENT_REPOSITORY_URI}{ComponentId}/`,
+    path: '/redfish/v1/UpdateService/ComponentRepository/{ComponentId}/',
     type: ComponentType,
-    params,
-    get: { privilege: Priv.login, handler: (ctx) => componentBody(find(ctx)) },
-    patch: {
-      privilege: Priv.managerConfig,
-      handler: (ctx) => {
-        repo.update(find(ctx).Filename, ctx.body);
-      },
-    },
-    delete: {
-      privilege: Priv.managerConfig,
-      handler: (ctx) => {
-        s.update.status.assertIdle();
-        repo.delete(find(ctx).Filename);
-      },
-    },
+    params: { ComponentId },
+    get: { privilege: Priv.login, handler: h.getComponent },
+    patch: { privilege: Priv.managerConfig, handler: h.patchComponent },
+    delete: { privilege: Priv.managerConfig, handler: h.deleteComponent },
   });
-
-  // The binary itself, streamed from disk.
   routes.add({
-    path: `${COMPONENT_REPOSITORY_URI}{ComponentId}/File`,
-    params,
+    path: '/redfish/v1/UpdateService/ComponentRepository/{ComponentId}/File',
+    params: { ComponentId },
     file: true,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const c = find(ctx);
-        return new RawReply(200, 'application/octet-stream', createReadStream(repo.pathOf(c)), {
-          'Content-Length': String(c.SizeBytes),
-          'Content-Disposition': `attachment; filename="${c.Filename.replace(/["\\]/g, '_')}"`,
-        });
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getComponentFile },
   });
 }

@@ -1,0 +1,102 @@
+// Descriptions of the UpdateService resources: the service with its vendor
+// extension (upload state, links, firmware verification settings), the
+// inventory items, and the service's actions.
+import { collectionOf, commonProps, defineAction, defineType, oem, ro, statusProp, t } from '../../protocol/description.js';
+
+const VendorSoftwareInventoryType = defineType({
+  name: 'VendorSoftwareInventory',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'Vendor extension of an inventory item.',
+  properties: {
+    DeviceClass: ro(t.string({ description: 'Device class a component names to apply here.' })),
+    Targets: ro(t.array(t.string(), { description: 'Target GUIDs components match against.' })),
+    PendingVersion: ro(t.string({ nullable: true, description: 'Version written and activated at the next server boot.' })),
+  },
+});
+
+export const SoftwareInventoryType = defineType({
+  name: 'SoftwareInventory',
+  version: '1.10.0',
+  owner: 'DMTF',
+  description: 'A firmware or software item and its version.',
+  properties: {
+    ...commonProps,
+    Version: ro(t.string()),
+    Updateable: ro(t.boolean()),
+    ReleaseDate: ro(t.dateTime()),
+    Status: statusProp,
+    Oem: oem(VendorSoftwareInventoryType, { readOnly: true }),
+  },
+});
+
+const link = () => t.link({ readOnly: true });
+
+const VendorMCUpdateServiceExtType = defineType({
+  name: 'VendorMCUpdateServiceExt',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'Vendor extension of the update service: upload state, repository, queue and firmware verification.',
+  properties: {
+    State: ro(t.enum(['Idle', 'Uploading', 'Verifying', 'Writing', 'Updating', 'Complete', 'Error'])),
+    Result: ro(t.any({ nullable: true, description: 'Message describing the outcome of the last operation; null before the first.' })),
+    UploadCurrentEtag: ro(t.string({ nullable: true, description: 'The UploadCurrentEtag parameter of the last upload.' })),
+    ComponentRepository: link(),
+    UpdateTaskQueue: link(),
+    MaintenanceWindows: link(),
+    InstallSets: link(),
+    EnableBackgroundScan: t.boolean({ description: 'Scan installed firmware for corruption in the background.' }),
+    OnIntegrityFailure: t.enum(['LogOnly', 'LogAndRepairAutomatically']),
+    ScanEveryDays: t.integer({ minimum: 1, maximum: 365, description: 'Days between background scans.' }),
+    FirmwareIntegrityScanInProgress: ro(t.boolean()),
+    LastIntegrityScanTime: ro(t.dateTime({ nullable: true })),
+    LastIntegrityScanResult: ro(t.enum(['OK', 'Failed', 'Repaired'], { nullable: true })),
+    Actions: ro(t.object({}, { additionalProperties: true })),
+  },
+});
+
+export const UpdateServiceType = defineType({
+  name: 'UpdateService',
+  version: '1.11.0',
+  owner: 'DMTF',
+  description: 'Firmware and software update.',
+  properties: {
+    ...commonProps,
+    ServiceEnabled: ro(t.boolean()),
+    Status: statusProp,
+    HttpPushUri: ro(t.string({ format: 'uri-reference' })),
+    MaxImageSizeBytes: ro(t.integer({ units: 'By' })),
+    FirmwareInventory: link(),
+    SoftwareInventory: link(),
+    Oem: oem(VendorMCUpdateServiceExtType),
+  },
+});
+
+export const SimpleUpdate = defineAction({
+  name: 'UpdateService.SimpleUpdate',
+  description: 'Download a controller or UEFI firmware binary and flash it.',
+  parameters: {
+    ImageURI: t.string({ required: true, description: 'HTTP or HTTPS URI of the image.' }),
+    TransferProtocol: t.enum(['HTTP', 'HTTPS']),
+  },
+});
+export const AddFromUri = defineAction({
+  name: 'VendorMCUpdateServiceExt.AddFromUri',
+  oem: true,
+  description: 'Download a component into the repository and optionally flash it to targets.',
+  parameters: {
+    ImageURI: t.string({ required: true }),
+    CompSigURI: t.string(),
+    Targets: t.array(t.string(), { maxItems: 10, description: 'Firmware inventory URIs.' }),
+    UpdateTarget: t.boolean(),
+    UpdateRepository: t.boolean(),
+  },
+});
+export const StartFirmwareIntegrityCheck = defineAction({
+  name: 'VendorMCUpdateServiceExt.StartFirmwareIntegrityCheck',
+  oem: true,
+  description: 'Run a firmware verification scan now (PremiumSecurity license).',
+  parameters: {},
+});
+
+export const SoftwareInventoryCollectionType = collectionOf(SoftwareInventoryType);
