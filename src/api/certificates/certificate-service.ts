@@ -8,18 +8,20 @@ import { DEFAULT_DATABASES, USER_DATABASES } from '../../domain/secure-boot/data
 import { baseError } from '../../messages/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { parsePemCertificate } from '../../platform/certificate-info.js';
-import { collectionOf, commonProps, defineType, ro, t, type ActionDef } from '../../protocol/description.js';
+import { collectionOf, commonProps, defineAction, defineType, t } from '../../protocol/description.js';
 import { collection, json } from '../../protocol/reply.js';
-import type { RouteTable } from '../../protocol/routes.js';
+import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { CertificateType, certificateProperties } from '../systems/secure-boot-types.js';
 
-export const CERTIFICATE_SERVICE_URI = '/redfish/v1/CertificateService/';
-const LOCATIONS_URI = `${CERTIFICATE_SERVICE_URI}CertificateLocations/`;
+export type CertificateServiceDeps = Pick<Services, 'rootLinks' | 'config' | 'httpsCertificate' | 'secureBoot' | 'events' | 'log'>;
+
+type CertificateServicePath = '/redfish/v1/CertificateService/';
+
 /** The HTTPS certificate has one slot, as on the vendor's controllers. */
 const HTTPS_CERT_ID = '1';
 
-const GENERATE_CSR: ActionDef = {
+const GenerateCsrAction = defineAction({
   name: 'CertificateService.GenerateCSR',
   description: 'Make a new key for the HTTPS certificate on the controller and return a signing request for it.',
   parameters: {
@@ -36,9 +38,9 @@ const GENERATE_CSR: ActionDef = {
     KeyCurveId: t.enum(['TPM_ECC_NIST_P256']),
     KeyBitLength: t.integer({ minimum: 256, maximum: 256 }),
   },
-};
+});
 
-const REPLACE_CERTIFICATE: ActionDef = {
+const ReplaceCertificateAction = defineAction({
   name: 'CertificateService.ReplaceCertificate',
   description:
     'Serve a new HTTPS certificate: one signed for the last GenerateCSR, or one followed by its own private key in the same PEM text.',
@@ -47,7 +49,7 @@ const REPLACE_CERTIFICATE: ActionDef = {
     CertificateString: t.string({ required: true }),
     CertificateType: t.enum(['PEM', 'PEMchain'], { required: true }),
   },
-};
+});
 
 export const CertificateServiceType = defineType({
   name: 'CertificateService',
@@ -58,7 +60,7 @@ export const CertificateServiceType = defineType({
     ...commonProps,
     CertificateLocations: t.link({ readOnly: true }),
   },
-  actions: [GENERATE_CSR, REPLACE_CERTIFICATE],
+  actions: [GenerateCsrAction, ReplaceCertificateAction],
 });
 
 export const CertificateLocationsType = defineType({
@@ -72,122 +74,126 @@ export const CertificateLocationsType = defineType({
   },
 });
 
-export function registerCertificateServiceRoutes(routes: RouteTable, s: Services): void {
-  s.rootLinks.CertificateService = CERTIFICATE_SERVICE_URI;
+/** A link parameter naming something this action cannot work on. */
+function certificateTargetError(parameter: string, action: string) {
+  return baseError('ActionParameterValueError', parameter, action).about(parameter);
+}
+
+function certificateServiceHandlers(s: CertificateServiceDeps, routes: RouteTable) {
   const collectionUri = `/redfish/v1/Managers/${s.config.managerId}/NetworkProtocol/HTTPS/Certificates/`;
   const httpsCertUri = `${collectionUri}${HTTPS_CERT_ID}/`;
   /** The canonical form of a link a client sent, so case and a missing slash do not matter. */
   const canonical = (uri: string) => routes.match(uri.endsWith('/') ? uri : `${uri}/`)?.uri;
 
+  function getCertificateService() {
+    return {
+      Id: 'CertificateService',
+      Name: 'Certificate Service',
+      Description: 'Certificates of the management controller',
+      CertificateLocations: { '@odata.id': '/redfish/v1/CertificateService/CertificateLocations/' },
+    };
+  }
+
+  async function postGenerateCsr(ctx: ActionContext<CertificateServicePath, typeof GenerateCsrAction>) {
+    const b = ctx.body;
+    if (canonical(b.CertificateCollection['@odata.id']) !== collectionUri) {
+      throw certificateTargetError('CertificateCollection', GenerateCsrAction.name);
+    }
+    const names = [b.CommonName, ...(b.AlternativeNames ?? []), hostname()].filter((n) => /^[A-Za-z0-9.-]+$/.test(n));
+    const subject = {
+      CommonName: b.CommonName,
+      OrgName: b.Organization,
+      OrgUnit: b.OrganizationalUnit,
+      City: b.City,
+      State: b.State,
+      Country: b.Country,
+    };
+    const csr = await s.httpsCertificate.generateCsr(subject, [...new Set(names)], [], {
+      name: GenerateCsrAction.name,
+      parameters: { OrgName: 'Organization', OrgUnit: 'OrganizationalUnit' },
+    });
+    return json(200, { CSRString: csr, CertificateCollection: { '@odata.id': collectionUri } });
+  }
+
+  function postReplaceCertificate(ctx: ActionContext<CertificateServicePath, typeof ReplaceCertificateAction>): void {
+    const b = ctx.body;
+    if (canonical(b.CertificateUri['@odata.id']) !== httpsCertUri) {
+      throw certificateTargetError('CertificateUri', ReplaceCertificateAction.name);
+    }
+    const leaf = s.httpsCertificate.install(b.CertificateString, 'CertificateString');
+    s.log.info({ subject: leaf.subject.replace(/\n/g, ', '), fingerprint: leaf.fingerprint256 }, 'HTTPS certificate replaced');
+    s.events.publish(resourceEvent('ResourceChanged'), httpsCertUri, 'ResourceUpdated');
+  }
+
+  async function getCertificateLocations() {
+    // The factory keys are made on first use (secure-boot.ts); they are installed certificates too.
+    await s.secureBoot.ready();
+    const secureBoot = [...USER_DATABASES, ...DEFAULT_DATABASES].flatMap((db) =>
+      s.secureBoot
+        .certificates(db)
+        .map((c) => `/redfish/v1/Systems/${s.config.systemId}/SecureBoot/SecureBootDatabases/${db}/Certificates/${c.Id}/`),
+    );
+    return {
+      Id: 'CertificateLocations',
+      Name: 'Certificate Locations',
+      Links: { Certificates: [httpsCertUri, ...secureBoot].map((uri) => ({ '@odata.id': uri })) },
+    };
+  }
+
+  function getHttpsCertificates() {
+    return collection('HTTPS Certificates', [httpsCertUri], { Description: 'The certificate the controller serves over HTTPS' });
+  }
+
+  function getHttpsCertificate() {
+    const pem = s.httpsCertificate.currentPem();
+    return {
+      Id: HTTPS_CERT_ID,
+      Name: 'HTTPS Certificate',
+      Description: 'The certificate the controller serves over HTTPS, with its chain',
+      ...certificateProperties(parsePemCertificate(s.httpsCertificate.current().toString())),
+      // The whole chain as served, not only the first certificate.
+      CertificateString: pem,
+      CertificateType: pem.split('BEGIN CERTIFICATE').length > 2 ? 'PEMchain' : 'PEM',
+    };
+  }
+
+  return {
+    getCertificateService,
+    postGenerateCsr,
+    postReplaceCertificate,
+    getCertificateLocations,
+    getHttpsCertificates,
+    getHttpsCertificate,
+  };
+}
+
+export function registerCertificateServiceRoutes(routes: RouteTable, s: CertificateServiceDeps): void {
+  const h = certificateServiceHandlers(s, routes);
+  s.rootLinks.CertificateService = '/redfish/v1/CertificateService/';
+
   routes.add({
-    path: CERTIFICATE_SERVICE_URI,
+    path: '/redfish/v1/CertificateService/',
     type: CertificateServiceType,
-    get: {
-      privilege: Priv.login,
-      handler: () => ({
-        Id: 'CertificateService',
-        Name: 'Certificate Service',
-        Description: 'Certificates of the management controller',
-        CertificateLocations: { '@odata.id': LOCATIONS_URI },
-      }),
-    },
+    get: { privilege: Priv.login, handler: h.getCertificateService },
     actions: [
-      {
-        def: GENERATE_CSR,
-        privilege: Priv.managerConfig,
-        handler: async (ctx) => {
-          const b = ctx.body as {
-            CertificateCollection: { '@odata.id': string };
-            CommonName: string;
-            AlternativeNames?: string[];
-            Organization?: string;
-            OrganizationalUnit?: string;
-            City?: string;
-            State?: string;
-            Country?: string;
-          };
-          if (canonical(b.CertificateCollection['@odata.id']) !== collectionUri) {
-            throw certificateTargetError('CertificateCollection', GENERATE_CSR.name);
-          }
-          const names = [b.CommonName, ...(b.AlternativeNames ?? []), hostname()].filter((n) => /^[A-Za-z0-9.-]+$/.test(n));
-          const subject = { CommonName: b.CommonName, OrgName: b.Organization, OrgUnit: b.OrganizationalUnit, City: b.City, State: b.State, Country: b.Country };
-          const csr = await s.httpsCertificate.generateCsr(subject, [...new Set(names)], [], {
-            name: GENERATE_CSR.name,
-            parameters: { OrgName: 'Organization', OrgUnit: 'OrganizationalUnit' },
-          });
-          return json(200, { CSRString: csr, CertificateCollection: { '@odata.id': collectionUri } });
-        },
-      },
-      {
-        def: REPLACE_CERTIFICATE,
-        privilege: Priv.managerConfig,
-        handler: (ctx) => {
-          const b = ctx.body as { CertificateUri: { '@odata.id': string }; CertificateString: string };
-          if (canonical(b.CertificateUri['@odata.id']) !== httpsCertUri) {
-            throw certificateTargetError('CertificateUri', REPLACE_CERTIFICATE.name);
-          }
-          const leaf = s.httpsCertificate.install(b.CertificateString, 'CertificateString');
-          s.log.info({ subject: leaf.subject.replace(/\n/g, ', '), fingerprint: leaf.fingerprint256 }, 'HTTPS certificate replaced');
-          s.events.publish(resourceEvent('ResourceChanged'), httpsCertUri, 'ResourceUpdated');
-        },
-      },
+      action(GenerateCsrAction, Priv.managerConfig, h.postGenerateCsr),
+      action(ReplaceCertificateAction, Priv.managerConfig, h.postReplaceCertificate),
     ],
   });
-
   routes.add({
-    path: LOCATIONS_URI,
+    path: '/redfish/v1/CertificateService/CertificateLocations/',
     type: CertificateLocationsType,
-    get: {
-      privilege: Priv.login,
-      handler: async () => {
-        // The factory keys are made on first use (secure-boot.ts); they are installed certificates too.
-        await s.secureBoot.ready();
-        const secureBoot = [...USER_DATABASES, ...DEFAULT_DATABASES].flatMap((db) =>
-          s.secureBoot
-            .certificates(db)
-            .map((c) => `/redfish/v1/Systems/${s.config.systemId}/SecureBoot/SecureBootDatabases/${db}/Certificates/${c.Id}/`),
-        );
-        return {
-          Id: 'CertificateLocations',
-          Name: 'Certificate Locations',
-          Links: { Certificates: [httpsCertUri, ...secureBoot].map((uri) => ({ '@odata.id': uri })) },
-        };
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getCertificateLocations },
   });
-
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/NetworkProtocol/HTTPS/Certificates/',
     type: collectionOf(CertificateType),
-    get: {
-      privilege: Priv.login,
-      handler: () => collection('HTTPS Certificates', [httpsCertUri], { Description: 'The certificate the controller serves over HTTPS' }),
-    },
+    get: { privilege: Priv.login, handler: h.getHttpsCertificates },
   });
-
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/NetworkProtocol/HTTPS/Certificates/{CertificateId}/',
     type: CertificateType,
     params: { CertificateId: (id) => id === HTTPS_CERT_ID },
-    get: {
-      privilege: Priv.login,
-      handler: () => {
-        const pem = s.httpsCertificate.currentPem();
-        return {
-          Id: HTTPS_CERT_ID,
-          Name: 'HTTPS Certificate',
-          Description: 'The certificate the controller serves over HTTPS, with its chain',
-          ...certificateProperties(parsePemCertificate(s.httpsCertificate.current().toString())),
-          // The whole chain as served, not only the first certificate.
-          CertificateString: pem,
-          CertificateType: pem.split('BEGIN CERTIFICATE').length > 2 ? 'PEMchain' : 'PEM',
-        };
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getHttpsCertificate },
   });
-}
-
-/** A link parameter naming something this action cannot work on. */
-function certificateTargetError(parameter: string, action: string) {
-  return baseError('ActionParameterValueError', parameter, action).about(parameter);
 }
