@@ -1,6 +1,6 @@
 // HTTPS only (G1): TLS 1.2 minimum, a self-signed certificate made once and reused.
 import assert from 'node:assert/strict';
-import { X509Certificate } from 'node:crypto';
+import type { X509Certificate } from 'node:crypto';
 import { get as httpGet } from 'node:http';
 import { hostname } from 'node:os';
 import { connect } from 'node:tls';

@@ -6,7 +6,7 @@ import { parseQuery, type Query } from '../../src/protocol/query.js';
 function ok(search: string): Query {
   const q = parseQuery(search);
   assert.ok(!(q instanceof RedfishError), `expected ${search} to parse, got ${q instanceof RedfishError ? q.message : ''}`);
-  return q as Query;
+  return q;
 }
 
 function fails(search: string, status: number, key: string): void {
