@@ -9,10 +9,10 @@ import { baseError, combinedError, vendorError, vendorMessage, type RedfishError
 import { BIOS_REGISTRY_ID, BIOS_ROM_VERSION, biosRegistryDocument } from '../../platform/bios-attributes.js';
 import { toIso } from '../../platform/clock.js';
 import { serverIdentity } from '../../platform/identity.js';
-import { defineType, oem, ro, t, type ActionDef, commonProps } from '../../protocol/description.js';
+import { defineAction, defineType, oem, ro, t, commonProps, type Props } from '../../protocol/description.js';
 import { messages, success } from '../../protocol/reply.js';
 import { Representations } from '../../lib/memo.js';
-import type { RouteTable } from '../../protocol/routes.js';
+import { action, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import { argText } from '../../messages/args.js';
 import { mergePatch } from '../../lib/json-merge.js';
 import { Secrets } from '../../store/secrets.js';
@@ -38,14 +38,21 @@ export const BiosType = defineType({
   properties: {
     ...commonProps,
     AttributeRegistry: ro(t.string()),
-    Attributes: t.object({}, { additionalProperties: true, typeName: 'Attributes', description: 'Attribute names and values; see the attribute registry.' }),
+    Attributes: t.object(
+      {},
+      { additionalProperties: true, typeName: 'Attributes', description: 'Attribute names and values; see the attribute registry.' },
+    ),
     ResetBiosToDefaultsPending: ro(t.boolean()),
     Oem: oem(VendorBiosType, { readOnly: true }),
   },
 });
 
-const RESET_BIOS: ActionDef = { name: 'Bios.ResetBios', description: 'Restores the BIOS attributes to their defaults at the next server reset.', parameters: {} };
-const CHANGE_PASSWORD: ActionDef = {
+const RESET_BIOS = defineAction({
+  name: 'Bios.ResetBios',
+  description: 'Restores the BIOS attributes to their defaults at the next server reset.',
+  parameters: {},
+});
+const CHANGE_PASSWORD = defineAction({
   name: 'Bios.ChangePassword',
   description: 'Changes a BIOS password. An empty NewPassword removes it; OldPassword is empty while none is set.',
   parameters: {
@@ -53,23 +60,143 @@ const CHANGE_PASSWORD: ActionDef = {
     OldPassword: t.string({ required: true, secret: true, maxLength: 31 }),
     NewPassword: t.string({ required: true, secret: true, maxLength: 31, pattern: '^[\\x20-\\x7E]*$' }),
   },
-};
+});
 
-export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSettings): void {
-  const identity = serverIdentity(s.serviceUuid);
-  const biosUri = `/redfish/v1/Systems/${s.config.systemId}/Bios/`;
+/** What a PATCH of the pending area takes: Attributes alone. */
+const PendingBody = { Attributes: BiosType.properties.Attributes } satisfies Props;
+
+/** What the BIOS area uses. */
+export type BiosDeps = Pick<
+  Services,
+  'serviceUuid' | 'config' | 'store' | 'clock' | 'host' | 'firmware' | 'logs' | 'events' | 'registries'
+>;
+
+// Handlers' paths (the routes below spell them out in full).
+type BiosPath = '/redfish/v1/Systems/{SystemId}/Bios/';
+
+function handlers(d: BiosDeps, boot: BootSettings) {
+  const identity = serverIdentity(d.serviceUuid);
   const bios = new BiosSettings(
-    s.store,
-    s.clock,
-    s.host,
-    { serialNumber: identity.SerialNumber, productId: identity.SKU, romVersion: () => s.firmware.biosVersion?.() ?? BIOS_ROM_VERSION },
-    { logs: s.logs, events: s.events },
-    biosUri,
-    s.config.scryptLogN,
+    d.store,
+    d.clock,
+    d.host,
+    { serialNumber: identity.SerialNumber, productId: identity.SKU, romVersion: () => d.firmware.biosVersion?.() ?? BIOS_ROM_VERSION },
+    { logs: d.logs, events: d.events },
+    `/redfish/v1/Systems/${d.config.systemId}/Bios/`,
+    d.config.scryptLogN,
   );
   const views = new Representations();
-  const iscsi = iscsiSetting(s, defaultIscsi(identity.SerialNumber));
-  s.registries.add(
+  const iscsi = iscsiSetting(d, defaultIscsi(identity.SerialNumber));
+  return { getBios, postResetBios, postChangePassword, getPending, patchPending, getBootSettings, getIscsi, patchIscsi };
+
+  function getBios() {
+    const uri = systemUri(d);
+    const st = bios.state();
+    const attributes = bios.currentAttributes();
+    // Rebuilt only when the stored state or what the ROM reports changes.
+    return views.get(`current ${uri}`, [st, attributes], () => ({
+      Id: 'Bios',
+      Name: 'BIOS Current Settings',
+      Description: 'The BIOS settings the server runs with',
+      AttributeRegistry: BIOS_REGISTRY_ID,
+      Attributes: attributes,
+      ResetBiosToDefaultsPending: st.resetToDefaults,
+      '@Redfish.Settings': {
+        '@odata.type': '#Settings.v1_3_0.Settings',
+        SettingsObject: { '@odata.id': `${uri}Bios/Settings/` },
+        ...(st.appliedAt !== null ? { Time: toIso(st.appliedAt) } : {}),
+        Messages: st.messages,
+      },
+      Oem: { Vendor: { Links: { Boot: { '@odata.id': `${uri}Bios/Boot/` }, iScsi: { '@odata.id': `${uri}Bios/iScsi/` } } } },
+    }));
+  }
+
+  function postResetBios() {
+    bios.requestResetToDefaults();
+    return success(vendorMessage('SystemResetRequired'));
+  }
+
+  async function postChangePassword(ctx: ActionContext<BiosPath, typeof CHANGE_PASSWORD>): Promise<void> {
+    const { PasswordName, OldPassword, NewPassword } = ctx.body;
+    if (!(await bios.changePassword(PasswordName, OldPassword, NewPassword))) {
+      throw baseError('ActionParameterValueError', 'OldPassword', CHANGE_PASSWORD.name).about('OldPassword');
+    }
+  }
+
+  function getPending() {
+    const uri = systemUri(d);
+    const attributes = bios.pendingAttributes();
+    return views.get(`pending ${uri}`, [attributes], () => ({
+      Id: 'Settings',
+      Name: 'BIOS Pending Settings',
+      Description: 'BIOS settings applied at the next server reset',
+      AttributeRegistry: BIOS_REGISTRY_ID,
+      Attributes: attributes,
+    }));
+  }
+
+  function patchPending(ctx: PatchContext<`${BiosPath}Settings/`, typeof PendingBody>) {
+    const attrs: Record<string, unknown> = { ...ctx.body.Attributes };
+    const refused: RedfishError[] = [];
+    for (const name of BIOS_PASSWORDS) {
+      if (!(name in attrs)) continue;
+      delete attrs[name];
+      refused.push(
+        baseError('PropertyNotWritable', `Attributes/${name}`).about(`Attributes/${name}`),
+        vendorError(400, 'BiosPasswordNotSettable', name, CHANGE_PASSWORD.name),
+      );
+    }
+    for (const [name, value] of Object.entries(attrs)) {
+      if (pendingTypeFits(name, value)) continue;
+      delete attrs[name];
+      refused.push(baseError('PropertyValueTypeError', argText(value), `Attributes/${name}`).about(`Attributes/${name}`));
+    }
+    if (refused.length && Object.keys(attrs).length === 0) throw combinedError(refused);
+    if (Object.keys(attrs).length) bios.setPending(attrs);
+    return messages(vendorMessage('SystemResetRequired'), ...ctx.problems, ...refused.flatMap((e) => e.infos));
+  }
+
+  function getBootSettings() {
+    const order = boot.get().BootOrder;
+    const byId = new Map(BOOT_OPTIONS.map((o) => [o.id, o]));
+    return {
+      Id: 'Boot',
+      Name: 'Boot Order Current Settings',
+      Description: 'The UEFI boot sources and the persistent boot order of the system ROM',
+      BootSources: BOOT_OPTIONS.map((o, i) => ({
+        BootOptionReference: o.id,
+        BootString: o.displayName,
+        CorrelatableID: o.uefiDevicePath,
+        StructuredBootString: o.structured,
+        UEFIDevicePath: o.uefiDevicePath,
+        Index: i,
+      })),
+      PersistentBootConfigOrder: order.map((id) => byId.get(id)?.structured ?? id),
+      DefaultBootOrder: ['Cd', 'Usb', 'EmbeddedStorage', 'PcieSlotStorage', 'EmbeddedFlexLOM', 'PcieSlotNic', 'UefiShell'],
+    };
+  }
+
+  function getIscsi() {
+    const st = iscsi.get();
+    return {
+      Id: 'iScsi',
+      Name: 'iSCSI Software Initiator Settings',
+      Description: 'UEFI iSCSI boot initiator and its boot attempts',
+      iSCSIInitiatorName: st.iSCSIInitiatorName,
+      // CHAP secrets are write-only.
+      iSCSISources: st.iSCSISources.map((x) => ({ ...x, iSCSIChapSecret: null })),
+    };
+  }
+
+  function patchIscsi(ctx: PatchContext<`${BiosPath}iScsi/`, typeof IscsiType.properties>) {
+    iscsi.set(mergePatch(iscsi.get(), ctx.body));
+    // The ROM's iSCSI initiator reads its configuration at POST.
+    return messages(vendorMessage('SystemResetRequired'), ...ctx.problems);
+  }
+}
+
+export function registerBiosRoutes(routes: RouteTable, d: BiosDeps, boot: BootSettings): void {
+  d.registries.add(
     {
       id: BIOS_REGISTRY_ID,
       registry: BIOS_REGISTRY_ID,
@@ -78,152 +205,33 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
     },
     biosRegistryDocument(),
   );
+  const h = handlers(d, boot);
 
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/Bios/',
     type: BiosType,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const uri = systemUri(s);
-        const st = bios.state();
-        const attributes = bios.currentAttributes();
-        // Rebuilt only when the stored state or what the ROM reports changes.
-        return views.get(`current ${uri}`, [st, attributes], () => ({
-          Id: 'Bios',
-          Name: 'BIOS Current Settings',
-          Description: 'The BIOS settings the server runs with',
-          AttributeRegistry: BIOS_REGISTRY_ID,
-          Attributes: attributes,
-          ResetBiosToDefaultsPending: st.resetToDefaults,
-          '@Redfish.Settings': {
-            '@odata.type': '#Settings.v1_3_0.Settings',
-            SettingsObject: { '@odata.id': `${uri}Bios/Settings/` },
-            ...(st.appliedAt !== null ? { Time: toIso(st.appliedAt) } : {}),
-            Messages: st.messages,
-          },
-          Oem: { Vendor: { Links: { Boot: { '@odata.id': `${uri}Bios/Boot/` }, iScsi: { '@odata.id': `${uri}Bios/iScsi/` } } } },
-        }));
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getBios },
     actions: [
-      {
-        def: RESET_BIOS,
-        privilege: Priv.hostBios,
-        handler: (ctx) => {
-          bios.requestResetToDefaults();
-          return success(vendorMessage('SystemResetRequired'));
-        },
-      },
-      {
-        def: CHANGE_PASSWORD,
-        privilege: Priv.hostBios,
-        handler: async (ctx) => {
-          const { PasswordName, OldPassword, NewPassword } = ctx.body as { PasswordName: (typeof BIOS_PASSWORDS)[number]; OldPassword: string; NewPassword: string };
-          if (!(await bios.changePassword(PasswordName, OldPassword, NewPassword))) {
-            throw baseError('ActionParameterValueError', 'OldPassword', CHANGE_PASSWORD.name).about('OldPassword');
-          }
-        },
-      },
+      action(RESET_BIOS, Priv.hostBios, h.postResetBios),
+      action<typeof CHANGE_PASSWORD, BiosPath>(CHANGE_PASSWORD, Priv.hostBios, h.postChangePassword),
     ],
   });
-
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/Bios/Settings/',
     type: BiosType,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const uri = systemUri(s);
-        const attributes = bios.pendingAttributes();
-        return views.get(`pending ${uri}`, [attributes], () => ({
-          Id: 'Settings',
-          Name: 'BIOS Pending Settings',
-          Description: 'BIOS settings applied at the next server reset',
-          AttributeRegistry: BIOS_REGISTRY_ID,
-          Attributes: attributes,
-        }));
-      },
-    },
-    patch: {
-      privilege: Priv.hostBios,
-      body: { Attributes: BiosType.properties.Attributes! },
-      handler: (ctx) => {
-        const attrs = { ...((ctx.body.Attributes as Record<string, unknown> | undefined) ?? {}) };
-        const refused: RedfishError[] = [];
-        for (const name of BIOS_PASSWORDS) {
-          if (!(name in attrs)) continue;
-          delete attrs[name];
-          refused.push(
-            baseError('PropertyNotWritable', `Attributes/${name}`).about(`Attributes/${name}`),
-            vendorError(400, 'BiosPasswordNotSettable', name, CHANGE_PASSWORD.name),
-          );
-        }
-        for (const [name, value] of Object.entries(attrs)) {
-          if (pendingTypeFits(name, value)) continue;
-          delete attrs[name];
-          refused.push(baseError('PropertyValueTypeError', argText(value), `Attributes/${name}`).about(`Attributes/${name}`));
-        }
-        if (refused.length && Object.keys(attrs).length === 0) throw combinedError(refused);
-        if (Object.keys(attrs).length) bios.setPending(attrs);
-        return messages(vendorMessage('SystemResetRequired'), ...ctx.problems, ...refused.flatMap((e) => e.infos));
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getPending },
+    patch: { privilege: Priv.hostBios, body: PendingBody, handler: h.patchPending },
   });
-
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/Bios/Boot/',
     type: VendorServerBootSettingsType,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const order = boot.get().BootOrder;
-        const byId = new Map(BOOT_OPTIONS.map((o) => [o.id, o]));
-        return {
-          Id: 'Boot',
-          Name: 'Boot Order Current Settings',
-          Description: 'The UEFI boot sources and the persistent boot order of the system ROM',
-          BootSources: BOOT_OPTIONS.map((o, i) => ({
-            BootOptionReference: o.id,
-            BootString: o.displayName,
-            CorrelatableID: o.uefiDevicePath,
-            StructuredBootString: o.structured,
-            UEFIDevicePath: o.uefiDevicePath,
-            Index: i,
-          })),
-          PersistentBootConfigOrder: order.map((id) => byId.get(id)?.structured ?? id),
-          DefaultBootOrder: ['Cd', 'Usb', 'EmbeddedStorage', 'PcieSlotStorage', 'EmbeddedFlexLOM', 'PcieSlotNic', 'UefiShell'],
-        };
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getBootSettings },
   });
-
-  const iscsiUri = '/redfish/v1/Systems/{SystemId}/Bios/iScsi/';
   routes.add({
-    path: iscsiUri,
+    path: '/redfish/v1/Systems/{SystemId}/Bios/iScsi/',
     type: IscsiType,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const st = iscsi.get();
-        return {
-          Id: 'iScsi',
-          Name: 'iSCSI Software Initiator Settings',
-          Description: 'UEFI iSCSI boot initiator and its boot attempts',
-          iSCSIInitiatorName: st.iSCSIInitiatorName,
-          // CHAP secrets are write-only.
-          iSCSISources: st.iSCSISources.map((x) => ({ ...x, iSCSIChapSecret: null })),
-        };
-      },
-    },
-    patch: {
-      privilege: Priv.hostBios,
-      handler: (ctx) => {
-        iscsi.set(mergePatch(iscsi.get(), ctx.body));
-        // The ROM's iSCSI initiator reads its configuration at POST.
-        return messages(vendorMessage('SystemResetRequired'), ...ctx.problems);
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getIscsi },
+    patch: { privilege: Priv.hostBios, handler: h.patchIscsi },
   });
 }
 
@@ -231,9 +239,9 @@ export function registerBiosRoutes(routes: RouteTable, s: Services, boot: BootSe
  * The iSCSI settings, CHAP secrets sealed at rest (store/secrets.ts). A secret
  * an older version stored in plain text reads as it is and is sealed now.
  */
-function iscsiSetting(s: Services, def: IscsiState): { get(): IscsiState; set(v: IscsiState): void } {
-  const stored = s.store.setting<IscsiState>('bios.iscsi', def);
-  const secrets = s.store.secrets;
+function iscsiSetting(d: Pick<Services, 'store'>, def: IscsiState): { get(): IscsiState; set(v: IscsiState): void } {
+  const stored = d.store.setting<IscsiState>('bios.iscsi', def);
+  const secrets = d.store.secrets;
   const mapSecrets = (v: IscsiState, f: (secret: string) => string): IscsiState => ({
     ...v,
     iSCSISources: v.iSCSISources.map((x) => (x.iSCSIChapSecret === null ? x : { ...x, iSCSIChapSecret: f(x.iSCSIChapSecret) })),
@@ -242,6 +250,7 @@ function iscsiSetting(s: Services, def: IscsiState): { get(): IscsiState; set(v:
     get: () => mapSecrets(stored.get(), (x) => secrets.open(x)),
     set: (v: IscsiState) => stored.set(mapSecrets(v, (x) => secrets.seal(x))),
   };
-  if (stored.peek().iSCSISources.some((x) => x.iSCSIChapSecret !== null && !Secrets.isSealed(x.iSCSIChapSecret))) setting.set(setting.get());
+  if (stored.peek().iSCSISources.some((x) => x.iSCSIChapSecret !== null && !Secrets.isSealed(x.iSCSIChapSecret)))
+    setting.set(setting.get());
   return setting;
 }
