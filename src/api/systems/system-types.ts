@@ -2,8 +2,7 @@
 // object and vendor extension, boot options, and the system actions.
 import { OVERRIDE_ENABLED, OVERRIDE_MODES, OVERRIDE_TARGETS } from '../../domain/bios/boot.js';
 import { PUSH_TYPES, RESET_TYPES } from '../../platform/simulator.js';
-import { baseError } from '../../messages/errors.js';
-import { collectionOf, defineType, oem, ro, statusProp, t, type ActionDef, commonProps } from '../../protocol/description.js';
+import { defineAction, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import type { Services } from '../services.js';
 
 export const SYSTEMS_URI = '/redfish/v1/Systems/';
@@ -69,12 +68,21 @@ export const ComputerSystemType = defineType({
     BiosVersion: ro(t.string()),
     LastResetTime: ro(t.dateTime()),
     BootProgress: ro(
-      t.object({ LastState: ro(t.enum(BOOT_PROGRESS_STATES)), LastStateTime: ro(t.dateTime()) }, { typeName: 'BootProgress', volatile: true }),
+      t.object(
+        { LastState: ro(t.enum(BOOT_PROGRESS_STATES)), LastStateTime: ro(t.dateTime()) },
+        { typeName: 'BootProgress', volatile: true },
+      ),
     ),
     Status: statusProp,
     ProcessorSummary: ro(
       t.object(
-        { Count: ro(t.integer()), CoreCount: ro(t.integer()), LogicalProcessorCount: ro(t.integer()), Model: ro(t.string()), Status: statusProp },
+        {
+          Count: ro(t.integer()),
+          CoreCount: ro(t.integer()),
+          LogicalProcessorCount: ro(t.integer()),
+          Model: ro(t.string()),
+          Status: statusProp,
+        },
         { typeName: 'ProcessorSummary' },
       ),
     ),
@@ -120,24 +128,23 @@ export const BootOptionType = defineType({
   },
 });
 
-export const BootOptionCollectionType = collectionOf(BootOptionType);
-
-export const RESET_ACTION: ActionDef = {
+export const RESET_ACTION = defineAction({
   name: 'ComputerSystem.Reset',
   description: 'Resets the server or changes its power state.',
   parameters: { ResetType: t.enum(RESET_TYPES, { required: true }) },
-};
+});
 
-export const POWER_BUTTON_ACTION: ActionDef = {
+export const POWER_BUTTON_ACTION = defineAction({
   name: 'VendorComputerSystemExt.PowerButton',
   oem: true,
   description: 'Simulates the physical power button: a momentary press, or press and hold (forced power off).',
   parameters: { PushType: t.enum(PUSH_TYPES, { required: true }) },
-};
+});
 
-export const SYSTEM_RESET_ACTION: ActionDef = {
+export const SYSTEM_RESET_ACTION = defineAction({
   name: 'VendorComputerSystemExt.SystemReset',
   oem: true,
-  description: 'Auxiliary power cycle, as if the power cables were pulled: at once when the server is off, otherwise at its next power off.',
+  description:
+    'Auxiliary power cycle, as if the power cables were pulled: at once when the server is off, otherwise at its next power off.',
   parameters: { ResetType: t.enum(['AuxCycle']) },
-};
+});

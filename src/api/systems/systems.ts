@@ -1,19 +1,26 @@
 // Computer systems: the one simulated server, its power actions (standard and
 // vendor), boot configuration and boot options. BIOS lives in bios.ts.
-import { BOOT_OPTIONS, BootSettings, OVERRIDE_TARGETS, isPermutationOfOptions, type BootState } from '../../domain/bios/boot.js';
+import {
+  BOOT_OPTIONS,
+  BootSettings,
+  OVERRIDE_TARGETS,
+  isPermutationOfOptions,
+  type BootOptionDef,
+  type BootState,
+} from '../../domain/bios/boot.js';
 import { Priv } from '../../lib/privileges.js';
 import { baseError, combinedError, vendorMessage } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
 import { BIOS_ROM_VERSION } from '../../platform/bios-attributes.js';
 import { serverIdentity } from '../../platform/identity.js';
-import type { Phase, PushType, ResetType, ServerSimulator } from '../../platform/simulator.js';
+import type { Phase, ServerSimulator } from '../../platform/simulator.js';
+import { addCollection } from '../../protocol/collections.js';
 import { collectionOf } from '../../protocol/description.js';
 import { collection, success } from '../../protocol/reply.js';
-import { present, type RouteTable } from '../../protocol/routes.js';
-import { registerBiosRoutes } from './bios.js';
+import { action, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
+import { registerBiosRoutes, type BiosDeps } from './bios.js';
 import type { Services } from '../services.js';
 import {
-  BootOptionCollectionType,
   BootOptionType,
   ComputerSystemType,
   POWER_BUTTON_ACTION,
@@ -27,8 +34,14 @@ import {
 
 export { ComputerSystemType, SYSTEMS_URI };
 
-const PROCESSOR_MODEL = 'Intel(R) Xeon(R) Gold 6248R CPU @ 3.00GHz';
+/** What the computer system area (and the BIOS it registers) uses. */
+export type SystemDeps = Pick<Services, 'rootLinks' | 'config' | 'serviceUuid' | 'store' | 'clock' | 'host' | 'server' | 'firmware'> &
+  BiosDeps;
 
+// The system's path, for its handlers' contexts (the routes below spell it out).
+type SystemPath = '/redfish/v1/Systems/{SystemId}/';
+
+const PROCESSOR_MODEL = 'Intel(R) Xeon(R) Gold 6248R CPU @ 3.00GHz';
 
 type PostState = (typeof POST_STATES)[number];
 type BootProgressState = (typeof BOOT_PROGRESS_STATES)[number];
@@ -62,32 +75,24 @@ function systemStatus(phase: Phase): string {
   return 'Enabled';
 }
 
-export function registerSystemRoutes(routes: RouteTable, s: Services): void {
-  s.rootLinks.Systems = SYSTEMS_URI;
-  routes.param('SystemId', (id) => id === s.config.systemId);
-  const identity = serverIdentity(s.serviceUuid);
-  const boot = new BootSettings(s.store, s.host);
-  const assetTag = s.store.setting<string>('system.assetTag', '');
-  const biosVersion = () => s.firmware.biosVersion?.() ?? BIOS_ROM_VERSION;
+function handlers(d: SystemDeps, boot: BootSettings) {
+  const identity = serverIdentity(d.serviceUuid);
+  const assetTag = d.store.setting<string>('system.assetTag', '');
+  return { getSystems, getSystem, patchSystem, postReset, postPowerButton, postSystemReset };
 
-  routes.add({
-    path: SYSTEMS_URI,
-    type: collectionOf(ComputerSystemType),
-    get: {
-      privilege: Priv.login,
-      handler: () => collection('Computer System Collection', [`${SYSTEMS_URI}${s.config.systemId}/`], { Description: 'Computer Systems view' }),
-    },
-  });
+  function getSystems() {
+    return collection('Computer System Collection', [systemUri(d)], { Description: 'Computer Systems view' });
+  }
 
-  const systemBody = (uri: string) => {
-    const st = s.server.snapshot();
-    const now = s.clock.now();
-    const p = progress(s.server, now);
-    const tpm = s.host.tpm();
+  function getSystem() {
+    const uri = systemUri(d);
+    const st = d.server.snapshot();
+    const p = progress(d.server, d.clock.now());
+    const tpm = d.host.tpm();
     const b = boot.get();
     const last = BOOT_OPTIONS.find((o) => o.id === b.LastBootOption);
     return {
-      Id: s.config.systemId,
+      Id: d.config.systemId,
       Name: 'Computer System',
       Description: 'Computer System View',
       SystemType: 'Physical',
@@ -97,13 +102,19 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
       SerialNumber: identity.SerialNumber,
       UUID: identity.UUID,
       AssetTag: assetTag.get(),
-      HostName: s.host.osRunning() ? `host-${identity.SerialNumber.toLowerCase()}` : null,
-      PowerState: s.server.powerState(),
-      BiosVersion: biosVersion(),
+      HostName: d.host.osRunning() ? `host-${identity.SerialNumber.toLowerCase()}` : null,
+      PowerState: d.server.powerState(),
+      BiosVersion: d.firmware.biosVersion?.() ?? BIOS_ROM_VERSION,
       ...(st.lastResetAt !== null ? { LastResetTime: toIso(st.lastResetAt) } : {}),
       BootProgress: { LastState: p.boot, LastStateTime: toIso(p.since) },
       Status: { State: systemStatus(st.phase), Health: 'OK', HealthRollup: 'OK' },
-      ProcessorSummary: { Count: 2, CoreCount: 48, LogicalProcessorCount: 96, Model: PROCESSOR_MODEL, Status: { Health: 'OK', HealthRollup: 'OK' } },
+      ProcessorSummary: {
+        Count: 2,
+        CoreCount: 48,
+        LogicalProcessorCount: 96,
+        Model: PROCESSOR_MODEL,
+        Status: { Health: 'OK', HealthRollup: 'OK' },
+      },
       MemorySummary: { TotalSystemMemoryGiB: 384, Status: { Health: 'OK', HealthRollup: 'OK' } },
       TrustedModules: [
         tpm.installed
@@ -120,8 +131,8 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
       SecureBoot: { '@odata.id': `${uri}SecureBoot/` },
       LogServices: { '@odata.id': `${uri}LogServices/` },
       Links: {
-        Chassis: [{ '@odata.id': `/redfish/v1/Chassis/${s.config.chassisId}/` }],
-        ManagedBy: [{ '@odata.id': `/redfish/v1/Managers/${s.config.managerId}/` }],
+        Chassis: [{ '@odata.id': `/redfish/v1/Chassis/${d.config.chassisId}/` }],
+        ManagedBy: [{ '@odata.id': `/redfish/v1/Managers/${d.config.managerId}/` }],
       },
       Oem: {
         Vendor: {
@@ -133,81 +144,74 @@ export function registerSystemRoutes(routes: RouteTable, s: Services): void {
         },
       },
     };
+  }
+
+  function patchSystem(ctx: PatchContext<SystemPath, typeof ComputerSystemType.properties>): void {
+    if (ctx.body.Boot) boot.update(checkBootChange(boot.get(), ctx.body.Boot));
+    if (ctx.body.AssetTag !== undefined) assetTag.set(ctx.body.AssetTag);
+  }
+
+  function postReset(ctx: ActionContext<SystemPath, typeof RESET_ACTION>): void {
+    d.server.reset(ctx.body.ResetType);
+  }
+
+  function postPowerButton(ctx: ActionContext<SystemPath, typeof POWER_BUTTON_ACTION>): void {
+    d.server.powerButton(ctx.body.PushType);
+  }
+
+  function postSystemReset() {
+    return d.server.systemReset() ? undefined : success(vendorMessage('AuxPowerCycleArmed'));
+  }
+}
+
+function bootOptionBody(o: BootOptionDef): Record<string, unknown> {
+  return {
+    Id: o.id,
+    Name: 'Boot Option',
+    Description: 'UEFI Boot Option',
+    BootOptionReference: o.id,
+    DisplayName: o.displayName,
+    UefiDevicePath: o.uefiDevicePath,
+    Alias: o.alias,
+    BootOptionEnabled: true,
+    Oem: { Vendor: { StructuredBootString: o.structured } },
   };
+}
+
+export function registerSystemRoutes(routes: RouteTable, d: SystemDeps): void {
+  d.rootLinks.Systems = SYSTEMS_URI;
+  routes.param('SystemId', (id) => id === d.config.systemId);
+  const boot = new BootSettings(d.store, d.host);
+  const h = handlers(d, boot);
 
   routes.add({
-    path: `${SYSTEMS_URI}{SystemId}/`,
+    path: '/redfish/v1/Systems/',
+    type: collectionOf(ComputerSystemType),
+    get: { privilege: Priv.login, handler: h.getSystems },
+  });
+  routes.add({
+    path: '/redfish/v1/Systems/{SystemId}/',
     type: ComputerSystemType,
-    get: { privilege: Priv.login, handler: (ctx) => systemBody(systemUri(s)) },
-    patch: {
-      privilege: Priv.hostBios,
-      handler: (ctx) => {
-        const body = ctx.body as { Boot?: Partial<BootState>; AssetTag?: string };
-        if (body.Boot) boot.update(checkBootChange(boot.get(), body.Boot));
-        if (body.AssetTag !== undefined) assetTag.set(body.AssetTag);
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getSystem },
+    patch: { privilege: Priv.hostBios, handler: h.patchSystem },
     actions: [
-      {
-        def: RESET_ACTION,
-        privilege: Priv.powerAndReset,
-        handler: (ctx) => {
-          s.server.reset(ctx.body.ResetType as ResetType);
-        },
-      },
-      {
-        def: POWER_BUTTON_ACTION,
-        privilege: Priv.powerAndReset,
-        handler: (ctx) => {
-          s.server.powerButton(ctx.body.PushType as PushType);
-        },
-      },
-      {
-        def: SYSTEM_RESET_ACTION,
-        privilege: Priv.powerAndReset,
-        handler: (ctx) => {
-          return s.server.systemReset() ? undefined : success(vendorMessage('AuxPowerCycleArmed'));
-        },
-      },
+      action<typeof RESET_ACTION, SystemPath>(RESET_ACTION, Priv.powerAndReset, h.postReset),
+      action<typeof POWER_BUTTON_ACTION, SystemPath>(POWER_BUTTON_ACTION, Priv.powerAndReset, h.postPowerButton),
+      action(SYSTEM_RESET_ACTION, Priv.powerAndReset, h.postSystemReset),
     ],
   });
-
-  routes.add({
-    path: `${SYSTEMS_URI}{SystemId}/BootOptions/`,
-    type: BootOptionCollectionType,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const uri = systemUri(s);
-        return collection('Boot Options', BOOT_OPTIONS.map((o) => `${uri}BootOptions/${o.id}/`), { Description: 'The UEFI boot options of the system' });
-      },
-    },
-  });
-
-  routes.add({
-    path: `${SYSTEMS_URI}{SystemId}/BootOptions/{BootOptionId}/`,
+  addCollection(routes, {
+    collection: '/redfish/v1/Systems/{SystemId}/BootOptions/',
+    member: '/redfish/v1/Systems/{SystemId}/BootOptions/{BootOptionId}/',
     type: BootOptionType,
-    params: { BootOptionId: (id) => BOOT_OPTIONS.some((x) => x.id === id) },
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const o = present(BOOT_OPTIONS.find((x) => x.id === ctx.params.BootOptionId), ctx);
-        return {
-          Id: o.id,
-          Name: 'Boot Option',
-          Description: 'UEFI Boot Option',
-          BootOptionReference: o.id,
-          DisplayName: o.displayName,
-          UefiDevicePath: o.uefiDevicePath,
-          Alias: o.alias,
-          BootOptionEnabled: true,
-          Oem: { Vendor: { StructuredBootString: o.structured } },
-        };
-      },
-    },
+    name: 'Boot Options',
+    extra: () => ({ Description: 'The UEFI boot options of the system' }),
+    store: { list: () => BOOT_OPTIONS, get: (id) => BOOT_OPTIONS.find((o) => o.id === id), id: (o) => o.id },
+    show: bootOptionBody,
+    privileges: { read: Priv.login },
   });
 
-  registerBiosRoutes(routes, s, boot);
+  registerBiosRoutes(routes, d, boot);
 }
 
 function bootBody(b: BootState) {
