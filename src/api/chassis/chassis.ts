@@ -6,22 +6,19 @@ import {
   ChassisState,
   INDICATOR_LED_VALUES,
   chassisSerialNumber,
-  type IndicatorLed,
 } from '../../domain/chassis/chassis.js';
 import { Priv } from '../../lib/privileges.js';
 import { baseError } from '../../messages/errors.js';
 import { collectionOf, defineType, odataType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import { collection } from '../../protocol/reply.js';
-import type { RequestContext, RouteTable } from '../../protocol/routes.js';
+import type { PatchContext, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { registerThermalRoutes, thermalHealth } from './thermal.js';
+import { registerThermalRoutes, thermalHealth, type ThermalDeps } from './thermal.js';
+import type { UserTempThresholds } from '../../domain/chassis/thermal-thresholds.js';
 
 export const CHASSIS_URI = '/redfish/v1/Chassis/';
 
-const firmwareVersion = t.object(
-  { Current: t.object({ VersionString: ro(t.string()) }, { readOnly: true }) },
-  { readOnly: true },
-);
+const firmwareVersion = t.object({ Current: t.object({ VersionString: ro(t.string()) }, { readOnly: true }) }, { readOnly: true });
 
 export const VendorServerChassisType = defineType({
   name: 'VendorServerChassis',
@@ -60,7 +57,9 @@ export const ChassisType = defineType({
     PartNumber: ro(t.string()),
     AssetTag: t.string({ maxLength: 32, description: 'A user-assigned asset tag.' }),
     PowerState: ro(t.enum(['On', 'Off', 'PoweringOn', 'PoweringOff'])),
-    IndicatorLED: t.enum(INDICATOR_LED_VALUES, { description: 'The unit identification (UID) light; deprecated in favour of LocationIndicatorActive.' }),
+    IndicatorLED: t.enum(INDICATOR_LED_VALUES, {
+      description: 'The unit identification (UID) light; deprecated in favour of LocationIndicatorActive.',
+    }),
     LocationIndicatorActive: t.boolean({ description: 'True while the unit identification (UID) light is lit or blinking.' }),
     Status: statusProp,
     Thermal: t.link({ readOnly: true }),
@@ -80,84 +79,83 @@ export function chassisUri(id: string): string {
   return `${CHASSIS_URI}${encodeURIComponent(id)}/`;
 }
 
-export function registerChassisRoutes(routes: RouteTable, s: Services): void {
-  s.rootLinks.Chassis = CHASSIS_URI;
-  routes.param('ChassisId', (id) => id === s.config.chassisId);
-  const state = new ChassisState(s.store, s.host, s.restApiState);
-  const thermal = registerThermalRoutes(routes, s);
-  const systemUri = `/redfish/v1/Systems/${encodeURIComponent(s.config.systemId)}/`;
-  const managerUri = `/redfish/v1/Managers/${encodeURIComponent(s.config.managerId)}/`;
+/** What the chassis area (and the Thermal it registers) uses. */
+export type ChassisDeps = Pick<Services, 'rootLinks' | 'config' | 'serviceUuid' | 'store' | 'host' | 'restApiState'> & ThermalDeps;
+
+function handlers(d: ChassisDeps, state: ChassisState, thermal: UserTempThresholds) {
+  const systemUri = `/redfish/v1/Systems/${encodeURIComponent(d.config.systemId)}/`;
+  const managerUri = `/redfish/v1/Managers/${encodeURIComponent(d.config.managerId)}/`;
+  return { getChassisCollection, getChassis, patchChassis };
+
+  function getChassisCollection() {
+    return collection('Chassis Collection', [chassisUri(d.config.chassisId)], { Description: 'Computer System Chassis' });
+  }
+
+  function getChassis() {
+    const id = d.config.chassisId;
+    const settings = state.get();
+    const firmware = state.hostReportedFirmware();
+    const health = thermalHealth(d, thermal);
+    return {
+      Id: id,
+      Name: 'Computer System Chassis',
+      Description: 'Rack-mount server enclosure',
+      ChassisType: 'RackMount',
+      Manufacturer: CHASSIS_MANUFACTURER,
+      Model: CHASSIS_MODEL,
+      SKU: 'P52534-B21',
+      SerialNumber: chassisSerialNumber(d.serviceUuid),
+      PartNumber: 'P52534-B21',
+      AssetTag: settings.AssetTag,
+      PowerState: d.host.powerState(),
+      IndicatorLED: settings.IndicatorLED,
+      LocationIndicatorActive: settings.IndicatorLED !== 'Off',
+      Status: { State: 'Enabled', Health: health, HealthRollup: health },
+      Thermal: { '@odata.id': `${chassisUri(id)}Thermal/` },
+      Links: {
+        ComputerSystems: [{ '@odata.id': systemUri }],
+        ManagedBy: [{ '@odata.id': managerUri }],
+        ManagersInChassis: [{ '@odata.id': managerUri }],
+      },
+      Oem: {
+        Vendor: {
+          '@odata.type': odataType(VendorServerChassisType),
+          Firmware: firmware ? Object.fromEntries(Object.entries(firmware).map(([k, v]) => [k, { Current: { VersionString: v } }])) : {},
+        },
+      },
+    };
+  }
+
+  function patchChassis(ctx: PatchContext<'/redfish/v1/Chassis/{ChassisId}/', typeof ChassisType.properties>): void {
+    const { AssetTag, LocationIndicatorActive } = ctx.body;
+    const current = state.get();
+    let led = ctx.body.IndicatorLED;
+    if (LocationIndicatorActive !== undefined) {
+      if (led !== undefined && (led !== 'Off') !== LocationIndicatorActive) {
+        throw baseError('PropertyValueConflict', 'LocationIndicatorActive', 'IndicatorLED');
+      }
+      // Turning the locator on keeps a blinking light blinking.
+      led ??= LocationIndicatorActive ? (current.IndicatorLED === 'Off' ? 'Lit' : current.IndicatorLED) : 'Off';
+    }
+    state.update({ ...(led !== undefined ? { IndicatorLED: led } : {}), ...(AssetTag !== undefined ? { AssetTag } : {}) });
+  }
+}
+
+export function registerChassisRoutes(routes: RouteTable, d: ChassisDeps): void {
+  d.rootLinks.Chassis = CHASSIS_URI;
+  routes.param('ChassisId', (id) => id === d.config.chassisId);
+  const state = new ChassisState(d.store, d.host, d.restApiState);
+  const h = handlers(d, state, registerThermalRoutes(routes, d));
 
   routes.add({
-    path: CHASSIS_URI,
+    path: '/redfish/v1/Chassis/',
     type: collectionOf(ChassisType),
-    get: {
-      privilege: Priv.login,
-      handler: () => collection('Chassis Collection', [chassisUri(s.config.chassisId)], { Description: 'Computer System Chassis' }),
-    },
+    get: { privilege: Priv.login, handler: h.getChassisCollection },
   });
-
   routes.add({
-    path: `${CHASSIS_URI}{ChassisId}/`,
+    path: '/redfish/v1/Chassis/{ChassisId}/',
     type: ChassisType,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const id = s.config.chassisId;
-        const settings = state.get();
-        const firmware = state.hostReportedFirmware();
-        const health = thermalHealth(s, thermal);
-        return {
-          Id: id,
-          Name: 'Computer System Chassis',
-          Description: 'Rack-mount server enclosure',
-          ChassisType: 'RackMount',
-          Manufacturer: CHASSIS_MANUFACTURER,
-          Model: CHASSIS_MODEL,
-          SKU: 'P52534-B21',
-          SerialNumber: chassisSerialNumber(s.serviceUuid),
-          PartNumber: 'P52534-B21',
-          AssetTag: settings.AssetTag,
-          PowerState: s.host.powerState(),
-          IndicatorLED: settings.IndicatorLED,
-          LocationIndicatorActive: settings.IndicatorLED !== 'Off',
-          Status: { State: 'Enabled', Health: health, HealthRollup: health },
-          Thermal: { '@odata.id': `${chassisUri(id)}Thermal/` },
-          Links: {
-            ComputerSystems: [{ '@odata.id': systemUri }],
-            ManagedBy: [{ '@odata.id': managerUri }],
-            ManagersInChassis: [{ '@odata.id': managerUri }],
-          },
-          Oem: {
-            Vendor: {
-              '@odata.type': odataType(VendorServerChassisType),
-              Firmware: firmware
-                ? Object.fromEntries(Object.entries(firmware).map(([k, v]) => [k, { Current: { VersionString: v } }]))
-                : {},
-            },
-          },
-        };
-      },
-    },
-    patch: {
-      privilege: Priv.configureComponents,
-      handler: (ctx) => {
-        const body = ctx.body as { AssetTag?: string; IndicatorLED?: IndicatorLed; LocationIndicatorActive?: boolean };
-        const current = state.get();
-        let led = body.IndicatorLED;
-        if (body.LocationIndicatorActive !== undefined) {
-          if (led !== undefined && (led !== 'Off') !== body.LocationIndicatorActive) {
-            throw baseError('PropertyValueConflict', 'LocationIndicatorActive', 'IndicatorLED');
-          }
-          // Turning the locator on keeps a blinking light blinking.
-          led ??= body.LocationIndicatorActive ? (current.IndicatorLED === 'Off' ? 'Lit' : current.IndicatorLED) : 'Off';
-        }
-        state.update({
-          ...(led !== undefined ? { IndicatorLED: led } : {}),
-          ...(body.AssetTag !== undefined ? { AssetTag: body.AssetTag } : {}),
-        });
-      },
-    },
+    get: { privilege: Priv.login, handler: h.getChassis },
+    patch: { privilege: Priv.configureComponents, handler: h.patchChassis },
   });
-
 }

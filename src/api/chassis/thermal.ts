@@ -9,13 +9,18 @@
 // PendingCriticalUsertTempThreshold); the next controller reset makes it
 // effective (Oem/Vendor/WarningUsertTempThreshold, CriticalUsertTempThreshold).
 // One threshold per alert type: a new one replaces the previous.
-import { ALERT_TYPES, SET_USER_TEMP_THRESHOLD, UserTempThresholds, type AlertType, type UserTempThreshold } from '../../domain/chassis/thermal-thresholds.js';
+import {
+  ALERT_TYPES,
+  SET_USER_TEMP_THRESHOLD,
+  UserTempThresholds,
+  type UserTempThreshold,
+} from '../../domain/chassis/thermal-thresholds.js';
 import { Priv } from '../../lib/privileges.js';
-import { baseError, vendorMessage } from '../../messages/errors.js';
+import { vendorMessage } from '../../messages/errors.js';
 import { FANS, TEMPERATURE_SENSORS } from '../../platform/thermal.js';
-import { defineType, odataType, oem, ro, statusProp, t, vendorObject, commonProps } from '../../protocol/description.js';
+import { defineAction, defineType, odataType, oem, ro, statusProp, t, vendorObject, commonProps } from '../../protocol/description.js';
 import { success } from '../../protocol/reply.js';
-import type { RequestContext, RouteTable } from '../../protocol/routes.js';
+import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 type Health = 'OK' | 'Warning' | 'Critical';
@@ -87,7 +92,7 @@ const fan = t.object(
   { readOnly: true, typeName: 'Fan' },
 );
 
-const SetUserTempThresholdAction = {
+const SetUserTempThresholdAction = defineAction({
   name: SET_USER_TEMP_THRESHOLD,
   oem: true,
   description: 'Set a user-defined warning or critical temperature threshold on one sensor; effective after a controller reset.',
@@ -96,7 +101,7 @@ const SetUserTempThresholdAction = {
     AlertType: t.enum(ALERT_TYPES, { required: true }),
     ThresholdCelsius: t.integer({ required: true, minimum: 1, maximum: 150, units: 'Cel' }),
   },
-};
+});
 
 export const ThermalType = defineType({
   name: 'Thermal',
@@ -116,14 +121,20 @@ export const ThermalType = defineType({
 const HEALTH_ORDER: Health[] = ['OK', 'Warning', 'Critical'];
 const worst = (a: Health, b: Health): Health => (HEALTH_ORDER.indexOf(a) >= HEALTH_ORDER.indexOf(b) ? a : b);
 
+/** What Thermal uses. */
+export type ThermalDeps = Pick<Services, 'config' | 'store' | 'sensors' | 'logs' | 'events' | 'clock' | 'controller'>;
+
 /** Worst health over all sensors, for the chassis to roll up. */
-export function thermalHealth(s: Services, user: UserTempThresholds): Health {
-  return thermalBody(s, user, s.config.chassisId).health;
+export function thermalHealth(d: Pick<ThermalDeps, 'config' | 'sensors'>, user: UserTempThresholds): Health {
+  return thermalBody(d, user).health;
 }
 
-function thermalBody(s: Services, user: UserTempThresholds, chassisId: string): { body: Record<string, unknown>; health: Health } {
-  const uri = `/redfish/v1/Chassis/${encodeURIComponent(chassisId)}/Thermal/`;
-  const readings = new Map(s.sensors.readings().map((r) => [`${r.kind}:${r.id}`, r.reading]));
+function thermalBody(
+  d: Pick<ThermalDeps, 'config' | 'sensors'>,
+  user: UserTempThresholds,
+): { body: Record<string, unknown>; health: Health } {
+  const uri = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/Thermal/`;
+  const readings = new Map(d.sensors.readings().map((r) => [`${r.kind}:${r.id}`, r.reading]));
   const exceeded = user.exceeded();
   const effective = user.effective();
   let overall: Health = 'OK';
@@ -195,32 +206,34 @@ function thermalBody(s: Services, user: UserTempThresholds, chassisId: string): 
   };
 }
 
+// Thermal's path, for its handlers' contexts (the route below spells it out).
+type ThermalPath = '/redfish/v1/Chassis/{ChassisId}/Thermal/';
+
+function handlers(d: ThermalDeps, user: UserTempThresholds) {
+  return { getThermal, postSetUserTempThreshold };
+
+  function getThermal() {
+    return thermalBody(d, user).body;
+  }
+
+  function postSetUserTempThreshold(ctx: ActionContext<ThermalPath, typeof SetUserTempThresholdAction>) {
+    user.setPending(ctx.body.AlertType, ctx.body.SensorNumber, ctx.body.ThresholdCelsius);
+    return success(vendorMessage('ControllerResetRequired'));
+  }
+}
+
 /** Serves Thermal; returns the user thresholds, whose alerts the chassis health includes. */
-export function registerThermalRoutes(routes: RouteTable, s: Services): UserTempThresholds {
-  const origin = `/redfish/v1/Chassis/${encodeURIComponent(s.config.chassisId)}/Thermal/`;
-  const user = new UserTempThresholds(s.store, s.sensors, s.logs, s.events, s.clock, s.controller, origin);
+export function registerThermalRoutes(routes: RouteTable, d: ThermalDeps): UserTempThresholds {
+  const origin = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/Thermal/`;
+  const user = new UserTempThresholds(d.store, d.sensors, d.logs, d.events, d.clock, d.controller, origin);
+  const h = handlers(d, user);
 
   routes.add({
     path: '/redfish/v1/Chassis/{ChassisId}/Thermal/',
     type: ThermalType,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => thermalBody(s, user, s.config.chassisId).body,
-    },
+    get: { privilege: Priv.login, handler: h.getThermal },
     actions: [
-      {
-        def: SetUserTempThresholdAction,
-        privilege: Priv.managerConfig,
-        handler: (ctx) => {
-          const { SensorNumber, AlertType, ThresholdCelsius } = ctx.body as {
-            SensorNumber: number;
-            AlertType: AlertType;
-            ThresholdCelsius: number;
-          };
-          user.setPending(AlertType, SensorNumber, ThresholdCelsius);
-          return success(vendorMessage('ControllerResetRequired'));
-        },
-      },
+      action<typeof SetUserTempThresholdAction, ThermalPath>(SetUserTempThresholdAction, Priv.managerConfig, h.postSetUserTempThreshold),
     ],
   });
   return user;
