@@ -7,12 +7,26 @@
 // empties the log and leaves one record saying who cleared it.
 import { LOG_IDS, MAX_LOG_RECORDS, type LogId, type LogRecord } from '../../domain/manager/logs.js';
 import { Priv } from '../../lib/privileges.js';
-import { baseError, vendorMessage } from '../../messages/errors.js';
+import { vendorMessage } from '../../messages/errors.js';
 import { isoNow, toIso } from '../../platform/clock.js';
-import { collectionOf, defineType, ro, statusProp, t, type ActionDef, commonProps } from '../../protocol/description.js';
+import { collectionOf, commonProps, defineAction, defineType, ro, statusProp, t } from '../../protocol/description.js';
 import { collection, success } from '../../protocol/reply.js';
-import { present, type RequestContext, type RouteTable } from '../../protocol/routes.js';
+import { action, present, type ActionContext, type Context, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+
+export type LogServiceDeps = Pick<Services, 'config' | 'clock' | 'logs' | 'events'>;
+
+// The same handlers serve the logs of either owner: their contexts are those of either path.
+type SystemLogPath = '/redfish/v1/Systems/{SystemId}/LogServices/{LogServiceId}/';
+type ManagerLogPath = '/redfish/v1/Managers/{ManagerId}/LogServices/{LogServiceId}/';
+type LogServiceContext = Context<SystemLogPath> | Context<ManagerLogPath>;
+type ClearLogContext = ActionContext<SystemLogPath, typeof ClearLogAction> | ActionContext<ManagerLogPath, typeof ClearLogAction>;
+type EntriesContext =
+  | Context<'/redfish/v1/Systems/{SystemId}/LogServices/{LogServiceId}/Entries/'>
+  | Context<'/redfish/v1/Managers/{ManagerId}/LogServices/{LogServiceId}/Entries/'>;
+type EntryContext =
+  | Context<'/redfish/v1/Systems/{SystemId}/LogServices/{LogServiceId}/Entries/{LogEntryId}/'>
+  | Context<'/redfish/v1/Managers/{ManagerId}/LogServices/{LogServiceId}/Entries/{LogEntryId}/'>;
 
 const SEVERITIES = ['OK', 'Warning', 'Critical'] as const;
 
@@ -37,11 +51,11 @@ export const LogEntryType = defineType({
 // DMTF's LogEntryCollection marks Members OData.AutoExpand: entries are shown whole.
 const LogEntryCollectionType = collectionOf(LogEntryType, 'The records of a log.', { autoExpand: true });
 
-const ClearLogAction: ActionDef = {
+const ClearLogAction = defineAction({
   name: 'LogService.ClearLog',
   description: 'Remove every record of the log; one record of the clear remains.',
   parameters: {},
-};
+});
 
 export const LogServiceType = defineType({
   name: 'LogService',
@@ -61,6 +75,8 @@ export const LogServiceType = defineType({
   },
   actions: [ClearLogAction],
 });
+
+const LogServiceCollectionType = collectionOf(LogServiceType);
 
 interface LogInfo {
   id: LogId;
@@ -92,104 +108,132 @@ function entryBody(info: LogInfo, r: LogRecord): Record<string, unknown> {
   };
 }
 
-export function registerLogServiceRoutes(routes: RouteTable, s: Services): void {
-  const owners = {
-    system: { param: 'SystemId', config: () => s.config.systemId, base: '/redfish/v1/Systems/{SystemId}/LogServices/' },
-    manager: { param: 'ManagerId', config: () => s.config.managerId, base: '/redfish/v1/Managers/{ManagerId}/LogServices/' },
-  } as const;
+/** The handlers of the logs of one owner (the system's IML or the manager's IEL). */
+function logServiceHandlers(s: LogServiceDeps, owner: LogInfo['owner']) {
+  const mine = LOG_IDS.filter((id) => LOGS[id].owner === owner);
+  const ownerBase = (): string =>
+    owner === 'system'
+      ? `/redfish/v1/Systems/${encodeURIComponent(s.config.systemId)}/LogServices/`
+      : `/redfish/v1/Managers/${encodeURIComponent(s.config.managerId)}/LogServices/`;
+  const logOf = (ctx: LogServiceContext | EntriesContext | EntryContext): { info: LogInfo; uri: string } => {
+    const found = mine.find((l) => l === ctx.params.LogServiceId);
+    const id = present(found, ctx);
+    return { info: LOGS[id], uri: `${ownerBase()}${id}/` };
+  };
+  /** Resolvers of the log and entry ids: the owner's logs, and the records they hold. */
+  const params = {
+    LogServiceId: (id: string) => mine.some((l) => l === id),
+    LogEntryId: (id: string, p: Readonly<Record<string, string>>) => {
+      const log = mine.find((l) => l === p.LogServiceId);
+      return log !== undefined && s.logs.get(LOGS[log].id, id) !== undefined;
+    },
+  };
 
-  for (const [owner, o] of Object.entries(owners) as [LogInfo['owner'], (typeof owners)[LogInfo['owner']]][]) {
-    const mine = LOG_IDS.filter((id) => LOGS[id].owner === owner);
-    const ownerBase = (): string => o.base.replace(`{${o.param}}`, encodeURIComponent(o.config()));
-    const logOf = (ctx: RequestContext): { info: LogInfo; uri: string } => {
-      const id = present(mine.find((l) => l === ctx.params.LogServiceId), ctx);
-      return { info: LOGS[id], uri: `${ownerBase()}${id}/` };
-    };
-    const params = {
-      LogServiceId: (id: string) => mine.some((l) => l === id),
-      LogEntryId: (id: string, p: Readonly<Record<string, string>>) => {
-        const log = mine.find((l) => l === p.LogServiceId);
-        return log !== undefined && s.logs.get(LOGS[log].id, id) !== undefined;
-      },
-    };
-
-    routes.add({
-      path: o.base,
-      type: collectionOf(LogServiceType),
-      get: {
-        privilege: Priv.login,
-        handler: (ctx) => {
-          const base = ownerBase();
-          return collection('Log Service Collection', mine.map((id) => `${base}${id}/`), { Description: 'Log services' });
-        },
-      },
-    });
-
-    routes.add({
-      path: `${o.base}{LogServiceId}/`,
-      params,
-      type: LogServiceType,
-      get: {
-        privilege: Priv.login,
-        handler: (ctx) => {
-          const { info, uri } = logOf(ctx);
-          return {
-            Id: info.id,
-            Name: info.name,
-            Description: info.description,
-            ServiceEnabled: true,
-            MaxNumberOfRecords: MAX_LOG_RECORDS,
-            OverWritePolicy: 'WrapsWhenFull',
-            LogEntryType: info.id === 'IML' ? 'OEM' : 'Event',
-            DateTime: isoNow(s.clock),
-            DateTimeLocalOffset: '+00:00',
-            Status: { State: 'Enabled', Health: 'OK' },
-            Entries: { '@odata.id': `${uri}Entries/` },
-          };
-        },
-      },
-      actions: [
-        {
-          def: ClearLogAction,
-          privilege: Priv.managerConfig,
-          handler: (ctx) => {
-            const { info, uri } = logOf(ctx);
-            s.logs.clear(info.id);
-            const msg = vendorMessage('LogCleared', info.name, ctx.principal.userName);
-            s.logs.write(info.id, msg, uri);
-            s.events.publish(msg, uri, 'Other');
-            return success();
-          },
-        },
-      ],
-    });
-
-    routes.add({
-      path: `${o.base}{LogServiceId}/Entries/`,
-      params,
-      type: LogEntryCollectionType,
-      get: {
-        privilege: Priv.login,
-        handler: (ctx) => {
-          const { info, uri } = logOf(ctx);
-          return collection(`${info.name} Entries`, s.logs.list(info.id).map((r) => `${uri}Entries/${r.Id}/`), {
-            Description: `Records of the ${info.name}`,
-          });
-        },
-      },
-    });
-
-    routes.add({
-      path: `${o.base}{LogServiceId}/Entries/{LogEntryId}/`,
-      params,
-      type: LogEntryType,
-      get: {
-        privilege: Priv.login,
-        handler: (ctx) => {
-          const { info } = logOf(ctx);
-          return entryBody(info, present(s.logs.get(info.id, ctx.params.LogEntryId ?? ''), ctx));
-        },
-      },
-    });
+  function getLogServices() {
+    const base = ownerBase();
+    return collection(
+      'Log Service Collection',
+      mine.map((id) => `${base}${id}/`),
+      { Description: 'Log services' },
+    );
   }
+
+  function getLogService(ctx: LogServiceContext) {
+    const { info, uri } = logOf(ctx);
+    return {
+      Id: info.id,
+      Name: info.name,
+      Description: info.description,
+      ServiceEnabled: true,
+      MaxNumberOfRecords: MAX_LOG_RECORDS,
+      OverWritePolicy: 'WrapsWhenFull',
+      LogEntryType: info.id === 'IML' ? 'OEM' : 'Event',
+      DateTime: isoNow(s.clock),
+      DateTimeLocalOffset: '+00:00',
+      Status: { State: 'Enabled', Health: 'OK' },
+      Entries: { '@odata.id': `${uri}Entries/` },
+    };
+  }
+
+  function postClearLog(ctx: ClearLogContext) {
+    const { info, uri } = logOf(ctx);
+    s.logs.clear(info.id);
+    const msg = vendorMessage('LogCleared', info.name, ctx.principal.userName);
+    s.logs.write(info.id, msg, uri);
+    s.events.publish(msg, uri, 'Other');
+    return success();
+  }
+
+  function getEntries(ctx: EntriesContext) {
+    const { info, uri } = logOf(ctx);
+    return collection(
+      `${info.name} Entries`,
+      s.logs.list(info.id).map((r) => `${uri}Entries/${r.Id}/`),
+      {
+        Description: `Records of the ${info.name}`,
+      },
+    );
+  }
+
+  function getEntry(ctx: EntryContext) {
+    const { info } = logOf(ctx);
+    return entryBody(info, present(s.logs.get(info.id, ctx.params.LogEntryId), ctx));
+  }
+
+  return { params, getLogServices, getLogService, postClearLog, getEntries, getEntry };
+}
+
+export function registerLogServiceRoutes(routes: RouteTable, s: LogServiceDeps): void {
+  const iml = logServiceHandlers(s, 'system');
+  const iel = logServiceHandlers(s, 'manager');
+
+  routes.add({
+    path: '/redfish/v1/Systems/{SystemId}/LogServices/',
+    type: LogServiceCollectionType,
+    get: { privilege: Priv.login, handler: iml.getLogServices },
+  });
+  routes.add({
+    path: '/redfish/v1/Systems/{SystemId}/LogServices/{LogServiceId}/',
+    type: LogServiceType,
+    params: iml.params,
+    get: { privilege: Priv.login, handler: iml.getLogService },
+    actions: [action<typeof ClearLogAction, SystemLogPath>(ClearLogAction, Priv.managerConfig, iml.postClearLog)],
+  });
+  routes.add({
+    path: '/redfish/v1/Systems/{SystemId}/LogServices/{LogServiceId}/Entries/',
+    type: LogEntryCollectionType,
+    params: iml.params,
+    get: { privilege: Priv.login, handler: iml.getEntries },
+  });
+  routes.add({
+    path: '/redfish/v1/Systems/{SystemId}/LogServices/{LogServiceId}/Entries/{LogEntryId}/',
+    type: LogEntryType,
+    params: iml.params,
+    get: { privilege: Priv.login, handler: iml.getEntry },
+  });
+
+  routes.add({
+    path: '/redfish/v1/Managers/{ManagerId}/LogServices/',
+    type: LogServiceCollectionType,
+    get: { privilege: Priv.login, handler: iel.getLogServices },
+  });
+  routes.add({
+    path: '/redfish/v1/Managers/{ManagerId}/LogServices/{LogServiceId}/',
+    type: LogServiceType,
+    params: iel.params,
+    get: { privilege: Priv.login, handler: iel.getLogService },
+    actions: [action<typeof ClearLogAction, ManagerLogPath>(ClearLogAction, Priv.managerConfig, iel.postClearLog)],
+  });
+  routes.add({
+    path: '/redfish/v1/Managers/{ManagerId}/LogServices/{LogServiceId}/Entries/',
+    type: LogEntryCollectionType,
+    params: iel.params,
+    get: { privilege: Priv.login, handler: iel.getEntries },
+  });
+  routes.add({
+    path: '/redfish/v1/Managers/{ManagerId}/LogServices/{LogServiceId}/Entries/{LogEntryId}/',
+    type: LogEntryType,
+    params: iel.params,
+    get: { privilege: Priv.login, handler: iel.getEntry },
+  });
 }
