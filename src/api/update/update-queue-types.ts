@@ -1,8 +1,9 @@
 // Resource descriptions of the update task queue, maintenance windows and
-// install sets (vendor types: the standard has no equivalent).
+// install sets (vendor types: the standard has no equivalent). The window and
+// install set collections are collectionOf their members (addCollection makes them).
 import { NAME_MAX_LENGTH, NAME_PATTERN } from '../../domain/update-queue/names.js';
 import { AGENTS, COMMANDS, LIMITS, TASK_STATES } from '../../domain/update-queue/records.js';
-import { collectionOf, defineType, oem, ro, t, type ActionDef, type ResourceType } from '../../protocol/description.js';
+import { collectionOf, defineAction, defineType, oem, ro, t } from '../../protocol/description.js';
 
 const name = (what: string) =>
   t.string({ required: true, minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: NAME_PATTERN, description: `Unique name of the ${what}; the Id and URI derive from it.` });
@@ -43,12 +44,12 @@ export const VendorUpdateTaskType = defineType({
   },
 });
 
-export const SetRuntimeAgentAction: ActionDef = {
+export const SetRuntimeAgentAction = defineAction({
   name: 'VendorUpdateTaskQueue.SetRuntimeAgent',
   oem: true,
   description: 'Mark the simulated host-side update manager (RuntimeAgent) installed or absent.',
   parameters: { Installed: t.boolean({ required: true }) },
-};
+});
 
 /** Oem/Vendor of the queue collection: whether the queue moves, and the host-side agent. */
 export const VendorUpdateTaskQueueType = defineType({
@@ -83,11 +84,11 @@ export const VendorUpdateTaskQueueType = defineType({
 });
 
 const queueCollection = collectionOf(VendorUpdateTaskType, 'The update task queue, in processing order.');
-export const VendorUpdateTaskCollectionType: ResourceType = {
+export const VendorUpdateTaskCollectionType = defineType({
   ...queueCollection,
   properties: { ...queueCollection.properties, Oem: oem(VendorUpdateTaskQueueType, { readOnly: true }) },
   actions: [SetRuntimeAgentAction],
-};
+});
 
 export const VendorMaintenanceWindowType = defineType({
   name: 'VendorMaintenanceWindow',
@@ -105,8 +106,6 @@ export const VendorMaintenanceWindowType = defineType({
   },
 });
 
-export const VendorMaintenanceWindowCollectionType = collectionOf(VendorMaintenanceWindowType);
-
 const InstallSetItem = t.object(
   {
     Name: { ...name('item (the task name on invoke)'), createOnly: false },
@@ -118,7 +117,7 @@ const InstallSetItem = t.object(
   { typeName: 'InstallSetItem' },
 );
 
-export const InvokeAction: ActionDef = {
+export const InvokeAction = defineAction({
   name: 'VendorComponentInstallSet.Invoke',
   description: 'Append one task per Sequence item to the update task queue (the queue is not cleared).',
   parameters: {
@@ -127,7 +126,7 @@ export const InvokeAction: ActionDef = {
     MaintenanceWindow: t.string({ nullable: true, description: 'Id of a maintenance window.' }),
     TPMOverride: t.boolean({ description: 'Must be true when a TPM is installed and in use.' }),
   },
-};
+});
 
 export const VendorComponentInstallSetType = defineType({
   name: 'VendorComponentInstallSet',
@@ -146,5 +145,3 @@ export const VendorComponentInstallSetType = defineType({
   },
   actions: [InvokeAction],
 });
-
-export const VendorComponentInstallSetCollectionType = collectionOf(VendorComponentInstallSetType);

@@ -1,41 +1,40 @@
 // The update task queue, maintenance windows and install sets under
-// /redfish/v1/UpdateService/ (docs/update-queue.md). Writes need
-// ManagerConfigPriv like the rest of the update service; the recovery install
-// set also needs SystemRecoveryConfigPriv, checked per request because it
-// depends on the data.
-import { Priv, satisfies } from '../../lib/privileges.js';
-import type { TaskInput } from '../../domain/update-queue/checks.js';
-import type { InstallSetInput, InvokeInput } from '../../domain/update-queue/install-sets.js';
+// /redfish/v1/UpdateService/ (docs/update-queue.md): three collections declared
+// with addCollection. Writes need ManagerConfigPriv like the rest of the update
+// service; the recovery install set also needs SystemRecoveryConfigPriv,
+// checked per request because it depends on the data.
+import type { UpdateQueueArea } from '../../domain/update-queue/area.js';
 import type { QueueStatus } from '../../domain/update-queue/queue.js';
-import {
-  INSTALL_SETS_URI,
-  MAINTENANCE_WINDOWS_URI,
-  UPDATE_QUEUE_URI,
-  installSetUri,
-  taskUri,
-  windowUri,
-  type InstallSetRecord,
-  type TaskRecord,
-  type WindowRecord,
-} from '../../domain/update-queue/records.js';
+import { installSetUri, taskUri, windowUri, type InstallSetRecord, type TaskRecord, type WindowRecord } from '../../domain/update-queue/records.js';
 import { RUNTIME_POLL_MS } from '../../domain/update-queue/updaters.js';
-import type { WindowInput } from '../../domain/update-queue/windows.js';
+import { Priv, satisfies } from '../../lib/privileges.js';
 import { baseError, successBody, vendorMessage } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
+import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import { t } from '../../protocol/description.js';
-import { Reply, collection, created, success } from '../../protocol/reply.js';
-import { present, type RequestContext, type RouteTable } from '../../protocol/routes.js';
+import type { Principal } from '../../protocol/principal.js';
+import { Reply, success } from '../../protocol/reply.js';
+import { action, present, type ActionContext, type Context, type PatchContext, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import {
   InvokeAction,
   SetRuntimeAgentAction,
-  VendorComponentInstallSetCollectionType,
   VendorComponentInstallSetType,
-  VendorMaintenanceWindowCollectionType,
   VendorMaintenanceWindowType,
   VendorUpdateTaskCollectionType,
   VendorUpdateTaskType,
 } from './update-queue-types.js';
+
+/** What the update queue area reads. */
+export type UpdateQueueDeps = Pick<Services, 'updateQueue' | 'logs'>;
+
+type WindowPath = '/redfish/v1/UpdateService/MaintenanceWindows/{WindowId}/';
+type InstallSetPath = '/redfish/v1/UpdateService/InstallSets/{InstallSetId}/';
+type WindowProps = typeof VendorMaintenanceWindowType.properties;
+type InstallSetProps = typeof VendorComponentInstallSetType.properties;
+
+/** The one change a task accepts: cancel it while Pending (docs/update-queue.md). */
+const TaskCancel = { State: t.enum(['Canceled']) };
 
 const iso = (ms: number | null) => (ms === null ? null : toIso(ms));
 
@@ -77,13 +76,13 @@ const REASON_TEXT: Record<QueueStatus['Reason'], string> = {
   UpdateServiceBusy: 'the update service is busy (an upload or a firmware verification scan)',
 };
 
-function queueBody(s: Services): Record<string, unknown> {
-  const area = s.updateQueue;
+/** The queue collection's properties besides its members: why it moves or not, and the runtime agent. */
+function queueExtra(area: UpdateQueueArea): Record<string, unknown> {
   const st = area.queue.status();
   const agent = area.runtimeAgent.state();
   const message =
     st.State === 'Stalled' && st.Head ? vendorMessage('UpdateQueueStalled', st.Head.Name, REASON_TEXT[st.Reason]).Message : REASON_TEXT[st.Reason];
-  return collection('Update Task Queue', area.queue.list().map((t) => taskUri(t.Id)), {
+  return {
     Description: 'Update tasks in processing order.',
     Oem: {
       Vendor: {
@@ -96,7 +95,7 @@ function queueBody(s: Services): Record<string, unknown> {
         },
       },
     },
-  });
+  };
 }
 
 function windowBody(w: WindowRecord): Record<string, unknown> {
@@ -125,149 +124,136 @@ function installSetBody(x: InstallSetRecord): Record<string, unknown> {
 }
 
 /** The recovery set's privilege, on top of the route's (SPEC Install set rule 4). */
-function requireRecoveryPriv(ctx: RequestContext): void {
+function requireRecoveryPriv(ctx: { principal: Principal }): void {
   if (!satisfies(ctx.principal.privileges, Priv.systemRecovery)) throw baseError('InsufficientPrivilege');
 }
 
-export function registerUpdateQueueRoutes(routes: RouteTable, s: Services): void {
-  const area = () => s.updateQueue;
-  const findTask = (ctx: RequestContext) => present(area().queue.get(ctx.params.TaskId ?? ''), ctx);
-  const findWindow = (ctx: RequestContext) => present(area().windows.get(ctx.params.WindowId ?? ''), ctx);
-  const findSet = (ctx: RequestContext) => present(area().installSets.get(ctx.params.InstallSetId ?? ''), ctx);
+function handlers(d: UpdateQueueDeps) {
+  const area = () => d.updateQueue;
+  const tasks: MemberStore<TaskRecord, unknown> = { list: () => area().queue.list(), get: (id) => area().queue.get(id), id: (x) => x.Id };
+  const windows: MemberStore<WindowRecord, unknown> = { list: () => area().windows.list(), get: (id) => area().windows.get(id), id: (x) => x.Id };
+  const installSets: MemberStore<InstallSetRecord, unknown> = {
+    list: () => area().installSets.list(),
+    get: (id) => area().installSets.get(id),
+    id: (x) => x.Id,
+  };
+  return {
+    tasks,
+    windows,
+    installSets,
+    queueExtra: () => queueExtra(area()),
+    postTask,
+    patchTask,
+    deleteTask,
+    postSetRuntimeAgent,
+    postWindow,
+    patchWindow,
+    deleteWindow,
+    postInstallSet,
+    patchInstallSet,
+    deleteInstallSet,
+    postInvoke,
+  };
 
-  // -- the task queue ------------------------------------------------------------
-  routes.add({
-    path: UPDATE_QUEUE_URI,
-    type: VendorUpdateTaskCollectionType,
-    get: { privilege: Priv.login, handler: () => queueBody(s) },
-    post: {
-      privilege: Priv.managerConfig,
-      handler: (ctx) => {
-        const task = area().createTask(ctx.body as unknown as TaskInput);
-        return created(taskUri(task.Id), taskBody(task));
-      },
-    },
-    actions: [
-      {
-        def: SetRuntimeAgentAction,
-        privilege: Priv.managerConfig,
-        handler: (ctx) => {
-          const installed = ctx.body.Installed as boolean;
-          area().runtimeAgent.setInstalled(installed);
-          s.logs.write('IML', vendorMessage('RuntimeAgentChanged', installed ? 'installed' : 'absent'), UPDATE_QUEUE_URI);
-          return undefined;
-        },
-      },
-    ],
-  });
-  routes.add({
-    path: `${UPDATE_QUEUE_URI}{TaskId}/`,
+  function postTask(ctx: PostContext<'/redfish/v1/UpdateService/UpdateTaskQueue/', typeof VendorUpdateTaskType.properties>): TaskRecord {
+    return area().createTask(ctx.body);
+  }
+
+  function patchTask(task: TaskRecord, ctx: PatchContext<'/redfish/v1/UpdateService/UpdateTaskQueue/{TaskId}/', typeof TaskCancel>): void {
+    if (ctx.body.State === 'Canceled') area().queue.cancel(task.Id);
+  }
+
+  function deleteTask(task: TaskRecord): void {
+    area().queue.remove(task.Id);
+  }
+
+  function postSetRuntimeAgent(ctx: ActionContext<'/redfish/v1/UpdateService/UpdateTaskQueue/', typeof SetRuntimeAgentAction>): void {
+    const installed = ctx.body.Installed;
+    area().runtimeAgent.setInstalled(installed);
+    d.logs.write('IML', vendorMessage('RuntimeAgentChanged', installed ? 'installed' : 'absent'), '/redfish/v1/UpdateService/UpdateTaskQueue/');
+  }
+
+  function postWindow(ctx: PostContext<'/redfish/v1/UpdateService/MaintenanceWindows/', WindowProps>): WindowRecord {
+    return area().windows.create(ctx.body);
+  }
+
+  function patchWindow(w: WindowRecord, ctx: PatchContext<WindowPath, WindowProps>) {
+    const next = area().windows.update(w.Id, ctx.body);
+    // A rename moves the window: tell the client where it is now.
+    if (next.Id !== w.Id) return new Reply(200, successBody(ctx.problems), { Location: windowUri(next.Id) });
+    return undefined;
+  }
+
+  function deleteWindow(w: WindowRecord): void {
+    area().windows.delete(w.Id);
+  }
+
+  function postInstallSet(ctx: PostContext<'/redfish/v1/UpdateService/InstallSets/', InstallSetProps>): InstallSetRecord {
+    if (ctx.body.IsRecovery === true) requireRecoveryPriv(ctx);
+    return area().installSets.create(ctx.body);
+  }
+
+  function patchInstallSet(x: InstallSetRecord, ctx: PatchContext<InstallSetPath, InstallSetProps>) {
+    if (x.IsRecovery || ctx.body.IsRecovery === true) requireRecoveryPriv(ctx);
+    const next = area().installSets.update(x.Id, ctx.body);
+    if (next.Id !== x.Id) return new Reply(200, successBody(ctx.problems), { Location: installSetUri(next.Id) });
+    return undefined;
+  }
+
+  function deleteInstallSet(x: InstallSetRecord, ctx: Context<InstallSetPath>): void {
+    if (x.IsRecovery) requireRecoveryPriv(ctx);
+    area().installSets.delete(x.Id);
+  }
+
+  function postInvoke(ctx: ActionContext<InstallSetPath, typeof InvokeAction>) {
+    const x = present(area().installSets.get(ctx.params.InstallSetId), ctx);
+    const queued = area().installSets.invoke(x.Id, ctx.body);
+    return success(...queued.map((task) => vendorMessage('UpdateTaskQueued', task.Name, taskUri(task.Id))));
+  }
+}
+
+export function registerUpdateQueueRoutes(routes: RouteTable, d: UpdateQueueDeps): void {
+  const h = handlers(d);
+  const privileges = { read: Priv.login, write: Priv.managerConfig };
+
+  addCollection(routes, {
+    collection: '/redfish/v1/UpdateService/UpdateTaskQueue/',
+    member: '/redfish/v1/UpdateService/UpdateTaskQueue/{TaskId}/',
     type: VendorUpdateTaskType,
-    params: { TaskId: (id) => area().queue.get(id) !== undefined },
-    get: { privilege: Priv.login, handler: (ctx) => taskBody(findTask(ctx)) },
-    patch: {
-      privilege: Priv.managerConfig,
-      // The one change a task accepts: cancel it while Pending (docs/update-queue.md).
-      body: { State: t.enum(['Canceled']) },
-      handler: (ctx) => {
-        const task = findTask(ctx);
-        if (ctx.body.State === 'Canceled') area().queue.cancel(task.Id);
-        return undefined;
-      },
-    },
-    delete: {
-      privilege: Priv.managerConfig,
-      handler: (ctx) => {
-        area().queue.remove(findTask(ctx).Id);
-        return undefined;
-      },
-    },
+    collectionType: VendorUpdateTaskCollectionType,
+    name: 'Update Task Queue',
+    extra: h.queueExtra,
+    store: h.tasks,
+    show: taskBody,
+    privileges,
+    create: { handler: h.postTask },
+    update: { body: TaskCancel, handler: h.patchTask },
+    remove: h.deleteTask,
+    collectionActions: [action(SetRuntimeAgentAction, Priv.managerConfig, h.postSetRuntimeAgent)],
   });
-
-  // -- maintenance windows ------------------------------------------------------------
-  routes.add({
-    path: MAINTENANCE_WINDOWS_URI,
-    type: VendorMaintenanceWindowCollectionType,
-    get: { privilege: Priv.login, handler: () => collection('Maintenance Windows', area().windows.list().map((w) => windowUri(w.Id))) },
-    post: {
-      privilege: Priv.managerConfig,
-      handler: (ctx) => {
-        const w = area().windows.create(ctx.body as unknown as WindowInput & { Name: string });
-        return created(windowUri(w.Id), windowBody(w));
-      },
-    },
-  });
-  routes.add({
-    path: `${MAINTENANCE_WINDOWS_URI}{WindowId}/`,
+  addCollection(routes, {
+    collection: '/redfish/v1/UpdateService/MaintenanceWindows/',
+    member: '/redfish/v1/UpdateService/MaintenanceWindows/{WindowId}/',
     type: VendorMaintenanceWindowType,
-    params: { WindowId: (id) => area().windows.get(id) !== undefined },
-    get: { privilege: Priv.login, handler: (ctx) => windowBody(findWindow(ctx)) },
-    patch: {
-      privilege: Priv.managerConfig,
-      handler: (ctx) => {
-        const cur = findWindow(ctx);
-        const next = area().windows.update(cur.Id, ctx.body as WindowInput);
-        // A rename moves the window: tell the client where it is now.
-        if (next.Id !== cur.Id) return new Reply(200, successBody(ctx.problems), { Location: windowUri(next.Id) });
-        return undefined;
-      },
-    },
-    delete: {
-      privilege: Priv.managerConfig,
-      handler: (ctx) => {
-        area().windows.delete(findWindow(ctx).Id);
-        return undefined;
-      },
-    },
+    name: 'Maintenance Windows',
+    store: h.windows,
+    show: windowBody,
+    privileges,
+    create: { handler: h.postWindow },
+    update: { handler: h.patchWindow },
+    remove: h.deleteWindow,
   });
-
-  // -- install sets ------------------------------------------------------------
-  routes.add({
-    path: INSTALL_SETS_URI,
-    type: VendorComponentInstallSetCollectionType,
-    get: { privilege: Priv.login, handler: () => collection('Install Sets', area().installSets.list().map((x) => installSetUri(x.Id))) },
-    post: {
-      privilege: Priv.managerConfig,
-      handler: (ctx) => {
-        if (ctx.body.IsRecovery === true) requireRecoveryPriv(ctx);
-        const x = area().installSets.create(ctx.body as unknown as InstallSetInput);
-        return created(installSetUri(x.Id), installSetBody(x));
-      },
-    },
-  });
-  routes.add({
-    path: `${INSTALL_SETS_URI}{InstallSetId}/`,
+  addCollection(routes, {
+    collection: '/redfish/v1/UpdateService/InstallSets/',
+    member: '/redfish/v1/UpdateService/InstallSets/{InstallSetId}/',
     type: VendorComponentInstallSetType,
-    params: { InstallSetId: (id) => area().installSets.get(id) !== undefined },
-    get: { privilege: Priv.login, handler: (ctx) => installSetBody(findSet(ctx)) },
-    patch: {
-      privilege: Priv.managerConfig,
-      handler: (ctx) => {
-        const cur = findSet(ctx);
-        if (cur.IsRecovery || ctx.body.IsRecovery === true) requireRecoveryPriv(ctx);
-        const next = area().installSets.update(cur.Id, ctx.body);
-        if (next.Id !== cur.Id) return new Reply(200, successBody(ctx.problems), { Location: installSetUri(next.Id) });
-        return undefined;
-      },
-    },
-    delete: {
-      privilege: Priv.managerConfig,
-      handler: (ctx) => {
-        const cur = findSet(ctx);
-        if (cur.IsRecovery) requireRecoveryPriv(ctx);
-        area().installSets.delete(cur.Id);
-        return undefined;
-      },
-    },
-    actions: [
-      {
-        def: InvokeAction,
-        privilege: Priv.managerConfig,
-        handler: (ctx) => {
-          const tasks = area().installSets.invoke(findSet(ctx).Id, ctx.body as InvokeInput);
-          return success(...tasks.map((task) => vendorMessage('UpdateTaskQueued', task.Name, taskUri(task.Id))));
-        },
-      },
-    ],
+    name: 'Install Sets',
+    store: h.installSets,
+    show: installSetBody,
+    privileges,
+    create: { handler: h.postInstallSet },
+    update: { handler: h.patchInstallSet },
+    remove: h.deleteInstallSet,
+    memberActions: [action<typeof InvokeAction, InstallSetPath>(InvokeAction, Priv.managerConfig, h.postInvoke)],
   });
 }
