@@ -1,9 +1,10 @@
 // Message registries (Errors 7, Events 7) and the registry file store (G11).
 import { Priv } from '../../lib/privileges.js';
-import { baseError } from '../../messages/errors.js';
-import { collectionOf, defineType, ro, t, commonProps } from '../../protocol/description.js';
-import { RawReply, collection } from '../../protocol/reply.js';
-import { present, type RouteTable } from '../../protocol/routes.js';
+import type { RegistryFile } from '../../domain/registry-files.js';
+import { addCollection } from '../../protocol/collections.js';
+import { defineType, ro, t, commonProps } from '../../protocol/description.js';
+import { RawReply } from '../../protocol/reply.js';
+import { present, type Context, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 export const REGISTRIES_URI = '/redfish/v1/Registries/';
@@ -29,57 +30,49 @@ export const MessageRegistryFileType = defineType({
   },
 });
 
-export function registerRegistryRoutes(routes: RouteTable, s: Services): void {
-  s.rootLinks.Registries = REGISTRIES_URI;
+/** What the registries area uses. */
+export type RegistryDeps = Pick<Services, 'rootLinks' | 'registries'>;
 
-  routes.add({
-    path: REGISTRIES_URI,
-    type: collectionOf(MessageRegistryFileType),
-    get: {
-      privilege: Priv.login,
-      handler: () =>
-        collection('Registry File Collection', s.registries.list().map((f) => `${REGISTRIES_URI}${f.id}/`), {
-          Description: 'Registry Repository',
-        }),
-    },
-  });
+function registryFileBody(f: RegistryFile): Record<string, unknown> {
+  return {
+    Id: f.id,
+    Name: `${f.id} Registry File`,
+    Description: f.description,
+    Languages: ['en'],
+    Registry: f.registry,
+    Location: [
+      { Language: 'en', Uri: `${REGISTRY_STORE_URI}${f.fileName}`, ...(f.publicationUri ? { PublicationUri: f.publicationUri } : {}) },
+    ],
+  };
+}
 
-  routes.add({
-    path: `${REGISTRIES_URI}{RegistryId}/`,
+function handlers(d: RegistryDeps) {
+  return { getRegistryFile };
+
+  function getRegistryFile(ctx: Context<'/redfish/v1/RegistryStore/registries/en/{File}'>) {
+    const f = present(d.registries.byFileName(ctx.params.File), ctx);
+    return new RawReply(200, 'application/json; charset=utf-8', f.gz, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
+  }
+}
+
+export function registerRegistryRoutes(routes: RouteTable, d: RegistryDeps): void {
+  d.rootLinks.Registries = REGISTRIES_URI;
+  const h = handlers(d);
+
+  addCollection(routes, {
+    collection: '/redfish/v1/Registries/',
+    member: '/redfish/v1/Registries/{RegistryId}/',
     type: MessageRegistryFileType,
-    params: { RegistryId: (id) => s.registries.get(id) !== undefined },
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const f = present(s.registries.get(ctx.params.RegistryId ?? ''), ctx);
-        return {
-          Id: f.id,
-          Name: `${f.id} Registry File`,
-          Description: f.description,
-          Languages: ['en'],
-          Registry: f.registry,
-          Location: [
-            {
-              Language: 'en',
-              Uri: `${REGISTRY_STORE_URI}${f.fileName}`,
-              ...(f.publicationUri ? { PublicationUri: f.publicationUri } : {}),
-            },
-          ],
-        };
-      },
-    },
+    name: 'Registry File Collection',
+    extra: () => ({ Description: 'Registry Repository' }),
+    store: { list: () => d.registries.list(), get: (id) => d.registries.get(id), id: (f) => f.id },
+    show: registryFileBody,
+    privileges: { read: Priv.login },
   });
-
   routes.add({
-    path: `${REGISTRY_STORE_URI}{File}`,
+    path: '/redfish/v1/RegistryStore/registries/en/{File}',
     file: true,
-    params: { File: (name) => s.registries.byFileName(name) !== undefined },
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const f = present(s.registries.byFileName(ctx.params.File ?? ''), ctx);
-        return new RawReply(200, 'application/json; charset=utf-8', f.gz, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
-      },
-    },
+    params: { File: (name) => d.registries.byFileName(name) !== undefined },
+    get: { privilege: Priv.login, handler: h.getRegistryFile },
   });
 }
