@@ -1,6 +1,6 @@
 // The service root, the version document, $metadata and the OData service document.
 import { Priv } from '../../lib/privileges.js';
-import { defineType, ro, t, type Props } from '../../protocol/description.js';
+import { defineType, ro, t } from '../../protocol/description.js';
 import { metadataXml, serviceDocument } from '../../protocol/metadata.js';
 import { openApiYaml } from '../../protocol/openapi.js';
 import { Representations } from '../../lib/memo.js';
@@ -38,12 +38,18 @@ export const ServiceRootType = defineType({
     UUID: ro(t.string()),
     Product: ro(t.string()),
     Vendor: ro(t.string()),
-    ...(Object.fromEntries(ROOT_LINK_NAMES.map((n) => [n, link()])) as Props),
+    ...Object.fromEntries(ROOT_LINK_NAMES.map((n) => [n, link()])),
     Links: t.object({ Sessions: link() }, { readOnly: true, typeName: 'Links' }),
     ProtocolFeaturesSupported: t.object(
       {
         ExpandQuery: t.object(
-          { ExpandAll: ro(t.boolean()), Levels: ro(t.boolean()), Links: ro(t.boolean()), NoLinks: ro(t.boolean()), MaxLevels: ro(t.integer()) },
+          {
+            ExpandAll: ro(t.boolean()),
+            Levels: ro(t.boolean()),
+            Links: ro(t.boolean()),
+            NoLinks: ro(t.boolean()),
+            MaxLevels: ro(t.integer()),
+          },
           { readOnly: true, typeName: 'Expand' },
         ),
         SelectQuery: ro(t.boolean()),
@@ -60,89 +66,75 @@ export const ServiceRootType = defineType({
 
 export const REDFISH_VERSION = '1.20.0';
 
-export function registerServiceRootRoutes(routes: RouteTable, s: Services): void {
+/** What the service root uses. */
+export type ServiceRootDeps = Pick<Services, 'serviceUuid' | 'rootLinks'>;
+
+const SESSIONS_URI = '/redfish/v1/SessionService/Sessions/';
+
+function handlers(d: ServiceRootDeps, routes: RouteTable) {
   const root = new Representations();
-  routes.add({
-    path: '/redfish',
-    file: true,
-    open: true,
-    get: { privilege: Priv.none, handler: () => json(200, { v1: '/redfish/v1/' }) },
-  });
-
-  routes.add({
-    path: '/redfish/v1/',
-    type: ServiceRootType,
-    open: true,
-    get: {
-      privilege: Priv.none,
-      // The root changes only with the service's identity; its links are fixed once the areas are registered.
-      handler: () => root.get('', [s.serviceUuid], () => ({
-        Id: 'RootService',
-        Name: 'Root Service',
-        RedfishVersion: REDFISH_VERSION,
-        UUID: s.serviceUuid,
-        Product: 'bmc-redfish simulated server',
-        Vendor: 'Vendor',
-        ...Object.fromEntries(
-          ROOT_LINK_NAMES.filter((n) => s.rootLinks[n]).map((n) => [n, { '@odata.id': s.rootLinks[n] }]),
-        ),
-        Links: { Sessions: { '@odata.id': '/redfish/v1/SessionService/Sessions/' } },
-        ProtocolFeaturesSupported: {
-          ExpandQuery: { ExpandAll: true, Levels: true, Links: true, NoLinks: true, MaxLevels: 6 },
-          SelectQuery: true,
-          FilterQuery: false,
-          OnlyMemberQuery: true,
-          ExcerptQuery: false,
-          DeepOperations: { DeepPATCH: false, DeepPOST: false },
-        },
-      })),
-    },
-  });
-
+  // Built on first use: by then every area has registered its routes.
   let metadata: string | undefined;
-  routes.add({
-    path: '/redfish/v1/$metadata',
-    file: true,
-    open: true,
-    get: {
-      privilege: Priv.none,
-      handler: () => {
-        metadata ??= metadataXml(routes.types(), ServiceRootType);
-        return new RawReply(200, 'application/xml; charset=utf-8', metadata);
-      },
-    },
-  });
-
   let openapi: string | undefined;
-  routes.add({
-    path: '/redfish/v1/openapi.yaml',
-    file: true,
-    open: true,
-    get: {
-      privilege: Priv.none,
-      handler: () => {
-        openapi ??= openApiYaml(routes, {
-          title: 'bmc-redfish',
-          version: REDFISH_VERSION,
-          description: 'Redfish service of a management controller with a simulated server behind it.',
-        });
-        return new RawReply(200, 'application/yaml; charset=utf-8', openapi);
-      },
-    },
-  });
+  /** The root's links that some area filled in, in the order they are shown. */
+  const links = (): [string, string][] =>
+    ROOT_LINK_NAMES.flatMap((n) => {
+      const uri = d.rootLinks[n];
+      return uri ? [[n, uri]] : [];
+    });
+  return { getVersions, getServiceRoot, getMetadata, getOpenApi, getServiceDocument };
 
-  routes.add({
-    path: '/redfish/v1/odata',
-    file: true,
-    open: true,
-    get: {
-      privilege: Priv.none,
-      handler: () => {
-        const top: Record<string, string> = { Service: '/redfish/v1/' };
-        for (const n of ROOT_LINK_NAMES) if (s.rootLinks[n]) top[n] = s.rootLinks[n] as string;
-        top.Sessions = '/redfish/v1/SessionService/Sessions/';
-        return json(200, serviceDocument(top));
+  function getVersions() {
+    return json(200, { v1: '/redfish/v1/' });
+  }
+
+  function getServiceRoot() {
+    // The root changes only with the service's identity; its links are fixed once the areas are registered.
+    return root.get('', [d.serviceUuid], () => ({
+      Id: 'RootService',
+      Name: 'Root Service',
+      RedfishVersion: REDFISH_VERSION,
+      UUID: d.serviceUuid,
+      Product: 'bmc-redfish simulated server',
+      Vendor: 'Vendor',
+      ...Object.fromEntries(links().map(([n, uri]) => [n, { '@odata.id': uri }])),
+      Links: { Sessions: { '@odata.id': SESSIONS_URI } },
+      ProtocolFeaturesSupported: {
+        ExpandQuery: { ExpandAll: true, Levels: true, Links: true, NoLinks: true, MaxLevels: 6 },
+        SelectQuery: true,
+        FilterQuery: false,
+        OnlyMemberQuery: true,
+        ExcerptQuery: false,
+        DeepOperations: { DeepPATCH: false, DeepPOST: false },
       },
-    },
-  });
+    }));
+  }
+
+  function getMetadata() {
+    metadata ??= metadataXml(routes.types(), ServiceRootType);
+    return new RawReply(200, 'application/xml; charset=utf-8', metadata);
+  }
+
+  function getOpenApi() {
+    openapi ??= openApiYaml(routes, {
+      title: 'bmc-redfish',
+      version: REDFISH_VERSION,
+      description: 'Redfish service of a management controller with a simulated server behind it.',
+    });
+    return new RawReply(200, 'application/yaml; charset=utf-8', openapi);
+  }
+
+  function getServiceDocument() {
+    return json(200, serviceDocument({ Service: '/redfish/v1/', ...Object.fromEntries(links()), Sessions: SESSIONS_URI }));
+  }
+}
+
+export function registerServiceRootRoutes(routes: RouteTable, d: ServiceRootDeps): void {
+  const h = handlers(d, routes);
+  // The entry points and service documents: reachable without credentials.
+  routes.add({ path: '/redfish', file: true, open: true, get: { privilege: Priv.none, handler: h.getVersions } });
+  routes.add({ path: '/redfish/v1/', type: ServiceRootType, open: true, get: { privilege: Priv.none, handler: h.getServiceRoot } });
+  routes.add({ path: '/redfish/v1/$metadata', file: true, open: true, get: { privilege: Priv.none, handler: h.getMetadata } });
+  routes.add({ path: '/redfish/v1/openapi.yaml', file: true, open: true, get: { privilege: Priv.none, handler: h.getOpenApi } });
+  routes.add({ path: '/redfish/v1/odata', file: true, open: true, get: { privilege: Priv.none, handler: h.getServiceDocument } });
 }
