@@ -57,6 +57,11 @@ function databaseResetValues(db: DatabaseInfo | undefined): readonly ('ResetAllK
 
 const readOnlyFor = (p: { DatabaseId: string }): boolean => findDatabase(p.DatabaseId)?.writable === false;
 
+/** @Redfish.AllowableValues of SecureBootDatabase.ResetKeys, per database. */
+function allowable({ params }: { params: Readonly<Record<string, string>> }): Record<string, readonly string[]> {
+  return { ResetKeysType: databaseResetValues(DATABASES.find((db) => db.id === params.DatabaseId)) };
+}
+
 function certificateBody({ db, record }: Entry<CertificateRecord>): Record<string, unknown> {
   return {
     Id: record.Id,
@@ -229,7 +234,8 @@ export function registerSecureBootRoutes(routes: RouteTable, d: SecureBootDeps):
   const h = handlers(d);
   d.host.onPost('SecureBootSetup', h.applyAtBoot);
   const databaseParams = { DatabaseId: h.databaseExists };
-  const privileges = { read: Priv.login, write: Priv.hostBios };
+  // A database's certificates and signatures: read-only in the ...Default databases.
+  const inDatabase = { params: databaseParams, readOnlyFor, privileges: { read: Priv.login, write: Priv.hostBios } };
 
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/SecureBoot/',
@@ -250,7 +256,7 @@ export function registerSecureBootRoutes(routes: RouteTable, d: SecureBootDeps):
     get: { privilege: Priv.login, handler: h.getDatabase },
     actions: [
       action<typeof SecureBootDatabaseResetKeys, DatabasePath>(SecureBootDatabaseResetKeys, Priv.hostBios, h.postDatabaseResetKeys, {
-        allowable: ({ params }) => ({ ResetKeysType: databaseResetValues(DATABASES.find((db) => db.id === params.DatabaseId)) }),
+        allowable,
       }),
     ],
   });
@@ -260,11 +266,9 @@ export function registerSecureBootRoutes(routes: RouteTable, d: SecureBootDeps):
     type: CertificateType,
     name: 'Certificate Collection',
     extra: certificatesExtra,
-    params: databaseParams,
-    readOnlyFor,
+    ...inDatabase,
     store: h.certificates,
     show: certificateBody,
-    privileges,
     create: { body: CertificateEnrollBody, handler: h.enrollCertificate },
     remove: h.deleteCertificate,
   });
@@ -274,11 +278,9 @@ export function registerSecureBootRoutes(routes: RouteTable, d: SecureBootDeps):
     type: SignatureType,
     name: 'Signature Collection',
     extra: (p) => ({ Description: `Signatures in the ${p.DatabaseId} database` }),
-    params: databaseParams,
-    readOnlyFor,
+    ...inDatabase,
     store: h.signatures,
     show: signatureBody,
-    privileges,
     create: { body: SignatureAddBody, handler: h.addSignature },
     remove: h.deleteSignature,
   });
