@@ -68,15 +68,18 @@ export function verifyLicenseKey(publicKey: KeyObject, text: string): LicensePay
   } catch {
     throw new LicenseKeyError('its payload is not JSON');
   }
-  const p = payload as Partial<LicensePayload>;
-  if (!ISSUABLE_TIERS.includes(p.tier as IssuableTier)) throw new LicenseKeyError('it names no known tier');
+  // Signed is not the same as well formed: a payload that is not an object is refused, not a 500.
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new LicenseKeyError('its payload is not an object');
+  const p: Record<string, unknown> = { ...payload };
+  const tier = ISSUABLE_TIERS.find((t) => t === p.tier);
+  if (!tier) throw new LicenseKeyError('it names no known tier');
   if (typeof p.licensee !== 'string' || typeof p.serial !== 'string' || typeof p.issued !== 'string' || Number.isNaN(Date.parse(p.issued))) {
     throw new LicenseKeyError('its payload lacks licensee, serial or issue date');
   }
   if (p.expires !== undefined && (typeof p.expires !== 'string' || Number.isNaN(Date.parse(p.expires)))) {
     throw new LicenseKeyError('its expiry date is not a date');
   }
-  return { tier: p.tier as IssuableTier, licensee: p.licensee, serial: p.serial, issued: p.issued, expires: p.expires };
+  return { tier, licensee: p.licensee, serial: p.serial, issued: p.issued, expires: p.expires };
 }
 
 /** What may be shown of a key: its format and the last five characters. */
