@@ -50,7 +50,8 @@ describe('AccountService accounts', () => {
   });
 
   it('refuses a duplicate user name, a missing property, an unknown role and a short password', async () => {
-    const dup = await create({ UserName: 'op1', Password: 'another-pass', RoleId: 'ReadOnly' });
+    assert.equal((await create({ UserName: 'taken', Password: 'taken-password', RoleId: 'Operator' })).status, 201);
+    const dup = await create({ UserName: 'taken', Password: 'another-pass', RoleId: 'ReadOnly' });
     assert.equal(dup.status, 409);
     assert.deepEqual(messageIds(dup.body), ['Base.1.12.ResourceAlreadyExists']);
     const missing = await create({ UserName: 'nopass', RoleId: 'ReadOnly' });
@@ -232,7 +233,7 @@ describe('AccountService accounts', () => {
   });
 });
 
-describe('AccountService policy and lockout', () => {
+describe('AccountService policy', () => {
   let svc: TestService;
   before(async () => {
     svc = await startTestService();
@@ -259,6 +260,18 @@ describe('AccountService policy and lockout', () => {
     const range = await svc.req('PATCH', '/redfish/v1/AccountService/', { body: { MinPasswordLength: 100 } });
     assert.equal(range.status, 400);
   });
+});
+
+describe('AccountService lockout', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService();
+    const r = await svc.req('PATCH', '/redfish/v1/AccountService/', {
+      body: { AccountLockoutThreshold: 3, AccountLockoutDuration: 60, AccountLockoutCounterResetAfter: 30 },
+    });
+    assert.equal(r.status, 200, r.text);
+  });
+  after(() => svc.close());
 
   it('locks an account out after the threshold, for the duration, on the controller clock', async () => {
     const r = await svc.req('POST', ACCOUNTS, { body: { UserName: 'victim', Password: 'victim-password', RoleId: 'Operator' } });

@@ -46,6 +46,24 @@ describe('certificate login', () => {
     assert.match(r.body.error.message, pattern);
   };
 
+  /** Meet at once every precondition the first test meets one by one, unless they are met already. */
+  const ensureReady = async () => {
+    if ((await svc.get(CERT_AUTH)).body.LoginReadiness.Ready) return;
+    await installLicense(svc, 'Advanced');
+    const ntp = await svc.req('PATCH', '/redfish/v1/Managers/1/NetworkProtocol/', { body: { NTP: { ProtocolEnabled: true, NTPServers: ['ntp.example.com'] } } });
+    assert.equal(ntp.status, 200, ntp.text);
+    const gen = await svc.req('POST', `${HTTPS_CERT}Actions/VendorHttpsCert.GenerateCSR/`, { body: { CommonName: 'localhost', Country: 'US', OrgName: 'Test' } });
+    assert.equal(gen.status, 200, gen.text);
+    const signed = await signCsr(gen.body.CSRString, ca, new Date(svc.clock.now() - DAY));
+    const imported = await svc.req('POST', `${HTTPS_CERT}Actions/VendorHttpsCert.ImportCertificate/`, { body: { Certificate: signed + ca.certPem } });
+    assert.equal(imported.status, 200, imported.text);
+    assert.equal((await svc.req('PATCH', CERT_AUTH, { body: { CertificateLoginEnabled: true } })).status, 200);
+    const okCa = await svc.req('POST', `${CERT_AUTH}Actions/VendorCertAuth.ImportCACertificate/`, { body: { Certificate: ca.certPem } });
+    assert.equal(okCa.status, 200, okCa.text);
+    assert.equal((await svc.req('POST', MAPPINGS, { body: { UserName: 'certuser', Fingerprint: client.certPem } })).status, 201);
+    assert.equal((await svc.get(CERT_AUTH)).body.LoginReadiness.Ready, true);
+  };
+
   before(async () => {
     svc = await startTestService();
     const notBefore = new Date(svc.clock.now() - DAY);
@@ -153,6 +171,7 @@ describe('certificate login', () => {
   });
 
   it('keeps CAs, mappings and the installed HTTPS certificate across a restart', async () => {
+    await ensureReady();
     const before = await servedFingerprint(svc.port);
     for (const a of agents.splice(0)) await a.close();
     svc = await svc.restart();
@@ -163,6 +182,7 @@ describe('certificate login', () => {
   });
 
   it('refuses again when the mapping, the CA or the license goes', async () => {
+    await ensureReady();
     const agent = mtls(client);
     const mapping = (await svc.get(MAPPINGS)).body.Members[0]['@odata.id'];
     assert.equal((await svc.req('DELETE', mapping)).status, 200);

@@ -45,13 +45,17 @@ describe('session slots by role', () => {
 
   /** reader1's sessions, oldest first. */
   const reader1: { id: string; token: string }[] = [];
-
-  it('caps the sessions and Basic connections of one account (503 SessionLimitExceeded)', async () => {
-    for (let i = 0; i < 3; i++) {
+  /** reader1 at its cap of three sessions (made by whichever test needs them first). */
+  const fillReader1 = async () => {
+    while (reader1.length < 3) {
       const r = await login('reader1');
       assert.equal(r.status, 201, r.text);
       reader1.push({ id: r.body.Id, token: r.headers['x-auth-token'] as string });
     }
+  };
+
+  it('caps the sessions and Basic connections of one account (503 SessionLimitExceeded)', async () => {
+    await fillReader1();
     const fourth = await login('reader1');
     assert.equal(fourth.status, 503);
     assert.deepEqual(messageIds(fourth.body), ['Base.1.12.SessionLimitExceeded']);
@@ -64,6 +68,7 @@ describe('session slots by role', () => {
   it('lets an administrator in when ReadOnly sessions and Basic connections fill the pool, ending the oldest lesser-role holder', async () => {
     const sessions = svc.running.services.sessions;
     const auth = svc.running.services.auth;
+    await fillReader1();
     const [oldest, second, third] = reader1;
 
     // reader2 takes the last slot with a kept-alive Basic connection: the pool is full.

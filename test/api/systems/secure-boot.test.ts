@@ -69,6 +69,8 @@ describe('secure boot', () => {
 
   before(async () => {
     svc = await startTestService();
+    // The administrator's session exists before any test listens for ResourceCreated events.
+    await svc.adminToken();
   });
   after(() => svc.close());
 
