@@ -137,7 +137,11 @@ export function ro<P extends Prop>(p: P): P & { readonly readOnly: true } {
 // a PATCH, null only where the description allows it.
 
 type NullOf<T> = T extends { readonly nullable: true } ? (T extends { readonly required: true } ? never : null) : never;
-type ExtraOf<T> = T extends { readonly additionalProperties: true } ? Record<string, unknown> : T extends { readonly additionalProperties: Prop } ? Record<string, unknown> : unknown;
+type ExtraOf<T, Mode extends 'patch' | 'create'> = T extends { readonly additionalProperties: true }
+  ? Record<string, unknown>
+  : T extends { readonly additionalProperties: infer A extends Prop }
+    ? Record<string, ValueOf<A, Mode>>
+    : unknown;
 
 /** The JSON value a property accepts. */
 export type ValueOf<T, Mode extends 'patch' | 'create'> =
@@ -152,16 +156,18 @@ export type ValueOf<T, Mode extends 'patch' | 'create'> =
             : T extends ArrayProp<infer I>
               ? ValueOf<I, Mode>[]
               : T extends ObjectProp<infer Q>
-                ? BodyOf<Q, Mode> & ExtraOf<T>
+                ? BodyOf<Q, Mode> & ExtraOf<T, Mode>
                 : unknown)
   | NullOf<T>;
 
 type WritableKeys<P> = { [K in keyof P]: P[K] extends { readonly readOnly: true } ? never : K }[keyof P];
+/** What a PATCH may send: neither read-only nor create-only properties. */
+type PatchableKeys<P> = { [K in WritableKeys<P>]: P[K] extends { readonly createOnly: true } ? never : K }[WritableKeys<P>];
 type RequiredKeys<P> = { [K in WritableKeys<P>]: P[K] extends { readonly required: true } ? K : never }[WritableKeys<P>];
 
 /** A validated body for these properties: all optional in a PATCH, the required ones present on create. */
 export type BodyOf<P, Mode extends 'patch' | 'create' = 'create'> = Mode extends 'patch'
-  ? { [K in WritableKeys<P>]?: ValueOf<P[K], Mode> }
+  ? { [K in PatchableKeys<P>]?: ValueOf<P[K], Mode> }
   : { [K in RequiredKeys<P>]: ValueOf<P[K], Mode> } & { [K in Exclude<WritableKeys<P>, RequiredKeys<P>>]?: ValueOf<P[K], Mode> };
 
 /** The common Id/Name/Description trio (read-only). */

@@ -79,7 +79,7 @@ describe('validation and the published JSON Schema agree', () => {
   it('on every action body: the validator accepts a body exactly when its JSON Schema does', () => {
     // Redfish's own keywords (readonly, units...) are annotations for ajv; lengths count UTF-16 units as the validator does.
     const ajv = new Ajv({ strict: false, allErrors: true, unicode: false });
-    addFormats(ajv);
+    addFormats.default(ajv);
     // The one definition of DMTF's odata-v4 schema the published schemas refer to (a link), so the check runs offline.
     ajv.addSchema({
       $id: 'http://redfish.dmtf.org/schemas/v1/odata-v4.json',
