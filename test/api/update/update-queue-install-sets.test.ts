@@ -33,6 +33,26 @@ describe('install sets', () => {
     ],
     ...extra,
   });
+  const RECOVERY = {
+    Name: 'System Recovery Set',
+    IsRecovery: true,
+    Sequence: [{ Name: 'IE recovery', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Filename: 'ie.fwpkg' }],
+  };
+  const sets = async () => (await get(svc, `${SETS}?$expand=.`)).body.Members as { Id: string; Name: string; IsRecovery: boolean }[];
+  /** The Id of the ordinary set "Gen11 SPP" the first test makes, made here for a test that runs without it. */
+  const gen11 = async (): Promise<string> => {
+    const found = (await sets()).find((m) => m.Name === 'Gen11 SPP');
+    if (found) return found.Id;
+    const r = await post(svc, SETS, set('Gen11 SPP', { Targets: [`${FW}5/`] }));
+    assert.equal(r.status, 201, r.text);
+    return r.body.Id;
+  };
+  /** The recovery set (holding ie.fwpkg), made here when no earlier test made it. */
+  const recoverySet = async (): Promise<void> => {
+    if ((await sets()).some((m) => m.IsRecovery)) return;
+    const r = await post(svc, SETS, RECOVERY);
+    assert.equal(r.status, 201, r.text);
+  };
   const locked = async (file: string) => (await get(svc, `${REPO}${file}/`)).body.Locked as boolean;
   const as = (auth: typeof NO_RECOVERY, method: string, path: string, body?: unknown) => svc.req(method, path, { auth, body });
 
@@ -51,6 +71,8 @@ describe('install sets', () => {
   });
 
   it('refuses rule violations with 400s naming the property', async () => {
+    await gen11();
+    const count = (await get(svc, SETS)).body['Members@odata.count'];
     const item = { Name: 'i', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Filename: 'ie.fwpkg' };
     const cases: [unknown, string, string][] = [
       [set('Gen11 SPP'), 'Base.1.12.PropertyValueIncorrect', '#/Name'],
@@ -70,11 +92,12 @@ describe('install sets', () => {
       assert.equal(r.body.error['@Message.ExtendedInfo'][0].MessageId, id, JSON.stringify(body));
       assert.deepEqual(r.body.error['@Message.ExtendedInfo'][0].RelatedProperties, [prop], JSON.stringify(body));
     }
-    assert.equal((await get(svc, SETS)).body['Members@odata.count'], 1);
+    assert.equal((await get(svc, SETS)).body['Members@odata.count'], count);
   });
 
   it('the recovery set needs SystemRecoveryConfigPriv and holds only Critical controller-flashable firmware', async () => {
-    const recovery = { Name: 'System Recovery Set', IsRecovery: true, Sequence: [{ Name: 'IE recovery', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Filename: 'ie.fwpkg' }] };
+    const ordinary = `${SETS}${await gen11()}/`;
+    const recovery = RECOVERY;
     let r = await as(NO_RECOVERY, 'POST', SETS, recovery);
     assert.equal(r.status, 403);
     assert.deepEqual(messageIds(r.body), ['Base.1.12.InsufficientPrivilege']);
@@ -92,13 +115,13 @@ describe('install sets', () => {
     // Changing or deleting it needs the privilege too; an ordinary set does not.
     assert.equal((await as(NO_RECOVERY, 'PATCH', uri, { Description: 'x' })).status, 403);
     assert.equal((await as(NO_RECOVERY, 'DELETE', uri)).status, 403);
-    const ordinary = (await get(svc, SETS)).body.Members[0]['@odata.id'] as string;
     assert.equal((await as(NO_RECOVERY, 'PATCH', ordinary, { Description: 'ok' })).status, 200);
     assert.equal((await as(NO_RECOVERY, 'PATCH', ordinary, { IsRecovery: true })).status, 403);
     assert.equal((await svc.req('PATCH', uri, { auth: 'basic', body: { Description: 'Factory recovery images' } })).status, 200);
   });
 
   it('the integrity scan repairs from the recovery set', async () => {
+    await recoverySet();
     const fw = svc.running.services.update;
     fw.integrity.configure({ OnIntegrityFailure: 'LogAndRepairAutomatically' });
     fw.integrity.corrupt('firmware', '5');
@@ -110,7 +133,7 @@ describe('install sets', () => {
   });
 
   it('Invoke (lower-case path too) appends one task per item without clearing the queue', async () => {
-    const id = (await get(svc, SETS)).body.Members[0]['@odata.id'].split('/').at(-2) as string;
+    const id = await gen11();
     await post(svc, QUEUE, { Name: 'already queued', UpdatableBy: ['Uefi'], Command: 'Wait', WaitTimeSeconds: 1 });
     await post(svc, WINDOWS, { Name: 'Tonight', StartAfter: isoIn(svc, 3600_000), Expire: isoIn(svc, 7200_000) });
     const r = await post(svc, `/redfish/v1/updateservice/installsets/${id}/Actions/VendorComponentInstallSet.Invoke`, { MaintenanceWindow: 'Tonight' });
@@ -133,7 +156,7 @@ describe('install sets', () => {
   });
 
   it('Invoke takes StartAfter/Expire, an empty body, and needs TPMOverride while a TPM is in use', async () => {
-    const id = (await get(svc, SETS)).body.Members[0]['@odata.id'].split('/').at(-2) as string;
+    const id = await gen11();
     const target = `${SETS}${id}/Actions/VendorComponentInstallSet.Invoke/`;
     let r = await post(svc, target, { StartAfter: isoIn(svc, 3600_000), Expire: isoIn(svc, 60_000) });
     assert.equal(r.status, 400);
@@ -161,7 +184,8 @@ describe('install sets', () => {
   });
 
   it('PATCH renames (new Location) and edits the Sequence; locks follow; DELETE unlocks', async () => {
-    const old = (await get(svc, SETS)).body.Members[0]['@odata.id'] as string;
+    const old = `${SETS}${await gen11()}/`;
+    await recoverySet();
     let r = await svc.req('PATCH', old, { auth: 'basic', body: { Name: 'SPP-2026', Sequence: [{}, null, null] } });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.headers.location, `${SETS}SPP-2026/`);
@@ -183,6 +207,7 @@ describe('install sets', () => {
   });
 
   it('keeps at most 8 install sets', async () => {
+    for (const m of await sets()) assert.equal((await svc.req('DELETE', `${SETS}${m.Id}/`, { auth: 'basic' })).status, 200);
     for (let i = 1; i <= 8; i++) assert.equal((await post(svc, SETS, set(`s${i}`))).status, 201);
     const r = await post(svc, SETS, set('s9'));
     assert.equal(r.status, 400);

@@ -25,6 +25,18 @@ describe('update task queue: updaters, stalls, restart and controller reset', ()
     const r = await post(svc, AGENT_ACTION, { Installed });
     assert.equal(r.status, 200, r.text);
   };
+  /** The server on and its OS running (a test before may have booted it already). */
+  const osRunning = async () => {
+    const server = svc.running.services.server;
+    if (server.powerState() === 'Off') await resetHost(svc, 'On');
+    for (let i = 0; i < 60 && server.snapshot().phase !== 'OsRunning'; i++) await advance(svc, 5_000);
+    assert.equal(server.snapshot().phase, 'OsRunning');
+  };
+  /** The OS running with the runtime agent installed in it. */
+  const agentRunning = async () => {
+    await osRunning();
+    if (!(await get(svc, QUEUE)).body.Oem.Vendor.RuntimeAgent.Installed) await setAgent(true);
+  };
 
   it('the queue advertises the runtime agent action and its state', async () => {
     const q = (await get(svc, QUEUE)).body;
@@ -51,7 +63,7 @@ describe('update task queue: updaters, stalls, restart and controller reset', ()
   });
 
   it('RuntimeAgent: NoRuntimeAgent while absent, then it polls while the OS runs and installs software', async () => {
-    await advance(svc, 30_000, 5_000);
+    await osRunning();
     assert.equal((await get(svc, '/redfish/v1/Systems/1/')).body.PowerState, 'On');
     await post(svc, QUEUE, { Name: 'ams', UpdatableBy: ['RuntimeAgent'], Command: 'ApplyUpdate', Component: 'ams.fwpkg' });
     await advance(svc, 600_000, 60_000);
@@ -71,6 +83,7 @@ describe('update task queue: updaters, stalls, restart and controller reset', ()
   });
 
   it('RuntimeAgent polls every 60 s; "InProgress of another" stops it until that task is done', async () => {
+    await agentRunning();
     await post(svc, QUEUE, { Name: 'bmc-wait', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 90 });
     await post(svc, QUEUE, { Name: 'agent-wait', UpdatableBy: ['RuntimeAgent'], Command: 'Wait', WaitTimeSeconds: 10 });
     assert.equal(await taskState(svc, 'bmc-wait'), 'InProgress');
@@ -87,6 +100,7 @@ describe('update task queue: updaters, stalls, restart and controller reset', ()
   });
 
   it('a reboot ends the runtime agent\'s work (Exception); the OS being down stalls it (WaitingForOperatingSystem)', async () => {
+    await agentRunning();
     await post(svc, QUEUE, { Name: 'agent-long', UpdatableBy: ['RuntimeAgent'], Command: 'Wait', WaitTimeSeconds: 600 });
     await until(svc, 'agent-long', 'InProgress', 60_000, 5_000);
     await resetHost(svc, 'ForceOff');

@@ -1,17 +1,27 @@
 // Issue 7 point 4: maintenance windows, and tasks scheduled into them.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import { messageIds, startTestService, type TestService } from '../../support/service.js';
 import { QUEUE, WINDOWS, get, isoIn, post, queueStatus, taskState } from '../../support/update-queue.js';
 
+// Each test has a service of its own and makes the windows and tasks it needs.
 describe('maintenance windows', () => {
   let svc: TestService;
-  before(async () => {
+  beforeEach(async () => {
     svc = await startTestService();
   });
-  after(() => svc.close());
+  afterEach(() => svc.close());
 
   const patch = (path: string, body: unknown) => svc.req('PATCH', path, { auth: 'basic', body });
+  const SATURDAY = { Name: 'Saturday', StartAfter: '2026-11-28T22:00:00Z', Expire: '2026-11-29T04:00:00Z' };
+  const window = async (body: Record<string, unknown>) => {
+    const r = await post(svc, WINDOWS, body);
+    assert.equal(r.status, 201, r.text);
+  };
+  const waitTask = async (Name: string, MaintenanceWindow: string, agent = 'Uefi', WaitTimeSeconds = 1) => {
+    const r = await post(svc, QUEUE, { Name, UpdatableBy: [agent], Command: 'Wait', WaitTimeSeconds, MaintenanceWindow });
+    assert.equal(r.status, 201, r.text);
+  };
 
   it('POST creates a window; Id and URI derive from the Name; null times are allowed', async () => {
     let r = await post(svc, WINDOWS, { Name: 'Saturday', StartAfter: '2026-11-28T22:00:00Z', Expire: '2026-11-29T04:00:00Z' });
@@ -30,6 +40,7 @@ describe('maintenance windows', () => {
   });
 
   it('refuses duplicate names, bad times and Expire before StartAfter with 400s naming the property', async () => {
+    await window(SATURDAY);
     const cases: [unknown, string, string][] = [
       [{ Name: 'Saturday' }, 'Base.1.12.PropertyValueIncorrect', '#/Name'],
       [{ StartAfter: null }, 'Base.1.12.PropertyMissing', '#/Name'],
@@ -46,6 +57,7 @@ describe('maintenance windows', () => {
   });
 
   it('a task in a window takes its times; a window and own times together are refused', async () => {
+    await window(SATURDAY);
     let r = await post(svc, QUEUE, { Name: 'in-window', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 60, MaintenanceWindow: 'Saturday' });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.StartAfter, '2026-11-28T22:00:00Z');
@@ -59,6 +71,8 @@ describe('maintenance windows', () => {
   });
 
   it('PATCH reschedules every Pending task that refers to the window', async () => {
+    await window(SATURDAY);
+    await waitTask('in-window', 'Saturday', 'Bmc', 60);
     const start = isoIn(svc, 3600_000);
     const r = await patch(`${WINDOWS}Saturday/`, { StartAfter: start });
     assert.equal(r.status, 200, r.text);
@@ -74,7 +88,10 @@ describe('maintenance windows', () => {
   });
 
   it('PATCH Name moves the window to a new Id and URI (Location), and the tasks follow it', async () => {
-    await post(svc, QUEUE, { Name: 'follower', UpdatableBy: ['Uefi'], Command: 'Wait', WaitTimeSeconds: 1, MaintenanceWindow: 'Saturday' });
+    await window(SATURDAY);
+    await window({ Name: 'Anytime' });
+    await waitTask('in-window', 'Saturday');
+    await waitTask('follower', 'Saturday');
     const r = await patch(`${WINDOWS}Saturday/`, { Name: 'Sunday' });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.headers.location, `${WINDOWS}Sunday/`);
@@ -93,17 +110,23 @@ describe('maintenance windows', () => {
   });
 
   it('DELETE detaches the referring tasks: they keep the times they had', async () => {
-    await post(svc, QUEUE, { Name: 'kept-times', UpdatableBy: ['Uefi'], Command: 'Wait', WaitTimeSeconds: 1, MaintenanceWindow: 'Anytime' });
+    await window({ Name: 'Sunday', StartAfter: '2026-11-29T22:00:00Z', Expire: '2026-11-30T04:00:00Z' });
+    await waitTask('follower', 'Sunday');
     const before = (await get(svc, `${QUEUE}follower/`)).body;
     const r = await svc.req('DELETE', `${WINDOWS}Sunday/`, { auth: 'basic' });
     assert.equal(r.status, 200);
     const t = (await get(svc, `${QUEUE}follower/`)).body;
     assert.equal(t.MaintenanceWindow, null);
+    assert.equal(t.StartAfter, before.StartAfter);
     assert.equal(t.Expire, before.Expire);
+    assert.equal(t.Expire, '2026-11-30T04:00:00Z');
     assert.equal((await svc.req('DELETE', `${WINDOWS}Sunday/`, { auth: 'basic' })).status, 404);
   });
 
   it('windows and references survive a restart', async () => {
+    await window({ Name: 'Anytime' });
+    await window({ Name: 'Open ended', StartAfter: '2026-11-23T00:00:00Z', Expire: null });
+    await waitTask('kept-times', 'Anytime');
     svc = await svc.restart();
     assert.equal((await get(svc, `${WINDOWS}Anytime/`)).status, 200);
     assert.equal((await get(svc, `${QUEUE}kept-times/`)).body.MaintenanceWindow, 'Anytime');

@@ -119,12 +119,18 @@ describe('update task queue: creation rules and the task state table', () => {
   });
 
   it('row "Complete": removed 24 hours after completion, and passed over meanwhile', async () => {
-    assert.equal(await taskState(svc, 'a'), 'Complete');
+    // done-a completes, done-b 10 s later (each starts at once: completed tasks are passed over).
+    assert.equal((await post(svc, QUEUE, { Name: 'done-a', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 30 })).body.State, 'InProgress');
+    await svc.clock.advance(30_000);
+    assert.equal((await post(svc, QUEUE, { Name: 'done-b', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 10 })).body.State, 'InProgress');
+    await svc.clock.advance(10_000);
+    assert.equal(await taskState(svc, 'done-a'), 'Complete');
     await svc.clock.advance(24 * 3600_000 - 60_000);
-    assert.equal(await taskState(svc, 'b'), 'Complete');
+    assert.equal(await taskState(svc, 'done-a'), 'Complete');
+    assert.equal(await taskState(svc, 'done-b'), 'Complete');
     await svc.clock.advance(60_000);
-    assert.equal(await taskState(svc, 'a'), 404);
-    assert.equal(await taskState(svc, 'b'), 404);
+    assert.equal(await taskState(svc, 'done-a'), 404);
+    assert.equal(await taskState(svc, 'done-b'), 404);
   });
 
   it('row "Pending -> InProgress": only once the clock is past StartAfter (stall WindowNotOpen)', async () => {
