@@ -95,15 +95,16 @@ export interface ActionRoute<P extends string = string, D extends ActionDef = Ac
 }
 
 /**
- * An action of a route, its body typed from the action's parameters. The path comes
- * from the handler's declared context (`ActionContext<typeof PATH, typeof Def>`).
+ * An action of a route, its body typed from the action's parameters. The handler's
+ * declared context (`ActionContext<Path, typeof Def>`) is inferred whole, so its path
+ * parameters stay typed; it must take the body the action's parameters describe.
  */
-export function action<const D extends ActionDef, P extends string = string>(
+export function action<const D extends ActionDef, C extends ActionContext<string, D> = ActionContext<string, D>>(
   def: D,
   privilege: PrivilegeRule,
-  handler: (ctx: RequestContext<PathParams<P>, BodyOf<D['parameters']>>) => unknown,
+  handler: (ctx: C) => unknown,
   o: Pick<ActionRoute, 'allowable'> = {},
-): ActionRoute<P, D> {
+): ActionRoute<string, D> {
   return { def, privilege, handler, ...o };
 }
 

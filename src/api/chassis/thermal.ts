@@ -233,7 +233,7 @@ export function registerThermalRoutes(routes: RouteTable, d: ThermalDeps): UserT
     type: ThermalType,
     get: { privilege: Priv.login, handler: h.getThermal },
     actions: [
-      action<typeof SetUserTempThresholdAction, ThermalPath>(SetUserTempThresholdAction, Priv.managerConfig, h.postSetUserTempThreshold),
+      action(SetUserTempThresholdAction, Priv.managerConfig, h.postSetUserTempThreshold),
     ],
   });
   return user;

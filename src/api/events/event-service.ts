@@ -251,8 +251,8 @@ export function registerEventServiceRoutes(routes: RouteTable, d: EventServiceDe
     delete: { privilege: Priv.managerConfig, handler: h.deleteSubscription },
     actions: [
       // The path as a type argument: action() cannot infer it from the handler's context.
-      action<typeof ResumeSubscription, SubscriptionPath>(ResumeSubscription, Priv.managerConfig, h.postResumeSubscription),
-      action<typeof SuspendSubscription, SubscriptionPath>(SuspendSubscription, Priv.managerConfig, h.postSuspendSubscription),
+      action(ResumeSubscription, Priv.managerConfig, h.postResumeSubscription),
+      action(SuspendSubscription, Priv.managerConfig, h.postSuspendSubscription),
     ],
   });
   routes.add({

@@ -197,7 +197,7 @@ export function registerLogServiceRoutes(routes: RouteTable, s: LogServiceDeps):
     type: LogServiceType,
     params: iml.params,
     get: { privilege: Priv.login, handler: iml.getLogService },
-    actions: [action<typeof ClearLogAction, SystemLogPath>(ClearLogAction, Priv.managerConfig, iml.postClearLog)],
+    actions: [action(ClearLogAction, Priv.managerConfig, iml.postClearLog)],
   });
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/LogServices/{LogServiceId}/Entries/',
@@ -222,7 +222,7 @@ export function registerLogServiceRoutes(routes: RouteTable, s: LogServiceDeps):
     type: LogServiceType,
     params: iel.params,
     get: { privilege: Priv.login, handler: iel.getLogService },
-    actions: [action<typeof ClearLogAction, ManagerLogPath>(ClearLogAction, Priv.managerConfig, iel.postClearLog)],
+    actions: [action(ClearLogAction, Priv.managerConfig, iel.postClearLog)],
   });
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/LogServices/{LogServiceId}/Entries/',

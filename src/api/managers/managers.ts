@@ -172,8 +172,8 @@ export function registerManagerRoutes(routes: RouteTable, s: ManagerDeps): void 
     type: ManagerType,
     get: { privilege: Priv.login, handler: h.getManager },
     actions: [
-      action<typeof ResetAction, ManagerPath>(ResetAction, Priv.managerConfig, h.postReset),
-      action<typeof ClearRestApiStateAction, ManagerPath>(ClearRestApiStateAction, Priv.managerConfig, h.postClearRestApiState),
+      action(ResetAction, Priv.managerConfig, h.postReset),
+      action(ClearRestApiStateAction, Priv.managerConfig, h.postClearRestApiState),
     ],
   });
 

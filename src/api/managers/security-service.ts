@@ -175,7 +175,7 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: SecuritySer
     get: { privilege: Priv.login, handler: h.getCertAuth },
     patch: { privilege: Priv.managerConfig, handler: h.patchCertAuth },
     actions: [
-      action<typeof ImportCACertificateAction, CertAuthPath>(ImportCACertificateAction, Priv.managerConfig, h.postImportCaCertificate),
+      action(ImportCACertificateAction, Priv.managerConfig, h.postImportCaCertificate),
     ],
   });
   routes.add({
@@ -195,8 +195,8 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: SecuritySer
     type: VendorHttpsCertType,
     get: { privilege: Priv.login, handler: h.getHttpsCert },
     actions: [
-      action<typeof GenerateCsrAction, HttpsCertPath>(GenerateCsrAction, Priv.managerConfig, h.postGenerateCsr),
-      action<typeof ImportCertificateAction, HttpsCertPath>(ImportCertificateAction, Priv.managerConfig, h.postImportCertificate),
+      action(GenerateCsrAction, Priv.managerConfig, h.postGenerateCsr),
+      action(ImportCertificateAction, Priv.managerConfig, h.postImportCertificate),
     ],
   });
 }

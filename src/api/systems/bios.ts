@@ -213,7 +213,7 @@ export function registerBiosRoutes(routes: RouteTable, d: BiosDeps, boot: BootSe
     get: { privilege: Priv.login, handler: h.getBios },
     actions: [
       action(RESET_BIOS, Priv.hostBios, h.postResetBios),
-      action<typeof CHANGE_PASSWORD, BiosPath>(CHANGE_PASSWORD, Priv.hostBios, h.postChangePassword),
+      action(CHANGE_PASSWORD, Priv.hostBios, h.postChangePassword),
     ],
   });
   routes.add({

@@ -242,7 +242,7 @@ export function registerSecureBootRoutes(routes: RouteTable, d: SecureBootDeps):
     type: SecureBootType,
     get: { privilege: Priv.login, handler: h.getSecureBoot },
     patch: { privilege: Priv.hostBios, handler: h.patchSecureBoot },
-    actions: [action<typeof SecureBootResetKeys, SecureBootPath>(SecureBootResetKeys, Priv.hostBios, h.postResetKeys)],
+    actions: [action(SecureBootResetKeys, Priv.hostBios, h.postResetKeys)],
   });
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabases/',
@@ -255,7 +255,7 @@ export function registerSecureBootRoutes(routes: RouteTable, d: SecureBootDeps):
     params: databaseParams,
     get: { privilege: Priv.login, handler: h.getDatabase },
     actions: [
-      action<typeof SecureBootDatabaseResetKeys, DatabasePath>(SecureBootDatabaseResetKeys, Priv.hostBios, h.postDatabaseResetKeys, {
+      action(SecureBootDatabaseResetKeys, Priv.hostBios, h.postDatabaseResetKeys, {
         allowable,
       }),
     ],

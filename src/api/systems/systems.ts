@@ -195,8 +195,8 @@ export function registerSystemRoutes(routes: RouteTable, d: SystemDeps): void {
     get: { privilege: Priv.login, handler: h.getSystem },
     patch: { privilege: Priv.hostBios, handler: h.patchSystem },
     actions: [
-      action<typeof RESET_ACTION, SystemPath>(RESET_ACTION, Priv.powerAndReset, h.postReset),
-      action<typeof POWER_BUTTON_ACTION, SystemPath>(POWER_BUTTON_ACTION, Priv.powerAndReset, h.postPowerButton),
+      action(RESET_ACTION, Priv.powerAndReset, h.postReset),
+      action(POWER_BUTTON_ACTION, Priv.powerAndReset, h.postPowerButton),
       action(SYSTEM_RESET_ACTION, Priv.powerAndReset, h.postSystemReset),
     ],
   });

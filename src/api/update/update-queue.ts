@@ -254,6 +254,6 @@ export function registerUpdateQueueRoutes(routes: RouteTable, d: UpdateQueueDeps
     create: { handler: h.postInstallSet },
     update: { handler: h.patchInstallSet },
     remove: h.deleteInstallSet,
-    memberActions: [action<typeof InvokeAction, InstallSetPath>(InvokeAction, Priv.managerConfig, h.postInvoke)],
+    memberActions: [action(InvokeAction, Priv.managerConfig, h.postInvoke)],
   });
 }
