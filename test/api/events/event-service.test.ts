@@ -100,6 +100,15 @@ describe('subscriptions', () => {
   });
   after(() => svc.close());
 
+  /** The first subscription (the first test makes one; a test run alone makes it here). */
+  const subscription = async (): Promise<string> => {
+    const have = (await svc.get(SUBS)).body.Members[0]?.['@odata.id'];
+    if (have) return have;
+    const r = await svc.req('POST', SUBS, { body: { Destination: 'https://127.0.0.1:9/listener', Context: 'first' } });
+    assert.equal(r.status, 201, r.text);
+    return r.headers.location as string;
+  };
+
   it('creates with 201 and Location, filling the documented defaults (point 2)', async () => {
     const r = await svc.req('POST', SUBS, { body: { Destination: 'https://127.0.0.1:9/listener', Context: 'first' } });
     assert.equal(r.status, 201);
@@ -164,7 +173,7 @@ describe('subscriptions', () => {
   });
 
   it('PATCHes Context, RegistryPrefixes, HttpHeaders and DeliveryRetryPolicy, not Destination', async () => {
-    const uri = (await svc.get(SUBS)).body.Members[0]['@odata.id'];
+    const uri = await subscription();
     let r = await svc.req('PATCH', uri, {
       body: { Context: 'second', RegistryPrefixes: ['StorageDevice'], HttpHeaders: [{ 'X-Key': 'k' }], DeliveryRetryPolicy: 'SuspendRetries' },
     });
@@ -184,7 +193,7 @@ describe('subscriptions', () => {
   });
 
   it('suspends and resumes through Status/State and the standard actions', async () => {
-    const uri = (await svc.get(SUBS)).body.Members[0]['@odata.id'];
+    const uri = await subscription();
     let r = await svc.req('PATCH', uri, { body: { Status: { State: 'Disabled' } } });
     assert.equal(r.status, 200);
     assert.equal((await svc.get(uri)).body.Status.State, 'Disabled');
@@ -205,6 +214,7 @@ describe('subscriptions', () => {
   });
 
   it('keeps subscriptions across a restart, then DELETE removes them', async () => {
+    await subscription();
     const before = (await svc.get(SUBS)).body.Members;
     const first = await svc.get(before[0]['@odata.id']);
     svc = await svc.restart();

@@ -102,7 +102,10 @@ describe('TelemetryService metric reports', () => {
   });
 
   it('keeps the latest report and the schedule across a restart', async () => {
+    assert.equal((await svc.req('PATCH', DEF, { body: { Schedule: { RecurrenceInterval: 'PT10S' }, MetricReportDefinitionEnabled: true } })).status, 200);
+    await svc.clock.advance(10_000);
     const before = (await svc.get(REPORT)).body;
+    assert.ok(before.ReportSequence !== undefined, 'a report before the restart');
     svc = await svc.restart();
     const after = await svc.get(REPORT);
     assert.equal(after.body.ReportSequence, before.ReportSequence);
