@@ -101,6 +101,10 @@ describe('LicenseService', () => {
   });
 
   it('deletes the license (Administrator only)', async () => {
+    // A license to delete: the one the tests above installed, or one installed here.
+    if ((await svc.get(`${LS}1/`, { auth: 'basic' })).status === 404) {
+      assert.equal((await svc.req('POST', LS, { body: { LicenseKey: issueTestLicense(svc, 'Advanced') }, auth: 'basic' })).status, 201);
+    }
     await svc.req('POST', '/redfish/v1/AccountService/Accounts/', { body: { UserName: 'lic-op', Password: 'lic-op-password', RoleId: 'Operator' }, auth: 'basic' });
     const op = { user: 'lic-op', password: 'lic-op-password' };
     assert.equal((await svc.req('POST', LS, { body: { LicenseKey: issueTestLicense(svc, 'Advanced') }, auth: op })).status, 403);

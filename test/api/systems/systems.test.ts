@@ -16,6 +16,14 @@ describe('ComputerSystem', () => {
   after(() => svc.close());
 
   const reset = (ResetType: unknown) => svc.req('POST', RESET, { body: { ResetType } });
+  /** The server on and booted, whatever an earlier test left. */
+  const powerOn = async () => {
+    if ((await svc.get(SYS)).body.PowerState === 'Off') {
+      assert.equal((await reset('On')).status, 200);
+      await svc.clock.advance(BOOT_TIME);
+    }
+    assert.equal((await svc.get(SYS)).body.PowerState, 'On');
+  };
 
   it('lists the one system in the collection', async () => {
     const r = await svc.get('/redfish/v1/Systems/');
@@ -86,6 +94,7 @@ describe('ComputerSystem', () => {
   });
 
   it('answers 400 to a reset that does not apply in the current state', async () => {
+    await powerOn();
     const r = await reset('On');
     assert.equal(r.status, 400);
     assert.deepEqual(messageIds(r.body), ['Base.1.12.ActionParameterValueConflict', 'Vendor.1.0.PowerStateConflict']);
@@ -113,6 +122,7 @@ describe('ComputerSystem', () => {
   });
 
   it('GracefulShutdown powers off after the OS shutdown; ForceOff at once', async () => {
+    await powerOn();
     assert.equal((await reset('GracefulShutdown')).status, 200);
     assert.equal((await svc.get(SYS)).body.PowerState, 'PoweringOff');
     await svc.clock.advance(5000);
@@ -190,6 +200,14 @@ describe('Boot', () => {
   });
   after(() => svc.close());
   const patchBoot = (Boot: unknown) => svc.req('PATCH', SYS, { body: { Boot } });
+  /** The server on and booted, whatever an earlier test left. */
+  const powerOn = async () => {
+    if ((await svc.get(SYS)).body.PowerState === 'Off') {
+      assert.equal((await svc.req('POST', RESET, { body: { ResetType: 'On' } })).status, 200);
+      await svc.clock.advance(BOOT_TIME);
+    }
+    assert.equal((await svc.get(SYS)).body.PowerState, 'On');
+  };
   const bootNow = async () => (await svc.get(SYS)).body.Boot;
 
   it('shows the override settings with their allowable values and the boot options', async () => {
@@ -236,6 +254,7 @@ describe('Boot', () => {
   });
 
   it('a continuous override stays for every boot', async () => {
+    await powerOn();
     assert.equal((await patchBoot({ BootSourceOverrideTarget: 'Cd', BootSourceOverrideEnabled: 'Continuous' })).status, 200);
     for (let i = 0; i < 2; i++) {
       await svc.req('POST', RESET, { body: { ResetType: 'ForceRestart' } });

@@ -26,6 +26,13 @@ describe('update service: firmware verification', () => {
     return scan;
   };
   const iml = () => svc.running.services.logs.list('IML').map((l) => l.MessageId);
+  /** The PremiumSecurity license (installed by the second test, or here), firmware item 4 corrupted, and the policy. */
+  const corruptedUnder = async (OnIntegrityFailure: 'LogOnly' | 'LogAndRepairAutomatically') => {
+    if (svc.running.services.licenseTier.tier() !== 'PremiumSecurity') await installLicense(svc, 'PremiumSecurity');
+    svc.running.services.update.integrity.corrupt('firmware', '4');
+    const r = await svc.req('PATCH', US, { body: { Oem: { Vendor: { OnIntegrityFailure } } } });
+    assert.equal(r.status, 200, r.text);
+  };
 
   it('point 9: StartFirmwareIntegrityCheck needs the PremiumSecurity license', async () => {
     const r = await svc.req('POST', CHECK, { body: {} });
@@ -59,7 +66,7 @@ describe('update service: firmware verification', () => {
   });
 
   it('point 9: injected corruption is found and logged to the IML (LogOnly)', async () => {
-    svc.running.services.update.integrity.corrupt('firmware', '4');
+    await corruptedUnder('LogOnly');
     assert.equal((await svc.req('POST', CHECK, { body: {} })).status, 200);
     await finishScan();
     assert.ok(iml().includes('Vendor.1.0.FirmwareIntegrityFailure'));
@@ -68,7 +75,7 @@ describe('update service: firmware verification', () => {
   });
 
   it('point 9: LogAndRepairAutomatically without a recovery image logs that it could not repair', async () => {
-    await svc.req('PATCH', US, { body: { Oem: { Vendor: { OnIntegrityFailure: 'LogAndRepairAutomatically' } } } });
+    await corruptedUnder('LogAndRepairAutomatically');
     assert.equal((await svc.req('POST', CHECK, { body: {} })).status, 200);
     await finishScan();
     assert.ok(iml().includes('Vendor.1.0.FirmwareRecoveryImageMissing'));
@@ -76,6 +83,7 @@ describe('update service: firmware verification', () => {
   });
 
   it('point 9: LogAndRepairAutomatically re-flashes from the recovery install set when it holds an image', async () => {
+    await corruptedUnder('LogAndRepairAutomatically');
     // The recovery install set's image lives in the repository; issue 7 resolves it the same way.
     const pkg = await makePackage(svc, { targets: ['SPS'], version: '4.1.4.505', file: 'sps-recovery.fwpkg' });
     assert.equal((await upload(svc, pkg, { auth: 'basic', params: { UpdateTarget: false } })).status, 200);
