@@ -22,6 +22,13 @@ describe('update service: HttpPushUri uploads and the component repository', () 
   after(() => svc.close());
 
   const state = async () => (await svc.get(US, { auth: 'basic' })).body.Oem.Vendor;
+  /** cpld.fwpkg in the repository (the flashing test stores it; a test run alone stores it here). */
+  const cpldStored = async () => {
+    if ((await svc.get(`${REPO}cpld.fwpkg/`)).status === 200) return;
+    const pkg = await makePackage(svc, { targets: ['CPLD'], version: '0x2C', activation: 'Immediate', file: 'cpld.fwpkg' });
+    const r = await upload(svc, pkg, { auth: 'basic', params: { UpdateTarget: false } });
+    assert.equal(r.status, 200, r.text);
+  };
 
   it('point 4: the sessionKey part authenticates; no credentials get 401 and nothing is written', async () => {
     const pkg = await makePackage(svc, { targets: ['IE'], version: '0.2.3.0', file: 'ie.fwpkg' });
@@ -126,6 +133,7 @@ describe('update service: HttpPushUri uploads and the component repository', () 
   });
 
   it('point 6: repository members carry every Component field; $expand and $select of the space', async () => {
+    await cpldStored();
     const c = (await svc.get(`${REPO}cpld.fwpkg/`)).body;
     for (const f of ['Name', 'Filename', 'Version', 'SizeBytes', 'Criticality', 'Created', 'Locked', 'ComponentUri', 'Activates', 'Configuration', 'ExecutionParameters']) {
       assert.ok(f in c, f);
@@ -145,6 +153,7 @@ describe('update service: HttpPushUri uploads and the component repository', () 
   });
 
   it('point 6: PATCH only Criticality, Configuration, ExecutionParameters', async () => {
+    await cpldStored();
     let r = await svc.req('PATCH', `${REPO}cpld.fwpkg/`, { body: { Criticality: 'Critical', Configuration: 'cfg', ExecutionParameters: '-s' } });
     assert.equal(r.status, 200, r.text);
     const c = (await svc.get(`${REPO}cpld.fwpkg/`)).body;
@@ -158,6 +167,8 @@ describe('update service: HttpPushUri uploads and the component repository', () 
   });
 
   it('point 6: re-upload overwrites unless Locked; DELETE refused while Locked (Errors 10)', async () => {
+    await cpldStored();
+    assert.equal((await svc.req('PATCH', `${REPO}cpld.fwpkg/`, { body: { Configuration: 'cfg' } })).status, 200);
     const repo = svc.running.services.update.repository;
     const v2 = await makePackage(svc, { targets: ['CPLD'], version: '0x2D', activation: 'Immediate', file: 'cpld.fwpkg' });
     repo.lock('cpld.fwpkg', '/redfish/v1/UpdateService/UpdateTaskQueue/t1/');
