@@ -75,7 +75,8 @@ export function createLog(level: string, clock: Clock, fd = 1): ServiceLog {
     dest.destroy();
     closed?.();
     // stderr is all that is left to say so (it may be gone too).
-    if (process.stderr.writable) process.stderr.write(`log output failed (${err.code ?? err.message}); the service goes on without a log\n`);
+    if (process.stderr.writable)
+      process.stderr.write(`log output failed (${err.code ?? err.message}); the service goes on without a log\n`);
   });
 
   return {
