@@ -67,6 +67,8 @@ describe('chassis', () => {
   });
 
   it('a string for LocationIndicatorActive gives 400 PropertyValueTypeError with [value, property]', async () => {
+    // Off first, so that a string taken as true would show.
+    assert.equal((await svc.req('PATCH', CHASSIS, { body: { LocationIndicatorActive: false } })).status, 200);
     const r = await svc.req('PATCH', CHASSIS, { body: { LocationIndicatorActive: 'true' } });
     assert.equal(r.status, 400);
     const info = r.body.error['@Message.ExtendedInfo'];
@@ -74,7 +76,7 @@ describe('chassis', () => {
     assert.equal(info[0].MessageId, 'Base.1.12.PropertyValueTypeError');
     assert.deepEqual(info[0].MessageArgs, ['true', 'LocationIndicatorActive']);
     // Nothing changed.
-    assert.equal((await svc.get(CHASSIS)).body.LocationIndicatorActive, true);
+    assert.equal((await svc.get(CHASSIS)).body.LocationIndicatorActive, false);
   });
 
   it('IndicatorLED and LocationIndicatorActive stay in step; contradictions are refused', async () => {

@@ -137,6 +137,7 @@ describe('thermal', () => {
   });
 
   it('a Critical threshold is kept apart from the Warning one and survives restarts', async () => {
+    await svc.req('POST', SET, { body: { SensorNumber: 2, AlertType: 'Warning', ThresholdCelsius: 35 }, auth: 'basic' });
     await svc.req('POST', SET, { body: { SensorNumber: 1, AlertType: 'Critical', ThresholdCelsius: 40 }, auth: 'basic' });
     await svc.req('POST', RESET_MC, { body: {}, auth: 'basic' });
     svc = await svc.restart();

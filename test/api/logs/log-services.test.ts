@@ -69,16 +69,25 @@ describe('log services', () => {
   });
 
   it('keeps records across restarts and pages with $top/$skip', async () => {
+    // Records of a power cycle (and of whatever ran before).
+    await bootHost(svc, 1_000);
+    await powerOff(svc);
     const before = (await svc.get(`${IML}Entries/`, { auth: 'basic' })).body.Members;
     svc = await svc.restart();
     const after = await svc.get(`${IML}Entries/`, { auth: 'basic' });
     assert.deepEqual(after.body.Members, before);
+    assert.ok(before.length >= 2);
     const page = await svc.get(`${IML}Entries/?$top=1&$skip=1`, { auth: 'basic' });
     assert.equal(page.body.Members.length, 1);
+    assert.deepEqual(page.body.Members[0], before[1]);
     assert.equal(page.body['Members@odata.count'], before.length);
   });
 
   it('ClearLog empties one log, leaves a record of who cleared it, and needs ManagerConfigPriv', async () => {
+    // Records in both logs: a power cycle in the IML, a controller reset in the IEL.
+    await bootHost(svc, 1_000);
+    await powerOff(svc);
+    assert.equal((await svc.req('POST', '/redfish/v1/Managers/1/Actions/Manager.Reset/', { body: {}, auth: 'basic' })).status, 200);
     const ielCount = (await svc.get(`${IEL}Entries/`, { auth: 'basic' })).body['Members@odata.count'];
     assert.ok(ielCount > 0);
     const op = { user: 'log-operator', password: 'Operator-Pass-1' };
