@@ -10,7 +10,8 @@ import { request } from 'undici';
 import { startChild, type Child } from './support/child.js';
 import { insecureAgent } from './support/service.js';
 
-const PLANTED = `setTimeout(() => { throw new Error('planted fault'); }, 1500); setTimeout(() => { Promise.reject(new Error('planted rejection')); }, 1600);`;
+// Fired by a signal the test sends once the service listens, so a slow start cannot race it.
+const PLANTED = `process.on('SIGUSR2', () => { setTimeout(() => { throw new Error('planted fault'); }, 0); setTimeout(() => { Promise.reject(new Error('planted rejection')); }, 10); });`;
 
 async function until(check: () => boolean, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
@@ -33,6 +34,7 @@ describe('safety net', () => {
       NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(PLANTED)}`,
     });
     const c = child;
+    c.proc.kill('SIGUSR2');
     await until(() => c.stdout().includes('planted rejection'), 20_000);
     assert.match(c.stdout(), /uncaught exception; the service keeps running/);
     assert.equal(c.proc.exitCode, null);
