@@ -114,7 +114,7 @@ export class Dispatcher {
         if (!principal && !match?.route.deferAuth) throw unauthorized();
       } else if ((req.headers.authorization || req.headers['x-auth-token']) && /[?&](\$expand|only)\b/.test(search)) {
         // Open resources use credentials when expanding links they need them for, and never fail on them.
-        principal = await this.auth.authenticate(authReq).catch(() => undefined);
+        principal = await this.auth.authenticate(authReq).catch((e: unknown) => this.expected(e, 'authentication for an open resource'));
       }
       if (!match) throw baseError('ResourceMissingAtURI', path);
 
@@ -182,9 +182,16 @@ export class Dispatcher {
     try {
       const got = await this.getDecorated(match, principal, { only: false, any: false });
       return 'passthrough' in got ? undefined : got.resource;
-    } catch {
-      return undefined;
+    } catch (e) {
+      // A member that cannot be shown is left out of an $expand, as DSP0266 allows; only a fault is logged.
+      return this.expected(e, `expanding ${uri}`);
     }
+  }
+
+  /** Nothing, for a Redfish refusal (401, 404...); a fault is logged first, never hidden. */
+  private expected(e: unknown, during: string): undefined {
+    if (!(e instanceof RedfishError)) this.log.error({ err: e }, `unexpected error during ${during}`);
+    return undefined;
   }
 
   private async run(p: Prepared, body: unknown, stream?: Readable): Promise<Outgoing> {

@@ -6,7 +6,7 @@ import { subscriptionUri, type EventHub, type SubscriptionView } from '../../dom
 import type { SubscriptionInput } from '../../domain/events/subscriptions.js';
 import type { StreamOwner } from '../../domain/events/sse.js';
 import { Priv, VENDOR_PRIVILEGES } from '../../lib/privileges.js';
-import { baseError } from '../../messages/errors.js';
+import { RedfishError, baseError } from '../../messages/errors.js';
 import { canLogIn } from '../../protocol/auth.js';
 import type { Principal } from '../../protocol/principal.js';
 import { StreamReply, collection, created } from '../../protocol/reply.js';
@@ -26,7 +26,7 @@ const SUBSCRIPTIONS_URI = '/redfish/v1/EventService/Subscriptions/';
 const SSE_URI = '/redfish/v1/EventService/SSE/';
 
 /** What the event service reads. */
-export type EventServiceDeps = Pick<Services, 'rootLinks' | 'eventHub' | 'sessions' | 'accounts'>;
+export type EventServiceDeps = Pick<Services, 'rootLinks' | 'eventHub' | 'sessions' | 'accounts' | 'log'>;
 
 type Destination = typeof EventDestinationType.properties;
 type SubscriptionPath = '/redfish/v1/EventService/Subscriptions/{SubscriptionId}/';
@@ -192,9 +192,11 @@ function handlers(d: EventServiceDeps) {
       }
       try {
         hub.openStream(res, { userName, filter, predicate, lastEventId, owner });
-      } catch {
+      } catch (e) {
         owner.released?.();
-        res.end(); // the limit was reached between the check and the start
+        // The limit reached between the check and the start is expected; anything else is a fault to see.
+        if (!(e instanceof RedfishError)) d.log.error({ err: e }, 'an event stream could not start');
+        res.end();
       }
     });
   }
