@@ -38,8 +38,6 @@ export interface RequestContext<Params = Readonly<Record<string, string>>, Body 
   stream?: Readable;
 }
 
-export type Handler = (ctx: RequestContext) => unknown;
-
 /**
  * Whether a path parameter's value names something that exists (the other
  * parameters of the path are given too, for members of members). Every

@@ -73,8 +73,8 @@ export class InstallSets {
   update(id: string, patch: Record<string, unknown>): InstallSetRecord {
     const cur = this.docs.get(id);
     if (!cur) throw new Error(`no install set ${id}`);
-    const merged = mergePatch(cur as unknown as Record<string, unknown>, patch) as unknown as InstallSetRecord;
-    const next = this.validate({ ...cur, Modified: this.clock.now() }, merged as unknown as InstallSetInput, id);
+    const merged = mergePatch(cur, patch);
+    const next = this.validate({ ...cur, Modified: this.clock.now() }, merged, id);
     this.store.transaction(() => {
       this.unlockAll(cur);
       if (next.Id !== id) this.docs.rename(id, next.Id, next);
