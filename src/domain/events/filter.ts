@@ -71,10 +71,20 @@ function equals(p: FilterProperty, actual: string | undefined, wanted: string): 
   return actual === wanted;
 }
 
+/** Deepest nesting of parentheses and `not` a filter may have: the parser and the predicate recurse. */
+export const MAX_FILTER_DEPTH = 32;
+/** Most comparisons in one filter: each adds a frame to the predicate's evaluation. */
+export const MAX_FILTER_TERMS = 256;
+
 /** Parse a $filter into a predicate; throws FilterSyntaxError with the reason. */
 export function parseEventFilter(src: string): EventPredicate {
   const tokens = tokenize(src);
   let pos = 0;
+  let depth = 0;
+  let terms = 0;
+  const deeper = () => {
+    if (++depth > MAX_FILTER_DEPTH) throw new FilterSyntaxError(`nested deeper than ${MAX_FILTER_DEPTH} levels`);
+  };
   const peekWord = (w: string) => {
     const t = tokens[pos];
     return t?.kind === 'word' && t.text.toLowerCase() === w;
@@ -103,17 +113,22 @@ export function parseEventFilter(src: string): EventPredicate {
   const unary = (): EventPredicate => {
     if (peekWord('not')) {
       pos++;
+      deeper();
       const inner = unary();
+      depth--;
       return (e) => !inner(e);
     }
     const t = tokens[pos];
     if (t?.kind === 'paren' && t.text === '(') {
       pos++;
+      deeper();
       const inner = expr();
+      depth--;
       const close = tokens[pos++];
       if (close?.kind !== 'paren' || close.text !== ')') throw new FilterSyntaxError("missing ')'");
       return inner;
     }
+    if (++terms > MAX_FILTER_TERMS) throw new FilterSyntaxError(`more than ${MAX_FILTER_TERMS} comparisons`);
     return comparison();
   };
   const comparison = (): EventPredicate => {

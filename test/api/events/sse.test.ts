@@ -108,6 +108,13 @@ describe('server-sent events', () => {
     assert.equal(r.status, 401);
   });
 
+  it('answers a $filter nested thousands deep with 400, not a stack overflow', async () => {
+    const deep = `${'('.repeat(3000)}RegistryPrefix eq 'Base'${')'.repeat(3000)}`;
+    const r = await svc.get(`${SSE}?$filter=${encodeURIComponent(deep)}`, { headers: { accept: 'text/event-stream' } });
+    assert.equal(r.status, 400);
+    assert.deepEqual(messageIds(r.body), ['Base.1.12.QueryParameterValueFormatError']);
+  });
+
   it('streams events as text/event-stream with unique ids and the Event JSON as data', async () => {
     const c = await SseClient.open(svc);
     try {
