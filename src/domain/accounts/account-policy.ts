@@ -87,7 +87,9 @@ export class AccountPolicy {
   afterLogin(account: AccountRecord | undefined, ok: boolean, req: { clientIp: string }): void {
     if (!account) return;
     if (ok) {
-      if (account.FailedLogins) this.accounts.saveQuietly(this.unlock(account));
+      // A lockout that has run out ends with the login: announced, as the lockout was.
+      if (account.Locked) this.accounts.save(this.unlock(account));
+      else if (account.FailedLogins) this.accounts.saveQuietly(this.unlock(account));
       return;
     }
     const p = this.get();
@@ -101,6 +103,9 @@ export class AccountPolicy {
       updated.LockedUntil = now + p.AccountLockoutDuration * 1000;
       updated.FailedLogins = 0;
       this.log.warn({ user: account.UserName, ip: req.clientIp, seconds: p.AccountLockoutDuration }, 'account locked out after failed logins');
+      // A lockout is a change of the account (AccountLocked event, caches dropped); counting is not.
+      this.accounts.save(updated);
+      return;
     }
     this.accounts.saveQuietly(updated);
   }

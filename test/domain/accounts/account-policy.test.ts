@@ -316,10 +316,9 @@ describe('failed-login lockout on the controller clock', () => {
     assert.equal(u.LastFailedLogin, undefined);
   });
 
-  // The record keeps Locked: true after the lockout is over and after a successful login (which
-  // only saves when FailedLogins is non-zero, and a lockout sets it to 0). events/sources.ts reads
-  // record.Locked: the account's next unrelated change is announced as AccountLocked.
-  it('a successful login after the lockout is over clears Locked', { todo: 'account-policy.ts afterLogin: Locked stays true' }, () => {
+  // It kept Locked: true (a lockout sets FailedLogins to 0, and only a non-zero count was cleared),
+  // so events/sources.ts announced the account's next unrelated change as AccountLocked.
+  it('a successful login after the lockout is over clears Locked', () => {
     const { policy, clock, account } = setup({ ...on, AccountLockoutThreshold: 1 });
     policy.afterLogin(account(), false, REQ);
     return clock.advance(300_000).then(() => {
