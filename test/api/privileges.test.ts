@@ -129,8 +129,9 @@ describe('privilege matrix', () => {
         const body = { Name: 'Recovery', IsRecovery: true, Sequence: [{ Name: 'IE', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Filename: 'ie.fwpkg' }] };
         const r = await svc.req('POST', sets, { body, auth: 'basic' });
         assert.equal(r.status, 201, r.text);
-        recovery = r.headers.location as string;
+        recovery = r.headers.location;
       }
+      assert.ok(recovery, 'a recovery install set');
       for (const p of principals) {
         const password = p.user === ADMIN_USER ? ADMIN_PASSWORD : PASSWORD;
         const auth = mode === 'basic' ? { user: p.user, password } : { token: await svc.login(p.user, password) };

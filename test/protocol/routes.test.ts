@@ -29,8 +29,9 @@ describe('RouteTable', () => {
 
   it('prefers literal segments and finds actions', () => {
     const m = table().match('/redfish/v1/Systems/1/Actions/ComputerSystem.Reset');
-    assert.equal(m?.action?.def.name, 'ComputerSystem.Reset');
-    assert.deepEqual(allowedMethods(m!), ['POST']);
+    assert.ok(m);
+    assert.equal(m.action?.def.name, 'ComputerSystem.Reset');
+    assert.deepEqual(allowedMethods(m), ['POST']);
   });
 
   it('lists the allowed methods of a resource', () => {

@@ -201,6 +201,7 @@ describe('subscriptions', () => {
     assert.equal(r.status, 200);
     assert.equal((await svc.get(uri)).body.Status.State, 'Enabled');
     r = await svc.req('POST', `${uri}Actions/EventDestination.SuspendSubscription/`, { body: {} });
+    assert.equal(r.status, 200);
     assert.equal((await svc.get(uri)).body.Status.State, 'Disabled');
     await svc.req('PATCH', uri, { body: { Status: { State: 'Enabled' } } });
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { timeSourceConfigured } from '../../../src/domain/manager/network-protocol.js';
-import { bootHost, powerOff } from '../../support/host.js';
+import { bootHost } from '../../support/host.js';
 import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const MANAGER = '/redfish/v1/Managers/1/';
