@@ -21,7 +21,9 @@ const LISTENERS = Number(process.argv[3] ?? 10);
 const MAX_BACKLOG = 500;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bmc-bench-events-'));
-const service = await startService(defaultConfig({ port: 0, dataDir, adminPassword: 'Bench-Admin-Pass1', logLevel: 'silent', scryptLogN: 10 }));
+const service = await startService(
+  defaultConfig({ port: 0, dataDir, adminPassword: 'Bench-Admin-Pass1', logLevel: 'silent', scryptLogN: 10 }),
+);
 const hub = service.services.eventHub;
 const cert = await issueCertificate({
   subject: 'CN=localhost',
@@ -50,7 +52,11 @@ for (let i = 0; i < LISTENERS; i++) {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   servers.push(server);
-  hub.create({ Destination: `https://127.0.0.1:${(server.address() as AddressInfo).port}/events`, Context: `bench-${i}`, RegistryPrefixes: ['StorageDevice'] });
+  hub.create({
+    Destination: `https://127.0.0.1:${(server.address() as AddressInfo).port}/events`,
+    Context: `bench-${i}`,
+    RegistryPrefixes: ['StorageDevice'],
+  });
 }
 
 interface Phase {
@@ -91,7 +97,9 @@ function report(name: string, p: Phase): void {
   console.log(`  window                  ${p.seconds.toFixed(1)} s, ${LISTENERS} listeners`);
   console.log(`  events published        ${p.published} (${(p.published / p.seconds).toFixed(0)}/s)`);
   console.log(`  delivered events/s      ${(p.delivered / p.seconds).toFixed(0)} (${p.delivered} deliveries, all listeners together)`);
-  console.log(`  latency p50 / p99 / max ${pct(50).toFixed(1)} / ${pct(99).toFixed(1)} / ${(p.latencies.at(-1) ?? NaN).toFixed(1)} ms (publish to listener)`);
+  console.log(
+    `  latency p50 / p99 / max ${pct(50).toFixed(1)} / ${pct(99).toFixed(1)} / ${(p.latencies.at(-1) ?? NaN).toFixed(1)} ms (publish to listener)`,
+  );
 }
 
 const saturated = await phase(SECONDS);

@@ -87,7 +87,19 @@ async function main(): Promise<void> {
   const svcPort = await freePort();
   const barePort = await freePort();
   const svc = await start(
-    ['dist/cli.js', '--port', String(svcPort), '--data-dir', dir, '--admin-password', PASSWORD, '--max-sessions', '64', '--log-level', LOG_LEVEL],
+    [
+      'dist/cli.js',
+      '--port',
+      String(svcPort),
+      '--data-dir',
+      dir,
+      '--admin-password',
+      PASSWORD,
+      '--max-sessions',
+      '64',
+      '--log-level',
+      LOG_LEVEL,
+    ],
     svcPort,
   );
   const base = `https://127.0.0.1:${svcPort}`;
@@ -114,9 +126,14 @@ async function main(): Promise<void> {
     for (const s of scenarios) canned[s.path] ??= await fetchCanned(base, s.path, s.headers);
     const cannedFile = join(dir, 'canned.json');
     writeFileSync(cannedFile, JSON.stringify(canned));
-    const bare = await start(['bench/bare-server.ts', join(dir, 'https-cert.pem'), join(dir, 'https-key.pem'), cannedFile, String(barePort)], barePort);
+    const bare = await start(
+      ['bench/bare-server.ts', join(dir, 'https-cert.pem'), join(dir, 'https-key.pem'), cannedFile, String(barePort)],
+      barePort,
+    );
     try {
-      console.log(`bench: ${SECONDS}s per run, ${CONNECTIONS} connections, servers on CPU 0, load on CPU 1, log level ${LOG_LEVEL}, node ${process.version}`);
+      console.log(
+        `bench: ${SECONDS}s per run, ${CONNECTIONS} connections, servers on CPU 0, load on CPU 1, log level ${LOG_LEVEL}, node ${process.version}`,
+      );
       console.log('scenario                         | service req/s | p99 ms | bare req/s | p99 ms | ratio');
       for (const s of scenarios) {
         const mine = await load(base + s.path, s.headers);

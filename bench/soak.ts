@@ -23,10 +23,14 @@ interface Started {
 }
 
 async function start(dataDir: string): Promise<Started> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--port', '0', '--data-dir', dataDir, '--admin-password', PASSWORD], {
-    env: { ...process.env, BMC_SCRYPT_LOG_N: '10', BMC_SSDP_PORT: '0', BMC_LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli.ts', '--port', '0', '--data-dir', dataDir, '--admin-password', PASSWORD],
+    {
+      env: { ...process.env, BMC_SCRYPT_LOG_N: '10', BMC_SSDP_PORT: '0', BMC_LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -73,7 +77,11 @@ async function writer(agent: Agent, url: string, id: number, cycle: number, ledg
       const kind = (n + id) % 3;
       if (kind === 0) {
         const name = `w${cycle}-${id}-${n}`;
-        const r = await call(agent, url, 'POST', '/redfish/v1/UpdateService/MaintenanceWindows/', { Name: name, StartAfter: '2030-01-01T00:00:00Z', Expire: '2030-01-02T00:00:00Z' });
+        const r = await call(agent, url, 'POST', '/redfish/v1/UpdateService/MaintenanceWindows/', {
+          Name: name,
+          StartAfter: '2030-01-01T00:00:00Z',
+          Expire: '2030-01-02T00:00:00Z',
+        });
         if (r.status === 201) {
           ledger.windows.add(name);
           ledger.acknowledged++;
@@ -89,7 +97,9 @@ async function writer(agent: Agent, url: string, id: number, cycle: number, ledg
       } else if (kind === 2 && id === 1) {
         const value = BOOT_TARGETS[n % BOOT_TARGETS.length] as string;
         ledger.boot.sent.push(value);
-        const r = await call(agent, url, 'PATCH', '/redfish/v1/Systems/1/', { Boot: { BootSourceOverrideTarget: value, BootSourceOverrideEnabled: 'Continuous' } });
+        const r = await call(agent, url, 'PATCH', '/redfish/v1/Systems/1/', {
+          Boot: { BootSourceOverrideTarget: value, BootSourceOverrideEnabled: 'Continuous' },
+        });
         if (r.status === 200) {
           ledger.boot.acked = ledger.boot.sent.length - 1;
           ledger.acknowledged++;
@@ -138,11 +148,14 @@ async function main(): Promise<void> {
       lost += cycleLost;
       process.stdout.write(
         `cycle ${String(cycle).padStart(2)}: ${String(ledger.acknowledged).padStart(4)} acknowledged writes, ${cycleLost} lost` +
-          (cycleLost ? ` (windows missing: ${missing.join(', ') || 'none'}; bios ${biosOk ? 'ok' : 'LOST'}; boot ${bootOk ? 'ok' : 'LOST'})` : '') +
+          (cycleLost
+            ? ` (windows missing: ${missing.join(', ') || 'none'}; bios ${biosOk ? 'ok' : 'LOST'}; boot ${bootOk ? 'ok' : 'LOST'})`
+            : '') +
           '\n',
       );
       // Start the next cycle small: the windows checked are removed through the API.
-      for (const n of names) await call(agent, after.url, 'DELETE', `/redfish/v1/UpdateService/MaintenanceWindows/${encodeURIComponent(n)}/`);
+      for (const n of names)
+        await call(agent, after.url, 'DELETE', `/redfish/v1/UpdateService/MaintenanceWindows/${encodeURIComponent(n)}/`);
       after.proc.kill('SIGKILL');
       await after.exited;
     }

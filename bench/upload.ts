@@ -39,17 +39,38 @@ async function main(): Promise<void> {
     // The image is signed with the data dir's vendor key, which the service then trusts.
     const key = VendorSigningKey.loadOrCreate(dataDir);
     const block = randomBytes(1024 * 1024);
-    await writeBin(image, { DeviceClass: 'BMC', Version: '1.41', Name: 'Vendor Management Controller' }, (function* () {
-      for (let i = 0; i < MIB; i++) yield block;
-    })(), key);
+    await writeBin(
+      image,
+      { DeviceClass: 'BMC', Version: '1.41', Name: 'Vendor Management Controller' },
+      (function* () {
+        for (let i = 0; i < MIB; i++) yield block;
+      })(),
+      key,
+    );
     const size = statSync(image).size;
     const compsig = makeCompsig(key, 'vmc-big.bin', await sha256File(image));
 
     const port = await freePort();
     const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
     // The service as `npm start` runs it: the compiled build (npm run bench:upload builds it first).
-    const proc = spawn(process.execPath, [...nodeFlags, 'dist/cli.js', '--port', String(port), '--data-dir', dataDir,
-      '--admin-password', PASSWORD, '--log-level', 'warn', '--repository-bytes', String(size + 1024 * 1024)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(
+      process.execPath,
+      [
+        ...nodeFlags,
+        'dist/cli.js',
+        '--port',
+        String(port),
+        '--data-dir',
+        dataDir,
+        '--admin-password',
+        PASSWORD,
+        '--log-level',
+        'warn',
+        '--repository-bytes',
+        String(size + 1024 * 1024),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const url = `https://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
       try {

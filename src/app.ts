@@ -111,7 +111,9 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     const a = accounts.peek(id);
     return a !== undefined && accounts.roleOf(a) === 'Administrator';
   };
-  const auth = new Authentication(accounts, sessions, clock, log, { perAccount: () => Math.min(config.maxSessionsPerAccount, config.maxSessions) });
+  const auth = new Authentication(accounts, sessions, clock, log, {
+    perAccount: () => Math.min(config.maxSessionsPerAccount, config.maxSessions),
+  });
   const accountPolicy = new AccountPolicy(store, accounts, clock, log);
   auth.addLoginPolicy(accountPolicy);
   const registries = new RegistryFiles();
@@ -301,7 +303,14 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
  * by its first external IPv4 address. A port that cannot be bound is logged,
  * and the service runs without SSDP.
  */
-async function startDiscovery(config: Config, port: number, uuid: string, clock: Clock, store: DocumentStore, log: Logger): Promise<Ssdp | undefined> {
+async function startDiscovery(
+  config: Config,
+  port: number,
+  uuid: string,
+  clock: Clock,
+  store: DocumentStore,
+  log: Logger,
+): Promise<Ssdp | undefined> {
   const wildcard = config.host === '0.0.0.0' || config.host === '::';
   const external = Object.values(networkInterfaces())
     .flat()

@@ -28,13 +28,19 @@ describe('--admin-password-file', () => {
 
   it('excludes --admin-password, from any source', () => {
     const f = file('e', 'File-Pass-123\n');
-    assert.throws(() => parseConfig(['--admin-password', 'x', '--admin-password-file', f], {}), (e: Error) => e instanceof ConfigError && /exclude each other/.test(e.message));
+    assert.throws(
+      () => parseConfig(['--admin-password', 'x', '--admin-password-file', f], {}),
+      (e: Error) => e instanceof ConfigError && /exclude each other/.test(e.message),
+    );
     assert.throws(() => parseConfig(['--admin-password-file', f], { BMC_ADMIN_PASSWORD: 'x' }), /exclude each other/);
     assert.throws(() => parseConfig(['--admin-password', 'x'], { BMC_ADMIN_PASSWORD_FILE: f }), /exclude each other/);
   });
 
   it('refuses a missing, empty or multi-line file with a clear message that does not quote its content', () => {
-    assert.throws(() => parseConfig(['--admin-password-file', join(dir, 'nope')], {}), (e: Error) => e instanceof ConfigError && /cannot read .*nope \(ENOENT\)/.test(e.message));
+    assert.throws(
+      () => parseConfig(['--admin-password-file', join(dir, 'nope')], {}),
+      (e: Error) => e instanceof ConfigError && /cannot read .*nope \(ENOENT\)/.test(e.message),
+    );
     assert.throws(() => parseConfig(['--admin-password-file', file('f', '\n')], {}), /is empty/);
     assert.throws(
       () => parseConfig(['--admin-password-file', file('g', 'Line-One-Pass\nLine-Two\n')], {}),
@@ -42,7 +48,7 @@ describe('--admin-password-file', () => {
     );
   });
 
-  it('lets the administrator log in over HTTPS with the file\'s password, which is not on the command line', async () => {
+  it("lets the administrator log in over HTTPS with the file's password, which is not on the command line", async () => {
     const password = 'From-A-File-789';
     const child = await startChild(['--port', '0', '--data-dir', join(dir, 'data'), '--admin-password-file', file('h', `${password}\n`)]);
     try {
@@ -55,7 +61,10 @@ describe('--admin-password-file', () => {
       });
       await res.body.text();
       assert.equal(res.statusCode, 201);
-      const get = await request(`${child.url}/redfish/v1/SessionService/`, { headers: { authorization: basic('Administrator', password) }, dispatcher: insecureAgent });
+      const get = await request(`${child.url}/redfish/v1/SessionService/`, {
+        headers: { authorization: basic('Administrator', password) },
+        dispatcher: insecureAgent,
+      });
       await get.body.text();
       assert.equal(get.statusCode, 200);
       assert.ok(!child.stdout().includes(password), 'not in the log');

@@ -100,10 +100,18 @@ describe('the service process', () => {
     const token = String(login.headers['x-auth-token']);
     await call(child.url, 'GET', '/redfish/v1/SessionService/?$select=SessionTimeout', basic('Administrator', 'Log-Pass-123'));
     // Lines are written in batches, at the latest a quarter second later, not only at exit.
-    await waitUntil(() => child.stdout().includes('"path":"/redfish/v1/SessionService/?$select=SessionTimeout"'), 'the request line while running', 3000);
+    await waitUntil(
+      () => child.stdout().includes('"path":"/redfish/v1/SessionService/?$select=SessionTimeout"'),
+      'the request line while running',
+      3000,
+    );
     child.proc.kill('SIGTERM');
     await child.exited;
-    const lines = child.stdout().split('\n').filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l));
+    const lines = child
+      .stdout()
+      .split('\n')
+      .filter((l) => l.includes('"msg":"request"'))
+      .map((l) => JSON.parse(l));
     const get = lines.find((l) => l.method === 'GET');
     assert.ok(get, 'a request line');
     assert.equal(get.path, '/redfish/v1/SessionService/?$select=SessionTimeout');

@@ -127,7 +127,11 @@ export class Tasks {
     return {
       id,
       progress: (percent, message) => {
-        update((t) => ({ ...t, PercentComplete: Math.max(t.PercentComplete, Math.min(100, Math.round(percent))), Messages: message ? [...t.Messages, message] : t.Messages }));
+        update((t) => ({
+          ...t,
+          PercentComplete: Math.max(t.PercentComplete, Math.min(100, Math.round(percent))),
+          Messages: message ? [...t.Messages, message] : t.Messages,
+        }));
         this.events.publish(taskEvent('TaskProgressChanged', id, Math.round(percent)), taskUri(id), 'Other');
       },
       complete: (messages = []) => {

@@ -102,7 +102,9 @@ function answerRaw(socket: Duplex, e: RedfishError): void {
     Connection: 'close',
     'Content-Length': String(Buffer.byteLength(body)),
   };
-  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   socket.end(`HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? 'Error'}\r\n${head}\r\n${body}`);
   (socket as Socket).setTimeout?.(5_000, () => socket.destroy());
 }
@@ -184,7 +186,11 @@ export async function startHttpServer(o: HttpOptions) {
         socket.destroy();
         return;
       }
-      send(log, res, closingAnswer(vendorError(408, 'HttpRequestTimeout', `the request body made no progress for ${limits.bodyTimeout} s`)));
+      send(
+        log,
+        res,
+        closingAnswer(vendorError(408, 'HttpRequestTimeout', `the request body made no progress for ${limits.bodyTimeout} s`)),
+      );
       res.once('finish', () => socket.destroy());
     };
     req.setTimeout(limits.bodyTimeout * 1000, stalled);
@@ -201,12 +207,20 @@ export async function startHttpServer(o: HttpOptions) {
     let user: string | undefined;
     res.on('finish', () => {
       log.info(
-        { method: req.method, path: req.url, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10, user, ip: clientIp },
+        {
+          method: req.method,
+          path: req.url,
+          status: res.statusCode,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          user,
+          ip: clientIp,
+        },
         'request',
       );
     });
     res.on('close', () => {
-      if (!res.writableFinished) log.debug({ method: req.method, path: req.url, user, ip: clientIp }, 'request ended by the client before its answer');
+      if (!res.writableFinished)
+        log.debug({ method: req.method, path: req.url, user, ip: clientIp }, 'request ended by the client before its answer');
     });
     // HTTP/1.1 requires Host (RFC 9112 3.2); node's own check would answer without a Redfish body.
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
@@ -308,8 +322,14 @@ export async function startHttpServer(o: HttpOptions) {
   server.on('secureConnection', (s: TLSSocket) => s.disableRenegotiation());
   // Expect other than 100-continue (which node answers itself): 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const expect = String(req.headers.expect ?? '').replace(/[^\x20-\x7e]/g, '').slice(0, 64);
-    send(log, res, closingAnswer(vendorError(417, 'HttpRequestInvalid', `the expectation "${expect}" is not supported; only 100-continue is`)));
+    const expect = String(req.headers.expect ?? '')
+      .replace(/[^\x20-\x7e]/g, '')
+      .slice(0, 64);
+    send(
+      log,
+      res,
+      closingAnswer(vendorError(417, 'HttpRequestInvalid', `the expectation "${expect}" is not supported; only 100-continue is`)),
+    );
   });
   // CONNECT (a proxy tunnel) is no method of this service.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {

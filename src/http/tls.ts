@@ -33,7 +33,9 @@ function checkIdentity(certPem: string, keyPem: string, certPath: string, keyPat
   const weak = keyPolicyProblem(leaf);
   if (weak) throw new TlsIdentityError(`--tls-cert ${certPath}: the certificate cannot be used for HTTPS: ${weak}`);
   if (!certificateMatchesKey(leaf, keyPem)) {
-    throw new TlsIdentityError(`--tls-key ${keyPath}: not the private key of the certificate in ${certPath} (or not a readable PEM private key)`);
+    throw new TlsIdentityError(
+      `--tls-key ${keyPath}: not the private key of the certificate in ${certPath} (or not a readable PEM private key)`,
+    );
   }
 }
 
@@ -71,7 +73,12 @@ export async function ensureTlsMaterial(
 
 /** Persist a newly installed identity (certificate replacement) so the next start serves it: both files fsync'ed, then renamed. */
 export function saveTlsMaterial(dataDir: string, cert: string, key: string): void {
-  const staged = ([[SELF_SIGNED_KEY, key, 0o600], [SELF_SIGNED_CERT, cert, 0o600]] as const).map(([name, text, mode]) => {
+  const staged = (
+    [
+      [SELF_SIGNED_KEY, key, 0o600],
+      [SELF_SIGNED_CERT, cert, 0o600],
+    ] as const
+  ).map(([name, text, mode]) => {
     const tmp = join(dataDir, `${name}.tmp`);
     writeFileSync(tmp, text, { mode });
     const fd = openSync(tmp, 'r');

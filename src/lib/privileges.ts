@@ -1,13 +1,7 @@
 // Who may do what: standard Redfish privileges, the vendor's account
 // privileges, the predefined roles, and how one maps onto the other.
 
-export const STANDARD_PRIVILEGES = [
-  'Login',
-  'ConfigureManager',
-  'ConfigureUsers',
-  'ConfigureSelf',
-  'ConfigureComponents',
-] as const;
+export const STANDARD_PRIVILEGES = ['Login', 'ConfigureManager', 'ConfigureUsers', 'ConfigureSelf', 'ConfigureComponents'] as const;
 export type StandardPrivilege = (typeof STANDARD_PRIVILEGES)[number];
 
 export const VENDOR_PRIVILEGES = [

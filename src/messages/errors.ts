@@ -2,15 +2,7 @@
 // with its status fixed per message key and its arguments typed by the registry.
 import { BASE_REGISTRY } from './registries/base.js';
 import { VENDOR_REGISTRY } from './registries/vendor.js';
-import {
-  RedfishError,
-  errorBody,
-  messagesOf,
-  registryId,
-  type ExtendedInfo,
-  type MessageArgs,
-  type MessageKey,
-} from './messages.js';
+import { RedfishError, errorBody, messagesOf, registryId, type ExtendedInfo, type MessageArgs, type MessageKey } from './messages.js';
 
 export const baseMessage = messagesOf(BASE_REGISTRY);
 export const vendorMessage = messagesOf(VENDOR_REGISTRY);
@@ -107,11 +99,7 @@ export function baseError<K extends BaseErrorKey>(key: K, ...args: MessageArgs<t
 }
 
 /** A vendor registry failure; the vendor keys have no single natural status, so it is given. */
-export function vendorError<K extends VendorKey>(
-  status: number,
-  key: K,
-  ...args: MessageArgs<typeof VENDOR_REGISTRY, K>
-): RedfishError {
+export function vendorError<K extends VendorKey>(status: number, key: K, ...args: MessageArgs<typeof VENDOR_REGISTRY, K>): RedfishError {
   return new RedfishError(status, [vendorMessage(key, ...args)]);
 }
 
@@ -119,7 +107,11 @@ export function vendorError<K extends VendorKey>(
 export function combinedError(errors: readonly RedfishError[]): RedfishError {
   const first = errors[0];
   if (!first) throw new Error('combinedError needs at least one error');
-  return new RedfishError(first.status, errors.flatMap((e) => e.infos), first.headers);
+  return new RedfishError(
+    first.status,
+    errors.flatMap((e) => e.infos),
+    first.headers,
+  );
 }
 
 export const GENERAL_ERROR_ID = `${registryId(BASE_REGISTRY)}.GeneralError`;

@@ -29,12 +29,7 @@ export function formatMessage(text: string, args: readonly (string | number)[]):
   });
 }
 
-export function makeMessage(
-  reg: RegistryDef,
-  key: string,
-  args: readonly (string | number)[],
-  relatedProperties?: string[],
-): ExtendedInfo {
+export function makeMessage(reg: RegistryDef, key: string, args: readonly (string | number)[], relatedProperties?: string[]): ExtendedInfo {
   const def = reg.messages[key];
   if (!def) throw new Error(`unknown message ${reg.prefix}.${key}`);
   if (def.paramTypes.length !== args.length) {
@@ -60,8 +55,7 @@ function toJsonPointer(p: string): string {
 
 /** Typed message builder for one registry: argument count and types come from the data. */
 export function messagesOf<R extends RegistryDef>(reg: R) {
-  return <K extends MessageKey<R>>(key: K, ...args: MessageArgs<R, K>): ExtendedInfo =>
-    makeMessage(reg, key, args);
+  return <K extends MessageKey<R>>(key: K, ...args: MessageArgs<R, K>): ExtendedInfo => makeMessage(reg, key, args);
 }
 
 /** An error that becomes a Redfish error response: status plus extended info. */

@@ -13,7 +13,10 @@ export class CertificateError extends Error {}
 
 /** PEM text as clients send it: real line breaks, or literal "\n" left over from double escaping. */
 export function normalizePem(text: string): string {
-  return text.replace(/\\r\\n|\\n/g, '\n').replace(/\r\n/g, '\n').trim();
+  return text
+    .replace(/\\r\\n|\\n/g, '\n')
+    .replace(/\r\n/g, '\n')
+    .trim();
 }
 
 /** Every certificate of a PEM text, in order; throws CertificateError when there is none or one is broken. */
@@ -60,7 +63,12 @@ export type ChainResult = { ok: true; anchor: X509Certificate } | { ok: false; r
  * Verify that `leaf` chains to one of `trusted`, through any intermediates the
  * client presented, with every certificate valid at `now` (controller time).
  */
-export function verifyChain(leaf: X509Certificate, presented: readonly X509Certificate[], trusted: readonly X509Certificate[], now: number): ChainResult {
+export function verifyChain(
+  leaf: X509Certificate,
+  presented: readonly X509Certificate[],
+  trusted: readonly X509Certificate[],
+  now: number,
+): ChainResult {
   if (!validAt(leaf, now)) {
     return { ok: false, reason: `the client certificate is outside its validity (${leaf.validFrom} to ${leaf.validTo})` };
   }
@@ -68,7 +76,8 @@ export function verifyChain(leaf: X509Certificate, presented: readonly X509Certi
   for (let depth = 0; depth < 8; depth++) {
     const anchor = trusted.find((ca) => issuedBy(current, ca));
     if (anchor) {
-      if (!validAt(anchor, now)) return { ok: false, reason: `the trusted CA certificate ${anchor.subject.replace(/\n/g, ', ')} is outside its validity` };
+      if (!validAt(anchor, now))
+        return { ok: false, reason: `the trusted CA certificate ${anchor.subject.replace(/\n/g, ', ')} is outside its validity` };
       return { ok: true, anchor };
     }
     const next = presented.find((c) => c !== current && c.ca && issuedBy(current, c));
@@ -140,14 +149,24 @@ function dnString(s: CsrSubject): string {
     ['ST', s.State],
     ['C', s.Country],
   ];
-  return parts.filter(([, v]) => v).map(([k, v]) => `${k}=${esc(v as string)}`).join(', ');
+  return parts
+    .filter(([, v]) => v)
+    .map(([k, v]) => `${k}=${esc(v as string)}`)
+    .join(', ');
 }
 
 /** A new EC P-256 key and a PKCS#10 request for it; the key never leaves the controller. */
-export async function generateCsr(subject: CsrSubject, dnsNames: string[], ipAddresses: string[]): Promise<{ csrPem: string; keyPem: string }> {
+export async function generateCsr(
+  subject: CsrSubject,
+  dnsNames: string[],
+  ipAddresses: string[],
+): Promise<{ csrPem: string; keyPem: string }> {
   const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
   const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']);
-  const names = [...dnsNames.map((value) => ({ type: 'dns' as const, value })), ...ipAddresses.map((value) => ({ type: 'ip' as const, value }))];
+  const names = [
+    ...dnsNames.map((value) => ({ type: 'dns' as const, value })),
+    ...ipAddresses.map((value) => ({ type: 'ip' as const, value })),
+  ];
   const csr = await x509.Pkcs10CertificateRequestGenerator.create({
     name: dnString(subject),
     keys,

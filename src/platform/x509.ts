@@ -67,7 +67,9 @@ export async function issueCertificate(o: IssueOptions): Promise<IssuedCertifica
     ...(o.ipAddresses ?? []).map((value) => ({ type: 'ip' as const, value })),
   ];
   if (names.length) extensions.push(new x509.SubjectAlternativeNameExtension(names));
-  const serialNumber = Buffer.from(webcrypto.getRandomValues(new Uint8Array(12))).toString('hex').replace(/^[89a-f]/, '1');
+  const serialNumber = Buffer.from(webcrypto.getRandomValues(new Uint8Array(12)))
+    .toString('hex')
+    .replace(/^[89a-f]/, '1');
   const cert = o.issuer
     ? await x509.X509CertificateGenerator.create({
         serialNumber,

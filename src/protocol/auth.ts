@@ -108,7 +108,10 @@ export class Authentication<A extends AuthAccount = AuthAccount, S extends AuthS
   makeRoom(account: A, req: AuthRequest): void {
     const held = this.sessions.list().filter((s) => s.AccountId === account.Id).length + this.connectionsOf(account.Id);
     if (held >= this.limits.perAccount()) {
-      this.log.warn({ user: account.UserName, ip: req.clientIp, held }, 'login refused: sessions and connections per account limit reached');
+      this.log.warn(
+        { user: account.UserName, ip: req.clientIp, held },
+        'login refused: sessions and connections per account limit reached',
+      );
       throw baseError('SessionLimitExceeded');
     }
     if (this.sessions.hasFreeSlot()) return;
@@ -135,7 +138,10 @@ export class Authentication<A extends AuthAccount = AuthAccount, S extends AuthS
       .filter((s) => lesser(s.AccountId))
       .sort((a, b) => a.CreatedTime - b.CreatedTime)[0];
     if (session) {
-      this.log.warn({ user: admin.UserName, ip: req.clientIp, evicted: session.UserName, session: session.Id }, 'session ended to make room for an administrator');
+      this.log.warn(
+        { user: admin.UserName, ip: req.clientIp, evicted: session.UserName, session: session.Id },
+        'session ended to make room for an administrator',
+      );
       this.sessions.delete(session.Id, 'evicted');
       return true;
     }

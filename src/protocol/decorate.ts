@@ -131,4 +131,3 @@ function addActions(resource: Json, route: AnyRoute, uri: string, params: Readon
     holder[`#${a.def.name}`] = actionEntry(a, route, uri, params);
   }
 }
-

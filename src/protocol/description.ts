@@ -98,21 +98,34 @@ type Opt<P> = Omit<P, 'type'>;
 type None = Record<never, never>;
 export const t = {
   string: <const O extends Opt<StringProp> = None>(o: O = {} as O): StringProp & NoInfer<O> => ({ type: 'string', ...o }),
-  enum: <const V extends string, const O extends Opt<Omit<StringProp, 'enum'>> = None>(values: readonly V[], o: O = {} as O): StringProp<NoInfer<V>> & NoInfer<O> => ({
+  enum: <const V extends string, const O extends Opt<Omit<StringProp, 'enum'>> = None>(
+    values: readonly V[],
+    o: O = {} as O,
+  ): StringProp<NoInfer<V>> & NoInfer<O> => ({
     type: 'string',
     enum: values,
     ...o,
   }),
-  dateTime: <const O extends Opt<StringProp> = None>(o: O = {} as O): StringProp & NoInfer<O> => ({ type: 'string', format: 'date-time', ...o }),
+  dateTime: <const O extends Opt<StringProp> = None>(o: O = {} as O): StringProp & NoInfer<O> => ({
+    type: 'string',
+    format: 'date-time',
+    ...o,
+  }),
   integer: <const O extends Opt<NumberProp> = None>(o: O = {} as O): NumberProp & NoInfer<O> => ({ type: 'integer', ...o }),
   number: <const O extends Opt<NumberProp> = None>(o: O = {} as O): NumberProp & NoInfer<O> => ({ type: 'number', ...o }),
   boolean: <const O extends Opt<BooleanProp> = None>(o: O = {} as O): BooleanProp & NoInfer<O> => ({ type: 'boolean', ...o }),
-  object: <const P extends Props, const O extends Opt<Omit<ObjectProp, 'properties'>> = None>(properties: P, o: O = {} as O): ObjectProp<NoInfer<P>> & NoInfer<O> => ({
+  object: <const P extends Props, const O extends Opt<Omit<ObjectProp, 'properties'>> = None>(
+    properties: P,
+    o: O = {} as O,
+  ): ObjectProp<NoInfer<P>> & NoInfer<O> => ({
     type: 'object',
     properties,
     ...o,
   }),
-  array: <const I extends Prop, const O extends Opt<Omit<ArrayProp, 'items'>> = None>(items: I, o: O = {} as O): ArrayProp<NoInfer<I>> & NoInfer<O> => ({
+  array: <const I extends Prop, const O extends Opt<Omit<ArrayProp, 'items'>> = None>(
+    items: I,
+    o: O = {} as O,
+  ): ArrayProp<NoInfer<I>> & NoInfer<O> => ({
     type: 'array',
     items,
     ...o,
@@ -179,14 +192,32 @@ export const commonProps = {
 
 export const statusProp = t.object(
   {
-    State: t.enum(['Enabled', 'Disabled', 'StandbyOffline', 'StandbySpare', 'InTest', 'Starting', 'Absent', 'UnavailableOffline', 'Deferring', 'Quiesced', 'Updating', 'Qualified'], { readOnly: true }),
+    State: t.enum(
+      [
+        'Enabled',
+        'Disabled',
+        'StandbyOffline',
+        'StandbySpare',
+        'InTest',
+        'Starting',
+        'Absent',
+        'UnavailableOffline',
+        'Deferring',
+        'Quiesced',
+        'Updating',
+        'Qualified',
+      ],
+      { readOnly: true },
+    ),
     Health: t.enum(['OK', 'Warning', 'Critical'], { readOnly: true, nullable: true }),
     HealthRollup: t.enum(['OK', 'Warning', 'Critical'], { readOnly: true, nullable: true }),
   },
   { readOnly: true, typeName: 'Status' },
 );
 
-export function defineType<const P extends Props, M extends ResourceType<Props, undefined> | undefined = undefined>(type: ResourceType<P, M>): ResourceType<P, M> {
+export function defineType<const P extends Props, M extends ResourceType<Props, undefined> | undefined = undefined>(
+  type: ResourceType<P, M>,
+): ResourceType<P, M> {
   return type;
 }
 
@@ -196,12 +227,18 @@ export function defineAction<const P extends Props>(def: ActionDef<P>): ActionDe
 }
 
 /** The object under Oem/Vendor, described by its own vendor type. */
-export function vendorObject<P extends Props, const O extends { readOnly?: boolean } = Record<never, never>>(type: ResourceType<P, undefined>, o: O = {} as O): ObjectProp<P> & O {
+export function vendorObject<P extends Props, const O extends { readOnly?: boolean } = Record<never, never>>(
+  type: ResourceType<P, undefined>,
+  o: O = {} as O,
+): ObjectProp<P> & O {
   return { type: 'object', properties: type.properties, vendorType: type, typeName: type.name, ...o };
 }
 
 /** The usual `Oem: { Vendor: {...} }` wrapper. */
-export function oem<P extends Props, const O extends { readOnly?: boolean } = Record<never, never>>(type: ResourceType<P, undefined>, o: O = {} as O) {
+export function oem<P extends Props, const O extends { readOnly?: boolean } = Record<never, never>>(
+  type: ResourceType<P, undefined>,
+  o: O = {} as O,
+) {
   return t.object({ Vendor: vendorObject(type, o) }, { ...o, typeName: 'Oem' });
 }
 
@@ -230,17 +267,13 @@ export function collectionOf<M extends ResourceType<Props, undefined>>(
 
 /** "#Session.v1_7_0.Session" or "#SessionCollection.SessionCollection". */
 export function odataType(type: ResourceType): string {
-  return type.version
-    ? `#${type.name}.v${type.version.replace(/\./g, '_')}.${type.name}`
-    : `#${type.name}.${type.name}`;
+  return type.version ? `#${type.name}.v${type.version.replace(/\./g, '_')}.${type.name}` : `#${type.name}.${type.name}`;
 }
 
 /** Where the JSON Schema of a type is published (DMTF) or served (Vendor). */
 export function jsonSchemaUri(type: ResourceType): string {
   const file = type.version ? `${type.name}.v${type.version.replace(/\./g, '_')}.json` : `${type.name}.json`;
-  return type.owner === 'DMTF'
-    ? `http://redfish.dmtf.org/schemas/v1/${file}`
-    : `/redfish/v1/SchemaStore/en/${file}`;
+  return type.owner === 'DMTF' ? `http://redfish.dmtf.org/schemas/v1/${file}` : `/redfish/v1/SchemaStore/en/${file}`;
 }
 
 /** Where the CSDL of a type is published (DMTF) or served (Vendor). */

@@ -157,7 +157,12 @@ export class Dispatcher {
     const created = out.status === 201 ? out.headers.Location : undefined;
     if (p.method === 'POST' && !created) return;
     try {
-      this.hooks.onWrite?.({ method: p.method as WriteNotice['method'], uri: created ?? p.match.uri, status: out.status, principal: p.principal });
+      this.hooks.onWrite?.({
+        method: p.method as WriteNotice['method'],
+        uri: created ?? p.match.uri,
+        status: out.status,
+        principal: p.principal,
+      });
     } catch (e) {
       this.log.error({ err: e }, 'write hook failed');
     }
@@ -414,4 +419,3 @@ function anonymous(): Principal {
 function redirect(location: string): Outgoing {
   return { status: 308, headers: { ...BASE_HEADERS, Location: location, 'Content-Type': JSON_TYPE }, body: '{}' };
 }
-

@@ -65,4 +65,3 @@ function withoutVolatile(value: unknown, prop: Prop): unknown {
   if (prop.type === 'array' && Array.isArray(value)) return value.map((v) => withoutVolatile(v, prop.items));
   return value;
 }
-

@@ -43,7 +43,9 @@ const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').
 export function metadataXml(types: readonly ResourceType[], serviceRoot: ResourceType): string {
   const refs: string[] = [];
   for (const [file, namespaces] of COMMON_NAMESPACES) {
-    refs.push(reference(`http://redfish.dmtf.org/schemas/v1/${file}`, namespaces, file.startsWith('RedfishExtensions') ? 'Redfish' : undefined));
+    refs.push(
+      reference(`http://redfish.dmtf.org/schemas/v1/${file}`, namespaces, file.startsWith('RedfishExtensions') ? 'Redfish' : undefined),
+    );
   }
   for (const t of types) {
     if (t.owner === 'Vendor') continue;
@@ -202,11 +204,9 @@ function csdlType(name: string, p: Prop, ns: string, complex: string[]): string 
 
 function complexType(name: string, p: ObjectProp, ns: string, complex: string[]): string {
   const open = p.additionalProperties ? ' OpenType="true"' : '';
-  return [
-    `      <ComplexType Name="${name}"${open}>`,
-    csdlProperties(p.properties, ns, complex, '        '),
-    '      </ComplexType>',
-  ].join('\n');
+  return [`      <ComplexType Name="${name}"${open}>`, csdlProperties(p.properties, ns, complex, '        '), '      </ComplexType>'].join(
+    '\n',
+  );
 }
 
 // -- JSON Schema -------------------------------------------------------------
@@ -224,7 +224,8 @@ export function vendorJsonSchema(type: ResourceType, actions: readonly ActionDef
     for (const a of own) {
       const short = a.name.slice(a.name.lastIndexOf('.') + 1);
       const parameters: Record<string, object> = {};
-      for (const [name, p] of Object.entries(a.parameters)) parameters[name] = { ...jsonProp(p, definitions), ...(p.required ? { requiredParameter: true } : {}) };
+      for (const [name, p] of Object.entries(a.parameters))
+        parameters[name] = { ...jsonProp(p, definitions), ...(p.required ? { requiredParameter: true } : {}) };
       definitions[short] = {
         type: 'object',
         ...(a.description ? { description: a.description } : {}),
@@ -297,9 +298,17 @@ function jsonProp(p: Prop, definitions: Record<string, object>): object {
       return { ...common, type: nullable('boolean') };
     case 'link':
       // DMTF's idRef, and the @odata.id the service requires in a reference it is sent.
-      return { ...common, allOf: [{ $ref: 'http://redfish.dmtf.org/schemas/v1/odata-v4.json#/definitions/idRef' }, { required: ['@odata.id'] }] };
+      return {
+        ...common,
+        allOf: [{ $ref: 'http://redfish.dmtf.org/schemas/v1/odata-v4.json#/definitions/idRef' }, { required: ['@odata.id'] }],
+      };
     case 'array':
-      return { ...common, type: 'array', items: jsonProp(p.items, definitions), ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}) };
+      return {
+        ...common,
+        type: 'array',
+        items: jsonProp(p.items, definitions),
+        ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}),
+      };
     case 'object':
       if (p.vendorType) return { ...common, $ref: `${jsonSchemaUri(p.vendorType)}#/definitions/${p.vendorType.name}` };
       if (p.typeName) {

@@ -141,7 +141,9 @@ export function openApiDocument(routes: RouteTable, info: OpenApiInfo): Json {
       const update = {
         requestBody: { required: true, content: { 'application/json': { schema: body } } },
         responses: {
-          '200': type ? json(body, `The ${type.name} resource as it now is, or a success message.`) : { $ref: '#/components/responses/success' },
+          '200': type
+            ? json(body, `The ${type.name} resource as it now is, or a success message.`)
+            : { $ref: '#/components/responses/success' },
           '202': { description: 'Accepted: a task monitor is in the Location header.' },
           '204': { description: 'Success, no body.' },
           ...ERRORS,
@@ -158,7 +160,9 @@ export function openApiDocument(routes: RouteTable, info: OpenApiInfo): Json {
       item.post = {
         requestBody: { required: true, content: schema },
         responses: {
-          '201': member ? { ...json({ $ref: schemaRef(member) }, `The created ${member.name}; its URI is in the Location header.`) } : { description: 'Created.' },
+          '201': member
+            ? { ...json({ $ref: schemaRef(member) }, `The created ${member.name}; its URI is in the Location header.`) }
+            : { description: 'Created.' },
           '200': { $ref: '#/components/responses/success' },
           '202': { description: 'Accepted: a task monitor is in the Location header.' },
           ...ERRORS,
@@ -166,9 +170,11 @@ export function openApiDocument(routes: RouteTable, info: OpenApiInfo): Json {
         ...security(route.post, route),
       };
     }
-    if (route.delete) item.delete = { responses: { '200': { $ref: '#/components/responses/success' }, ...ERRORS }, ...security(route.delete, route) };
+    if (route.delete)
+      item.delete = { responses: { '200': { $ref: '#/components/responses/success' }, ...ERRORS }, ...security(route.delete, route) };
     if (Object.keys(item).some((k) => k !== 'parameters')) paths[route.path] = item;
-    if (route.post && type?.memberType) paths[`${route.path}Members/`] = { ...(params.length ? { parameters: params } : {}), post: item.post };
+    if (route.post && type?.memberType)
+      paths[`${route.path}Members/`] = { ...(params.length ? { parameters: params } : {}), post: item.post };
     for (const a of route.actions ?? []) {
       paths[actionPath(route, a.def)] = { ...(params.length ? { parameters: params } : {}), ...actionOperation(route, a.def, byFile) };
     }
@@ -182,7 +188,10 @@ export function openApiDocument(routes: RouteTable, info: OpenApiInfo): Json {
       schemas,
       responses: {
         error: json({ $ref: '#/components/schemas/RedfishError' }, 'An error, with a registry message for each problem.'),
-        success: json({ $ref: '#/components/schemas/RedfishError' }, 'Success: the same envelope, with code Base.1.12.Success and its message.'),
+        success: json(
+          { $ref: '#/components/schemas/RedfishError' },
+          'Success: the same envelope, with code Base.1.12.Success and its message.',
+        ),
       },
       securitySchemes: {
         basic: { type: 'http', scheme: 'basic' },

@@ -40,7 +40,12 @@ export function parseQuery(search: string, opts: QueryOptions = {}): Query | Red
     seen.add(key);
     switch (key) {
       case '$select': {
-        const paths = value.split(',').map((p) => p.trim().split('/').filter((s) => s !== ''));
+        const paths = value.split(',').map((p) =>
+          p
+            .trim()
+            .split('/')
+            .filter((s) => s !== ''),
+        );
         if (!value.trim() || paths.some((p) => p.length === 0 || !p.every((s) => SELECT_SEGMENT.test(s)))) {
           return baseError('QueryParameterValueFormatError', value, key);
         }

@@ -67,8 +67,11 @@ export interface MethodSpec<P extends string = string> {
   filter?: boolean;
 }
 
-export interface WriteSpec<P extends string = string, B extends Props = Props, Mode extends 'patch' | 'create' = 'patch' | 'create'>
-  extends Omit<MethodSpec<P>, 'handler'> {
+export interface WriteSpec<
+  P extends string = string,
+  B extends Props = Props,
+  Mode extends 'patch' | 'create' = 'patch' | 'create',
+> extends Omit<MethodSpec<P>, 'handler'> {
   handler(ctx: RequestContext<PathParams<P>, BodyOf<B, Mode>>): unknown;
   /** Properties a client may send; defaults to the resource type's (PATCH) or member type's (POST). */
   body?: B;
@@ -240,10 +243,20 @@ export class RouteTable {
     if (missing.length) throw new Error(`path parameters without a resolver: ${missing.join(', ')}`);
   }
 
-  add<const P extends string, T extends ResourceType | undefined = undefined, PB extends Props = PropsOf<T>, CB extends Props = MemberPropsOf<T>>(
-    route: ResourceRoute<P, T, PB, CB>,
-  ): void {
-    for (const props of [route.type?.properties, route.type?.memberType?.properties, route.patch?.body, route.post?.body, route.put?.body, ...(route.actions ?? []).map((a) => a.def.parameters)]) {
+  add<
+    const P extends string,
+    T extends ResourceType | undefined = undefined,
+    PB extends Props = PropsOf<T>,
+    CB extends Props = MemberPropsOf<T>,
+  >(route: ResourceRoute<P, T, PB, CB>): void {
+    for (const props of [
+      route.type?.properties,
+      route.type?.memberType?.properties,
+      route.patch?.body,
+      route.post?.body,
+      route.put?.body,
+      ...(route.actions ?? []).map((a) => a.def.parameters),
+    ]) {
       if (props) compilePatterns(props);
     }
     if (!route.file && !route.path.endsWith('/')) throw new Error(`route ${route.path} must end in '/'`);
@@ -299,9 +312,7 @@ export class RouteTable {
     const node = this.walk(this.root, segments, 0, params);
     const entry = node?.entry;
     if (!entry) return undefined;
-    const canonical = entry.template.map((seg) =>
-      seg.startsWith('{') ? encodeURIComponent(params[seg.slice(1, -1)] ?? '') : seg,
-    );
+    const canonical = entry.template.map((seg) => (seg.startsWith('{') ? encodeURIComponent(params[seg.slice(1, -1)] ?? '') : seg));
     const trailing = entry.route.file && !entry.action && !entry.membersAlias ? '' : '/';
     return Object.freeze({
       route: entry.route,

@@ -101,7 +101,8 @@ function validateValue(v: unknown, prop: Prop, path: string, ctx: Ctx): Checked 
       const tooLong = prop.maxLength !== undefined && v.length > prop.maxLength;
       const badPattern = prop.pattern !== undefined && !patternOf(prop).test(v);
       const badDate = prop.format === 'date-time' && !isIsoDateTime(v);
-      if (tooLong && ctx.mode === 'patch') return fail(ctx, baseError('StringValueTooLong', argText(shown(v, prop)), prop.maxLength ?? 0).about(path));
+      if (tooLong && ctx.mode === 'patch')
+        return fail(ctx, baseError('StringValueTooLong', argText(shown(v, prop)), prop.maxLength ?? 0).about(path));
       if (tooShort || tooLong || badPattern || badDate) return fail(ctx, valueError('format', shown(v, prop), path, ctx.mode));
       return { ok: true, value: v };
     }

@@ -54,9 +54,7 @@ export function openDatabase(path: string, now: () => number, extraMigrations: r
 
 function migrate(db: Db, migrations: readonly Migration[], now: () => number): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migration (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
-  const applied = new Set(
-    (db.prepare('SELECT id FROM schema_migration').all() as { id: string }[]).map((r) => r.id),
-  );
+  const applied = new Set((db.prepare('SELECT id FROM schema_migration').all() as { id: string }[]).map((r) => r.id));
   const record = db.prepare('INSERT INTO schema_migration (id, applied_at) VALUES (?, ?)');
   for (const m of migrations) {
     if (applied.has(m.id)) continue;

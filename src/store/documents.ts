@@ -4,7 +4,6 @@ import { deepFreeze } from '../lib/freeze.js';
 import type { Db } from './database.js';
 import { Secrets } from './secrets.js';
 
-
 export interface DocumentCollection<T> {
   /** A private copy of the document: the caller may change it. */
   get(id: string): T | undefined;
@@ -72,9 +71,7 @@ export class DocumentStore {
       del: db.prepare('DELETE FROM document WHERE kind = ? AND id = ?'),
       clear: db.prepare('DELETE FROM document WHERE kind = ?'),
       getSetting: db.prepare('SELECT value FROM setting WHERE key = ?'),
-      putSetting: db.prepare(
-        'INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      ),
+      putSetting: db.prepare('INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     };
   }
 
@@ -180,7 +177,8 @@ export class DocumentStore {
       peek: () => {
         const t = text();
         // Compared by the stored text, so a rolled-back transaction is seen too.
-        if (!frozen || frozen.text !== t) frozen = { text: t, value: deepFreeze(t === undefined ? structuredClone(def) : (JSON.parse(t) as T)) };
+        if (!frozen || frozen.text !== t)
+          frozen = { text: t, value: deepFreeze(t === undefined ? structuredClone(def) : (JSON.parse(t) as T)) };
         return frozen.value;
       },
       set: (value) => {

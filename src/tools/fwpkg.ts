@@ -57,7 +57,15 @@ export async function buildPackage(o: BuildOptions): Promise<string> {
     });
     await writeFwpkg(
       o.out,
-      { PayloadFormat: PAYLOAD_FORMAT, Name: name, Version: o.version, ComponentType: o.type ?? 'A', Activation: o.activation, Criticality: o.criticality, Devices: devices },
+      {
+        PayloadFormat: PAYLOAD_FORMAT,
+        Name: name,
+        Version: o.version,
+        ComponentType: o.type ?? 'A',
+        Activation: o.activation,
+        Criticality: o.criticality,
+        Devices: devices,
+      },
       images,
     );
   }
@@ -84,7 +92,10 @@ export const fwpkgTool: Tool = {
     const { values: v } = parseArgs({
       args: rest,
       options: Object.fromEntries(
-        ['data-dir', 'target', 'version', 'out', 'type', 'activation', 'criticality', 'name', 'image', 'size'].map((f) => [f, { type: 'string' as const }]),
+        ['data-dir', 'target', 'version', 'out', 'type', 'activation', 'criticality', 'name', 'image', 'size'].map((f) => [
+          f,
+          { type: 'string' as const },
+        ]),
       ),
       strict: true,
     }) as { values: Record<string, string | undefined> };
@@ -94,7 +105,10 @@ export const fwpkgTool: Tool = {
       if (size !== undefined && (!Number.isInteger(size) || size < 0)) throw new Error('--size must be a whole number of bytes');
       const sig = await buildPackage({
         dataDir: v['data-dir'] as string,
-        targets: (v.target as string).split(',').map((t) => t.trim()).filter(Boolean),
+        targets: (v.target as string)
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
         version: v.version as string,
         out: v.out as string,
         type: oneOf(v.type, COMPONENT_TYPES, 'type'),
@@ -103,7 +117,9 @@ export const fwpkgTool: Tool = {
         name: v.name,
         image: v.image ? readFileSync(v.image) : size !== undefined ? randomBytes(size) : undefined,
       });
-      const digest = createHash('sha256').update(readFileSync(v.out as string)).digest('hex');
+      const digest = createHash('sha256')
+        .update(readFileSync(v.out as string))
+        .digest('hex');
       process.stdout.write(`wrote ${v.out} (sha256 ${digest})\nwrote ${sig}\n`);
     } catch (e) {
       process.stderr.write(`${(e as Error).message}\n\n${USAGE}`);

@@ -75,7 +75,12 @@ export const licenseTool = {
       else if (command === 'show') process.stdout.write(`${show(rest)}\n`);
       else throw new UsageError(command ? `unknown license command "${command}"` : 'give a license command');
     } catch (e) {
-      if (!(e instanceof UsageError || e instanceof LicenseKeyError || (e instanceof Error && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS')))) throw e;
+      if (!(
+        e instanceof UsageError ||
+        e instanceof LicenseKeyError ||
+        (e instanceof Error && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))
+      ))
+        throw e;
       process.stderr.write(`${e.message}\n\n${USAGE}`);
       process.exitCode = 2;
     }

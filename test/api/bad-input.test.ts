@@ -61,7 +61,11 @@ describe('bad input across the API', () => {
     for (const { uri, methods } of cases) {
       for (const method of methods) {
         for (const bad of BAD_BODIES) {
-          const r = await svc.req(method, uri, bad.raw !== undefined ? { rawBody: bad.raw, headers: { 'content-type': 'application/json' } } : { body: bad.body });
+          const r = await svc.req(
+            method,
+            uri,
+            bad.raw !== undefined ? { rawBody: bad.raw, headers: { 'content-type': 'application/json' } } : { body: bad.body },
+          );
           const ids = r.body?.error?.['@Message.ExtendedInfo']?.map((m: { MessageId: string }) => m.MessageId) ?? [];
           if (r.status >= 500) failures.push(`${method} ${uri} (${bad.name}) -> ${r.status} ${r.text.slice(0, 200)}`);
           else if (r.status >= 400 && !ids.length) failures.push(`${method} ${uri} (${bad.name}) -> ${r.status} without MessageId`);

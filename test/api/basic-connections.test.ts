@@ -56,7 +56,10 @@ describe('Basic connection accounting', () => {
     assert.equal(auth.basicConnectionCount(), 1);
     assert.equal(sessions.inUse(), 3);
 
-    const login = await svc.req('POST', '/redfish/v1/SessionService/Sessions/', { body: { UserName: ADMIN_USER, Password: ADMIN_PASSWORD }, auth: 'none' });
+    const login = await svc.req('POST', '/redfish/v1/SessionService/Sessions/', {
+      body: { UserName: ADMIN_USER, Password: ADMIN_PASSWORD },
+      auth: 'none',
+    });
     assert.equal(login.status, 503);
     assert.deepEqual(messageIds(login.body), ['Base.1.12.SessionLimitExceeded']);
 
@@ -69,7 +72,10 @@ describe('Basic connection accounting', () => {
     await a.close();
     await until(() => auth.basicConnectionCount() === 0);
     assert.equal(sessions.inUse(), 2);
-    const again = await svc.req('POST', '/redfish/v1/SessionService/Sessions/', { body: { UserName: ADMIN_USER, Password: ADMIN_PASSWORD }, auth: 'none' });
+    const again = await svc.req('POST', '/redfish/v1/SessionService/Sessions/', {
+      body: { UserName: ADMIN_USER, Password: ADMIN_PASSWORD },
+      auth: 'none',
+    });
     assert.equal(again.status, 201);
   });
 

@@ -83,7 +83,9 @@ describe('crawl', () => {
       assert.equal(csdl.status, 200, `${namespace} CSDL`);
       const decl = new RegExp(`<Action Name="${action}" IsBound="true">([\\s\\S]*?)</Action>`).exec(csdl.text);
       assert.ok(decl, `${name} declared in ${namespace}_v1.xml`);
-      const bound = new RegExp(`<Parameter Name="${namespace}" Type="${namespace}\\.(v\\d+_\\d+_\\d+)\\.Actions"/>`).exec(decl[1] as string);
+      const bound = new RegExp(`<Parameter Name="${namespace}" Type="${namespace}\\.(v\\d+_\\d+_\\d+)\\.Actions"/>`).exec(
+        decl[1] as string,
+      );
       assert.ok(bound, `${name} bound to its type's Actions`);
       for (const p of params) assert.match(decl[1] as string, new RegExp(`<Parameter Name="${p}" `), `${name} parameter ${p}`);
       // The JSON Schema says the same.

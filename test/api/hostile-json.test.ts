@@ -30,17 +30,30 @@ describe('hostile JSON', () => {
   after(() => svc.close());
 
   const raw = (method: string, path: string, body: string) =>
-    svc.req(method, path, { rawBody: body, headers: { 'content-type': 'application/json' }, auth: path.endsWith('/Sessions') ? 'none' : 'basic' });
+    svc.req(method, path, {
+      rawBody: body,
+      headers: { 'content-type': 'application/json' },
+      auth: path.endsWith('/Sessions') ? 'none' : 'basic',
+    });
 
   it('answers keys named like Object.prototype members with 400 PropertyUnknown, at the top and nested, on every kind of write', async () => {
     const failures: string[] = [];
     for (const [method, path] of WRITES) {
       for (const key of PROTOTYPE_KEYS) {
-        for (const body of [`{"${key}": 1}`, `{"Boot": {"${key}": 1}}`, `{"Attributes": {"${key}": 1}}`, `{"Oem": {"Vendor": {"${key}": {}}}}`]) {
+        for (const body of [
+          `{"${key}": 1}`,
+          `{"Boot": {"${key}": 1}}`,
+          `{"Attributes": {"${key}": 1}}`,
+          `{"Oem": {"Vendor": {"${key}": {}}}}`,
+        ]) {
           const r = await raw(method, path, body);
           const ids = messageIds(r.body);
           if (r.status >= 500 || !r.body?.error || ids.length === 0) failures.push(`${method} ${path} ${body}: ${r.status}`);
-          else if (r.status === 400 && body.startsWith(`{"${key}"`) && !ids.some((id: string) => /PropertyUnknown|ActionParameterUnknown/.test(id))) {
+          else if (
+            r.status === 400 &&
+            body.startsWith(`{"${key}"`) &&
+            !ids.some((id: string) => /PropertyUnknown|ActionParameterUnknown/.test(id))
+          ) {
             failures.push(`${method} ${path} ${body}: ${ids.join(',')}`);
           }
         }
@@ -50,13 +63,23 @@ describe('hostile JSON', () => {
   });
 
   it('creates nothing from a body with a prototype key, and leaves Object.prototype alone', async () => {
-    const r = await raw('POST', '/redfish/v1/AccountService/Accounts/', '{"UserName":"u1","Password":"password-123","RoleId":"ReadOnly","__proto__":{"polluted":true}}');
+    const r = await raw(
+      'POST',
+      '/redfish/v1/AccountService/Accounts/',
+      '{"UserName":"u1","Password":"password-123","RoleId":"ReadOnly","__proto__":{"polluted":true}}',
+    );
     assert.equal(r.status, 400);
     assert.ok(messageIds(r.body).includes('Base.1.12.PropertyUnknown'));
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     const accounts = await svc.get('/redfish/v1/AccountService/Accounts/?$expand=.');
-    assert.equal(accounts.body.Members.some((a: any) => a.UserName === 'u1'), false);
-    assert.equal((await raw('POST', '/redfish/v1/AccountService/Accounts/', '{"UserName":"u1","Password":"password-123","RoleId":"ReadOnly"}')).status, 201);
+    assert.equal(
+      accounts.body.Members.some((a: any) => a.UserName === 'u1'),
+      false,
+    );
+    assert.equal(
+      (await raw('POST', '/redfish/v1/AccountService/Accounts/', '{"UserName":"u1","Password":"password-123","RoleId":"ReadOnly"}')).status,
+      201,
+    );
     const login = await raw('POST', '/redfish/v1/SessionService/Sessions', '{"UserName":"u1","Password":"password-123","constructor":{}}');
     assert.equal(login.status, 400);
     assert.ok(messageIds(login.body).some((id: string) => id.endsWith('PropertyUnknown')));
@@ -69,7 +92,11 @@ describe('hostile JSON', () => {
       assert.deepEqual(messageIds(r.body), ['Vendor.1.0.JsonNestingTooDeep']);
     }
     // Brackets inside strings do not count.
-    const inString = await raw('PATCH', '/redfish/v1/Systems/1/Bios/Settings/', JSON.stringify({ Attributes: { ServerName: '[[[[['.repeat(40) } }));
+    const inString = await raw(
+      'PATCH',
+      '/redfish/v1/Systems/1/Bios/Settings/',
+      JSON.stringify({ Attributes: { ServerName: '[[[[['.repeat(40) } }),
+    );
     assert.equal(inString.status, 200);
     const exact = await raw('PATCH', '/redfish/v1/Systems/1/', `{"Boot": ${nested(MAX_JSON_DEPTH - 1, '{}')}}`);
     assert.notEqual(exact.body?.error?.code, 'Vendor.1.0.JsonNestingTooDeep');
@@ -77,11 +104,19 @@ describe('hostile JSON', () => {
   });
 
   it('refuses BIOS attribute values of the wrong JSON type at PATCH time, so nested values are never stored', async () => {
-    const r = await raw('PATCH', '/redfish/v1/Systems/1/Bios/Settings/', JSON.stringify({ Attributes: { AdminName: [[[]]], NoSuchThing: { a: 1 }, ProcTurbo: 3, QuietBoot: 'no' } }));
+    const r = await raw(
+      'PATCH',
+      '/redfish/v1/Systems/1/Bios/Settings/',
+      JSON.stringify({ Attributes: { AdminName: [[[]]], NoSuchThing: { a: 1 }, ProcTurbo: 3, QuietBoot: 'no' } }),
+    );
     assert.equal(r.status, 400);
     const related = r.body.error['@Message.ExtendedInfo'].map((m: any) => m.RelatedProperties?.[0]).sort();
     assert.deepEqual(related, ['#/Attributes/AdminName', '#/Attributes/NoSuchThing', '#/Attributes/ProcTurbo', '#/Attributes/QuietBoot']);
-    const partial = await raw('PATCH', '/redfish/v1/Systems/1/Bios/Settings/', JSON.stringify({ Attributes: { AdminName: [1], QuietBoot: false } }));
+    const partial = await raw(
+      'PATCH',
+      '/redfish/v1/Systems/1/Bios/Settings/',
+      JSON.stringify({ Attributes: { AdminName: [1], QuietBoot: false } }),
+    );
     assert.equal(partial.status, 200);
     assert.ok(messageIds(partial.body).includes('Base.1.12.PropertyValueTypeError'));
     svc = await svc.restart();

@@ -31,7 +31,9 @@ describe('login timing oracle: one password verification per attempt', () => {
     await accounts.create({ UserName: 'off', Password: PASSWORD, RoleId: 'ReadOnly', Enabled: false });
     await accounts.create({ UserName: 'nologin', Password: PASSWORD, RoleId: 'ReadOnly', Privileges: { LoginPriv: false } });
     await accounts.create({ UserName: 'locked', Password: PASSWORD, RoleId: 'ReadOnly' });
-    const policy = await svc.req('PATCH', '/redfish/v1/AccountService/', { body: { AccountLockoutThreshold: 2, AccountLockoutDuration: 600, AccountLockoutCounterResetAfter: 60 } });
+    const policy = await svc.req('PATCH', '/redfish/v1/AccountService/', {
+      body: { AccountLockoutThreshold: 2, AccountLockoutDuration: 600, AccountLockoutCounterResetAfter: 60 },
+    });
     assert.equal(policy.status, 200, policy.text);
     assert.equal(await login(svc, 'locked', 'wrong-1'), 401);
     assert.equal(await login(svc, 'locked', 'wrong-2'), 401);
@@ -69,7 +71,10 @@ describe('login timing oracle: one password verification per attempt', () => {
       const agent = new Agent({ connect: { rejectUnauthorized: false } });
       try {
         const before = checks();
-        const res = await request(`${svc.url}/redfish/v1/SessionService/`, { headers: { authorization: basic(user, password) }, dispatcher: agent });
+        const res = await request(`${svc.url}/redfish/v1/SessionService/`, {
+          headers: { authorization: basic(user, password) },
+          dispatcher: agent,
+        });
         await res.body.arrayBuffer();
         assert.equal(res.statusCode, 401, user);
         assert.equal(checks() - before, 1, user);
@@ -103,6 +108,9 @@ describe('login timing oracle: timed with a costly hash', () => {
       unknown.push(await timed(`nobody-${i}`));
       wrong.push(await timed('reader'));
     }
-    assert.ok(median(unknown) >= median(wrong) / 2, `unknown ${median(unknown).toFixed(1)} ms vs wrong password ${median(wrong).toFixed(1)} ms`);
+    assert.ok(
+      median(unknown) >= median(wrong) / 2,
+      `unknown ${median(unknown).toFixed(1)} ms vs wrong password ${median(wrong).toFixed(1)} ms`,
+    );
   });
 });

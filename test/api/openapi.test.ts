@@ -44,16 +44,33 @@ describe('OpenAPI document', () => {
     for (const r of routes.routes()) {
       const item = doc.paths[r.path];
       const methods = { get: r.get, patch: r.patch, put: r.put, post: r.post, delete: r.delete };
-      const served = Object.entries(methods).filter(([, m]) => m).map(([k]) => k);
-      if (served.length) assert.deepEqual(Object.keys(item).filter((k) => k !== 'parameters').sort(), served.sort(), r.path);
+      const served = Object.entries(methods)
+        .filter(([, m]) => m)
+        .map(([k]) => k);
+      if (served.length)
+        assert.deepEqual(
+          Object.keys(item)
+            .filter((k) => k !== 'parameters')
+            .sort(),
+          served.sort(),
+          r.path,
+        );
       const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      if (params.length) assert.deepEqual(item.parameters.map((p: { name: string }) => p.name), params, r.path);
+      if (params.length)
+        assert.deepEqual(
+          item.parameters.map((p: { name: string }) => p.name),
+          params,
+          r.path,
+        );
       if (r.open) assert.deepEqual(item.get.security, [], `${r.path} needs no credentials`);
       else if (r.get) assert.equal(item.get.security, undefined, `${r.path} needs credentials`);
       for (const a of r.actions ?? []) {
         const op = doc.paths[actionPath(r, a.def)]?.post;
         assert.ok(op, `${a.def.name} at ${actionPath(r, a.def)}`);
-        assert.deepEqual(Object.keys(op.requestBody.content['application/json'].schema.properties).sort(), Object.keys(a.def.parameters).sort());
+        assert.deepEqual(
+          Object.keys(op.requestBody.content['application/json'].schema.properties).sort(),
+          Object.keys(a.def.parameters).sort(),
+        );
       }
     }
     // A documented action with its allowable values and a required parameter.
@@ -62,10 +79,13 @@ describe('OpenAPI document', () => {
     assert.deepEqual(reset.requestBody.content['application/json'].schema.required, ['ResetType']);
   });
 
-  it('resolves every local reference, and points DMTF types at DMTF\'s OpenAPI files', () => {
+  it("resolves every local reference, and points DMTF types at DMTF's OpenAPI files", () => {
     for (const ref of new Set(refs(doc))) {
       if (ref.startsWith('#/')) {
-        const target = ref.slice(2).split('/').reduce((o: any, k) => o?.[k], doc);
+        const target = ref
+          .slice(2)
+          .split('/')
+          .reduce((o: any, k) => o?.[k], doc);
         assert.ok(target, `${ref} resolves`);
       } else {
         assert.match(ref, DMTF_REF);

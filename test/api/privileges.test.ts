@@ -39,18 +39,36 @@ describe('privilege matrix', () => {
     const add = async (name: string, user: string, privs: VendorPrivilege[], roleId?: string) => {
       const booleans = Object.fromEntries(VENDOR_PRIVILEGES.map((p) => [p, privs.includes(p)]));
       const RoleId = roleId ?? roleOf(booleans as Record<VendorPrivilege, boolean>);
-      const body = roleId ? { UserName: user, Password: PASSWORD, RoleId } : { UserName: user, Password: PASSWORD, RoleId, Oem: { Vendor: { Privileges: booleans } } };
+      const body = roleId
+        ? { UserName: user, Password: PASSWORD, RoleId }
+        : { UserName: user, Password: PASSWORD, RoleId, Oem: { Vendor: { Privileges: booleans } } };
       const r = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', { body });
       assert.equal(r.status, 201, r.text);
       accountIds.set(user, r.body.Id);
-      principals.push({ name, user, privileges: new Set(Object.entries(r.body.Oem.Vendor.Privileges).filter(([, v]) => v).map(([k]) => k as VendorPrivilege)) });
+      principals.push({
+        name,
+        user,
+        privileges: new Set(
+          Object.entries(r.body.Oem.Vendor.Privileges)
+            .filter(([, v]) => v)
+            .map(([k]) => k as VendorPrivilege),
+        ),
+      });
     };
     await add('Operator', 'm-operator', [], 'Operator');
     await add('ReadOnly', 'm-readonly', [], 'ReadOnly');
-    for (const p of ['UserConfigPriv', 'ManagerConfigPriv', 'VirtualPowerAndResetPriv', 'HostBIOSConfigPriv', 'SystemRecoveryConfigPriv'] as const) {
+    for (const p of [
+      'UserConfigPriv',
+      'ManagerConfigPriv',
+      'VirtualPowerAndResetPriv',
+      'HostBIOSConfigPriv',
+      'SystemRecoveryConfigPriv',
+    ] as const) {
       await add(`only ${p}`, `m-${p.toLowerCase()}`, ['LoginPriv', p]);
     }
-    const target = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', { body: { UserName: 'm-target', Password: PASSWORD, RoleId: 'ReadOnly' } });
+    const target = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
+      body: { UserName: 'm-target', Password: PASSWORD, RoleId: 'ReadOnly' },
+    });
     targetUri = target.headers.location as string;
     accountIds.set(ADMIN_USER, (await svc.get('/redfish/v1/AccountService/Accounts/1/')).body.Id);
   });
@@ -60,7 +78,13 @@ describe('privilege matrix', () => {
     { kind: 'read', method: 'GET', path: '/redfish/v1/AccountService/', needs: 'LoginPriv' },
     { kind: 'read', method: 'GET', path: '/redfish/v1/SessionService/Sessions/', needs: 'LoginPriv' },
     { kind: 'account admin', method: 'PATCH', path: () => targetUri, body: { Enabled: true }, needs: 'UserConfigPriv' },
-    { kind: 'account policy', method: 'PATCH', path: '/redfish/v1/AccountService/', body: { MinPasswordLength: 8 }, needs: 'UserConfigPriv' },
+    {
+      kind: 'account policy',
+      method: 'PATCH',
+      path: '/redfish/v1/AccountService/',
+      body: { MinPasswordLength: 8 },
+      needs: 'UserConfigPriv',
+    },
     {
       kind: 'own password',
       method: 'PATCH',
@@ -75,17 +99,37 @@ describe('privilege matrix', () => {
       body: { CertificateLoginEnabled: false },
       needs: 'ManagerConfigPriv',
     },
-    { kind: 'manager network', method: 'PATCH', path: '/redfish/v1/Managers/1/NetworkProtocol/', body: { HostName: 'mc-host' }, needs: 'ManagerConfigPriv' },
+    {
+      kind: 'manager network',
+      method: 'PATCH',
+      path: '/redfish/v1/Managers/1/NetworkProtocol/',
+      body: { HostName: 'mc-host' },
+      needs: 'ManagerConfigPriv',
+    },
     {
       kind: 'power/reset',
       method: 'POST',
       path: '/redfish/v1/Systems/1/Actions/ComputerSystem.Reset/',
       // Whatever applies to the power state now, so every allowed call can succeed.
-      body: async () => ({ ResetType: (await svc.get('/redfish/v1/Systems/1/', { auth: 'basic' })).body.PowerState === 'Off' ? 'On' : 'ForceOff' }),
+      body: async () => ({
+        ResetType: (await svc.get('/redfish/v1/Systems/1/', { auth: 'basic' })).body.PowerState === 'Off' ? 'On' : 'ForceOff',
+      }),
       needs: 'VirtualPowerAndResetPriv',
     },
-    { kind: 'BIOS write', method: 'PATCH', path: '/redfish/v1/Systems/1/Bios/Settings/', body: { Attributes: {} }, needs: 'HostBIOSConfigPriv' },
-    { kind: 'secure boot write', method: 'PATCH', path: '/redfish/v1/Systems/1/SecureBoot/', body: { SecureBootEnable: false }, needs: 'HostBIOSConfigPriv' },
+    {
+      kind: 'BIOS write',
+      method: 'PATCH',
+      path: '/redfish/v1/Systems/1/Bios/Settings/',
+      body: { Attributes: {} },
+      needs: 'HostBIOSConfigPriv',
+    },
+    {
+      kind: 'secure boot write',
+      method: 'PATCH',
+      path: '/redfish/v1/Systems/1/SecureBoot/',
+      body: { SecureBootEnable: false },
+      needs: 'HostBIOSConfigPriv',
+    },
   ];
 
   for (const op of operations) {
@@ -126,7 +170,11 @@ describe('privilege matrix', () => {
       }
       if (!recovery) {
         await addComponent(svc, { targets: ['IE'], version: '0.2.3.0', file: 'ie.fwpkg', criticality: 'Critical' });
-        const body = { Name: 'Recovery', IsRecovery: true, Sequence: [{ Name: 'IE', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Filename: 'ie.fwpkg' }] };
+        const body = {
+          Name: 'Recovery',
+          IsRecovery: true,
+          Sequence: [{ Name: 'IE', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Filename: 'ie.fwpkg' }],
+        };
         const r = await svc.req('POST', sets, { body, auth: 'basic' });
         assert.equal(r.status, 201, r.text);
         recovery = r.headers.location;

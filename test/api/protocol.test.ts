@@ -26,7 +26,10 @@ describe('protocol layer', () => {
       svc.req('POST', '/redfish/v1/', { auth: 'none', body: {} }),
       svc.get('/redfish/v1/SessionService'),
     ]);
-    assert.deepEqual(responses.map((r) => r.status), [200, 401, 404, 405, 308]);
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      [200, 401, 404, 405, 308],
+    );
     for (const r of responses) assert.equal(r.headers['odata-version'], '4.0');
   });
 
@@ -94,7 +97,8 @@ describe('protocol layer', () => {
     const head = await svc.req('HEAD', '/redfish/v1/SessionService/');
     assert.equal(head.status, 200);
     assert.equal(head.text, '');
-    for (const h of ['allow', 'link', 'etag', 'cache-control', 'odata-version', 'content-type']) assert.equal(head.headers[h], get.headers[h], h);
+    for (const h of ['allow', 'link', 'etag', 'cache-control', 'odata-version', 'content-type'])
+      assert.equal(head.headers[h], get.headers[h], h);
   });
 
   it('answers If-None-Match with 304 and checks If-Match before writing', async () => {
@@ -102,7 +106,10 @@ describe('protocol layer', () => {
     const etag = r.headers.etag as string;
     assert.equal((await svc.get('/redfish/v1/SessionService/', { headers: { 'if-none-match': etag } })).status, 304);
     assert.equal((await svc.get('/redfish/v1/SessionService/', { headers: { 'if-none-match': 'W/"other"' } })).status, 200);
-    const stale = await svc.req('PATCH', '/redfish/v1/SessionService/', { body: { SessionTimeout: 900 }, headers: { 'if-match': 'W/"stale"' } });
+    const stale = await svc.req('PATCH', '/redfish/v1/SessionService/', {
+      body: { SessionTimeout: 900 },
+      headers: { 'if-match': 'W/"stale"' },
+    });
     assert.equal(stale.status, 412);
     assert.deepEqual(messageIds(stale.body), ['Base.1.12.PreconditionFailed']);
     assert.equal((await svc.get('/redfish/v1/SessionService/')).body.SessionTimeout, 1800);
@@ -122,7 +129,15 @@ describe('protocol layer', () => {
 
   it('applies $select with nested paths and keeps the annotations', async () => {
     const r = await svc.get('/redfish/v1/?$select=ProtocolFeaturesSupported/ExpandQuery/MaxLevels,Links/Sessions,Vendor', { auth: 'none' });
-    assert.deepEqual(Object.keys(r.body).sort(), ['@odata.context', '@odata.etag', '@odata.id', '@odata.type', 'Links', 'ProtocolFeaturesSupported', 'Vendor']);
+    assert.deepEqual(Object.keys(r.body).sort(), [
+      '@odata.context',
+      '@odata.etag',
+      '@odata.id',
+      '@odata.type',
+      'Links',
+      'ProtocolFeaturesSupported',
+      'Vendor',
+    ]);
     assert.deepEqual(r.body.ProtocolFeaturesSupported, { ExpandQuery: { MaxLevels: 6 } });
   });
 
@@ -247,7 +262,10 @@ describe('protocol layer', () => {
   });
 
   it('refuses malformed JSON, missing required properties, other media types and oversize bodies', async () => {
-    const bad = await svc.req('PATCH', '/redfish/v1/SessionService/', { rawBody: '{"SessionTimeout": ', headers: { 'content-type': 'application/json' } });
+    const bad = await svc.req('PATCH', '/redfish/v1/SessionService/', {
+      rawBody: '{"SessionTimeout": ',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(bad.status, 400);
     assert.deepEqual(messageIds(bad.body), ['Base.1.12.MalformedJSON']);
     const missing = await svc.req('POST', '/redfish/v1/SessionService/Sessions/', { auth: 'none', body: { UserName: 'Administrator' } });
@@ -279,7 +297,12 @@ describe('protocol layer', () => {
   it('answers an unexpected exception 500 InternalError without leaking a stack', async () => {
     svc.running.services.routes.add({
       path: '/redfish/v1/TestBroken/',
-      get: { privilege: Priv.login, handler: () => { throw new Error('secret internal detail'); } },
+      get: {
+        privilege: Priv.login,
+        handler: () => {
+          throw new Error('secret internal detail');
+        },
+      },
     });
     const r = await svc.get('/redfish/v1/TestBroken/');
     assert.equal(r.status, 500);

@@ -38,7 +38,9 @@ function modes(dir: string): Map<string, number> {
 
 /** The raw bytes of the database and its WAL, as anyone who copies the files sees them. */
 function databaseBytes(dataDir: string): Buffer {
-  return Buffer.concat(['bmc.sqlite', 'bmc.sqlite-wal'].map((f) => (existsSync(join(dataDir, f)) ? readFileSync(join(dataDir, f)) : Buffer.alloc(0))));
+  return Buffer.concat(
+    ['bmc.sqlite', 'bmc.sqlite-wal'].map((f) => (existsSync(join(dataDir, f)) ? readFileSync(join(dataDir, f)) : Buffer.alloc(0))),
+  );
 }
 
 function assertNoPlainSecrets(dataDir: string, secrets: string[]): void {
@@ -48,7 +50,9 @@ function assertNoPlainSecrets(dataDir: string, secrets: string[]): void {
 }
 
 async function testEvent(svc: TestService, n: number): Promise<void> {
-  const r = await svc.req('POST', TEST_EVENT, { body: { MessageId: 'StorageDevice.2.1.DrvArrLogDrvErasing', MessageArgs: [String(n), 'Slot 1'] } });
+  const r = await svc.req('POST', TEST_EVENT, {
+    body: { MessageId: 'StorageDevice.2.1.DrvArrLogDrvErasing', MessageArgs: [String(n), 'Slot 1'] },
+  });
   assert.equal(r.status, 200, r.text);
 }
 
@@ -83,7 +87,11 @@ describe('secrets at rest', () => {
     });
     assert.equal(sub.status, 201, sub.text);
     assert.deepEqual(sub.body.HttpHeaders, []);
-    const chap = await svc.req('PATCH', ISCSI, { body: { iSCSISources: [{ iSCSIAuthenticationMethod: 'Chap', iSCSIChapUsername: 'initiator', iSCSIChapSecret: CHAP_SECRET }, {}, {}, {}] } });
+    const chap = await svc.req('PATCH', ISCSI, {
+      body: {
+        iSCSISources: [{ iSCSIAuthenticationMethod: 'Chap', iSCSIChapUsername: 'initiator', iSCSIChapSecret: CHAP_SECRET }, {}, {}, {}],
+      },
+    });
     assert.equal(chap.status, 200, chap.text);
     await installLicense(svc, 'Advanced');
     licenseKey = svc.running.services.installedLicense.installed()!.key;
@@ -114,10 +122,23 @@ describe('secrets at rest', () => {
 
     assert.equal(statSync(dataDir).mode & 0o777, 0o700);
     const found = modes(dataDir);
-    for (const name of ['bmc.sqlite', 'bmc.sqlite-wal', 'bmc.sqlite-shm', 'secrets.key', 'https-cert.pem', 'https-key.pem', 'license-signing-key.pem', 'firmware-signing-key.pem', 'repository/']) {
+    for (const name of [
+      'bmc.sqlite',
+      'bmc.sqlite-wal',
+      'bmc.sqlite-shm',
+      'secrets.key',
+      'https-cert.pem',
+      'https-key.pem',
+      'license-signing-key.pem',
+      'firmware-signing-key.pem',
+      'repository/',
+    ]) {
       assert.ok(found.has(name), `${name} exists`);
     }
-    assert.ok([...found.keys()].some((n) => n.startsWith('repository/') && !n.endsWith('/') && !n.includes('.incoming')), 'a stored component');
+    assert.ok(
+      [...found.keys()].some((n) => n.startsWith('repository/') && !n.endsWith('/') && !n.includes('.incoming')),
+      'a stored component',
+    );
     for (const [name, mode] of found) {
       assert.equal(mode, name.endsWith('/') ? 0o700 : 0o600, `${name} is ${mode.toString(8)}`);
     }
@@ -144,11 +165,16 @@ describe('secrets at rest', () => {
     // What an older version wrote: the same documents with the secrets in plain text.
     const db = new Database(join(dataDir, 'bmc.sqlite'));
     const doc = (kind: string) => db.prepare('SELECT id, body FROM document WHERE kind = ?').get(kind) as { id: string; body: string };
-    const setting = (key: string) => JSON.parse((db.prepare('SELECT value FROM setting WHERE key = ?').get(key) as { value: string }).value);
+    const setting = (key: string) =>
+      JSON.parse((db.prepare('SELECT value FROM setting WHERE key = ?').get(key) as { value: string }).value);
     const putSetting = (key: string, v: unknown) => db.prepare('UPDATE setting SET value = ? WHERE key = ?').run(JSON.stringify(v), key);
     const sub = doc('event.subscription');
     const older = 'Bearer older-plain-token';
-    db.prepare('UPDATE document SET body = ? WHERE kind = ? AND id = ?').run(JSON.stringify({ ...JSON.parse(sub.body), HttpHeaders: [{ Authorization: older }] }), 'event.subscription', sub.id);
+    db.prepare('UPDATE document SET body = ? WHERE kind = ? AND id = ?').run(
+      JSON.stringify({ ...JSON.parse(sub.body), HttpHeaders: [{ Authorization: older }] }),
+      'event.subscription',
+      sub.id,
+    );
     const iscsi = setting('bios.iscsi');
     iscsi.iSCSISources[1].iSCSIChapSecret = 'older-chap-9876';
     putSetting('bios.iscsi', iscsi);

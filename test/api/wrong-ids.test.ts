@@ -17,7 +17,8 @@ function links(v: unknown, out: Set<string>): void {
   if (Array.isArray(v)) return v.forEach((x) => links(x, out));
   if (!v || typeof v !== 'object') return;
   for (const [k, x] of Object.entries(v)) {
-    if (['@odata.id', 'target', 'Uri', 'ComponentUri', 'TaskMonitor'].includes(k) && typeof x === 'string' && x.startsWith('/redfish/v1/')) out.add(x.split('#')[0] as string);
+    if (['@odata.id', 'target', 'Uri', 'ComponentUri', 'TaskMonitor'].includes(k) && typeof x === 'string' && x.startsWith('/redfish/v1/'))
+      out.add(x.split('#')[0] as string);
     else links(x, out);
   }
 }
@@ -37,27 +38,37 @@ describe('wrong ids', () => {
     svc = await startTestService();
     // Members of the collections a fresh service leaves empty.
     const made = [
-      await svc.req('POST', '/redfish/v1/EventService/Subscriptions/', { body: { Destination: 'https://127.0.0.1:9/e', Protocol: 'Redfish' } }),
+      await svc.req('POST', '/redfish/v1/EventService/Subscriptions/', {
+        body: { Destination: 'https://127.0.0.1:9/e', Protocol: 'Redfish' },
+      }),
       await svc.req('POST', '/redfish/v1/UpdateService/MaintenanceWindows/', { body: { Name: 'w1', StartAfter: '2030-01-01T00:00:00Z' } }),
-      await svc.req('POST', '/redfish/v1/UpdateService/UpdateTaskQueue/', { body: { Name: 'wait1', Command: 'Wait', UpdatableBy: ['Uefi'], WaitTimeSeconds: 5 } }),
+      await svc.req('POST', '/redfish/v1/UpdateService/UpdateTaskQueue/', {
+        body: { Name: 'wait1', Command: 'Wait', UpdatableBy: ['Uefi'], WaitTimeSeconds: 5 },
+      }),
     ];
     for (const r of made) assert.equal(r.status, 201, r.text);
     await addComponent(svc, { targets: ['IE'], version: '5.1', file: 'ie.fwpkg' });
-    const sets = await svc.req('POST', SETS, { body: { Name: 's1', Sequence: [{ Name: 's1 IE', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Filename: 'ie.fwpkg' }] } });
+    const sets = await svc.req('POST', SETS, {
+      body: { Name: 's1', Sequence: [{ Name: 's1 IE', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Filename: 'ie.fwpkg' }] },
+    });
     assert.equal(sets.status, 201, sets.text);
     await installLicense(svc, 'Advanced');
     const ca = await issueCertificate({ subject: 'CN=Walk CA', ca: true, notBefore: new Date(svc.clock.now() - 86_400_000) });
     const auth = '/redfish/v1/Managers/1/SecurityService/CertificateAuthentication/';
     const imported = await svc.req('POST', `${auth}Actions/VendorCertAuth.ImportCACertificate/`, { body: { Certificate: ca.certPem } });
     assert.equal(imported.status, 200, imported.text);
-    const mapping = await svc.req('POST', '/redfish/v1/AccountService/UserCertificateMapping/', { body: { UserName: 'Administrator', Fingerprint: 'ab'.repeat(32) } });
+    const mapping = await svc.req('POST', '/redfish/v1/AccountService/UserCertificateMapping/', {
+      body: { UserName: 'Administrator', Fingerprint: 'ab'.repeat(32) },
+    });
     assert.equal(mapping.status, 201, mapping.text);
     // Log entries (a power on, a REST API state clear armed), a metric report, a task of the TaskService.
     await resetHost(svc, 'On');
     const armed = await svc.req('POST', '/redfish/v1/Managers/1/Actions/Oem/Vendor/VendorMC.ClearRestApiState/', { body: {} });
     assert.equal(armed.status, 200, armed.text);
     await advance(svc, 600_000, 10_000);
-    const task = await svc.req('POST', '/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate/', { body: { ImageURI: 'https://127.0.0.1:9/rom.bin' } });
+    const task = await svc.req('POST', '/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate/', {
+      body: { ImageURI: 'https://127.0.0.1:9/rom.bin' },
+    });
     assert.ok(task.status === 202, task.text);
   });
   after(() => svc.close());

@@ -3,12 +3,46 @@
 // text, junk multipart forms, bad query options and odd paths.
 import fc from 'fast-check';
 
-export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__', '__lookupSetter__'];
+export const PROTOTYPE_KEYS = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  '__defineGetter__',
+  '__lookupSetter__',
+];
 
 /** Strings that trip text handling: lone surrogates, bidi overrides, NUL and controls, combining marks, very long runs. */
 export const oddString: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('\ud800', 'a\udfffb', '\u202eexe.txt', '\u2066x\u2069', '\u0000', 'a\u0000b', '\u001b[31m', '\uffff', '\ufeff', 'e\u0301\u0301\u0301', '../../etc/passwd', '%00', '%2F..%2F', '${jndi:x}', '<script>alert(1)</script>', "' OR 1=1 --", 'null', 'true', '-1', '1e309', 'NaN', ''),
+  fc.constantFrom(
+    '\ud800',
+    'a\udfffb',
+    '\u202eexe.txt',
+    '\u2066x\u2069',
+    '\u0000',
+    'a\u0000b',
+    '\u001b[31m',
+    '\uffff',
+    '\ufeff',
+    'e\u0301\u0301\u0301',
+    '../../etc/passwd',
+    '%00',
+    '%2F..%2F',
+    '${jndi:x}',
+    '<script>alert(1)</script>',
+    "' OR 1=1 --",
+    'null',
+    'true',
+    '-1',
+    '1e309',
+    'NaN',
+    '',
+  ),
   fc.string({ minLength: 0, maxLength: 8 }).map((s) => s.repeat(1 + (s.length ? Math.floor(5000 / s.length) : 0))),
   fc.integer({ min: 1, max: 300_000 }).map((n) => 'x'.repeat(n)),
 );
@@ -20,13 +54,11 @@ const oddNumber = fc.oneof(
 );
 
 /** Arrays or objects nested depth levels (depth may exceed the service's limit). */
-const deep: fc.Arbitrary<unknown> = fc
-  .tuple(fc.integer({ min: 2, max: 64 }), fc.boolean())
-  .map(([depth, arrays]) => {
-    let v: unknown = arrays ? [] : {};
-    for (let i = 1; i < depth; i++) v = arrays ? [v] : { a: v };
-    return v;
-  });
+const deep: fc.Arbitrary<unknown> = fc.tuple(fc.integer({ min: 2, max: 64 }), fc.boolean()).map(([depth, arrays]) => {
+  let v: unknown = arrays ? [] : {};
+  for (let i = 1; i < depth; i++) v = arrays ? [v] : { a: v };
+  return v;
+});
 
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
@@ -40,7 +72,11 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 /** A body shaped for one write: mostly the names its description knows (some nested by path), with hostile values. */
 export function hostileBody(names: readonly string[]): fc.Arbitrary<unknown> {
   const key = names.length
-    ? fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) })
+    ? fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(...names) },
+        { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS) },
+        { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+      )
     : fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ maxLength: 12 }));
   const object = fc.array(fc.tuple(key, hostileValue), { maxLength: 6 }).map((entries) => {
     const out: Record<string, unknown> = Object.create(null);
@@ -77,7 +113,20 @@ export const brokenJsonText: fc.Arbitrary<string | Buffer> = fc.oneof(
   }),
   fc.integer({ min: 30, max: 200_000 }).map((n) => `${'['.repeat(n)}${']'.repeat(n)}`),
   fc.integer({ min: 30, max: 50_000 }).map((n) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`),
-  fc.constantFrom('\ufeff{}', '{"a":1}{"b":2}', '{"a":1,}', "{'a':1}", '{"a":NaN}', '{"a":1e999}', '{"\\ud800":1}', '{"a":"\\u00"}', '[', ']', 'null', '""'),
+  fc.constantFrom(
+    '\ufeff{}',
+    '{"a":1}{"b":2}',
+    '{"a":1,}',
+    "{'a':1}",
+    '{"a":NaN}',
+    '{"a":1e999}',
+    '{"\\ud800":1}',
+    '{"a":"\\u00"}',
+    '[',
+    ']',
+    'null',
+    '""',
+  ),
   fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
 );
 
@@ -94,9 +143,47 @@ export const contentType = fc.constantFrom(
   'application/jsonx',
 );
 
-const QUERY_KEYS = ['$select', '$expand', '$top', '$skip', '$filter', 'only', 'excerpt', '$levels', '$count', '$orderby', '$search', '$format', '$rpvunknown', 'x', '', '$'];
+const QUERY_KEYS = [
+  '$select',
+  '$expand',
+  '$top',
+  '$skip',
+  '$filter',
+  'only',
+  'excerpt',
+  '$levels',
+  '$count',
+  '$orderby',
+  '$search',
+  '$format',
+  '$rpvunknown',
+  'x',
+  '',
+  '$',
+];
 const queryValue = fc.oneof(
-  fc.constantFrom('.', '*', '~', '.($levels=2)', '.($levels=99)', '($levels=1)', '-1', '0', '999999999999999999999', 'Name', 'Members/Name', 'Attributes/ProcTurbo', '@Redfish.Settings/Messages', 'Id eq 1', 'Severity eq \'OK\' and (', '((((((((((', '%', '%zz', '%00', ','),
+  fc.constantFrom(
+    '.',
+    '*',
+    '~',
+    '.($levels=2)',
+    '.($levels=99)',
+    '($levels=1)',
+    '-1',
+    '0',
+    '999999999999999999999',
+    'Name',
+    'Members/Name',
+    'Attributes/ProcTurbo',
+    '@Redfish.Settings/Messages',
+    'Id eq 1',
+    "Severity eq 'OK' and (",
+    '((((((((((',
+    '%',
+    '%zz',
+    '%00',
+    ',',
+  ),
   fc.string({ maxLength: 30 }),
 );
 
@@ -113,7 +200,34 @@ export const hostileQuery: fc.Arbitrary<string> = fc
   );
 
 const segment = fc.oneof(
-  fc.constantFrom('redfish', 'v1', 'Systems', '1', 'Bios', 'Settings', 'Actions', 'Oem', 'Vendor', 'Members', '..', '.', '%2e%2e', '%2F', '%00', '%ZZ', '%', '%c0%af', '%ed%a0%80', 'a%20b', '~', '$metadata', 'odata', 'rest', 'UpdateService', 'upload'),
+  fc.constantFrom(
+    'redfish',
+    'v1',
+    'Systems',
+    '1',
+    'Bios',
+    'Settings',
+    'Actions',
+    'Oem',
+    'Vendor',
+    'Members',
+    '..',
+    '.',
+    '%2e%2e',
+    '%2F',
+    '%00',
+    '%ZZ',
+    '%',
+    '%c0%af',
+    '%ed%a0%80',
+    'a%20b',
+    '~',
+    '$metadata',
+    'odata',
+    'rest',
+    'UpdateService',
+    'upload',
+  ),
   fc.string({ maxLength: 10 }).map((s) => encodeURIComponent(s)),
   fc.integer({ min: 200, max: 9000 }).map((n) => 'a'.repeat(n)),
 );
@@ -123,7 +237,9 @@ export function oddPath(real: readonly string[]): fc.Arbitrary<string> {
   return fc.oneof(
     fc.tuple(fc.constantFrom(...real), fc.array(segment, { maxLength: 3 })).map(([base, extra]) => base + extra.join('/')),
     fc.array(segment, { minLength: 1, maxLength: 8 }).map((segs) => `/${segs.join('/')}`),
-    fc.tuple(fc.constantFrom(...real), fc.constantFrom('//', '/./', '/../', '%2f', ';x=1', '\\')).map(([base, twist]) => base.replace(/\/$/, twist)),
+    fc
+      .tuple(fc.constantFrom(...real), fc.constantFrom('//', '/./', '/../', '%2f', ';x=1', '\\'))
+      .map(([base, twist]) => base.replace(/\/$/, twist)),
   );
 }
 
@@ -134,9 +250,18 @@ export const junkMultipart: fc.Arbitrary<{ boundary: string; body: Buffer }> = f
     parts: fc.array(
       fc.record({
         name: fc.constantFrom('file', 'compsig', 'parameters', 'sessionKey', '__proto__', '', 'x"y'),
-        filename: fc.option(fc.oneof(fc.constantFrom('a.fwpkg', '', '..', '...', '\u202efile.bin', 'a\u0000b', 'x'.repeat(300), '__proto__', 'constructor', 'ü.bin'), fc.string({ maxLength: 20 })), { nil: undefined }),
+        filename: fc.option(
+          fc.oneof(
+            fc.constantFrom('a.fwpkg', '', '..', '...', '\u202efile.bin', 'a\u0000b', 'x'.repeat(300), '__proto__', 'constructor', 'ü.bin'),
+            fc.string({ maxLength: 20 }),
+          ),
+          { nil: undefined },
+        ),
         contentType: fc.constantFrom('application/octet-stream', 'application/json', 'text/plain', ''),
-        data: fc.oneof(fc.uint8Array({ maxLength: 256 }).map((b) => Buffer.from(b)), fc.jsonValue({ maxDepth: 2 }).map((v) => Buffer.from(JSON.stringify(v) ?? 'null'))),
+        data: fc.oneof(
+          fc.uint8Array({ maxLength: 256 }).map((b) => Buffer.from(b)),
+          fc.jsonValue({ maxDepth: 2 }).map((v) => Buffer.from(JSON.stringify(v) ?? 'null')),
+        ),
         truncate: fc.boolean(),
       }),
       { minLength: 0, maxLength: 3 },

@@ -51,9 +51,18 @@ describe('fuzz', { timeout: 3_600_000 }, () => {
     svc = await startTestService({ logger: pino({ level: 'error' }, sink) });
     pool = new Pool(svc.url, { connect: { rejectUnauthorized: false }, connections: 4, headersTimeout: 15_000, bodyTimeout: 15_000 });
     // Members to write to, besides the ones a fresh service has.
-    await svc.req('POST', '/redfish/v1/EventService/Subscriptions/', { body: { Destination: 'https://127.0.0.1:9/events', Protocol: 'Redfish' }, auth: 'basic' });
-    await svc.req('POST', '/redfish/v1/UpdateService/MaintenanceWindows/', { body: { Name: 'fuzz-window', StartAfter: '2026-11-22T09:00:00Z', Expire: '2026-11-23T09:00:00Z' }, auth: 'basic' });
-    await svc.req('POST', '/redfish/v1/AccountService/Accounts/', { body: { UserName: 'fuzz-target', Password: 'fuzz-password-1', RoleId: 'Operator' }, auth: 'basic' });
+    await svc.req('POST', '/redfish/v1/EventService/Subscriptions/', {
+      body: { Destination: 'https://127.0.0.1:9/events', Protocol: 'Redfish' },
+      auth: 'basic',
+    });
+    await svc.req('POST', '/redfish/v1/UpdateService/MaintenanceWindows/', {
+      body: { Name: 'fuzz-window', StartAfter: '2026-11-22T09:00:00Z', Expire: '2026-11-23T09:00:00Z' },
+      auth: 'basic',
+    });
+    await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
+      body: { UserName: 'fuzz-target', Password: 'fuzz-password-1', RoleId: 'Operator' },
+      auth: 'basic',
+    });
     const routes = svc.running.services.routes;
     ({ targets, readable } = await findTargets(svc, routes));
     messages = await servedMessages(svc);
@@ -113,7 +122,11 @@ describe('fuzz', { timeout: 3_600_000 }, () => {
     await fc.assert(
       fc.asyncProperty(arb, async ([t, body]) => {
         const text = JSON.stringify(body) ?? 'null';
-        check(await send(t.method, t.uri, { 'content-type': 'application/json' }, text), t.method, `${t.method} ${t.uri} ${text.slice(0, 300)}`);
+        check(
+          await send(t.method, t.uri, { 'content-type': 'application/json' }, text),
+          t.method,
+          `${t.method} ${t.uri} ${text.slice(0, 300)}`,
+        );
       }),
       { ...OPTIONS, numRuns: RUNS * 2, seed: SEED },
     );
@@ -138,7 +151,12 @@ describe('fuzz', { timeout: 3_600_000 }, () => {
         if (cookie) headers.cookie = cookie;
         cases++;
         logged.length = 0;
-        const r = await pool.request({ method: 'POST', path: UPLOAD, headers: withAuth ? { authorization: AUTH, ...headers } : headers, body });
+        const r = await pool.request({
+          method: 'POST',
+          path: UPLOAD,
+          headers: withAuth ? { authorization: AUTH, ...headers } : headers,
+          body,
+        });
         const a = { status: r.statusCode, text: await r.body.text() };
         check(a, 'POST', `upload ${JSON.stringify(body.toString('latin1').slice(0, 300))}`);
       }),
@@ -147,7 +165,11 @@ describe('fuzz', { timeout: 3_600_000 }, () => {
   });
 
   it('answers hostile query options and odd paths with a Redfish error', async () => {
-    const arb = fc.tuple(fc.constantFrom('GET', 'HEAD', 'GET', 'DELETE', 'PATCH', 'POST'), oddPath(readable), fc.option(hostileQuery, { nil: undefined }));
+    const arb = fc.tuple(
+      fc.constantFrom('GET', 'HEAD', 'GET', 'DELETE', 'PATCH', 'POST'),
+      oddPath(readable),
+      fc.option(hostileQuery, { nil: undefined }),
+    );
     await fc.assert(
       fc.asyncProperty(arb, async ([method, path, query]) => {
         // Writes only to paths no route serves: the point here is the path, not a body.

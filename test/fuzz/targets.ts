@@ -45,7 +45,10 @@ function collect(v: unknown, links: Set<string>, targets: Set<string>): void {
 const SPARED = [/^\/redfish\/v1\/AccountService\/Accounts\/1\/$/i];
 
 /** Every declared write, at a concrete URI; also every URI the crawl found (for reads). */
-export async function findTargets(svc: TestService, routes: RouteTable): Promise<{ targets: Target[]; readable: string[]; uncovered: string[] }> {
+export async function findTargets(
+  svc: TestService,
+  routes: RouteTable,
+): Promise<{ targets: Target[]; readable: string[]; uncovered: string[] }> {
   const seen = new Set<string>();
   const queue = ['/redfish/v1/'];
   const actionUris = new Set<string>();
@@ -84,7 +87,9 @@ export async function findTargets(svc: TestService, routes: RouteTable): Promise
     }
     for (const action of route.actions ?? []) {
       const uris = concrete.get(action) ?? [];
-      const uri = uris[0] ?? `${(concrete.get(route)?.[0] ?? route.path.replace(/\{[^}]+\}/g, '1'))}Actions/${action.def.oem ? 'Oem/Vendor/' : ''}${action.def.name}/`;
+      const uri =
+        uris[0] ??
+        `${concrete.get(route)?.[0] ?? route.path.replace(/\{[^}]+\}/g, '1')}Actions/${action.def.oem ? 'Oem/Vendor/' : ''}${action.def.name}/`;
       const m = routes.match(uri);
       if (m) add(m, 'POST');
     }

@@ -80,7 +80,8 @@ describe('connection limits and timeouts', () => {
         Authorization: basic(ADMIN_USER, ADMIN_PASSWORD),
         'Content-Type': 'multipart/form-data; boundary=XX',
         'Content-Length': '100000',
-      }) + '--XX\r\nContent-Disposition: form-data; name="UpdateFile"; filename="stalled.bin"\r\nContent-Type: application/octet-stream\r\n\r\nabc',
+      }) +
+        '--XX\r\nContent-Disposition: form-data; name="UpdateFile"; filename="stalled.bin"\r\nContent-Type: application/octet-stream\r\n\r\nabc',
     );
     const text = await c.untilClosed(8_000);
     // 408 when the answer could still be sent; a bare close is fine too.
@@ -93,7 +94,9 @@ describe('connection limits and timeouts', () => {
   it('does not cut a body that keeps coming slowly for longer than the body timeout', async () => {
     const body = JSON.stringify({ UserName: ADMIN_USER, Password: ADMIN_PASSWORD });
     const c = await rawTls(svc.port);
-    c.socket.write(head('POST', SESSIONS, { 'Content-Type': 'application/json', 'Content-Length': String(body.length), Connection: 'close' }));
+    c.socket.write(
+      head('POST', SESSIONS, { 'Content-Type': 'application/json', 'Content-Length': String(body.length), Connection: 'close' }),
+    );
     // About 3 s in all, one byte every 300 ms at first: three times the body timeout.
     const slow = 10;
     for (let i = 0; i < slow; i++) {

@@ -55,7 +55,9 @@ describe('HTTP-layer answers', () => {
     assertRedfishError(refused, 417, 'Vendor.1.0.HttpRequestInvalid');
 
     const c = await rawTls(svc.port);
-    c.socket.write(`POST ${SESSIONS} HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n`);
+    c.socket.write(
+      `POST ${SESSIONS} HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n`,
+    );
     await c.untilText(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
     c.socket.write('{}');
     const text = await c.untilText(/\r\n\r\n[\s\S]*HTTP\/1\.1 400 [\s\S]*\r\n0\r\n\r\n$/);
@@ -96,7 +98,9 @@ describe('HTTP-layer answers', () => {
     // A body cut off by the client with a reset (ECONNRESET, the request 'aborted').
     const tcp1 = await idleTcp(svc.port);
     const c = await rawTls(svc.port, { socket: tcp1 });
-    c.socket.write(`POST ${SESSIONS} HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`);
+    c.socket.write(
+      `POST ${SESSIONS} HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
+    );
     // 100 Continue: the request is being handled, its body awaited.
     await c.untilText(/^HTTP\/1\.1 100 Continue/);
     await new Promise((r) => c.socket.write('{"User', r));

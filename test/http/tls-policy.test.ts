@@ -65,7 +65,14 @@ describe('TLS policy', () => {
   });
 
   it('refuses CBC suites, SHA-1 MACs, RSA key exchange and TLS 1.1', async () => {
-    for (const ciphers of ['ECDHE-ECDSA-AES128-SHA', 'ECDHE-ECDSA-AES256-SHA', 'ECDHE-ECDSA-AES128-SHA256', 'ECDHE-RSA-AES128-SHA', 'AES128-SHA', 'AES128-GCM-SHA256']) {
+    for (const ciphers of [
+      'ECDHE-ECDSA-AES128-SHA',
+      'ECDHE-ECDSA-AES256-SHA',
+      'ECDHE-ECDSA-AES128-SHA256',
+      'ECDHE-RSA-AES128-SHA',
+      'AES128-SHA',
+      'AES128-GCM-SHA256',
+    ]) {
       const h = await handshake(svc.port, { maxVersion: 'TLSv1.2', ciphers });
       assert.equal(h.ok, false, `${ciphers} was accepted`);
       assert.notEqual(h.error, 'timeout');
@@ -93,9 +100,16 @@ describe('TLS policy', () => {
       svc.get('/redfish/v1/Systems/', { auth: 'none' }),
       svc.get('/redfish/v1/Nope/'),
       svc.req('POST', '/redfish/v1/', { auth: 'none', body: {} }),
-      svc.req('POST', '/redfish/v1/SessionService/Sessions', { auth: 'none', rawBody: '{', headers: { 'content-type': 'application/json' } }),
+      svc.req('POST', '/redfish/v1/SessionService/Sessions', {
+        auth: 'none',
+        rawBody: '{',
+        headers: { 'content-type': 'application/json' },
+      }),
     ]);
-    assert.deepEqual(answers.map((r) => r.status), [200, 401, 404, 405, 400]);
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [200, 401, 404, 405, 400],
+    );
     for (const r of answers) assert.equal(r.headers['strict-transport-security'], 'max-age=31536000');
   });
 
@@ -111,7 +125,9 @@ describe('TLS policy', () => {
   it('refuses trusted CA certificates with weak keys: RSA 1024, secp256k1 (400)', async () => {
     const notBefore = new Date(svc.clock.now() - DAY);
     const importCa = (Certificate: string) =>
-      svc.req('POST', `${CERT_AUTH}Actions/VendorCertAuth.ImportCACertificate/`, { body: { Action: 'VendorCertAuth.ImportCACertificate', Certificate } });
+      svc.req('POST', `${CERT_AUTH}Actions/VendorCertAuth.ImportCACertificate/`, {
+        body: { Action: 'VendorCertAuth.ImportCACertificate', Certificate },
+      });
     const rsa1024 = await rsaCertificate(1024, { subject: 'CN=Weak RSA CA', notBefore, ca: true });
     const weak = await importCa(rsa1024.certPem);
     assert.equal(weak.status, 400, weak.text);
@@ -131,7 +147,9 @@ describe('TLS policy', () => {
   it('refuses a 1024-bit RSA HTTPS certificate on both replacement routes (400), and keeps serving the old one', async () => {
     const before = (await handshake(svc.port, {})).cert?.toString('hex');
     const weak = await rsaCertificate(1024, { subject: 'CN=localhost', notBefore: new Date(svc.clock.now() - DAY) });
-    const vendor = await svc.req('POST', `${HTTPS_CERT}Actions/VendorHttpsCert.ImportCertificate/`, { body: { Certificate: weak.certPem + weak.keyPem } });
+    const vendor = await svc.req('POST', `${HTTPS_CERT}Actions/VendorHttpsCert.ImportCertificate/`, {
+      body: { Certificate: weak.certPem + weak.keyPem },
+    });
     assert.equal(vendor.status, 400, vendor.text);
     assert.deepEqual(messageIds(vendor.body), ['Vendor.1.0.CertificateInvalid']);
     const standard = await svc.req('POST', REPLACE, {
@@ -174,13 +192,28 @@ describe('--tls-cert with a weak key', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('does not start: the service says which key is too weak', async () => {
-    await assert.rejects(startTestService({ config: { tlsCert: certFile, tlsKey: keyFile } }), /--tls-cert .*weak-cert\.pem: .*RSA key has 1024 bits; at least 2048/);
+    await assert.rejects(
+      startTestService({ config: { tlsCert: certFile, tlsKey: keyFile } }),
+      /--tls-cert .*weak-cert\.pem: .*RSA key has 1024 bits; at least 2048/,
+    );
   });
 
   it('the command line exits with that message and no stack trace', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), '--tls-cert', certFile, '--tls-key', keyFile, '--data-dir', join(dir, 'data'), '--port', '0'],
+      [
+        '--import',
+        'tsx',
+        join(ROOT, 'src', 'cli.ts'),
+        '--tls-cert',
+        certFile,
+        '--tls-key',
+        keyFile,
+        '--data-dir',
+        join(dir, 'data'),
+        '--port',
+        '0',
+      ],
       { cwd: ROOT, env: { ...process.env, BMC_SSDP_PORT: '0', BMC_SCRYPT_LOG_N: '10' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';

@@ -7,7 +7,10 @@ import { connect } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { startTestService, type TestService } from '../support/service.js';
 
-function handshake(port: number, options: { minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2'; maxVersion?: 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3' }) {
+function handshake(
+  port: number,
+  options: { minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2'; maxVersion?: 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3' },
+) {
   return new Promise<{ protocol: string | null; cert: X509Certificate }>((resolve, reject) => {
     const socket = connect({ port, host: '127.0.0.1', rejectUnauthorized: false, ...options }, () => {
       const raw = socket.getPeerX509Certificate();

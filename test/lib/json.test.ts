@@ -23,6 +23,7 @@ describe('parseClientJson', () => {
 });
 
 describe('isPrototypeKey', () => {
-  for (const k of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__lookupGetter__']) it(`${k} is one`, () => assert.ok(isPrototypeKey(k)));
+  for (const k of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__lookupGetter__'])
+    it(`${k} is one`, () => assert.ok(isPrototypeKey(k)));
   for (const k of ['Name', 'proto', 'Constructor', '']) it(`"${k}" is not`, () => assert.ok(!isPrototypeKey(k)));
 });

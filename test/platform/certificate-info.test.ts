@@ -30,7 +30,10 @@ describe('parsePemCertificate', () => {
     const der = Buffer.from(c.certPem.replace(/-----[^-]+-----|\s/g, ''), 'base64');
     const padded = Buffer.concat([der, Buffer.from([0, 0, 0])]).toString('base64');
     const pem = `-----BEGIN CERTIFICATE-----\n${padded}\n-----END CERTIFICATE-----\n`;
-    assert.throws(() => parsePemCertificate(pem), (e: unknown) => e instanceof PemError && /trailing data/.test(e.message));
+    assert.throws(
+      () => parsePemCertificate(pem),
+      (e: unknown) => e instanceof PemError && /trailing data/.test(e.message),
+    );
   });
 
   it('refuses a lone END line or a second, incomplete block', async () => {

@@ -57,7 +57,10 @@ describe('server simulator', () => {
     assert.deepEqual(seen, []);
     await advance(1);
     assert.equal(host().powerState(), 'On');
-    assert.deepEqual(seen, POST_STEPS.map((s) => `${s}:On:1`));
+    assert.deepEqual(
+      seen,
+      POST_STEPS.map((s) => `${s}:On:1`),
+    );
     assert.equal(host().osRunning(), false, 'no OS during POST');
     await advance(POST);
     assert.equal(host().osRunning(), true);
@@ -72,12 +75,18 @@ describe('server simulator', () => {
 
   it('rejects On while on, naming the state', async () => {
     await running();
-    assert.throws(() => server().reset('On'), (e: any) => {
-      assert.equal(e.status, 400);
-      assert.deepEqual(e.infos.map((i: any) => i.MessageId), ['Base.1.12.ActionParameterValueConflict', 'Vendor.1.0.PowerStateConflict']);
-      assert.match(e.infos[1].Message, /running its operating system/);
-      return true;
-    });
+    assert.throws(
+      () => server().reset('On'),
+      (e: any) => {
+        assert.equal(e.status, 400);
+        assert.deepEqual(
+          e.infos.map((i: any) => i.MessageId),
+          ['Base.1.12.ActionParameterValueConflict', 'Vendor.1.0.PowerStateConflict'],
+        );
+        assert.match(e.infos[1].Message, /running its operating system/);
+        return true;
+      },
+    );
   });
 
   it('GracefulShutdown goes through PoweringOff for the shutdown time and writes IML records', async () => {
@@ -91,15 +100,25 @@ describe('server simulator', () => {
     await advance(1);
     assert.equal(host().powerState(), 'Off');
     const iml = svc.running.services.logs.list('IML').slice(before);
-    assert.deepEqual(iml.map((r) => r.MessageId), ['ResourceEvent.1.4.ResourcePoweredOff']);
+    assert.deepEqual(
+      iml.map((r) => r.MessageId),
+      ['ResourceEvent.1.4.ResourcePoweredOff'],
+    );
   });
 
   it('refuses what makes no sense when off: ForceOff, GracefulShutdown, restarts, Nmi, PressAndHold', () => {
     off();
     for (const t of ['ForceOff', 'GracefulShutdown', 'GracefulRestart', 'ForceRestart', 'Nmi'] as const) {
-      assert.throws(() => server().reset(t), (e: any) => e.status === 400 && /powered off/.test(e.infos[1].Message), t);
+      assert.throws(
+        () => server().reset(t),
+        (e: any) => e.status === 400 && /powered off/.test(e.infos[1].Message),
+        t,
+      );
     }
-    assert.throws(() => server().powerButton('PressAndHold'), (e: any) => e.status === 400);
+    assert.throws(
+      () => server().powerButton('PressAndHold'),
+      (e: any) => e.status === 400,
+    );
   });
 
   it('ForceRestart keeps power on and reruns POST; GracefulRestart shuts the OS down first', async () => {
@@ -143,7 +162,10 @@ describe('server simulator', () => {
     assert.equal(host().powerState(), 'Off');
     server().reset('PushPowerButton');
     assert.equal(host().powerState(), 'PoweringOn');
-    assert.throws(() => server().reset('PushPowerButton'), (e: any) => /powering on/.test(e.infos[1].Message));
+    assert.throws(
+      () => server().reset('PushPowerButton'),
+      (e: any) => /powering on/.test(e.infos[1].Message),
+    );
     await advance(POWER_ON);
     server().powerButton('Press');
     assert.equal(host().powerState(), 'Off', 'POST: firmware powers off at once');
@@ -261,7 +283,10 @@ describe('simulator configuration', () => {
   });
 
   it('reports the configured TPM', async () => {
-    for (const [tpm, want] of [['absent', { installed: false, inUse: false }], ['in-use', { installed: true, inUse: true }]] as const) {
+    for (const [tpm, want] of [
+      ['absent', { installed: false, inUse: false }],
+      ['in-use', { installed: true, inUse: true }],
+    ] as const) {
       const svc = await startTestService({ config: { tpm } });
       try {
         assert.deepEqual(svc.running.services.host.tpm(), want);

@@ -18,11 +18,16 @@ function setup(start = '2026-11-22T08:00:00Z') {
 describe('simulated thermal sensors', () => {
   it('has realistic sensors: inlet, CPUs, DIMMs, chipset, PSUs, exhaust and six fans', () => {
     const names = TEMPERATURE_SENSORS.map((s) => s.name);
-    for (const n of ['01-Inlet Ambient', '02-CPU 1', '03-CPU 2', '08-Chipset', '09-P/S 1 Inlet', '14-Sys Exhaust']) assert.ok(names.includes(n), n);
+    for (const n of ['01-Inlet Ambient', '02-CPU 1', '03-CPU 2', '08-Chipset', '09-P/S 1 Inlet', '14-Sys Exhaust'])
+      assert.ok(names.includes(n), n);
     assert.ok(names.some((n) => n.includes('DIMM')));
     assert.equal(FANS.length, 6);
-    assert.deepEqual(TEMPERATURE_SENSORS.map((s) => s.number), TEMPERATURE_SENSORS.map((_, i) => i + 1));
-    for (const s of TEMPERATURE_SENSORS) assert.ok(s.upperCritical > s.onDelta + 30, `${s.name} critical threshold above its running range`);
+    assert.deepEqual(
+      TEMPERATURE_SENSORS.map((s) => s.number),
+      TEMPERATURE_SENSORS.map((_, i) => i + 1),
+    );
+    for (const s of TEMPERATURE_SENSORS)
+      assert.ok(s.upperCritical > s.onDelta + 30, `${s.name} critical threshold above its running range`);
   });
 
   it('with the host off everything is cool and the fans slow', () => {

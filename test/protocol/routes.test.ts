@@ -86,9 +86,16 @@ describe('RouteTable parameters and patterns', () => {
   it('compiles patterns when a route is added: a bad one fails there, not on a request', () => {
     const r = new RouteTable();
     assert.throws(
-      () => r.add({ path: '/redfish/v1/X/', get: noop, patch: { ...noop, body: { Deep: t.object({ Name: t.string({ pattern: '([a-z' }) }) } } }),
+      () =>
+        r.add({
+          path: '/redfish/v1/X/',
+          get: noop,
+          patch: { ...noop, body: { Deep: t.object({ Name: t.string({ pattern: '([a-z' }) }) } },
+        }),
       /bad pattern "\(\[a-z"/,
     );
-    assert.doesNotThrow(() => r.add({ path: '/redfish/v1/Y/', get: noop, patch: { ...noop, body: { Name: t.string({ pattern: '^[a-z]+$' }) } } }));
+    assert.doesNotThrow(() =>
+      r.add({ path: '/redfish/v1/Y/', get: noop, patch: { ...noop, body: { Name: t.string({ pattern: '^[a-z]+$' }) } } }),
+    );
   });
 });

@@ -24,7 +24,14 @@ function valueFor(p: Prop, depth = 0): fc.Arbitrary<unknown> {
       own = fc.oneof(
         p.enum?.length ? fc.constantFrom(...p.enum) : fc.string({ maxLength: (p.maxLength ?? 20) + 2 }),
         fc.string({ maxLength: 12 }),
-        fc.constantFrom('2026-11-23T08:00:00Z', '2026-11-23T08:00:00.5+01:00', '2026-11-23T08:00Z', '2026-13-40T25:00:00Z', '2026-11-23', ''),
+        fc.constantFrom(
+          '2026-11-23T08:00:00Z',
+          '2026-11-23T08:00:00.5+01:00',
+          '2026-11-23T08:00Z',
+          '2026-13-40T25:00:00Z',
+          '2026-11-23',
+          '',
+        ),
       );
       break;
     case 'integer':
@@ -61,10 +68,7 @@ function valueFor(p: Prop, depth = 0): fc.Arbitrary<unknown> {
 function bodyFor(props: Readonly<Record<string, Prop>>, depth = 0): fc.Arbitrary<Record<string, unknown>> {
   const names = Object.keys(props);
   const declared = fc.record(Object.fromEntries(names.map((n) => [n, valueFor(props[n] as Prop, depth)])), { requiredKeys: [] });
-  return fc.oneof(
-    { weight: 6, arbitrary: declared },
-    { weight: 1, arbitrary: declared.map((b) => ({ ...b, NotDeclared: 1 })) },
-  );
+  return fc.oneof({ weight: 6, arbitrary: declared }, { weight: 1, arbitrary: declared.map((b) => ({ ...b, NotDeclared: 1 })) });
 }
 
 describe('validation and the published JSON Schema agree', () => {
@@ -95,7 +99,8 @@ describe('validation and the published JSON Schema agree', () => {
         fc.property(bodyFor(def.parameters), (body) => {
           const byValidator = validateBody(body, def.parameters, { action: def.name }).problems.length === 0;
           const bySchema = check(body);
-          if (byValidator !== bySchema) disagreements.push(`${def.name} ${JSON.stringify(body)}: validator ${byValidator}, schema ${bySchema}`);
+          if (byValidator !== bySchema)
+            disagreements.push(`${def.name} ${JSON.stringify(body)}: validator ${byValidator}, schema ${bySchema}`);
           return byValidator === bySchema;
         }),
         { numRuns: RUNS, seed: 20261123 },

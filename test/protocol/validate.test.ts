@@ -16,7 +16,8 @@ const props: Props = {
   Free: t.object({}, { additionalProperties: true }),
 };
 
-const ids = (v: ReturnType<typeof validateBody>) => v.problems.flatMap((p) => p.infos.map((i) => `${i.MessageId.split('.').pop()}:${i.MessageArgs.join('|')}`));
+const ids = (v: ReturnType<typeof validateBody>) =>
+  v.problems.flatMap((p) => p.infos.map((i) => `${i.MessageId.split('.').pop()}:${i.MessageArgs.join('|')}`));
 
 describe('validateBody', () => {
   it('keeps good properties and reports each bad one (PATCH)', () => {
@@ -66,7 +67,9 @@ describe('validateBody', () => {
     const params: Props = { ResetType: t.enum(['On', 'ForceOff'], { required: true }) };
     const mode = { action: 'ComputerSystem.Reset' };
     assert.deepEqual(ids(validateBody({}, params, mode)), ['ActionParameterMissing:ComputerSystem.Reset|ResetType']);
-    assert.deepEqual(ids(validateBody({ ResetType: 'Off' }, params, mode)), ['ActionParameterValueNotInList:Off|ResetType|ComputerSystem.Reset']);
+    assert.deepEqual(ids(validateBody({ ResetType: 'Off' }, params, mode)), [
+      'ActionParameterValueNotInList:Off|ResetType|ComputerSystem.Reset',
+    ]);
     assert.deepEqual(ids(validateBody({ ResetType: 1 }, params, mode)), ['ActionParameterValueTypeError:1|ResetType|ComputerSystem.Reset']);
     assert.deepEqual(ids(validateBody({ ResetType: 'On', X: 1 }, params, mode)), ['ActionParameterUnknown:ComputerSystem.Reset|X']);
   });

@@ -38,4 +38,3 @@ export function servedFingerprint(port: number): Promise<string> {
     socket.on('error', reject);
   });
 }
-

@@ -28,7 +28,15 @@ export async function makePackage(
 ): Promise<BuiltPackage> {
   const name = o.file ?? `pkg-${++counter}.fwpkg`;
   const path = join(svc.dataDir, name);
-  const sigPath = await buildPackage({ dataDir: svc.dataDir, targets: o.targets, version: o.version, out: path, type: o.type, activation: o.activation, image: o.image });
+  const sigPath = await buildPackage({
+    dataDir: svc.dataDir,
+    targets: o.targets,
+    version: o.version,
+    out: path,
+    type: o.type,
+    activation: o.activation,
+    image: o.image,
+  });
   return { path, name, data: readFileSync(path), compsig: readFileSync(sigPath, 'utf8') };
 }
 
@@ -62,7 +70,8 @@ export async function upload(
   const parts: Part[] = [];
   if (o.sessionKey) parts.push({ name: 'sessionKey', data: o.sessionKey });
   if (o.params) parts.push({ name: 'parameters', contentType: 'application/json', data: JSON.stringify(o.params) });
-  if (o.withCompsig !== false && pkg.compsig !== undefined) parts.push({ name: 'compsig', filename: `${pkg.name}.compsig`, contentType: 'application/octet-stream', data: pkg.compsig });
+  if (o.withCompsig !== false && pkg.compsig !== undefined)
+    parts.push({ name: 'compsig', filename: `${pkg.name}.compsig`, contentType: 'application/octet-stream', data: pkg.compsig });
   parts.push({ name: 'file', filename: pkg.name, contentType: 'application/octet-stream', data: pkg.data });
   const { body, contentType } = multipart(parts);
   const headers: Record<string, string> = { 'content-type': contentType };
@@ -82,7 +91,15 @@ export async function startImageServer(dir: string, files: Map<string, Buffer>):
   // The service checks this server's certificate against real time (TLS), so it starts a minute ago.
   const notBefore = new Date(Date.now() - 60_000);
   const ca = await issueCertificate({ subject: 'CN=Test Image CA', ca: true, days: 30, notBefore });
-  const leaf = await issueCertificate({ subject: 'CN=localhost', issuer: ca, dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], usage: ['server'], days: 30, notBefore });
+  const leaf = await issueCertificate({
+    subject: 'CN=localhost',
+    issuer: ca,
+    dnsNames: ['localhost'],
+    ipAddresses: ['127.0.0.1'],
+    usage: ['server'],
+    days: 30,
+    notBefore,
+  });
   const caFile = join(dir, `image-ca-${++counter}.pem`);
   writeFileSync(caFile, ca.certPem);
   const requests: string[] = [];

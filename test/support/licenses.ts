@@ -12,6 +12,8 @@ export function issueTestLicense(svc: TestService, tier: IssuableTier, o: { expi
 /** Install a license of the tier through the LicenseService, as an administrator. */
 export async function installLicense(svc: TestService, tier: IssuableTier): Promise<void> {
   const managerId = svc.running.services.config.managerId;
-  const r = await svc.req('POST', `/redfish/v1/Managers/${managerId}/LicenseService/`, { body: { LicenseKey: issueTestLicense(svc, tier) } });
+  const r = await svc.req('POST', `/redfish/v1/Managers/${managerId}/LicenseService/`, {
+    body: { LicenseKey: issueTestLicense(svc, tier) },
+  });
   if (r.status !== 201) throw new Error(`license install failed: ${r.status} ${r.text}`);
 }

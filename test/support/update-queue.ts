@@ -41,7 +41,9 @@ export async function taskState(svc: TestService, id: string): Promise<string | 
   return r.status === 200 ? (r.body.State as string) : r.status;
 }
 
-export async function queueStatus(svc: TestService): Promise<{ State: string; Reason: string; HeadTask: { '@odata.id': string } | null; Message: string }> {
+export async function queueStatus(
+  svc: TestService,
+): Promise<{ State: string; Reason: string; HeadTask: { '@odata.id': string } | null; Message: string }> {
   return (await get(svc, QUEUE)).body.Oem.Vendor.QueueStatus;
 }
 

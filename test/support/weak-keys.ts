@@ -10,12 +10,18 @@ x509.cryptoProvider.set(webcrypto);
 const DAY = 86_400_000;
 
 function pem(label: string, der: ArrayBuffer | Buffer): string {
-  const b64 = Buffer.from(der as ArrayBuffer).toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '');
+  const b64 = Buffer.from(der as ArrayBuffer)
+    .toString('base64')
+    .replace(/.{64}/g, '$&\n')
+    .replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }
 
 /** A self-signed RSA certificate of `bits` (a CA certificate when ca), with its PKCS#8 key. */
-export async function rsaCertificate(bits: number, o: { subject: string; notBefore: Date; ca?: boolean }): Promise<{ certPem: string; keyPem: string }> {
+export async function rsaCertificate(
+  bits: number,
+  o: { subject: string; notBefore: Date; ca?: boolean },
+): Promise<{ certPem: string; keyPem: string }> {
   const alg = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: bits };
   const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']);
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
@@ -28,7 +34,9 @@ export async function rsaCertificate(bits: number, o: { subject: string; notBefo
     extensions: [
       new x509.BasicConstraintsExtension(Boolean(o.ca), undefined, true),
       new x509.KeyUsagesExtension(
-        o.ca ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign : x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment,
+        o.ca
+          ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign
+          : x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment,
         true,
       ),
       new x509.SubjectAlternativeNameExtension([
@@ -55,7 +63,10 @@ export async function secp256k1Ca(issuer: IssuedCertificate, notBefore: Date): P
     signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' },
     publicKey: publicKey.export({ type: 'spki', format: 'der' }),
     signingKey: issuer.keys.privateKey,
-    extensions: [new x509.BasicConstraintsExtension(true, undefined, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true)],
+    extensions: [
+      new x509.BasicConstraintsExtension(true, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true),
+    ],
   });
   return cert.toString('pem') + '\n';
 }

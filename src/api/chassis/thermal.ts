@@ -232,9 +232,7 @@ export function registerThermalRoutes(routes: RouteTable, d: ThermalDeps): UserT
     path: '/redfish/v1/Chassis/{ChassisId}/Thermal/',
     type: ThermalType,
     get: { privilege: Priv.login, handler: h.getThermal },
-    actions: [
-      action(SetUserTempThresholdAction, Priv.managerConfig, h.postSetUserTempThreshold),
-    ],
+    actions: [action(SetUserTempThresholdAction, Priv.managerConfig, h.postSetUserTempThreshold)],
   });
   return user;
 }

@@ -12,9 +12,22 @@ const VendorEventDestinationType = defineType({
   owner: 'Vendor',
   description: 'Vendor extension of an event subscription: its retry settings and queue.',
   properties: {
-    DeliveryRetryAttempts: t.integer({ minimum: 0, maximum: 100, description: 'Retries of a failed delivery for this subscription; defaults to EventService.DeliveryRetryAttempts.' }),
-    DeliveryRetryIntervalInSeconds: t.integer({ minimum: 5, maximum: 3600, units: 's', description: 'Seconds between retries; defaults to EventService.DeliveryRetryIntervalSeconds.' }),
-    RequestedMaxEventsToQueue: t.integer({ minimum: 1, maximum: 100000, description: 'Pending events kept while the listener is unreachable (default 10000); beyond it the oldest are dropped.' }),
+    DeliveryRetryAttempts: t.integer({
+      minimum: 0,
+      maximum: 100,
+      description: 'Retries of a failed delivery for this subscription; defaults to EventService.DeliveryRetryAttempts.',
+    }),
+    DeliveryRetryIntervalInSeconds: t.integer({
+      minimum: 5,
+      maximum: 3600,
+      units: 's',
+      description: 'Seconds between retries; defaults to EventService.DeliveryRetryIntervalSeconds.',
+    }),
+    RequestedMaxEventsToQueue: t.integer({
+      minimum: 1,
+      maximum: 100000,
+      description: 'Pending events kept while the listener is unreachable (default 10000); beyond it the oldest are dropped.',
+    }),
     PendingEvents: ro(t.integer({ description: 'Events accepted for this subscription and not yet delivered.' })),
     LastDeliveryError: ro(t.string({ nullable: true, description: 'Why the last delivery attempt failed, while failing.' })),
   },
@@ -53,7 +66,7 @@ export const EventDestinationType = defineType({
       description: 'Headers added to every delivery (listener credentials); always read back empty.',
     }),
     DeliveryRetryPolicy: t.enum(RETRY_POLICIES),
-    VerifyCertificate: t.boolean({ description: 'Verify the listener\'s TLS certificate (default false).' }),
+    VerifyCertificate: t.boolean({ description: "Verify the listener's TLS certificate (default false)." }),
     Status: t.object(
       {
         State: t.enum(['Enabled', 'Disabled'], { description: 'Disabled: suspended; events are kept. PATCH to Enabled resumes.' }),
@@ -70,7 +83,7 @@ export const EventDestinationCollectionType = collectionOf(EventDestinationType)
 
 export const SubmitTestEvent = defineAction({
   name: 'EventService.SubmitTestEvent',
-  description: 'Send a test event to every subscription whose RegistryPrefixes contain the MessageId\'s prefix.',
+  description: "Send a test event to every subscription whose RegistryPrefixes contain the MessageId's prefix.",
   parameters: {
     MessageId: t.string({ required: true, pattern: MESSAGE_ID_PATTERN }),
     EventType: t.enum(EVENT_TYPES),
@@ -101,7 +114,16 @@ export const EventServiceType = defineType({
     SSEFilterPropertiesSupported: ro(
       t.object(
         Object.fromEntries(
-          ['EventFormatType', 'EventType', 'MessageId', 'MetricReportDefinition', 'OriginResource', 'RegistryPrefix', 'ResourceType', 'SubordinateResources'].map((k) => [k, ro(t.boolean())]),
+          [
+            'EventFormatType',
+            'EventType',
+            'MessageId',
+            'MetricReportDefinition',
+            'OriginResource',
+            'RegistryPrefix',
+            'ResourceType',
+            'SubordinateResources',
+          ].map((k) => [k, ro(t.boolean())]),
         ),
         { typeName: 'SSEFilterPropertiesSupported' },
       ),

@@ -10,7 +10,15 @@ import { RedfishError, baseError } from '../../messages/errors.js';
 import { canLogIn } from '../../protocol/auth.js';
 import type { Principal } from '../../protocol/principal.js';
 import { StreamReply, collection, created } from '../../protocol/reply.js';
-import { action, present, type ActionContext, type Context, type PatchContext, type PostContext, type RouteTable } from '../../protocol/routes.js';
+import {
+  action,
+  present,
+  type ActionContext,
+  type Context,
+  type PatchContext,
+  type PostContext,
+  type RouteTable,
+} from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import {
   EventDestinationCollectionType,
@@ -30,7 +38,8 @@ export type EventServiceDeps = Pick<Services, 'rootLinks' | 'eventHub' | 'sessio
 
 type Destination = typeof EventDestinationType.properties;
 type SubscriptionPath = '/redfish/v1/EventService/Subscriptions/{SubscriptionId}/';
-type SubscriptionBody = PostContext<'/redfish/v1/EventService/Subscriptions/', Destination>['body'] | PatchContext<SubscriptionPath, Destination>['body'];
+type SubscriptionBody =
+  PostContext<'/redfish/v1/EventService/Subscriptions/', Destination>['body'] | PatchContext<SubscriptionPath, Destination>['body'];
 
 function destinationBody(hub: EventHub, v: SubscriptionView): Record<string, unknown> {
   const settings = hub.settings();
@@ -125,7 +134,11 @@ function handlers(d: EventServiceDeps) {
   }
 
   function getSubscriptionCollection() {
-    return collection('Event Subscriptions', hub.list().map((v) => subscriptionUri(v.Id)), { Description: 'Event subscriptions' });
+    return collection(
+      'Event Subscriptions',
+      hub.list().map((v) => subscriptionUri(v.Id)),
+      { Description: 'Event subscriptions' },
+    );
   }
 
   function postSubscription(ctx: PostContext<'/redfish/v1/EventService/Subscriptions/', Destination>) {

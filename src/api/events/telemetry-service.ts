@@ -52,7 +52,10 @@ export const MetricReportDefinitionType = defineType({
     MetricReportDefinitionEnabled: t.boolean(),
     ReportActions: ro(t.array(t.enum(['LogToMetricReportsCollection', 'RedfishEvent']))),
     ReportUpdates: ro(t.enum(['Overwrite', 'AppendWrapsWhenFull', 'AppendStopsWhenFull', 'NewReport'])),
-    Schedule: t.object({ RecurrenceInterval: t.string({ description: `ISO 8601 duration, at least PT${MIN_INTERVAL_SECONDS}S.` }) }, { typeName: 'Schedule' }),
+    Schedule: t.object(
+      { RecurrenceInterval: t.string({ description: `ISO 8601 duration, at least PT${MIN_INTERVAL_SECONDS}S.` }) },
+      { typeName: 'Schedule' },
+    ),
     Metrics: ro(t.array(t.object({ MetricId: ro(t.string()), MetricProperties: ro(t.array(t.string())) }, { typeName: 'Metric' }))),
     MetricReport: t.link({ readOnly: true }),
     Status: statusProp,
@@ -63,7 +66,7 @@ export const TelemetryServiceType = defineType({
   name: 'TelemetryService',
   version: '1.2.1',
   owner: 'DMTF',
-  description: 'Metric reports of the server\'s sensors.',
+  description: "Metric reports of the server's sensors.",
   properties: {
     ...commonProps,
     ServiceEnabled: ro(t.boolean()),
@@ -119,7 +122,10 @@ function handlers(d: TelemetryServiceDeps) {
   }
 
   function patchDefinition(
-    ctx: PatchContext<'/redfish/v1/TelemetryService/MetricReportDefinitions/{MetricReportId}/', typeof MetricReportDefinitionType.properties>,
+    ctx: PatchContext<
+      '/redfish/v1/TelemetryService/MetricReportDefinitions/{MetricReportId}/',
+      typeof MetricReportDefinitionType.properties
+    >,
   ): void {
     const patch: { enabled?: boolean; intervalSeconds?: number } = {};
     if (ctx.body.MetricReportDefinitionEnabled !== undefined) patch.enabled = ctx.body.MetricReportDefinitionEnabled;
@@ -142,7 +148,8 @@ function handlers(d: TelemetryServiceDeps) {
 /** A RecurrenceInterval as whole seconds, within the allowed range. */
 function intervalSeconds(interval: string): number {
   const seconds = parseDuration(interval);
-  if (seconds === undefined) throw baseError('PropertyValueFormatError', interval, 'Schedule/RecurrenceInterval').about('Schedule/RecurrenceInterval');
+  if (seconds === undefined)
+    throw baseError('PropertyValueFormatError', interval, 'Schedule/RecurrenceInterval').about('Schedule/RecurrenceInterval');
   if (seconds < MIN_INTERVAL_SECONDS || seconds > 86400 || !Number.isInteger(seconds)) {
     throw baseError('PropertyValueOutOfRange', interval, 'Schedule/RecurrenceInterval').about('Schedule/RecurrenceInterval');
   }

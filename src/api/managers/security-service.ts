@@ -174,9 +174,7 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: SecuritySer
     type: VendorCertAuthType,
     get: { privilege: Priv.login, handler: h.getCertAuth },
     patch: { privilege: Priv.managerConfig, handler: h.patchCertAuth },
-    actions: [
-      action(ImportCACertificateAction, Priv.managerConfig, h.postImportCaCertificate),
-    ],
+    actions: [action(ImportCACertificateAction, Priv.managerConfig, h.postImportCaCertificate)],
   });
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/CACertificates/',

@@ -211,10 +211,7 @@ export function registerBiosRoutes(routes: RouteTable, d: BiosDeps, boot: BootSe
     path: '/redfish/v1/Systems/{SystemId}/Bios/',
     type: BiosType,
     get: { privilege: Priv.login, handler: h.getBios },
-    actions: [
-      action(RESET_BIOS, Priv.hostBios, h.postResetBios),
-      action(CHANGE_PASSWORD, Priv.hostBios, h.postChangePassword),
-    ],
+    actions: [action(RESET_BIOS, Priv.hostBios, h.postResetBios), action(CHANGE_PASSWORD, Priv.hostBios, h.postChangePassword)],
   });
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/Bios/Settings/',

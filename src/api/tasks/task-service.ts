@@ -11,7 +11,21 @@ import { present, type Context, type RouteTable } from '../../protocol/routes.js
 import type { Services } from '../services.js';
 
 export const TASK_SERVICE_URI = '/redfish/v1/TaskService/';
-const TASK_STATES = ['New', 'Starting', 'Running', 'Suspended', 'Interrupted', 'Pending', 'Stopping', 'Completed', 'Killed', 'Exception', 'Service', 'Cancelling', 'Cancelled'];
+const TASK_STATES = [
+  'New',
+  'Starting',
+  'Running',
+  'Suspended',
+  'Interrupted',
+  'Pending',
+  'Stopping',
+  'Completed',
+  'Killed',
+  'Exception',
+  'Service',
+  'Cancelling',
+  'Cancelled',
+];
 
 export const TaskType = defineType({
   name: 'Task',
@@ -65,13 +79,23 @@ function taskBody(task: TaskRecord) {
     ...(task.EndTime !== undefined ? { EndTime: toIso(task.EndTime) } : {}),
     Messages: task.Messages,
     TaskMonitor: taskMonitorUri(task.Id),
-    Payload: { HttpOperation: task.Payload.HttpOperation, TargetUri: task.Payload.TargetUri, JsonBody: task.Payload.JsonBody, HttpHeaders: [] },
+    Payload: {
+      HttpOperation: task.Payload.HttpOperation,
+      TargetUri: task.Payload.TargetUri,
+      JsonBody: task.Payload.JsonBody,
+      HttpHeaders: [],
+    },
   };
 }
 
 /** The 202 answer of an operation that started `task`: Location is the task monitor. */
 export function taskAccepted(task: TaskRecord): Reply {
-  return new Reply(202, undefined, { Location: taskMonitorUri(task.Id), 'Retry-After': '5' }, { uri: taskUri(task.Id), body: taskBody(task) });
+  return new Reply(
+    202,
+    undefined,
+    { Location: taskMonitorUri(task.Id), 'Retry-After': '5' },
+    { uri: taskUri(task.Id), body: taskBody(task) },
+  );
 }
 
 /** What the task service reads. */
@@ -94,7 +118,10 @@ function handlers(d: TaskServiceDeps) {
   }
 
   function getTaskCollection() {
-    return collection('Task Collection', d.tasks.list().map((x) => taskUri(x.Id)));
+    return collection(
+      'Task Collection',
+      d.tasks.list().map((x) => taskUri(x.Id)),
+    );
   }
 
   function getTask(ctx: Context<'/redfish/v1/TaskService/Tasks/{TaskId}/'>) {

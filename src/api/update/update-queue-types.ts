@@ -6,14 +6,30 @@ import { AGENTS, COMMANDS, LIMITS, TASK_STATES } from '../../domain/update-queue
 import { collectionOf, defineAction, defineType, oem, ro, t } from '../../protocol/description.js';
 
 const name = (what: string) =>
-  t.string({ required: true, minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: NAME_PATTERN, description: `Unique name of the ${what}; the Id and URI derive from it.` });
+  t.string({
+    required: true,
+    minLength: 1,
+    maxLength: NAME_MAX_LENGTH,
+    pattern: NAME_PATTERN,
+    description: `Unique name of the ${what}; the Id and URI derive from it.`,
+  });
 const agents = (o: { createOnly?: boolean } = {}) =>
-  t.array(t.enum(AGENTS), { ...o, required: true, minItems: 1, maxItems: AGENTS.length, description: 'Updaters that may run it. Bmc is never listed with another; a Wait lists exactly one.' });
+  t.array(t.enum(AGENTS), {
+    ...o,
+    required: true,
+    minItems: 1,
+    maxItems: AGENTS.length,
+    description: 'Updaters that may run it. Bmc is never listed with another; a Wait lists exactly one.',
+  });
 const command = (o: { createOnly?: boolean } = {}) => t.enum(COMMANDS, { ...o, required: true });
 const waitTime = (o: { createOnly?: boolean } = {}) =>
   t.integer({ ...o, minimum: 0, maximum: LIMITS.maxWaitSeconds, units: 's', description: 'Seconds a Wait task waits (controller clock).' });
 const targets = (o: { createOnly?: boolean } = {}) =>
-  t.array(t.string({ format: 'uri-reference' }), { ...o, maxItems: LIMITS.maxTargets, description: 'Firmware or software inventory URIs; all applicable targets when empty.' });
+  t.array(t.string({ format: 'uri-reference' }), {
+    ...o,
+    maxItems: LIMITS.maxTargets,
+    description: 'Firmware or software inventory URIs; all applicable targets when empty.',
+  });
 const messages = ro(t.array(t.any(), { description: 'Messages of the outcome.' }));
 
 export const VendorUpdateTaskType = defineType({
@@ -29,9 +45,17 @@ export const VendorUpdateTaskType = defineType({
     Command: command({ createOnly: true }),
     Component: t.string({ createOnly: true, nullable: true, description: 'Filename of the repository component to apply (ApplyUpdate).' }),
     TPMOverride: t.boolean({ createOnly: true, description: 'Must be true when a TPM is installed and in use.' }),
-    StartAfter: t.dateTime({ createOnly: true, nullable: true, description: 'Earliest start (controller clock); the window\'s when MaintenanceWindow is set.' }),
+    StartAfter: t.dateTime({
+      createOnly: true,
+      nullable: true,
+      description: "Earliest start (controller clock); the window's when MaintenanceWindow is set.",
+    }),
     Expire: t.dateTime({ createOnly: true, nullable: true, description: 'A task still Pending at this time becomes Expired.' }),
-    MaintenanceWindow: t.string({ createOnly: true, nullable: true, description: 'Id of a maintenance window giving StartAfter and Expire.' }),
+    MaintenanceWindow: t.string({
+      createOnly: true,
+      nullable: true,
+      description: 'Id of a maintenance window giving StartAfter and Expire.',
+    }),
     WaitTimeSeconds: waitTime({ createOnly: true }),
     Targets: targets({ createOnly: true }),
     State: ro(t.enum(TASK_STATES)),
@@ -137,7 +161,9 @@ export const VendorComponentInstallSetType = defineType({
     Id: ro(t.string()),
     Name: name('install set'),
     Description: t.string({ maxLength: 256 }),
-    IsRecovery: t.boolean({ description: 'The firmware recovery set: Critical controller-flashable firmware only; changing it needs SystemRecoveryConfigPriv.' }),
+    IsRecovery: t.boolean({
+      description: 'The firmware recovery set: Critical controller-flashable firmware only; changing it needs SystemRecoveryConfigPriv.',
+    }),
     Sequence: t.array(InstallSetItem, { required: true, minItems: 1 }),
     Targets: targets(),
     Created: ro(t.dateTime()),

@@ -5,7 +5,14 @@
 // checked per request because it depends on the data.
 import type { UpdateQueueArea } from '../../domain/update-queue/area.js';
 import type { QueueStatus } from '../../domain/update-queue/queue.js';
-import { installSetUri, taskUri, windowUri, type InstallSetRecord, type TaskRecord, type WindowRecord } from '../../domain/update-queue/records.js';
+import {
+  installSetUri,
+  taskUri,
+  windowUri,
+  type InstallSetRecord,
+  type TaskRecord,
+  type WindowRecord,
+} from '../../domain/update-queue/records.js';
 import { RUNTIME_POLL_MS } from '../../domain/update-queue/updaters.js';
 import { Priv, satisfies } from '../../lib/privileges.js';
 import { baseError, successBody, vendorMessage } from '../../messages/errors.js';
@@ -14,7 +21,15 @@ import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import { t } from '../../protocol/description.js';
 import type { Principal } from '../../protocol/principal.js';
 import { Reply, success } from '../../protocol/reply.js';
-import { action, present, type ActionContext, type Context, type PatchContext, type PostContext, type RouteTable } from '../../protocol/routes.js';
+import {
+  action,
+  present,
+  type ActionContext,
+  type Context,
+  type PatchContext,
+  type PostContext,
+  type RouteTable,
+} from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import {
   InvokeAction,
@@ -68,11 +83,11 @@ const REASON_TEXT: Record<QueueStatus['Reason'], string> = {
   Starting: 'the controller starts the head task',
   ExceptionAtHead: 'the head task is in Exception; DELETE it to continue',
   ExpiredAtHead: 'the head task expired (its window lies in the past); DELETE it to continue',
-  WindowNotOpen: 'the head task\'s StartAfter time lies in the future',
+  WindowNotOpen: "the head task's StartAfter time lies in the future",
   WaitingForReboot: 'the head task waits for a server reboot (Uefi)',
   NoRuntimeAgent: 'the head task is for the RuntimeAgent and no runtime agent is installed',
   WaitingForOperatingSystem: 'the head task waits for the runtime agent, which runs only while the operating system runs',
-  WaitingForRuntimeAgentPoll: 'the head task waits for the runtime agent\'s next poll',
+  WaitingForRuntimeAgentPoll: "the head task waits for the runtime agent's next poll",
   UpdateServiceBusy: 'the update service is busy (an upload or a firmware verification scan)',
 };
 
@@ -81,12 +96,19 @@ function queueExtra(area: UpdateQueueArea): Record<string, unknown> {
   const st = area.queue.status();
   const agent = area.runtimeAgent.state();
   const message =
-    st.State === 'Stalled' && st.Head ? vendorMessage('UpdateQueueStalled', st.Head.Name, REASON_TEXT[st.Reason]).Message : REASON_TEXT[st.Reason];
+    st.State === 'Stalled' && st.Head
+      ? vendorMessage('UpdateQueueStalled', st.Head.Name, REASON_TEXT[st.Reason]).Message
+      : REASON_TEXT[st.Reason];
   return {
     Description: 'Update tasks in processing order.',
     Oem: {
       Vendor: {
-        QueueStatus: { State: st.State, Reason: st.Reason, HeadTask: st.Head ? { '@odata.id': taskUri(st.Head.Id) } : null, Message: message },
+        QueueStatus: {
+          State: st.State,
+          Reason: st.Reason,
+          HeadTask: st.Head ? { '@odata.id': taskUri(st.Head.Id) } : null,
+          Message: message,
+        },
         RuntimeAgent: {
           Installed: agent.installed,
           Polling: area.runtimeAgent.active(),
@@ -131,7 +153,11 @@ function requireRecoveryPriv(ctx: { principal: Principal }): void {
 function handlers(d: UpdateQueueDeps) {
   const area = () => d.updateQueue;
   const tasks: MemberStore<TaskRecord, unknown> = { list: () => area().queue.list(), get: (id) => area().queue.get(id), id: (x) => x.Id };
-  const windows: MemberStore<WindowRecord, unknown> = { list: () => area().windows.list(), get: (id) => area().windows.get(id), id: (x) => x.Id };
+  const windows: MemberStore<WindowRecord, unknown> = {
+    list: () => area().windows.list(),
+    get: (id) => area().windows.get(id),
+    id: (x) => x.Id,
+  };
   const installSets: MemberStore<InstallSetRecord, unknown> = {
     list: () => area().installSets.list(),
     get: (id) => area().installSets.get(id),
@@ -170,7 +196,11 @@ function handlers(d: UpdateQueueDeps) {
   function postSetRuntimeAgent(ctx: ActionContext<'/redfish/v1/UpdateService/UpdateTaskQueue/', typeof SetRuntimeAgentAction>): void {
     const installed = ctx.body.Installed;
     area().runtimeAgent.setInstalled(installed);
-    d.logs.write('IML', vendorMessage('RuntimeAgentChanged', installed ? 'installed' : 'absent'), '/redfish/v1/UpdateService/UpdateTaskQueue/');
+    d.logs.write(
+      'IML',
+      vendorMessage('RuntimeAgentChanged', installed ? 'installed' : 'absent'),
+      '/redfish/v1/UpdateService/UpdateTaskQueue/',
+    );
   }
 
   function postWindow(ctx: PostContext<'/redfish/v1/UpdateService/MaintenanceWindows/', WindowProps>): WindowRecord {

@@ -31,7 +31,9 @@ import { UPLOAD_URI, registerUploadRoutes, type UploadDeps } from './upload.js';
 const COMPSIG_MAX_BYTES = 64 * 1024;
 
 /** What the update service reads, with the upload and the component repository it registers. */
-export type UpdateServiceDeps = Pick<Services, 'rootLinks' | 'update' | 'licenseTier' | 'tasks' | 'clock'> & UploadDeps & ComponentRepositoryDeps;
+export type UpdateServiceDeps = Pick<Services, 'rootLinks' | 'update' | 'licenseTier' | 'tasks' | 'clock'> &
+  UploadDeps &
+  ComponentRepositoryDeps;
 
 type UpdateServicePath = '/redfish/v1/UpdateService/';
 
@@ -214,7 +216,9 @@ function handlers(d: UpdateServiceDeps) {
           stored = true;
         }
         task.progress(80);
-        const messages = toTarget ? (await fw.flasher.apply({ path, filename, info }, { op, targets: targets.length ? targets : undefined })).messages : [];
+        const messages = toTarget
+          ? (await fw.flasher.apply({ path, filename, info }, { op, targets: targets.length ? targets : undefined })).messages
+          : [];
         op.complete(messages[0]);
         task.complete(messages);
       } catch (e) {

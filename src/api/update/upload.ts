@@ -263,7 +263,14 @@ class Upload {
     let size = file.size;
     let sha256 = file.sha256;
     if (params.Section !== undefined) {
-      const assembled = await appendSection(this.fw.repository, this.partial, params.Section, file.name, file.tmp, this.compsig !== undefined);
+      const assembled = await appendSection(
+        this.fw.repository,
+        this.partial,
+        params.Section,
+        file.name,
+        file.tmp,
+        this.compsig !== undefined,
+      );
       if (!assembled) {
         const m = vendorMessage('UploadSectionReceived', params.Section, file.name);
         op.complete(m);

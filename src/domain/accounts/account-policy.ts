@@ -102,7 +102,10 @@ export class AccountPolicy {
       updated.Locked = true;
       updated.LockedUntil = now + p.AccountLockoutDuration * 1000;
       updated.FailedLogins = 0;
-      this.log.warn({ user: account.UserName, ip: req.clientIp, seconds: p.AccountLockoutDuration }, 'account locked out after failed logins');
+      this.log.warn(
+        { user: account.UserName, ip: req.clientIp, seconds: p.AccountLockoutDuration },
+        'account locked out after failed logins',
+      );
       // A lockout is a change of the account (AccountLocked event, caches dropped); counting is not.
       this.accounts.save(updated);
       return;

@@ -108,7 +108,13 @@ export class CertificateLogin {
     const fp = fingerprintOf(cert);
     const existing = this.cas.list().find((c) => c.Fingerprint === fp);
     if (existing) return { ca: existing, created: false };
-    const ca: TrustedCa = { Id: this.nextId(this.cas), Pem: cert.toString(), Fingerprint: fp, Info: describeCertificate(cert), Imported: this.clock.now() };
+    const ca: TrustedCa = {
+      Id: this.nextId(this.cas),
+      Pem: cert.toString(),
+      Fingerprint: fp,
+      Info: describeCertificate(cert),
+      Imported: this.clock.now(),
+    };
     this.cas.put(ca.Id, ca);
     return { ca, created: true };
   }
@@ -136,7 +142,12 @@ export class CertificateLogin {
   }
 
   addMapping(account: AccountRecord, fingerprint: string): CertificateMapping {
-    const m: CertificateMapping = { Id: this.nextId(this.maps), UserName: account.UserName, AccountId: account.Id, Fingerprint: fingerprint };
+    const m: CertificateMapping = {
+      Id: this.nextId(this.maps),
+      UserName: account.UserName,
+      AccountId: account.Id,
+      Fingerprint: fingerprint,
+    };
     this.maps.put(m.Id, m);
     return m;
   }
@@ -153,8 +164,10 @@ export class CertificateLogin {
     const need = FEATURE_TIER.CertificateLogin;
     const have = this.env.licenses.tier();
     if (!tierAtLeast(have, need)) out.push(`no ${need} license is installed (installed tier: ${have})`);
-    if (!this.env.timeSourceConfigured()) out.push("the time source is not configured (enable NTP with at least one server in the manager's NetworkProtocol)");
-    if (this.env.httpsSelfSigned()) out.push('the controller HTTPS certificate is self-signed (install a CA-signed one with --tls-cert or SecurityService/HttpsCert)');
+    if (!this.env.timeSourceConfigured())
+      out.push("the time source is not configured (enable NTP with at least one server in the manager's NetworkProtocol)");
+    if (this.env.httpsSelfSigned())
+      out.push('the controller HTTPS certificate is self-signed (install a CA-signed one with --tls-cert or SecurityService/HttpsCert)');
     if (!this.settings().CertificateLoginEnabled) out.push('certificate login is disabled (CertificateLoginEnabled is false)');
     if (this.cas.count() === 0) out.push('no trusted CA certificate is imported (VendorCertAuth.ImportCACertificate)');
     return out;
@@ -172,7 +185,8 @@ export class CertificateLogin {
     if (!mapping) return { ok: false, precondition: `no UserCertificateMapping exists for the certificate with SHA-256 fingerprint ${fp}` };
     const account = this.accounts.get(mapping.AccountId);
     if (!account) return { ok: false, precondition: `the mapped user ${mapping.UserName} no longer exists` };
-    if (!account.Enabled || !account.Privileges.LoginPriv) return { ok: false, precondition: `the mapped user ${account.UserName} is disabled or may not log in` };
+    if (!account.Enabled || !account.Privileges.LoginPriv)
+      return { ok: false, precondition: `the mapped user ${account.UserName} is disabled or may not log in` };
     return { ok: true, account };
   }
 

@@ -4,7 +4,20 @@
 import type { HostLifecycle } from '../../platform/lifecycle.js';
 import type { DocumentStore } from '../../store/documents.js';
 
-export const OVERRIDE_TARGETS = ['None', 'Cd', 'Hdd', 'Usb', 'SDCard', 'Utilities', 'Diags', 'BiosSetup', 'Pxe', 'UefiShell', 'UefiHttp', 'UefiTarget'] as const;
+export const OVERRIDE_TARGETS = [
+  'None',
+  'Cd',
+  'Hdd',
+  'Usb',
+  'SDCard',
+  'Utilities',
+  'Diags',
+  'BiosSetup',
+  'Pxe',
+  'UefiShell',
+  'UefiHttp',
+  'UefiTarget',
+] as const;
 export type OverrideTarget = (typeof OVERRIDE_TARGETS)[number];
 export const OVERRIDE_ENABLED = ['Disabled', 'Once', 'Continuous'] as const;
 export type OverrideEnabled = (typeof OVERRIDE_ENABLED)[number];
@@ -24,15 +37,69 @@ export interface BootOptionDef {
 
 /** What the ROM discovers on this server's hardware. */
 export const BOOT_OPTIONS: readonly BootOptionDef[] = [
-  { id: 'Boot0001', structured: 'HD.Emb.1.2', alias: 'Hdd', displayName: 'Embedded RAID 1 : Smart Array P408i-a SR Gen10 - 894.2 GiB, RAID1 Logical Drive 1 (Target:0, Lun:0)', uefiDevicePath: 'PciRoot(0x2)/Pci(0x0,0x0)/Pci(0x0,0x0)/Scsi(0x0,0x0)' },
-  { id: 'Boot0002', structured: 'NIC.LOM.1.1.IPv4', alias: 'Pxe', displayName: 'Embedded LOM 1 Port 1 : Network Adapter 4-port 1Gb (PXE IPv4)', uefiDevicePath: 'PciRoot(0x0)/Pci(0x1C,0x0)/Pci(0x0,0x0)/MAC(9440C9A1B2C0,0x1)/IPv4(0.0.0.0)' },
-  { id: 'Boot0003', structured: 'NIC.LOM.1.1.IPv6', alias: 'Pxe', displayName: 'Embedded LOM 1 Port 1 : Network Adapter 4-port 1Gb (PXE IPv6)', uefiDevicePath: 'PciRoot(0x0)/Pci(0x1C,0x0)/Pci(0x0,0x0)/MAC(9440C9A1B2C0,0x1)/IPv6(0000:0000:0000:0000:0000:0000:0000:0000)' },
-  { id: 'Boot0004', structured: 'NIC.LOM.1.1.Httpv4', alias: 'UefiHttp', displayName: 'Embedded LOM 1 Port 1 : Network Adapter 4-port 1Gb (HTTP(S) IPv4)', uefiDevicePath: 'PciRoot(0x0)/Pci(0x1C,0x0)/Pci(0x0,0x0)/MAC(9440C9A1B2C0,0x1)/IPv4(0.0.0.0)/Uri()' },
-  { id: 'Boot0005', structured: 'NIC.Slot.1.1.IPv4', alias: 'Pxe', displayName: 'Slot 1 Port 1 : Ethernet 25Gb 2-port Adapter (PXE IPv4)', uefiDevicePath: 'PciRoot(0x3)/Pci(0x0,0x0)/Pci(0x0,0x0)/MAC(B47AF1C3D4E0,0x1)/IPv4(0.0.0.0)' },
-  { id: 'Boot0006', structured: 'HD.Slot.3.1', alias: 'Hdd', displayName: 'Slot 3 : NVMe Drive 1.6TB (Bay 1)', uefiDevicePath: 'PciRoot(0x4)/Pci(0x2,0x0)/Pci(0x0,0x0)/NVMe(0x1,00-00-00-00-00-00-00-00)' },
-  { id: 'Boot0007', structured: 'Generic.USB.1.1', alias: 'Usb', displayName: 'Generic USB Boot', uefiDevicePath: 'UsbClass(0xFFFF,0xFFFF,0xFF,0xFF,0xFF)' },
-  { id: 'Boot0008', structured: 'CD.Virtual.2.1', alias: 'Cd', displayName: 'Virtual CD/DVD-ROM : Management Controller Virtual USB 2:1', uefiDevicePath: 'PciRoot(0x0)/Pci(0x14,0x0)/USB(0x13,0x0)/USB(0x1,0x0)' },
-  { id: 'Boot0009', structured: 'Shell.Emb.1.1', alias: 'UefiShell', displayName: 'Embedded UEFI Shell', uefiDevicePath: 'Fv(CDBB7B35-6833-4ED6-9AB2-57D2ACDDF6F0)/FvFile(C57AD6B7-0515-40A8-9D21-551652854E37)' },
+  {
+    id: 'Boot0001',
+    structured: 'HD.Emb.1.2',
+    alias: 'Hdd',
+    displayName: 'Embedded RAID 1 : Smart Array P408i-a SR Gen10 - 894.2 GiB, RAID1 Logical Drive 1 (Target:0, Lun:0)',
+    uefiDevicePath: 'PciRoot(0x2)/Pci(0x0,0x0)/Pci(0x0,0x0)/Scsi(0x0,0x0)',
+  },
+  {
+    id: 'Boot0002',
+    structured: 'NIC.LOM.1.1.IPv4',
+    alias: 'Pxe',
+    displayName: 'Embedded LOM 1 Port 1 : Network Adapter 4-port 1Gb (PXE IPv4)',
+    uefiDevicePath: 'PciRoot(0x0)/Pci(0x1C,0x0)/Pci(0x0,0x0)/MAC(9440C9A1B2C0,0x1)/IPv4(0.0.0.0)',
+  },
+  {
+    id: 'Boot0003',
+    structured: 'NIC.LOM.1.1.IPv6',
+    alias: 'Pxe',
+    displayName: 'Embedded LOM 1 Port 1 : Network Adapter 4-port 1Gb (PXE IPv6)',
+    uefiDevicePath: 'PciRoot(0x0)/Pci(0x1C,0x0)/Pci(0x0,0x0)/MAC(9440C9A1B2C0,0x1)/IPv6(0000:0000:0000:0000:0000:0000:0000:0000)',
+  },
+  {
+    id: 'Boot0004',
+    structured: 'NIC.LOM.1.1.Httpv4',
+    alias: 'UefiHttp',
+    displayName: 'Embedded LOM 1 Port 1 : Network Adapter 4-port 1Gb (HTTP(S) IPv4)',
+    uefiDevicePath: 'PciRoot(0x0)/Pci(0x1C,0x0)/Pci(0x0,0x0)/MAC(9440C9A1B2C0,0x1)/IPv4(0.0.0.0)/Uri()',
+  },
+  {
+    id: 'Boot0005',
+    structured: 'NIC.Slot.1.1.IPv4',
+    alias: 'Pxe',
+    displayName: 'Slot 1 Port 1 : Ethernet 25Gb 2-port Adapter (PXE IPv4)',
+    uefiDevicePath: 'PciRoot(0x3)/Pci(0x0,0x0)/Pci(0x0,0x0)/MAC(B47AF1C3D4E0,0x1)/IPv4(0.0.0.0)',
+  },
+  {
+    id: 'Boot0006',
+    structured: 'HD.Slot.3.1',
+    alias: 'Hdd',
+    displayName: 'Slot 3 : NVMe Drive 1.6TB (Bay 1)',
+    uefiDevicePath: 'PciRoot(0x4)/Pci(0x2,0x0)/Pci(0x0,0x0)/NVMe(0x1,00-00-00-00-00-00-00-00)',
+  },
+  {
+    id: 'Boot0007',
+    structured: 'Generic.USB.1.1',
+    alias: 'Usb',
+    displayName: 'Generic USB Boot',
+    uefiDevicePath: 'UsbClass(0xFFFF,0xFFFF,0xFF,0xFF,0xFF)',
+  },
+  {
+    id: 'Boot0008',
+    structured: 'CD.Virtual.2.1',
+    alias: 'Cd',
+    displayName: 'Virtual CD/DVD-ROM : Management Controller Virtual USB 2:1',
+    uefiDevicePath: 'PciRoot(0x0)/Pci(0x14,0x0)/USB(0x13,0x0)/USB(0x1,0x0)',
+  },
+  {
+    id: 'Boot0009',
+    structured: 'Shell.Emb.1.1',
+    alias: 'UefiShell',
+    displayName: 'Embedded UEFI Shell',
+    uefiDevicePath: 'Fv(CDBB7B35-6833-4ED6-9AB2-57D2ACDDF6F0)/FvFile(C57AD6B7-0515-40A8-9D21-551652854E37)',
+  },
 ];
 
 export interface BootState {

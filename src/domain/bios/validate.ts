@@ -14,7 +14,7 @@ import {
 
 /** How a value is quoted in MessageArgs (as the request validator does). */
 function argText(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v) ?? 'null';
+  return typeof v === 'string' ? v : (JSON.stringify(v) ?? 'null');
 }
 
 const BY_NAME = new Map(BIOS_ATTRIBUTES.map((a) => [a.AttributeName, a]));
@@ -57,7 +57,8 @@ export function checkValue(def: AttributeDef, value: unknown): ExtendedInfo | un
     }
     case 'String': {
       if (typeof value !== 'string') return baseMessage('PropertyValueTypeError', text, name);
-      const badLength = (def.MinLength !== undefined && value.length < def.MinLength) || (def.MaxLength !== undefined && value.length > def.MaxLength);
+      const badLength =
+        (def.MinLength !== undefined && value.length < def.MinLength) || (def.MaxLength !== undefined && value.length > def.MaxLength);
       const badPattern = def.ValueExpression !== undefined && !new RegExp(def.ValueExpression).test(value);
       return badLength || badPattern ? baseMessage('PropertyValueFormatError', text, name) : undefined;
     }

@@ -379,7 +379,9 @@ export class EventHub {
 
   private notFoundOrReadOnly(id: string) {
     // SSE destinations belong to their stream: they can be deleted, not changed.
-    return this.sseRecords.has(id) ? baseError('PropertyNotWritable', 'SubscriptionType') : baseError('ResourceNotFound', 'EventDestination', id);
+    return this.sseRecords.has(id)
+      ? baseError('PropertyNotWritable', 'SubscriptionType')
+      : baseError('ResourceNotFound', 'EventDestination', id);
   }
 
   /** Text and severity of a message of a served registry, for test events without a Message. */
@@ -388,7 +390,9 @@ export class EventHub {
     if (!messages) {
       const file = this.d.registries.get(prefix);
       if (!file?.prefix) return undefined;
-      const doc = JSON.parse(gunzipSync(file.gz).toString('utf8')) as { Messages?: Record<string, { Message?: string; MessageSeverity?: string }> };
+      const doc = JSON.parse(gunzipSync(file.gz).toString('utf8')) as {
+        Messages?: Record<string, { Message?: string; MessageSeverity?: string }>;
+      };
       messages = doc.Messages ?? {};
       this.messageTexts.set(prefix, messages);
     }

@@ -88,7 +88,9 @@ export class MetricReports {
 
   /** The metrics the definition covers: one per sensor. */
   metrics(): { MetricId: string; MetricProperties: string[] }[] {
-    return this.sensors().readings().map((r) => ({ MetricId: r.id, MetricProperties: [r.uri] }));
+    return this.sensors()
+      .readings()
+      .map((r) => ({ MetricId: r.id, MetricProperties: [r.uri] }));
   }
 
   /** Take a report now, keep it as the latest, and send it to subscribers. */

@@ -86,12 +86,16 @@ export class EventOutbox {
    * Log an event and queue it for the given subscriptions, atomically. `caps`
    * bounds each subscription's queue: beyond it the oldest pending events go.
    */
-  append(
-    e: Omit<LoggedEvent, 'id'>,
-    targets: readonly { id: string; cap: number; pending: number }[],
-  ): LoggedEvent {
+  append(e: Omit<LoggedEvent, 'id'>, targets: readonly { id: string; cap: number; pending: number }[]): LoggedEvent {
     const logged = this.db.transaction(() => {
-      const { id } = this.s.insert.get(e.kind, e.prefix ?? null, e.messageId ?? null, e.eventType ?? null, e.origin ?? null, JSON.stringify(e.body)) as { id: number };
+      const { id } = this.s.insert.get(
+        e.kind,
+        e.prefix ?? null,
+        e.messageId ?? null,
+        e.eventType ?? null,
+        e.origin ?? null,
+        JSON.stringify(e.body),
+      ) as { id: number };
       for (const t of targets) {
         if (t.pending >= t.cap) this.s.dropOldest.run(t.id, t.id, t.pending - t.cap + 1);
         this.s.enqueue.run(t.id, id);

@@ -57,7 +57,16 @@ export interface SubscriptionInput {
 }
 
 /** Header names the service sets itself or that would break the request. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'odata-version', 'expect', 'upgrade']);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'odata-version',
+  'expect',
+  'upgrade',
+]);
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 export function checkDestination(destination: string): void {

@@ -50,6 +50,11 @@ export function createFirmwareServices(d: FirmwareDeps): FirmwareServices {
     repository: new ComponentRepository(d.store, d.dataDir, d.repositoryBytes),
     integrity: new IntegrityScanner(d.store, d.clock, inventory, flasher, d.logs, d.events, status, d.log),
     signingKey: VendorSigningKey.loadOrCreate(d.dataDir),
-    downloader: new Downloader({ clock: d.clock, maxBytes: d.repositoryBytes, timeoutMs: d.downloadTimeoutSeconds * 1000, caFile: d.downloadCa }),
+    downloader: new Downloader({
+      clock: d.clock,
+      maxBytes: d.repositoryBytes,
+      timeoutMs: d.downloadTimeoutSeconds * 1000,
+      caFile: d.downloadCa,
+    }),
   };
 }

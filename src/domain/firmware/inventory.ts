@@ -25,10 +25,33 @@ export interface InventoryItem {
 
 /** The factory contents of a new controller. */
 const FACTORY: Omit<InventoryItem, 'ImageDigest' | 'Targets'>[] = [
-  { Id: '1', kind: 'firmware', Name: 'Vendor Management Controller', Version: '1.40', Updateable: true, DeviceClass: 'BMC', ReleaseDate: '2026-03-12T00:00:00Z' },
-  { Id: '2', kind: 'firmware', Name: 'System ROM', Version: 'U30 v2.60', Updateable: true, DeviceClass: 'SystemROM', ReleaseDate: '2026-02-02T00:00:00Z' },
+  {
+    Id: '1',
+    kind: 'firmware',
+    Name: 'Vendor Management Controller',
+    Version: '1.40',
+    Updateable: true,
+    DeviceClass: 'BMC',
+    ReleaseDate: '2026-03-12T00:00:00Z',
+  },
+  {
+    Id: '2',
+    kind: 'firmware',
+    Name: 'System ROM',
+    Version: 'U30 v2.60',
+    Updateable: true,
+    DeviceClass: 'SystemROM',
+    ReleaseDate: '2026-02-02T00:00:00Z',
+  },
   { Id: '3', kind: 'firmware', Name: 'System Programmable Logic Device', Version: '0x2A', Updateable: true, DeviceClass: 'CPLD' },
-  { Id: '4', kind: 'firmware', Name: 'Server Platform Services (SPS) Firmware', Version: '4.1.4.505', Updateable: true, DeviceClass: 'SPS' },
+  {
+    Id: '4',
+    kind: 'firmware',
+    Name: 'Server Platform Services (SPS) Firmware',
+    Version: '4.1.4.505',
+    Updateable: true,
+    DeviceClass: 'SPS',
+  },
   { Id: '5', kind: 'firmware', Name: 'Innovation Engine (IE) Firmware', Version: '0.2.2.0', Updateable: true, DeviceClass: 'IE' },
   { Id: '6', kind: 'firmware', Name: 'Power Management Controller Firmware', Version: '1.0.7', Updateable: true, DeviceClass: 'PMC' },
   { Id: '7', kind: 'firmware', Name: 'Vendor Ethernet 10/25Gb 2-port Adapter', Version: '20.14.62', Updateable: true, DeviceClass: 'NIC' },

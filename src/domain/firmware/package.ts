@@ -250,7 +250,12 @@ export async function imageDigest(path: string, info: PackageInfo, device: Packa
 // -- building (CLI, tests, benchmark) ----------------------------------------
 
 /** Writes a signed raw image; the image bytes come from an iterable so any size streams. */
-export async function writeBin(out: string, header: BinHeader, image: Iterable<Buffer> | AsyncIterable<Buffer>, key: VendorSigningKey): Promise<void> {
+export async function writeBin(
+  out: string,
+  header: BinHeader,
+  image: Iterable<Buffer> | AsyncIterable<Buffer>,
+  key: VendorSigningKey,
+): Promise<void> {
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const len = Buffer.alloc(4);
   len.writeUInt32BE(json.length);

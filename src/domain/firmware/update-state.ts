@@ -96,7 +96,8 @@ export class UpdateStatus {
         if (!done) this.write({ ...this.setting.get(), state });
       },
       complete: (result) => finish('Complete', result),
-      fail: (e) => finish('Error', e instanceof RedfishError ? e.infos[0] : vendorMessage('UpdateFailed', String((e as Error)?.message ?? e))),
+      fail: (e) =>
+        finish('Error', e instanceof RedfishError ? e.infos[0] : vendorMessage('UpdateFailed', String((e as Error)?.message ?? e))),
       get done() {
         return done;
       },

@@ -73,7 +73,12 @@ export function verifyLicenseKey(publicKey: KeyObject, text: string): LicensePay
   const p: Record<string, unknown> = { ...payload };
   const tier = ISSUABLE_TIERS.find((t) => t === p.tier);
   if (!tier) throw new LicenseKeyError('it names no known tier');
-  if (typeof p.licensee !== 'string' || typeof p.serial !== 'string' || typeof p.issued !== 'string' || Number.isNaN(Date.parse(p.issued))) {
+  if (
+    typeof p.licensee !== 'string' ||
+    typeof p.serial !== 'string' ||
+    typeof p.issued !== 'string' ||
+    Number.isNaN(Date.parse(p.issued))
+  ) {
     throw new LicenseKeyError('its payload lacks licensee, serial or issue date');
   }
   if (p.expires !== undefined && (typeof p.expires !== 'string' || Number.isNaN(Date.parse(p.expires)))) {

@@ -106,7 +106,9 @@ export class HttpsCertificate {
     }
     if (!matches) throw vendorError(400, 'CertificateKeyMismatch').about(property);
     if (!validAt(leaf, this.clock.now())) {
-      throw vendorError(400, 'CertificateInvalid', property, `it is outside its validity (${leaf.validFrom} to ${leaf.validTo})`).about(property);
+      throw vendorError(400, 'CertificateInvalid', property, `it is outside its validity (${leaf.validFrom} to ${leaf.validTo})`).about(
+        property,
+      );
     }
     this.https.replace(certs.map((c) => c.toString()).join(''), `${keyPem}\n`);
     if (!keyBlock) this.pending.set(null);

@@ -16,14 +16,7 @@ import { baseError, combinedError, vendorError, type RedfishError } from '../../
 import { parsePemCertificate, PemError, type CertificateInfo } from '../../platform/certificate-info.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
-import {
-  DATABASES,
-  USER_DATABASES,
-  defaultOf,
-  isUserDatabase,
-  type DatabaseId,
-  type DatabaseInfo,
-} from './databases.js';
+import { DATABASES, USER_DATABASES, defaultOf, isUserDatabase, type DatabaseId, type DatabaseInfo } from './databases.js';
 import { generateDefaults, VENDOR_OWNER_GUID, type DefaultContent } from './defaults.js';
 
 export const SHA256_SIGNATURE_TYPE = 'EFI_CERT_SHA256_GUID';

@@ -42,7 +42,10 @@ export class Violations {
 
 /** A duplicate Name, reported as a 400 that names the property (uniqueness is a creation rule). */
 export function duplicateName(v: Violations, type: string, property: string, name: string): void {
-  v.add(combinedError([baseError('PropertyValueIncorrect', property, name), baseError('ResourceAlreadyExists', type, 'Name', name)]), property);
+  v.add(
+    combinedError([baseError('PropertyValueIncorrect', property, name), baseError('ResourceAlreadyExists', type, 'Name', name)]),
+    property,
+  );
 }
 
 /** UpdatableBy: no duplicates; Bmc never with another agent; a Wait lists exactly one. */
@@ -93,17 +96,29 @@ export function normalizeTarget(uri: string): string {
 }
 
 /** Task creation rule 5: TPMOverride true when a TPM is installed and in use (updates change measured firmware). */
-export function checkTpm(v: Violations, d: CheckDeps, command: Command, override: boolean | undefined, property = 'TPMOverride', action?: string): void {
+export function checkTpm(
+  v: Violations,
+  d: CheckDeps,
+  command: Command,
+  override: boolean | undefined,
+  property = 'TPMOverride',
+  action?: string,
+): void {
   if (command !== 'ApplyUpdate') return;
   const tpm = d.tpm();
   if (!tpm.installed || !tpm.inUse || override === true) return;
   if (action) {
     v.add(
-      override === undefined ? baseError('ActionParameterMissing', action, property) : baseError('ActionParameterValueConflict', property, String(override)),
+      override === undefined
+        ? baseError('ActionParameterMissing', action, property)
+        : baseError('ActionParameterValueConflict', property, String(override)),
       property,
     );
   } else {
-    v.add(override === undefined ? baseError('PropertyMissing', property) : baseError('PropertyValueIncorrect', property, String(override)), property);
+    v.add(
+      override === undefined ? baseError('PropertyMissing', property) : baseError('PropertyValueIncorrect', property, String(override)),
+      property,
+    );
   }
 }
 

@@ -61,7 +61,19 @@ export class InstallSets {
   create(input: InstallSetInput): InstallSetRecord {
     if (this.docs.count() >= LIMITS.maxInstallSets) throw baseError('CreateLimitReachedForResource');
     const now = this.clock.now();
-    const rec = this.validate({ Id: '', Name: input.Name, Description: input.Description ?? '', IsRecovery: input.IsRecovery ?? false, Sequence: [], Targets: [], Created: now, Modified: now }, input);
+    const rec = this.validate(
+      {
+        Id: '',
+        Name: input.Name,
+        Description: input.Description ?? '',
+        IsRecovery: input.IsRecovery ?? false,
+        Sequence: [],
+        Targets: [],
+        Created: now,
+        Modified: now,
+      },
+      input,
+    );
     this.store.transaction(() => {
       this.docs.put(rec.Id, rec);
       this.lockAll(rec);
@@ -133,7 +145,13 @@ export class InstallSets {
     const isRecovery = input.IsRecovery ?? false;
     const otherRecovery = this.recoverySet();
     if (isRecovery && otherRecovery && otherRecovery.Id !== except) {
-      v.add(combinedError([baseError('PropertyValueIncorrect', 'IsRecovery', 'true'), baseError('ResourceAlreadyExists', INSTALL_SET_TYPE, 'IsRecovery', 'true')]), 'IsRecovery');
+      v.add(
+        combinedError([
+          baseError('PropertyValueIncorrect', 'IsRecovery', 'true'),
+          baseError('ResourceAlreadyExists', INSTALL_SET_TYPE, 'IsRecovery', 'true'),
+        ]),
+        'IsRecovery',
+      );
     }
     const names = new Set<string>();
     const sequence: InstallSetItem[] = (input.Sequence ?? []).map((raw, i) => {
@@ -158,7 +176,15 @@ export class InstallSets {
     if (sequence.length === 0) v.add(baseError('PropertyMissing', 'Sequence'), 'Sequence');
     const targets = checkTargets(v, this.d, input.Targets);
     v.done();
-    return { ...base, Id: id, Name: input.Name, Description: input.Description ?? base.Description, IsRecovery: isRecovery, Sequence: sequence, Targets: targets };
+    return {
+      ...base,
+      Id: id,
+      Name: input.Name,
+      Description: input.Description ?? base.Description,
+      IsRecovery: isRecovery,
+      Sequence: sequence,
+      Targets: targets,
+    };
   }
 
   /** SPEC Install set rule 4: only Critical firmware the controller can flash directly. */
@@ -171,7 +197,9 @@ export class InstallSets {
     if (c.Criticality !== 'Critical') return refuse(`the component ${c.Filename} has Criticality ${c.Criticality}, not Critical`);
     const flashable = CONTROLLER_FLASHABLE as readonly string[];
     if (c.ComponentType !== 'A' || !c.DeviceClasses.every((dc) => flashable.includes(dc))) {
-      return refuse(`the component ${c.Filename} (Type ${c.ComponentType}, ${c.DeviceClasses.join(', ')}) is not firmware the controller flashes directly`);
+      return refuse(
+        `the component ${c.Filename} (Type ${c.ComponentType}, ${c.DeviceClasses.join(', ')}) is not firmware the controller flashes directly`,
+      );
     }
   }
 

@@ -54,7 +54,14 @@ export interface QueueStatus {
   Head: TaskRecord | undefined;
 }
 
-const STALLS: ReadonlySet<QueueReason> = new Set(['ExceptionAtHead', 'ExpiredAtHead', 'WindowNotOpen', 'WaitingForReboot', 'NoRuntimeAgent', 'WaitingForOperatingSystem']);
+const STALLS: ReadonlySet<QueueReason> = new Set([
+  'ExceptionAtHead',
+  'ExpiredAtHead',
+  'WindowNotOpen',
+  'WaitingForReboot',
+  'NoRuntimeAgent',
+  'WaitingForOperatingSystem',
+]);
 const PASSED: ReadonlySet<TaskState> = new Set(['Complete', 'Canceled']);
 
 interface Run {
@@ -263,7 +270,8 @@ export class UpdateQueue {
         this.finish(run.id, 'Exception', [vendorMessage('UpdateTaskFailed', t.Name, why), ...infos]);
       }
     } finally {
-      if (run.op && !run.op.done) run.op.fail(vendorError(409, 'UpdateTaskFailed', t?.Name ?? run.id, 'the task was deleted while in progress'));
+      if (run.op && !run.op.done)
+        run.op.fail(vendorError(409, 'UpdateTaskFailed', t?.Name ?? run.id, 'the task was deleted while in progress'));
       if (this.run === run) this.run = undefined;
       this.kick();
     }

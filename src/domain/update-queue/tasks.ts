@@ -1,7 +1,17 @@
 // Turns client input into queued tasks, enforcing the SPEC's task creation
 // rules. Used by POST on the queue and by VendorComponentInstallSet.Invoke.
 import type { Clock } from '../../platform/clock.js';
-import { checkAgents, checkCommand, checkSchedule, checkTargets, checkTpm, duplicateName, Violations, type CheckDeps, type TaskInput } from './checks.js';
+import {
+  checkAgents,
+  checkCommand,
+  checkSchedule,
+  checkTargets,
+  checkTpm,
+  duplicateName,
+  Violations,
+  type CheckDeps,
+  type TaskInput,
+} from './checks.js';
 import { idFromName } from './names.js';
 import type { UpdateQueue } from './queue.js';
 import type { TaskRecord, WindowRecord } from './records.js';
@@ -35,7 +45,13 @@ export function buildTasks(d: TaskFactoryDeps, inputs: readonly TaskInput[], opt
     taken.add(input.Name);
     takenIds.add(id);
     checkAgents(v, input.UpdatableBy, input.Command, prefix);
-    checkCommand(v, d, { Command: input.Command, component: input.Component, WaitTimeSeconds: input.WaitTimeSeconds }, prefix ? 'Filename' : 'Component', prefix);
+    checkCommand(
+      v,
+      d,
+      { Command: input.Command, component: input.Component, WaitTimeSeconds: input.WaitTimeSeconds },
+      prefix ? 'Filename' : 'Component',
+      prefix,
+    );
     const targets = checkTargets(v, d, input.Targets, prefix);
     if (!opts.tpmAction) checkTpm(v, d, input.Command, input.TPMOverride);
     const schedule = checkSchedule(v, input, d.window);

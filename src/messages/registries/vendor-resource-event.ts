@@ -43,7 +43,8 @@ export const VENDOR_RESOURCE_EVENT_REGISTRY = {
       message: 'The event subscription %1 was suspended after deliveries to %2 failed.',
       severity: 'Warning',
       paramTypes: ['string', 'string'],
-      resolution: 'Make the listener reachable, then resume the subscription (EventDestination.ResumeSubscription or PATCH Status/State to Enabled).',
+      resolution:
+        'Make the listener reachable, then resume the subscription (EventDestination.ResumeSubscription or PATCH Status/State to Enabled).',
     },
     EventSubscriptionTerminated: {
       description: 'Deliveries to an event subscription failed after every retry and the subscription was removed.',

@@ -71,7 +71,8 @@ export const VENDOR_REGISTRY = {
       message: 'Certificate login is not possible: %1.',
       severity: 'Critical',
       paramTypes: ['string'],
-      resolution: 'Meet the named precondition (see the CertificateAuthentication resource of the SecurityService), or log in with a user name and password.',
+      resolution:
+        'Meet the named precondition (see the CertificateAuthentication resource of the SecurityService), or log in with a user name and password.',
     },
     CertificateSigningRequestMissing: {
       description: 'No certificate signing request is pending, so no signed certificate can be imported for it.',
@@ -113,7 +114,7 @@ export const VENDOR_REGISTRY = {
       message: 'The component %1 needs a detached signature file (compsig).',
       severity: 'Warning',
       paramTypes: ['string'],
-      resolution: 'Send the component\'s .compsig file in the compsig part (or as CompSigURI) with the component.',
+      resolution: "Send the component's .compsig file in the compsig part (or as CompSigURI) with the component.",
     },
     ControllerReset: {
       description: 'The management controller was reset; sessions ended and pending controller settings were applied.',
@@ -365,7 +366,8 @@ export const VENDOR_REGISTRY = {
       message: 'Secure Boot cannot be enabled because no Platform Key (PK) is enrolled; the system is in Setup Mode.',
       severity: 'Warning',
       paramTypes: [],
-      resolution: 'Enroll a PK certificate (POST to SecureBootDatabases/PK/Certificates/) or restore the defaults with SecureBoot.ResetKeys ResetAllKeysToDefault, then enable Secure Boot.',
+      resolution:
+        'Enroll a PK certificate (POST to SecureBootDatabases/PK/Certificates/) or restore the defaults with SecureBoot.ResetKeys ResetAllKeysToDefault, then enable Secure Boot.',
     },
     SecureBootSignaturesNotAccepted: {
       description: 'The Secure Boot database holds keys only and accepts no signatures (hashes).',
@@ -382,7 +384,7 @@ export const VENDOR_REGISTRY = {
       resolution: 'Log out an existing session or wait for one to expire, then retry.',
     },
     SimpleUpdateImageNotSupported: {
-      description: 'SimpleUpdate accepts only the controller\'s and the UEFI system ROM\'s firmware binaries.',
+      description: "SimpleUpdate accepts only the controller's and the UEFI system ROM's firmware binaries.",
       message: 'SimpleUpdate accepts only controller and UEFI firmware binaries; %1 is %2.',
       severity: 'Warning',
       paramTypes: ['string', 'string'],
@@ -428,7 +430,8 @@ export const VENDOR_REGISTRY = {
       message: 'The update task queue is stalled at task %1: %2.',
       severity: 'Warning',
       paramTypes: ['string', 'string'],
-      resolution: "Resolve the condition: reboot the server for Uefi tasks, install or start the runtime agent, DELETE a task in Exception or Expired, or wait for the task's StartAfter time.",
+      resolution:
+        "Resolve the condition: reboot the server for Uefi tasks, install or start the runtime agent, DELETE a task in Exception or Expired, or wait for the task's StartAfter time.",
     },
     UpdateServiceBusy: {
       description: 'The update service cannot accept an upload or install while firmware is being updated or verified.',

@@ -44,7 +44,9 @@ describe('AccountService accounts', () => {
   });
 
   it('accepts POST to <collection>/Members as well', async () => {
-    const r = await svc.req('POST', `${ACCOUNTS}Members`, { body: { UserName: 'viaMembers', Password: 'members-pass1', RoleId: 'ReadOnly' } });
+    const r = await svc.req('POST', `${ACCOUNTS}Members`, {
+      body: { UserName: 'viaMembers', Password: 'members-pass1', RoleId: 'ReadOnly' },
+    });
     assert.equal(r.status, 201);
     assert.equal(r.body.RoleId, 'ReadOnly');
   });
@@ -67,16 +69,28 @@ describe('AccountService accounts', () => {
   });
 
   it('keeps RoleId and the vendor privilege booleans consistent', async () => {
-    const custom = await create({ UserName: 'custom', Password: 'custom-pass1', RoleId: 'ReadOnly', Oem: { Vendor: { Privileges: { VirtualMediaPriv: true } } } });
+    const custom = await create({
+      UserName: 'custom',
+      Password: 'custom-pass1',
+      RoleId: 'ReadOnly',
+      Oem: { Vendor: { Privileges: { VirtualMediaPriv: true } } },
+    });
     assert.equal(custom.status, 201);
     assert.equal(custom.body.RoleId, 'ReadOnly');
     assert.equal(custom.body.Oem.Vendor.Privileges.VirtualMediaPriv, true);
-    const conflict = await create({ UserName: 'conflict', Password: 'conflict-pass', RoleId: 'ReadOnly', Oem: { Vendor: { Privileges: { UserConfigPriv: true, ManagerConfigPriv: true } } } });
+    const conflict = await create({
+      UserName: 'conflict',
+      Password: 'conflict-pass',
+      RoleId: 'ReadOnly',
+      Oem: { Vendor: { Privileges: { UserConfigPriv: true, ManagerConfigPriv: true } } },
+    });
     assert.equal(conflict.status, 400);
     assert.deepEqual(messageIds(conflict.body), ['Base.1.12.PropertyValueConflict']);
     // Granting the administrator booleans makes the account an Administrator.
     const uri = custom.headers.location as string;
-    const up = await svc.req('PATCH', uri, { body: { Oem: { Vendor: { Privileges: { UserConfigPriv: true, ManagerConfigPriv: true } } } } });
+    const up = await svc.req('PATCH', uri, {
+      body: { Oem: { Vendor: { Privileges: { UserConfigPriv: true, ManagerConfigPriv: true } } } },
+    });
     assert.equal(up.status, 200);
     const got = await svc.get(uri);
     assert.equal(got.body.RoleId, 'Administrator');
@@ -144,7 +158,10 @@ describe('AccountService accounts', () => {
     assert.equal(second.status, 201);
     const demote = await svc.req('PATCH', uri, { body: { RoleId: 'Operator' } });
     assert.equal(demote.status, 200);
-    const restore = await svc.req('PATCH', uri, { body: { RoleId: 'Administrator' }, auth: { user: 'admin2', password: 'admin2-password' } });
+    const restore = await svc.req('PATCH', uri, {
+      body: { RoleId: 'Administrator' },
+      auth: { user: 'admin2', password: 'admin2-password' },
+    });
     assert.equal(restore.status, 200);
     assert.equal((await svc.req('DELETE', second.headers.location as string)).status, 200);
   });
@@ -163,7 +180,15 @@ describe('AccountService accounts', () => {
     const own = await svc.req('PATCH', uri, { body: { Password: 'selfie-pass2' }, auth: me });
     assert.equal(own.status, 200);
     assert.equal((await svc.get(uri, { auth: { user: 'selfie', password: 'selfie-pass2' } })).status, 200);
-    assert.equal((await svc.req('POST', ACCOUNTS, { body: { UserName: 'x', Password: 'xxxxxxxxxx', RoleId: 'ReadOnly' }, auth: { user: 'selfie', password: 'selfie-pass2' } })).status, 403);
+    assert.equal(
+      (
+        await svc.req('POST', ACCOUNTS, {
+          body: { UserName: 'x', Password: 'xxxxxxxxxx', RoleId: 'ReadOnly' },
+          auth: { user: 'selfie', password: 'selfie-pass2' },
+        })
+      ).status,
+      403,
+    );
   });
 
   it('PasswordChangeRequired accounts may only read and change their own account', async () => {
@@ -171,7 +196,10 @@ describe('AccountService accounts', () => {
     assert.equal(r.status, 201);
     assert.equal(r.body.PasswordChangeRequired, true);
     const uri = r.headers.location as string;
-    const first = await svc.req('POST', '/redfish/v1/SessionService/Sessions/', { auth: 'none', body: { UserName: 'mustchange', Password: 'initial-pass' } });
+    const first = await svc.req('POST', '/redfish/v1/SessionService/Sessions/', {
+      auth: 'none',
+      body: { UserName: 'mustchange', Password: 'initial-pass' },
+    });
     assert.equal(first.status, 201);
     assert.deepEqual(messageIds(first.body), ['Base.1.12.PasswordChangeRequired']);
     const token = first.headers['x-auth-token'] as string;
@@ -189,7 +217,10 @@ describe('AccountService accounts', () => {
     assert.equal(pw.body.PasswordChangeRequired, false);
     assert.equal(pw.body.Password, null);
     assert.deepEqual(messageIds(pw.body), ['Base.1.12.Success']);
-    const login = await svc.req('POST', '/redfish/v1/SessionService/Sessions/', { auth: 'none', body: { UserName: 'mustchange', Password: 'changed-pass' } });
+    const login = await svc.req('POST', '/redfish/v1/SessionService/Sessions/', {
+      auth: 'none',
+      body: { UserName: 'mustchange', Password: 'changed-pass' },
+    });
     assert.equal(login.body['@Message.ExtendedInfo'], undefined, 'no PasswordChangeRequired message once changed');
     const after = await svc.get(uri, { auth: { token } });
     assert.equal(after.body.PasswordChangeRequired, false);
@@ -206,7 +237,9 @@ describe('AccountService accounts', () => {
     assert.deepEqual(op.body.AssignedPrivileges, ['Login', 'ConfigureSelf', 'ConfigureComponents']);
     assert.ok(op.body.OemPrivileges.includes('VirtualPowerAndResetPriv'));
     assert.equal(op.headers.allow, 'GET, HEAD');
-    const patch = await svc.req('PATCH', '/redfish/v1/AccountService/Roles/Operator/', { body: { AssignedPrivileges: ['Login', 'ConfigureUsers'] } });
+    const patch = await svc.req('PATCH', '/redfish/v1/AccountService/Roles/Operator/', {
+      body: { AssignedPrivileges: ['Login', 'ConfigureUsers'] },
+    });
     assert.equal(patch.status, 405);
     assert.deepEqual((await svc.get('/redfish/v1/AccountService/Roles/Operator/')).body.AssignedPrivileges, op.body.AssignedPrivileges);
     assert.equal((await svc.get('/redfish/v1/AccountService/Roles/Root/')).status, 404);
@@ -284,7 +317,10 @@ describe('AccountService lockout', () => {
     const locked = await svc.get('/redfish/v1/AccountService/', { auth: good });
     assert.equal(locked.status, 401);
     assert.deepEqual(messageIds(locked.body), ['Base.1.12.NoValidSession']);
-    const session = await svc.req('POST', '/redfish/v1/SessionService/Sessions/', { body: { UserName: 'victim', Password: 'victim-password' }, auth: 'none' });
+    const session = await svc.req('POST', '/redfish/v1/SessionService/Sessions/', {
+      body: { UserName: 'victim', Password: 'victim-password' },
+      auth: 'none',
+    });
     assert.equal(session.status, 401);
     assert.equal((await svc.get(uri)).body.Locked, true);
     await svc.clock.advance(61_000);

@@ -50,12 +50,18 @@ describe('certificate login', () => {
   const ensureReady = async () => {
     if ((await svc.get(CERT_AUTH)).body.LoginReadiness.Ready) return;
     await installLicense(svc, 'Advanced');
-    const ntp = await svc.req('PATCH', '/redfish/v1/Managers/1/NetworkProtocol/', { body: { NTP: { ProtocolEnabled: true, NTPServers: ['ntp.example.com'] } } });
+    const ntp = await svc.req('PATCH', '/redfish/v1/Managers/1/NetworkProtocol/', {
+      body: { NTP: { ProtocolEnabled: true, NTPServers: ['ntp.example.com'] } },
+    });
     assert.equal(ntp.status, 200, ntp.text);
-    const gen = await svc.req('POST', `${HTTPS_CERT}Actions/VendorHttpsCert.GenerateCSR/`, { body: { CommonName: 'localhost', Country: 'US', OrgName: 'Test' } });
+    const gen = await svc.req('POST', `${HTTPS_CERT}Actions/VendorHttpsCert.GenerateCSR/`, {
+      body: { CommonName: 'localhost', Country: 'US', OrgName: 'Test' },
+    });
     assert.equal(gen.status, 200, gen.text);
     const signed = await signCsr(gen.body.CSRString, ca, new Date(svc.clock.now() - DAY));
-    const imported = await svc.req('POST', `${HTTPS_CERT}Actions/VendorHttpsCert.ImportCertificate/`, { body: { Certificate: signed + ca.certPem } });
+    const imported = await svc.req('POST', `${HTTPS_CERT}Actions/VendorHttpsCert.ImportCertificate/`, {
+      body: { Certificate: signed + ca.certPem },
+    });
     assert.equal(imported.status, 200, imported.text);
     assert.equal((await svc.req('PATCH', CERT_AUTH, { body: { CertificateLoginEnabled: true } })).status, 200);
     const okCa = await svc.req('POST', `${CERT_AUTH}Actions/VendorCertAuth.ImportCACertificate/`, { body: { Certificate: ca.certPem } });
@@ -70,9 +76,17 @@ describe('certificate login', () => {
     ca = await issueCertificate({ subject: 'CN=Test Root CA, O=Test', ca: true, notBefore, days: 3650 });
     rogueCa = await issueCertificate({ subject: 'CN=Rogue CA', ca: true, notBefore, days: 3650 });
     client = await issueCertificate({ subject: 'CN=certuser', issuer: ca, usage: ['client'], notBefore, days: 365 });
-    expiredClient = await issueCertificate({ subject: 'CN=certuser-old', issuer: ca, usage: ['client'], notBefore: new Date(svc.clock.now() - 30 * DAY), days: 10 });
+    expiredClient = await issueCertificate({
+      subject: 'CN=certuser-old',
+      issuer: ca,
+      usage: ['client'],
+      notBefore: new Date(svc.clock.now() - 30 * DAY),
+      days: 10,
+    });
     rogueClient = await issueCertificate({ subject: 'CN=certuser', issuer: rogueCa, usage: ['client'], notBefore, days: 365 });
-    await svc.req('POST', '/redfish/v1/AccountService/Accounts/', { body: { UserName: 'certuser', Password: 'certuser-pass', RoleId: 'ReadOnly' } });
+    await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
+      body: { UserName: 'certuser', Password: 'certuser-pass', RoleId: 'ReadOnly' },
+    });
   });
   after(async () => {
     await Promise.all(agents.map((a) => a.close()));
@@ -93,13 +107,17 @@ describe('certificate login', () => {
 
     // 2. Time source.
     await refusedFor(agent, /time source is not configured/);
-    const ntp = await svc.req('PATCH', '/redfish/v1/Managers/1/NetworkProtocol/', { body: { NTP: { ProtocolEnabled: true, NTPServers: ['ntp.example.com'] } } });
+    const ntp = await svc.req('PATCH', '/redfish/v1/Managers/1/NetworkProtocol/', {
+      body: { NTP: { ProtocolEnabled: true, NTPServers: ['ntp.example.com'] } },
+    });
     assert.equal(ntp.status, 200, ntp.text);
 
     // 3. Signed controller certificate, through CSR and import.
     await refusedFor(agent, /self-signed/);
     assert.equal((await svc.get(HTTPS_CERT)).body.SelfSigned, true);
-    const noCsr = await svc.req('POST', `${HTTPS_CERT}Actions/VendorHttpsCert.ImportCertificate/`, { body: { Certificate: client.certPem } });
+    const noCsr = await svc.req('POST', `${HTTPS_CERT}Actions/VendorHttpsCert.ImportCertificate/`, {
+      body: { Certificate: client.certPem },
+    });
     assert.equal(noCsr.status, 400);
     assert.deepEqual(messageIds(noCsr.body), ['Vendor.1.0.CertificateSigningRequestMissing']);
     const gen = await svc.req('POST', `${HTTPS_CERT}Actions/VendorHttpsCert.GenerateCSR/`, {
@@ -108,11 +126,15 @@ describe('certificate login', () => {
     assert.equal(gen.status, 200, gen.text);
     assert.match(gen.body.CSRString, /BEGIN CERTIFICATE REQUEST/);
     assert.equal((await svc.get(HTTPS_CERT)).body.CertificateSigningRequest, gen.body.CSRString);
-    const mismatch = await svc.req('POST', `${HTTPS_CERT}Actions/VendorHttpsCert.ImportCertificate/`, { body: { Certificate: client.certPem } });
+    const mismatch = await svc.req('POST', `${HTTPS_CERT}Actions/VendorHttpsCert.ImportCertificate/`, {
+      body: { Certificate: client.certPem },
+    });
     assert.equal(mismatch.status, 400);
     assert.deepEqual(messageIds(mismatch.body), ['Vendor.1.0.CertificateKeyMismatch']);
     const signed = await signCsr(gen.body.CSRString, ca, new Date(svc.clock.now() - DAY));
-    const imported = await svc.req('POST', `${HTTPS_CERT}Actions/VendorHttpsCert.ImportCertificate/`, { body: { Action: 'VendorHttpsCert.ImportCertificate', Certificate: signed + ca.certPem } });
+    const imported = await svc.req('POST', `${HTTPS_CERT}Actions/VendorHttpsCert.ImportCertificate/`, {
+      body: { Action: 'VendorHttpsCert.ImportCertificate', Certificate: signed + ca.certPem },
+    });
     assert.equal(imported.status, 200, imported.text);
     const info = (await svc.get(HTTPS_CERT)).body;
     assert.equal(info.SelfSigned, false);
@@ -127,7 +149,10 @@ describe('certificate login', () => {
 
     // 5. A trusted CA: bad PEM and non-CA certificates are refused.
     await refusedFor(agent, /no trusted CA certificate/);
-    const importCa = (Certificate: string) => svc.req('POST', `${CERT_AUTH}Actions/VendorCertAuth.ImportCACertificate/`, { body: { Action: 'VendorCertAuth.ImportCACertificate', Certificate } });
+    const importCa = (Certificate: string) =>
+      svc.req('POST', `${CERT_AUTH}Actions/VendorCertAuth.ImportCACertificate/`, {
+        body: { Action: 'VendorCertAuth.ImportCACertificate', Certificate },
+      });
     const badPem = await importCa('-----BEGIN CERTIFICATE-----\\nnot base64\\n-----END CERTIFICATE-----');
     assert.equal(badPem.status, 400);
     assert.deepEqual(messageIds(badPem.body), ['Vendor.1.0.CertificateInvalid']);

@@ -23,11 +23,15 @@ describe('session slots by role', () => {
     return a;
   };
   const basicGet = async (agent: Agent, user: string, password: string) => {
-    const res = await request(`${svc.url}/redfish/v1/SessionService/`, { headers: { authorization: basic(user, password) }, dispatcher: agent });
+    const res = await request(`${svc.url}/redfish/v1/SessionService/`, {
+      headers: { authorization: basic(user, password) },
+      dispatcher: agent,
+    });
     const text = await res.body.text();
     return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
   };
-  const login = (user: string, password = PASSWORD) => svc.req('POST', SESSIONS, { auth: 'none', body: { UserName: user, Password: password } });
+  const login = (user: string, password = PASSWORD) =>
+    svc.req('POST', SESSIONS, { auth: 'none', body: { UserName: user, Password: password } });
   const alive = async (token: string) => (await svc.get('/redfish/v1/SessionService/', { auth: { token } })).status === 200;
 
   before(async () => {

@@ -41,7 +41,7 @@ describe('sessions and authentication', () => {
     await logoutAll();
   });
 
-  it('marks the caller\'s own session (MySession link and boolean)', async () => {
+  it("marks the caller's own session (MySession link and boolean)", async () => {
     const a = await login();
     const b = await login();
     const token = a.headers['x-auth-token'] as string;
@@ -88,7 +88,10 @@ describe('sessions and authentication', () => {
     const admin = accounts.findByUserName(ADMIN_USER)!;
     await accounts.setPassword(admin, 'Another-Pass-9');
     assert.equal((await svc.get('/redfish/v1/SessionService/', { auth: 'basic' })).status, 401);
-    const fresh = await svc.get('/redfish/v1/SessionService/', { auth: 'none', headers: { authorization: basic(ADMIN_USER, 'Another-Pass-9') } });
+    const fresh = await svc.get('/redfish/v1/SessionService/', {
+      auth: 'none',
+      headers: { authorization: basic(ADMIN_USER, 'Another-Pass-9') },
+    });
     assert.equal(fresh.status, 200);
     await accounts.setPassword(accounts.findByUserName(ADMIN_USER)!, ADMIN_PASSWORD);
   });
@@ -118,7 +121,10 @@ describe('sessions and authentication', () => {
     await logoutAll();
     await svc.dropConnections(); // kept-alive Basic connections hold slots of the same limit
     const made = [await login(), await login(), await login()];
-    assert.deepEqual(made.map((r) => r.status), [201, 201, 201]);
+    assert.deepEqual(
+      made.map((r) => r.status),
+      [201, 201, 201],
+    );
     const refused = await login();
     assert.equal(refused.status, 503);
     assert.deepEqual(messageIds(refused.body), ['Base.1.12.SessionLimitExceeded']);
@@ -143,7 +149,7 @@ describe('sessions and authentication', () => {
     assert.equal((await svc.get('/redfish/v1/SessionService/', { auth: 'basic' })).body.SessionTimeout, 300);
   });
 
-  it('keeps the collection\'s ETag while nothing changes, and changes it on login and logout', async () => {
+  it("keeps the collection's ETag while nothing changes, and changes it on login and logout", async () => {
     const a = await login();
     const ta = a.headers['x-auth-token'] as string;
     const list = () => svc.get('/redfish/v1/SessionService/Sessions/', { auth: { token: ta } });

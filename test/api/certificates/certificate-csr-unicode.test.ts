@@ -53,7 +53,11 @@ describe('GenerateCSR with lone surrogates', () => {
       ['City', 'x\udfff'],
       ['State', '\udbff'],
     ] as const) {
-      const r = await post(STANDARD_CSR, { CertificateCollection: { '@odata.id': HTTPS_CERTS }, CommonName: 'bmc.example.com', [param]: value });
+      const r = await post(STANDARD_CSR, {
+        CertificateCollection: { '@odata.id': HTTPS_CERTS },
+        CommonName: 'bmc.example.com',
+        [param]: value,
+      });
       assert.equal(r.status, 400, `${param}: ${r.text}`);
       assert.deepEqual(messageIds(r.body), ['Base.1.12.ActionParameterValueFormatError']);
       const info = r.body.error['@Message.ExtendedInfo'][0];

@@ -35,7 +35,10 @@ describe('CertificateService', () => {
     const locations = await svc.get(service.body.CertificateLocations['@odata.id']);
     const linked: string[] = locations.body.Links.Certificates.map((l: { '@odata.id': string }) => l['@odata.id']);
     assert.equal(linked[0], HTTPS_CERT);
-    assert.ok(linked.some((u) => u.includes('/SecureBoot/SecureBootDatabases/PKDefault/Certificates/')), 'secure boot certificates too');
+    assert.ok(
+      linked.some((u) => u.includes('/SecureBoot/SecureBootDatabases/PKDefault/Certificates/')),
+      'secure boot certificates too',
+    );
     for (const uri of linked) assert.equal((await svc.get(uri)).status, 200, uri);
 
     const np = await svc.get('/redfish/v1/Managers/1/NetworkProtocol/');
@@ -55,7 +58,13 @@ describe('CertificateService', () => {
     assert.deepEqual(messageIds(none.body), ['Vendor.1.0.CertificateSigningRequestMissing']);
 
     const gen = await svc.req('POST', GENERATE, {
-      body: { CertificateCollection: { '@odata.id': HTTPS_CERTS }, CommonName: 'bmc.example.com', AlternativeNames: ['localhost'], Organization: 'Test', Country: 'US' },
+      body: {
+        CertificateCollection: { '@odata.id': HTTPS_CERTS },
+        CommonName: 'bmc.example.com',
+        AlternativeNames: ['localhost'],
+        Organization: 'Test',
+        Country: 'US',
+      },
     });
     assert.equal(gen.status, 200, gen.text);
     assert.match(gen.body.CSRString, /BEGIN CERTIFICATE REQUEST/);
@@ -98,10 +107,14 @@ describe('CertificateService', () => {
     const pk = await replace(ca.certPem, '/redfish/v1/Systems/1/SecureBoot/SecureBootDatabases/PK/Certificates/1/');
     assert.equal(pk.status, 400);
     assert.deepEqual(messageIds(pk.body), ['Base.1.12.ActionParameterValueError']);
-    const elsewhere = await svc.req('POST', GENERATE, { body: { CertificateCollection: { '@odata.id': '/redfish/v1/AccountService/' }, CommonName: 'x' } });
+    const elsewhere = await svc.req('POST', GENERATE, {
+      body: { CertificateCollection: { '@odata.id': '/redfish/v1/AccountService/' }, CommonName: 'x' },
+    });
     assert.equal(elsewhere.status, 400);
     assert.deepEqual(messageIds(elsewhere.body), ['Base.1.12.ActionParameterValueError']);
-    const rsa = await svc.req('POST', GENERATE, { body: { CertificateCollection: { '@odata.id': HTTPS_CERTS }, CommonName: 'x', KeyPairAlgorithm: 'TPM_ALG_RSA' } });
+    const rsa = await svc.req('POST', GENERATE, {
+      body: { CertificateCollection: { '@odata.id': HTTPS_CERTS }, CommonName: 'x', KeyPairAlgorithm: 'TPM_ALG_RSA' },
+    });
     assert.equal(rsa.status, 400);
     const missing = await svc.req('POST', REPLACE, { body: { CertificateString: 'x', CertificateType: 'PEM' } });
     assert.equal(missing.status, 400);
@@ -110,11 +123,16 @@ describe('CertificateService', () => {
     assert.equal(garbage.status, 400);
     assert.deepEqual(messageIds(garbage.body), ['Vendor.1.0.CertificateInvalid']);
 
-    const create = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', { body: { UserName: 'operator', Password: 'Operator-Pass-1', RoleId: 'Operator' } });
+    const create = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
+      body: { UserName: 'operator', Password: 'Operator-Pass-1', RoleId: 'Operator' },
+    });
     assert.equal(create.status, 201, create.text);
     const asOperator = { auth: { user: 'operator', password: 'Operator-Pass-1' } } as const;
     assert.equal((await svc.get(SERVICE, asOperator)).status, 200);
-    const refused = await svc.req('POST', GENERATE, { ...asOperator, body: { CertificateCollection: { '@odata.id': HTTPS_CERTS }, CommonName: 'x' } });
+    const refused = await svc.req('POST', GENERATE, {
+      ...asOperator,
+      body: { CertificateCollection: { '@odata.id': HTTPS_CERTS }, CommonName: 'x' },
+    });
     assert.equal(refused.status, 403);
   });
 });

@@ -122,7 +122,10 @@ describe('chassis', () => {
       body: { UserName: 'reader', Password: 'Reader-Pass-123', RoleId: 'ReadOnly' },
     });
     assert.equal(a.status, 201, a.text);
-    const r = await svc.req('PATCH', CHASSIS, { body: { LocationIndicatorActive: false }, auth: { user: 'reader', password: 'Reader-Pass-123' } });
+    const r = await svc.req('PATCH', CHASSIS, {
+      body: { LocationIndicatorActive: false },
+      auth: { user: 'reader', password: 'Reader-Pass-123' },
+    });
     assert.equal(r.status, 403);
     assert.equal((await svc.get(CHASSIS, { auth: { user: 'reader', password: 'Reader-Pass-123' } })).status, 200);
   });

@@ -41,7 +41,10 @@ describe('thermal', () => {
     assert.deepEqual(r.body.Oem.Vendor.WarningUsertTempThreshold, null);
     assert.equal(r.body.Oem.Vendor['@odata.type'], '#VendorThermalExt.v1_0_0.VendorThermalExt');
     assert.equal(r.body.Oem.Vendor.Actions['#VendorThermalExt.SetUserTempThreshold'].target, SET);
-    assert.deepEqual(r.body.Oem.Vendor.Actions['#VendorThermalExt.SetUserTempThreshold']['AlertType@Redfish.AllowableValues'], ['Warning', 'Critical']);
+    assert.deepEqual(r.body.Oem.Vendor.Actions['#VendorThermalExt.SetUserTempThreshold']['AlertType@Redfish.AllowableValues'], [
+      'Warning',
+      'Critical',
+    ]);
     assert.equal((await svc.get('/redfish/v1/Chassis/9/Thermal/')).status, 404);
   });
 
@@ -72,7 +75,9 @@ describe('thermal', () => {
       assert.ok(messageIds(r.body).includes(id), `${JSON.stringify(body)} -> ${messageIds(r.body)}`);
     }
     const reader = { user: 'thermal-reader', password: 'Reader-Pass-123' };
-    await svc.req('POST', '/redfish/v1/AccountService/Accounts/', { body: { UserName: reader.user, Password: reader.password, RoleId: 'ReadOnly' } });
+    await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
+      body: { UserName: reader.user, Password: reader.password, RoleId: 'ReadOnly' },
+    });
     const denied = await svc.req('POST', SET, { body: { SensorNumber: 2, AlertType: 'Warning', ThresholdCelsius: 40 }, auth: reader });
     assert.equal(denied.status, 403);
   });
@@ -109,7 +114,9 @@ describe('thermal', () => {
     const alerts = events.filter((e) => e.message.MessageId === 'Vendor.1.0.UserTempThresholdExceededWarning');
     assert.equal(alerts.length, 1);
     assert.equal(alerts[0]!.origin, THERMAL);
-    const entry = (await svc.get(IML, { auth: 'basic' })).body.Members.find((m: any) => m.MessageId === 'Vendor.1.0.UserTempThresholdExceededWarning');
+    const entry = (await svc.get(IML, { auth: 'basic' })).body.Members.find(
+      (m: any) => m.MessageId === 'Vendor.1.0.UserTempThresholdExceededWarning',
+    );
     assert.equal(entry.Severity, 'Warning');
     assert.equal(entry.MessageArgs[0], '02-CPU 1');
     assert.deepEqual(entry.Links.OriginOfCondition, { '@odata.id': THERMAL });

@@ -48,9 +48,14 @@ describe('event delivery', () => {
   });
   after(() => svc.close());
 
-  it('POSTs a Redfish Event with the subscription\'s headers and Context (point 3)', async () => {
+  it("POSTs a Redfish Event with the subscription's headers and Context (point 3)", async () => {
     const l = await listener();
-    await subscribe(svc, { Destination: l.url, Context: 'ctx-A', RegistryPrefixes: ['StorageDevice'], HttpHeaders: [{ Authorization: 'Bearer listener-secret' }, { 'X-Extra': '1' }] });
+    await subscribe(svc, {
+      Destination: l.url,
+      Context: 'ctx-A',
+      RegistryPrefixes: ['StorageDevice'],
+      HttpHeaders: [{ Authorization: 'Bearer listener-secret' }, { 'X-Extra': '1' }],
+    });
     await testEvent(svc, 7, { OriginOfCondition: '/redfish/v1/Systems/1/' });
     await waitFor(() => l.received.length === 1, 'one delivery');
     const d = l.received[0]!;
@@ -89,27 +94,41 @@ describe('event delivery', () => {
     await subscribe(svc, { Destination: all.url, Context: 'all' });
     await testEvent(svc, 1);
     await svc.req('POST', TEST_EVENT, { body: { MessageId: 'Base.1.12.Success' } });
-    await waitFor(() => storage.received.length === 1 && base.received.length === 1 && all.messageIds().includes('Base.1.12.Success'), 'deliveries');
+    await waitFor(
+      () => storage.received.length === 1 && base.received.length === 1 && all.messageIds().includes('Base.1.12.Success'),
+      'deliveries',
+    );
     assert.deepEqual(storage.messageIds(), [ERASING]);
     assert.deepEqual(base.messageIds(), ['Base.1.12.Success']);
     assert.ok(all.messageIds().includes(ERASING));
     assert.equal(base.events()[0].Message, 'The request completed successfully.');
   });
 
-  it('keeps each listener\'s events in order', async () => {
+  it("keeps each listener's events in order", async () => {
     const l = await listener();
     await subscribe(svc, { Destination: l.url, Context: 'order', RegistryPrefixes: ['StorageDevice'] });
     for (let i = 0; i < 20; i++) await testEvent(svc, i);
     await waitFor(() => l.received.length === 20, '20 deliveries');
-    assert.deepEqual(l.events().map((e) => e.MessageArgs[0]), Array.from({ length: 20 }, (_, i) => String(i)));
+    assert.deepEqual(
+      l.events().map((e) => e.MessageArgs[0]),
+      Array.from({ length: 20 }, (_, i) => String(i)),
+    );
     const ids = l.events().map((e) => Number(e.EventId));
-    assert.deepEqual([...ids].sort((a, b) => a - b), ids);
+    assert.deepEqual(
+      [...ids].sort((a, b) => a - b),
+      ids,
+    );
   });
 
   it('retries DeliveryRetryAttempts times, DeliveryRetryIntervalSeconds apart, then TerminateAfterRetries removes it', async () => {
     const l = await listener();
     l.mode = 'fail';
-    const id = await subscribe(svc, { Destination: l.url, Context: 't', RegistryPrefixes: ['StorageDevice'], DeliveryRetryPolicy: 'TerminateAfterRetries' });
+    const id = await subscribe(svc, {
+      Destination: l.url,
+      Context: 't',
+      RegistryPrefixes: ['StorageDevice'],
+      DeliveryRetryPolicy: 'TerminateAfterRetries',
+    });
     await testEvent(svc, 1);
     await failedAttempts(svc, l, id, 1);
     const status = await svc.get(`${SUBS}${id}/`);
@@ -154,14 +173,22 @@ describe('event delivery', () => {
     l.mode = 'ok';
     assert.equal((await svc.req('PATCH', `${SUBS}${id}/`, { body: { Status: { State: 'Enabled' } } })).status, 200);
     await waitFor(() => l.received.length === 3, 'the kept events');
-    assert.deepEqual(l.events().map((e) => e.MessageArgs[0]), ['1', '2', '3']);
+    assert.deepEqual(
+      l.events().map((e) => e.MessageArgs[0]),
+      ['1', '2', '3'],
+    );
     assert.deepEqual((await svc.get(`${SUBS}${id}/`)).body.Status, { State: 'Enabled', Health: 'OK' });
   });
 
   it('RetryForever keeps retrying past DeliveryRetryAttempts until the listener answers', async () => {
     const l = await listener();
     l.mode = 'fail';
-    const id = await subscribe(svc, { Destination: l.url, Context: 'forever', RegistryPrefixes: ['StorageDevice'], DeliveryRetryPolicy: 'RetryForever' });
+    const id = await subscribe(svc, {
+      Destination: l.url,
+      Context: 'forever',
+      RegistryPrefixes: ['StorageDevice'],
+      DeliveryRetryPolicy: 'RetryForever',
+    });
     await testEvent(svc, 1);
     for (let n = 1; n <= 6; n++) {
       await failedAttempts(svc, l, id, n);
@@ -192,7 +219,10 @@ describe('event delivery', () => {
     slow.mode = 'ok';
     await svc.clock.advance(30_000);
     await waitFor(() => slow.received.length === 5, 'slow deliveries');
-    assert.deepEqual(slow.events().map((e) => e.MessageArgs[0]), ['0', '1', '2', '3', '4']);
+    assert.deepEqual(
+      slow.events().map((e) => e.MessageArgs[0]),
+      ['0', '1', '2', '3', '4'],
+    );
   });
 
   it('VerifyCertificate true refuses a listener whose certificate is not trusted', async () => {
@@ -221,9 +251,16 @@ describe('event delivery', () => {
     assert.equal(l.port, port);
     await svc.clock.advance(30_000);
     await waitFor(() => l.received.length === 6, 'every event');
-    assert.deepEqual(l.events().map((e) => e.MessageArgs[0]), ['0', '1', '2', '3', '4', '5']);
+    assert.deepEqual(
+      l.events().map((e) => e.MessageArgs[0]),
+      ['0', '1', '2', '3', '4', '5'],
+    );
     const ids = l.events().map((e) => Number(e.EventId));
-    assert.deepEqual([...new Set(ids)].sort((a, b) => a - b), ids, 'EventIds are unique and increasing across the restart');
+    assert.deepEqual(
+      [...new Set(ids)].sort((a, b) => a - b),
+      ids,
+      'EventIds are unique and increasing across the restart',
+    );
     await waitFor(() => hubOf(svc).deliveryState(id).pending === 0, 'the outbox to drain');
   });
 });
@@ -242,7 +279,9 @@ describe('real event sources (point 5)', () => {
   });
 
   it('reports accounts created, changed and removed, and resources written through the API', async () => {
-    const c = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', { body: { UserName: 'ops', Password: 'Ops-Password-123', RoleId: 'Operator' } });
+    const c = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
+      body: { UserName: 'ops', Password: 'Ops-Password-123', RoleId: 'Operator' },
+    });
     assert.equal(c.status, 201);
     const uri = c.headers.location as string;
     assert.equal((await svc.req('PATCH', uri, { body: { RoleId: 'ReadOnly' } })).status, 200);

@@ -26,7 +26,8 @@ describe('EventService', () => {
     assert.equal(r.body.DeliveryRetryAttempts, 3);
     assert.equal(r.body.DeliveryRetryIntervalSeconds, 30);
     assert.deepEqual(r.body.EventFormatTypes, ['Event', 'MetricReport']);
-    for (const p of ['Base', 'ResourceEvent', 'TaskEvent', 'VendorResourceEvents', 'StorageDevice']) assert.ok(r.body.RegistryPrefixes.includes(p), p);
+    for (const p of ['Base', 'ResourceEvent', 'TaskEvent', 'VendorResourceEvents', 'StorageDevice'])
+      assert.ok(r.body.RegistryPrefixes.includes(p), p);
     assert.equal(r.body.ServerSentEventUri, '/redfish/v1/EventService/SSE/');
     assert.deepEqual(r.body.Subscriptions, { '@odata.id': SUBS });
     assert.equal(r.body.Actions['#EventService.SubmitTestEvent'].target, `${ES}Actions/EventService.SubmitTestEvent/`);
@@ -37,7 +38,10 @@ describe('EventService', () => {
   it('lists every prefix it can emit under $select=RegistryPrefixes, each one served as a registry', async () => {
     const r = await svc.get(`${ES}?$select=RegistryPrefixes`);
     assert.equal(r.status, 200);
-    assert.deepEqual(Object.keys(r.body).filter((k) => !k.startsWith('@')), ['RegistryPrefixes']);
+    assert.deepEqual(
+      Object.keys(r.body).filter((k) => !k.startsWith('@')),
+      ['RegistryPrefixes'],
+    );
     for (const prefix of r.body.RegistryPrefixes) {
       const reg = await svc.get(`/redfish/v1/Registries/${prefix}/`);
       assert.equal(reg.status, 200, prefix);
@@ -45,7 +49,10 @@ describe('EventService', () => {
   });
 
   it('serves the vendor resource-event and StorageDevice registries as gzip files (point 5, Events 7)', async () => {
-    for (const [prefix, key] of [['StorageDevice', 'DrvArrLogDrvErasing'], ['VendorResourceEvents', 'AccountCreated']] as const) {
+    for (const [prefix, key] of [
+      ['StorageDevice', 'DrvArrLogDrvErasing'],
+      ['VendorResourceEvents', 'AccountCreated'],
+    ] as const) {
       const res = await request(`${svc.url}/redfish/v1/RegistryStore/registries/en/${prefix}.json`, {
         headers: { 'x-auth-token': await svc.adminToken() },
         dispatcher: insecureAgent,
@@ -84,7 +91,9 @@ describe('EventService', () => {
   });
 
   it('refuses writes from a read-only account', async () => {
-    const c = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', { body: { UserName: 'reader', Password: 'Reader-Pass-123', RoleId: 'ReadOnly' } });
+    const c = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
+      body: { UserName: 'reader', Password: 'Reader-Pass-123', RoleId: 'ReadOnly' },
+    });
     assert.equal(c.status, 201);
     const auth = { user: 'reader', password: 'Reader-Pass-123' };
     assert.equal((await svc.get(ES, { auth })).status, 200);
@@ -138,7 +147,12 @@ describe('subscriptions', () => {
 
   it('keeps HttpHeaders secret: GET returns them empty (point 2)', async () => {
     const r = await svc.req('POST', SUBS, {
-      body: { Destination: 'https://listener.example:8443/ev', Context: 'c', HttpHeaders: [{ Authorization: 'Bearer top-secret' }], Protocol: 'Redfish' },
+      body: {
+        Destination: 'https://listener.example:8443/ev',
+        Context: 'c',
+        HttpHeaders: [{ Authorization: 'Bearer top-secret' }],
+        Protocol: 'Redfish',
+      },
     });
     assert.equal(r.status, 201);
     assert.deepEqual(r.body.HttpHeaders, []);
@@ -175,7 +189,12 @@ describe('subscriptions', () => {
   it('PATCHes Context, RegistryPrefixes, HttpHeaders and DeliveryRetryPolicy, not Destination', async () => {
     const uri = await subscription();
     let r = await svc.req('PATCH', uri, {
-      body: { Context: 'second', RegistryPrefixes: ['StorageDevice'], HttpHeaders: [{ 'X-Key': 'k' }], DeliveryRetryPolicy: 'SuspendRetries' },
+      body: {
+        Context: 'second',
+        RegistryPrefixes: ['StorageDevice'],
+        HttpHeaders: [{ 'X-Key': 'k' }],
+        DeliveryRetryPolicy: 'SuspendRetries',
+      },
     });
     assert.equal(r.status, 200);
     r = await svc.get(uri);

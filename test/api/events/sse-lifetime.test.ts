@@ -60,7 +60,10 @@ describe('SSE streams end with the right to read them', () => {
 
   it('ends when its session is deleted (logout), not when another session of the account ends', async () => {
     const a = await account();
-    const login = await svc.req('POST', '/redfish/v1/SessionService/Sessions/', { auth: 'none', body: { UserName: a.user, Password: PASSWORD } });
+    const login = await svc.req('POST', '/redfish/v1/SessionService/Sessions/', {
+      auth: 'none',
+      body: { UserName: a.user, Password: PASSWORD },
+    });
     assert.equal(login.status, 201);
     const mine = login.headers['x-auth-token'] as string;
     const other = await svc.login(a.user, PASSWORD);
@@ -101,14 +104,20 @@ describe('SSE streams end with the right to read them', () => {
     const readerStream = await open({ token: await svc.login(ro.user, PASSWORD) });
 
     // Changes that take nothing away keep the streams.
-    assert.equal((await svc.req('PATCH', ro.uri, { auth: 'basic', body: { Oem: { Vendor: { Privileges: { VirtualMediaPriv: true } } } } })).status, 200);
+    assert.equal(
+      (await svc.req('PATCH', ro.uri, { auth: 'basic', body: { Oem: { Vendor: { Privileges: { VirtualMediaPriv: true } } } } })).status,
+      200,
+    );
     await stillStreaming(operatorStream, operatorBasic, readerStream);
 
     assert.equal((await svc.req('PATCH', op.uri, { auth: 'basic', body: { RoleId: 'ReadOnly' } })).status, 200);
     await waitFor(() => operatorStream.ended && operatorBasic.ended, "the operator's streams to end");
     await stillStreaming(readerStream);
 
-    assert.equal((await svc.req('PATCH', ro.uri, { auth: 'basic', body: { Oem: { Vendor: { Privileges: { LoginPriv: false } } } } })).status, 200);
+    assert.equal(
+      (await svc.req('PATCH', ro.uri, { auth: 'basic', body: { Oem: { Vendor: { Privileges: { LoginPriv: false } } } } })).status,
+      200,
+    );
     await endsAndGoes(readerStream, 'LoginPriv is taken away');
   });
 

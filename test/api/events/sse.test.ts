@@ -54,8 +54,10 @@ class SseClient {
     return new Promise((resolve, reject) => {
       const url = new URL(`${svc.url}${SSE}${query}`);
       const go = (tok: string) => {
-        const req = httpsRequest(url, { rejectUnauthorized: false, headers: { accept: 'text/event-stream', 'x-auth-token': tok, ...headers } }, (res) =>
-          resolve(new SseClient(res, () => req.destroy())),
+        const req = httpsRequest(
+          url,
+          { rejectUnauthorized: false, headers: { accept: 'text/event-stream', 'x-auth-token': tok, ...headers } },
+          (res) => resolve(new SseClient(res, () => req.destroy())),
         );
         req.on('error', reject);
         req.end();
@@ -123,7 +125,9 @@ describe('server-sent events', () => {
       await testEvent(svc, 'StorageDevice.2.1.DrvArrLogDrvErasing', '1');
       await testEvent(svc, 'Base.1.12.Success');
       await waitFor(() => c.messageIds().includes('Base.1.12.Success'), 'two SSE events');
-      const ours = c.messages.filter((m) => ['StorageDevice.2.1.DrvArrLogDrvErasing', 'Base.1.12.Success'].includes(m.data.Events[0].MessageId));
+      const ours = c.messages.filter((m) =>
+        ['StorageDevice.2.1.DrvArrLogDrvErasing', 'Base.1.12.Success'].includes(m.data.Events[0].MessageId),
+      );
       assert.equal(ours.length, 2);
       assert.notEqual(ours[0]!.id, ours[1]!.id);
       assert.equal(ours[0]!.data['@odata.type'], '#Event.v1_7_0.Event');
@@ -162,7 +166,10 @@ describe('server-sent events', () => {
   it('filters on RegistryPrefix and MessageId with $filter', async () => {
     const byPrefix = await SseClient.open(svc, `?$filter=${encodeURIComponent("RegistryPrefix eq 'StorageDevice'")}`);
     const byId = await SseClient.open(svc, `?$filter=${encodeURIComponent("MessageId eq 'Base.1.12.Success'")}`);
-    const either = await SseClient.open(svc, `?$filter=${encodeURIComponent("(MessageId eq 'Base.1.12.Success') or RegistryPrefix eq 'StorageDevice'")}`);
+    const either = await SseClient.open(
+      svc,
+      `?$filter=${encodeURIComponent("(MessageId eq 'Base.1.12.Success') or RegistryPrefix eq 'StorageDevice'")}`,
+    );
     try {
       await testEvent(svc, 'Base.1.12.Success');
       await testEvent(svc, 'StorageDevice.2.1.DrvArrLogDrvErasing', '2');
@@ -199,10 +206,15 @@ describe('server-sent events', () => {
     await testEvent(svc, 'Base.1.12.Success');
     await testEvent(svc, 'StorageDevice.2.1.DrvArrLogDrvErasing', 'c');
     svc = await svc.restart();
-    const again = await SseClient.open(svc, `?$filter=${encodeURIComponent("RegistryPrefix eq 'StorageDevice'")}`, { 'last-event-id': lastSeen });
+    const again = await SseClient.open(svc, `?$filter=${encodeURIComponent("RegistryPrefix eq 'StorageDevice'")}`, {
+      'last-event-id': lastSeen,
+    });
     try {
       await waitFor(() => again.messages.length === 2, 'the missed events');
-      assert.deepEqual(again.messages.map((m) => m.data.Events[0].MessageArgs[0]), ['b', 'c']);
+      assert.deepEqual(
+        again.messages.map((m) => m.data.Events[0].MessageArgs[0]),
+        ['b', 'c'],
+      );
       assert.ok(again.messages.every((m) => Number(m.id) > Number(lastSeen)));
       await testEvent(svc, 'StorageDevice.2.1.DrvArrLogDrvErasing', 'd');
       await waitFor(() => again.messages.length === 3, 'the live event after the replay');
@@ -239,7 +251,9 @@ describe('server-sent events', () => {
       setTimeout(() => resolve(false), 5_000).unref();
     });
     const auth = Buffer.from(`${ADMIN_USER}:${ADMIN_PASSWORD}`).toString('base64');
-    socket.write(`GET /redfish/v1/EventService/SSE/ HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nAuthorization: Basic ${auth}\r\nLast-Event-ID: 0\r\n\r\n`);
+    socket.write(
+      `GET /redfish/v1/EventService/SSE/ HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nAuthorization: Basic ${auth}\r\nLast-Event-ID: 0\r\n\r\n`,
+    );
     try {
       assert.equal(await closed, true, 'the service ended the connection');
       assert.ok(received < 2_000_000, `the replay stopped at the limit (${received} bytes received)`);

@@ -18,10 +18,14 @@ describe('TelemetryService metric reports', () => {
     svc = await startTestService({ keepData: true });
     reports = await EventListener.start();
     events = await EventListener.start();
-    const a = await svc.req('POST', '/redfish/v1/EventService/Subscriptions/', { body: { Destination: reports.url, Context: 'metrics', EventFormatType: 'MetricReport' } });
+    const a = await svc.req('POST', '/redfish/v1/EventService/Subscriptions/', {
+      body: { Destination: reports.url, Context: 'metrics', EventFormatType: 'MetricReport' },
+    });
     assert.equal(a.status, 201);
     assert.equal(a.body.EventFormatType, 'MetricReport');
-    const b = await svc.req('POST', '/redfish/v1/EventService/Subscriptions/', { body: { Destination: events.url, Context: 'events', RegistryPrefixes: ['StorageDevice'] } });
+    const b = await svc.req('POST', '/redfish/v1/EventService/Subscriptions/', {
+      body: { Destination: events.url, Context: 'events', RegistryPrefixes: ['StorageDevice'] },
+    });
     assert.equal(b.status, 201);
   });
   after(async () => {
@@ -102,7 +106,10 @@ describe('TelemetryService metric reports', () => {
   });
 
   it('keeps the latest report and the schedule across a restart', async () => {
-    assert.equal((await svc.req('PATCH', DEF, { body: { Schedule: { RecurrenceInterval: 'PT10S' }, MetricReportDefinitionEnabled: true } })).status, 200);
+    assert.equal(
+      (await svc.req('PATCH', DEF, { body: { Schedule: { RecurrenceInterval: 'PT10S' }, MetricReportDefinitionEnabled: true } })).status,
+      200,
+    );
     await svc.clock.advance(10_000);
     const before = (await svc.get(REPORT)).body;
     assert.ok(before.ReportSequence !== undefined, 'a report before the restart');

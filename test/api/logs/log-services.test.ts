@@ -34,7 +34,13 @@ describe('log services', () => {
     assert.equal(iml.body.Actions['#LogService.ClearLog'].target, `${IML}Actions/LogService.ClearLog/`);
     assert.equal((await svc.get(IEL)).body.Id, 'IEL');
 
-    for (const p of [`${SYS_LOGS}IEL/`, `${MGR_LOGS}IML/`, '/redfish/v1/Systems/2/LogServices/', '/redfish/v1/Managers/2/LogServices/IEL/', `${IML}Entries/999/`]) {
+    for (const p of [
+      `${SYS_LOGS}IEL/`,
+      `${MGR_LOGS}IML/`,
+      '/redfish/v1/Systems/2/LogServices/',
+      '/redfish/v1/Managers/2/LogServices/IEL/',
+      `${IML}Entries/999/`,
+    ]) {
       const r = await svc.get(p);
       assert.equal(r.status, 404, p);
       assert.deepEqual(messageIds(r.body), ['Base.1.12.ResourceMissingAtURI'], p);
@@ -91,7 +97,10 @@ describe('log services', () => {
     const ielCount = (await svc.get(`${IEL}Entries/`, { auth: 'basic' })).body['Members@odata.count'];
     assert.ok(ielCount > 0);
     const op = { user: 'log-operator', password: 'Operator-Pass-1' };
-    await svc.req('POST', '/redfish/v1/AccountService/Accounts/', { body: { UserName: op.user, Password: op.password, RoleId: 'Operator' }, auth: 'basic' });
+    await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
+      body: { UserName: op.user, Password: op.password, RoleId: 'Operator' },
+      auth: 'basic',
+    });
     assert.equal((await svc.req('POST', `${IML}Actions/LogService.ClearLog/`, { body: {}, auth: op })).status, 403);
     const bad = await svc.req('POST', `${IML}Actions/LogService.ClearLog/`, { body: { Everything: true }, auth: 'basic' });
     assert.equal(bad.status, 400);

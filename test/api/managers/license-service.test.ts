@@ -35,7 +35,12 @@ describe('LicenseService', () => {
 
     // Signed by another vendor key: the signature does not verify.
     const { privateKey } = generateKeyPairSync('ed25519');
-    const forged = issueLicenseKey(privateKey, { tier: 'PremiumSecurity', licensee: 'Mallory', serial: 'X', issued: '2026-01-01T00:00:00Z' });
+    const forged = issueLicenseKey(privateKey, {
+      tier: 'PremiumSecurity',
+      licensee: 'Mallory',
+      serial: 'X',
+      issued: '2026-01-01T00:00:00Z',
+    });
     const f = await svc.req('POST', LS, { body: { LicenseKey: forged } });
     assert.equal(f.status, 400);
     assert.deepEqual(messageIds(f.body), ['Vendor.1.0.LicenseKeyInvalid']);
@@ -105,7 +110,10 @@ describe('LicenseService', () => {
     if ((await svc.get(`${LS}1/`, { auth: 'basic' })).status === 404) {
       assert.equal((await svc.req('POST', LS, { body: { LicenseKey: issueTestLicense(svc, 'Advanced') }, auth: 'basic' })).status, 201);
     }
-    await svc.req('POST', '/redfish/v1/AccountService/Accounts/', { body: { UserName: 'lic-op', Password: 'lic-op-password', RoleId: 'Operator' }, auth: 'basic' });
+    await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
+      body: { UserName: 'lic-op', Password: 'lic-op-password', RoleId: 'Operator' },
+      auth: 'basic',
+    });
     const op = { user: 'lic-op', password: 'lic-op-password' };
     assert.equal((await svc.req('POST', LS, { body: { LicenseKey: issueTestLicense(svc, 'Advanced') }, auth: op })).status, 403);
     assert.equal((await svc.req('DELETE', `${LS}1/`, { auth: op })).status, 403);
@@ -122,14 +130,33 @@ describe('license CLI', () => {
     const svc = await startTestService();
     try {
       const run = promisify(execFile);
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'license', 'issue', '--data-dir', svc.dataDir, '--tier', 'PremiumSecurity', '--licensee', 'CLI Test'], { cwd: process.cwd() });
+      const { stdout } = await run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/cli.ts',
+          'license',
+          'issue',
+          '--data-dir',
+          svc.dataDir,
+          '--tier',
+          'PremiumSecurity',
+          '--licensee',
+          'CLI Test',
+        ],
+        { cwd: process.cwd() },
+      );
       const key = stdout.trim();
       const payload = verifyLicenseKey(ensureVendorLicenseKey(svc.dataDir).publicKey, key);
       assert.equal(payload.tier, 'PremiumSecurity');
       assert.equal(payload.licensee, 'CLI Test');
       const r = await svc.req('POST', LS, { body: { LicenseKey: key } });
       assert.equal(r.status, 201);
-      await assert.rejects(run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'license', 'issue', '--data-dir', svc.dataDir, '--tier', 'Gold']), /tier must be one of/);
+      await assert.rejects(
+        run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'license', 'issue', '--data-dir', svc.dataDir, '--tier', 'Gold']),
+        /tier must be one of/,
+      );
     } finally {
       await svc.close();
     }

@@ -85,11 +85,17 @@ describe('BIOS current and pending areas', () => {
     const b = await current();
     assert.equal(b.Attributes.ProcTurbo, 'Disabled');
     assert.equal(b.Attributes.NetworkBootRetryCount, 5);
-    assert.deepEqual(b['@Redfish.Settings'].Messages.map((m: any) => m.MessageId), ['Base.1.12.Success']);
+    assert.deepEqual(
+      b['@Redfish.Settings'].Messages.map((m: any) => m.MessageId),
+      ['Base.1.12.Success'],
+    );
     assert.equal(b['@Redfish.Settings'].Time, appliedAt);
     const pending = (await svc.get(SETTINGS)).body.Attributes;
     assert.deepEqual(pending, b.Attributes);
-    const iml = svc.running.services.logs.list('IML').slice(before).map((x) => x.MessageId);
+    const iml = svc.running.services.logs
+      .list('IML')
+      .slice(before)
+      .map((x) => x.MessageId);
     assert.ok(iml.includes('Vendor.1.0.BiosSettingsApplied'));
     const sel = await svc.get(`${BIOS}?$select=@Redfish.Settings/Messages`);
     assert.equal(sel.body['@Redfish.Settings'].Messages.length, 1);
@@ -119,7 +125,9 @@ describe('BIOS current and pending areas', () => {
     await resetServer();
     const msgs = await settingsMessages();
     assert.equal(msgs[0].MessageId, 'Base.1.12.Success');
-    const faults = Object.fromEntries(msgs.slice(1).map((m) => [m.RelatedProperties[0], [m.MessageId.replace('Base.1.12.', ''), m.MessageArgs]]));
+    const faults = Object.fromEntries(
+      msgs.slice(1).map((m) => [m.RelatedProperties[0], [m.MessageId.replace('Base.1.12.', ''), m.MessageArgs]]),
+    );
     assert.deepEqual(faults, {
       '#/Attributes/NoSuchAttribute': ['PropertyUnknown', ['NoSuchAttribute']],
       '#/Attributes/ProcTurbo': ['PropertyValueNotInList', ['Maybe', 'ProcTurbo']],
@@ -144,7 +152,10 @@ describe('BIOS current and pending areas', () => {
     // Custom profile: the power settings become writable in the same transfer.
     await patch({ WorkloadProfile: 'Custom', PowerRegulator: 'StaticHighPerf', Dhcpv4: 'Disabled', Ipv4Address: '192.0.2.10' });
     await resetServer();
-    assert.deepEqual((await settingsMessages()).map((m) => m.MessageId), ['Base.1.12.Success']);
+    assert.deepEqual(
+      (await settingsMessages()).map((m) => m.MessageId),
+      ['Base.1.12.Success'],
+    );
     let a = (await current()).Attributes;
     assert.equal(a.PowerRegulator, 'StaticHighPerf');
     assert.equal(a.Ipv4Address, '192.0.2.10');
@@ -152,11 +163,14 @@ describe('BIOS current and pending areas', () => {
     await patch({ WorkloadProfile: 'GeneralPeakFrequencyCompute', ProcTurbo: 'Disabled', Dhcpv4: 'Enabled', Ipv4Gateway: '192.0.2.1' });
     await resetServer();
     const msgs = await settingsMessages();
-    assert.deepEqual(msgs.map((m) => [m.MessageId, m.MessageArgs]), [
-      ['Base.1.12.Success', []],
-      ['Base.1.12.PropertyNotWritable', ['Ipv4Gateway']],
-      ['Base.1.12.PropertyValueConflict', ['ProcTurbo', 'WorkloadProfile']],
-    ]);
+    assert.deepEqual(
+      msgs.map((m) => [m.MessageId, m.MessageArgs]),
+      [
+        ['Base.1.12.Success', []],
+        ['Base.1.12.PropertyNotWritable', ['Ipv4Gateway']],
+        ['Base.1.12.PropertyValueConflict', ['ProcTurbo', 'WorkloadProfile']],
+      ],
+    );
     a = (await current()).Attributes;
     assert.equal(a.ProcTurbo, 'Enabled');
     assert.equal(a.PowerRegulator, 'StaticHighPerf');
@@ -169,7 +183,11 @@ describe('BIOS current and pending areas', () => {
     assert.deepEqual(messageIds(r.body), ['Base.1.12.PropertyNotWritable', 'Vendor.1.0.BiosPasswordNotSettable']);
     r = await patch({ PowerOnPassword: 'x', QuietBoot: true });
     assert.equal(r.status, 200);
-    assert.deepEqual(messageIds(r.body), ['Vendor.1.0.SystemResetRequired', 'Base.1.12.PropertyNotWritable', 'Vendor.1.0.BiosPasswordNotSettable']);
+    assert.deepEqual(messageIds(r.body), [
+      'Vendor.1.0.SystemResetRequired',
+      'Base.1.12.PropertyNotWritable',
+      'Vendor.1.0.BiosPasswordNotSettable',
+    ]);
     const pending = (await svc.get(SETTINGS)).body.Attributes;
     assert.equal(pending.PowerOnPassword, null);
     assert.equal(pending.QuietBoot, true);
@@ -202,10 +220,16 @@ describe('BIOS current and pending areas', () => {
     // A profile other than the default in the current area, and a BIOS password (they survive).
     await patch({ WorkloadProfile: 'GeneralPeakFrequencyCompute' });
     await resetServer();
-    const password = (body: object) => svc.req('POST', `${BIOS}Actions/Bios.ChangePassword/`, { body: { PasswordName: 'PowerOnPassword', ...body } });
+    const password = (body: object) =>
+      svc.req('POST', `${BIOS}Actions/Bios.ChangePassword/`, { body: { PasswordName: 'PowerOnPassword', ...body } });
     assert.equal((await password({ OldPassword: '', NewPassword: 'Power-On-1' })).status, 200);
     const iqn = 'iqn.2020-01.com.example:host-7';
-    let r = await svc.req('PATCH', `${BIOS}iScsi/`, { body: { iSCSIInitiatorName: iqn, iSCSISources: [{ iSCSITargetName: 'iqn.2020-01.com.example:disk', iSCSIChapSecret: 'chap-secret-1' }, {}, {}, {}] } });
+    let r = await svc.req('PATCH', `${BIOS}iScsi/`, {
+      body: {
+        iSCSIInitiatorName: iqn,
+        iSCSISources: [{ iSCSITargetName: 'iqn.2020-01.com.example:disk', iSCSIChapSecret: 'chap-secret-1' }, {}, {}, {}],
+      },
+    });
     assert.equal(r.status, 200);
     assert.deepEqual(messageIds(r.body), ['Vendor.1.0.SystemResetRequired']);
     const iscsiGet = await svc.get(`${BIOS}iScsi/`);
@@ -235,7 +259,10 @@ describe('BIOS current and pending areas', () => {
     assert.match(b.Attributes.SerialNumber, /^CZJ/);
     assert.equal((await svc.get(`${BIOS}iScsi/`)).body.iSCSIInitiatorName, iqn);
     assert.deepEqual((await svc.get(SYS)).body.Boot.BootOrder, newOrder);
-    const iml = svc.running.services.logs.list('IML').slice(before).map((x) => x.MessageId);
+    const iml = svc.running.services.logs
+      .list('IML')
+      .slice(before)
+      .map((x) => x.MessageId);
     assert.ok(iml.includes('Vendor.1.0.BiosSettingsReset'));
     // The BIOS passwords survive a reset to defaults.
     assert.equal((await password({ OldPassword: 'Power-On-1', NewPassword: '' })).status, 200);
@@ -310,7 +337,11 @@ describe('BIOS attribute registry', () => {
       assert.match(a.AttributeName, /^[A-Za-z_]/);
       assert.ok(a.DisplayName && a.HelpText && a.MenuPath && a.DisplayOrder, a.AttributeName);
       for (const v of a.Value ?? []) assert.match(v.ValueName, /^[A-Za-z_]/, `${a.AttributeName}.${v.ValueName}`);
-      if (a.Type === 'Enumeration') assert.ok(a.Value.some((v: any) => v.ValueName === a.DefaultValue), a.AttributeName);
+      if (a.Type === 'Enumeration')
+        assert.ok(
+          a.Value.some((v: any) => v.ValueName === a.DefaultValue),
+          a.AttributeName,
+        );
       if (a.Type === 'Integer') assert.ok(a.LowerBound !== undefined && a.UpperBound !== undefined && a.ScalarIncrement !== undefined);
       if (a.Type === 'String') assert.ok(a.MinLength !== undefined && a.MaxLength !== undefined);
     }

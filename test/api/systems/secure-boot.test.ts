@@ -164,7 +164,10 @@ describe('secure boot', () => {
       const r = await svc.get(DBS);
       assert.equal(r.body['@odata.type'], '#SecureBootDatabaseCollection.SecureBootDatabaseCollection');
       assert.equal(r.body['Members@odata.count'], 12);
-      assert.deepEqual(await members(DBS), TABLE.map(([id]) => `${DBS}${id}/`));
+      assert.deepEqual(
+        await members(DBS),
+        TABLE.map(([id]) => `${DBS}${id}/`),
+      );
       for (const [id, name] of TABLE) {
         const d = await svc.get(`${DBS}${id}/`);
         assert.equal(d.status, 200);
@@ -187,7 +190,10 @@ describe('secure boot', () => {
     it('answers ?$select=Actions with the action list only', async () => {
       const r = await svc.get(`${DBS}dbx/?$select=Actions`);
       assert.equal(r.status, 200);
-      assert.deepEqual(Object.keys(r.body).filter((k) => !k.startsWith('@odata')), ['Actions']);
+      assert.deepEqual(
+        Object.keys(r.body).filter((k) => !k.startsWith('@odata')),
+        ['Actions'],
+      );
       assert.deepEqual(r.body.Actions, {
         '#SecureBootDatabase.ResetKeys': {
           target: `${DBS}dbx/Actions/SecureBootDatabase.ResetKeys/`,
@@ -206,13 +212,20 @@ describe('secure boot', () => {
       assert.deepEqual(await fingerprints('db'), await fingerprints('dbDefault'));
       assert.equal((await members(`${DBS}KEK/Certificates/`)).length, 1, 'other databases untouched');
 
-      const bad = await svc.req('POST', `${DBS}dbDefault/Actions/SecureBootDatabase.ResetKeys/`, { body: { ResetKeysType: 'DeleteAllKeys' } });
+      const bad = await svc.req('POST', `${DBS}dbDefault/Actions/SecureBootDatabase.ResetKeys/`, {
+        body: { ResetKeysType: 'DeleteAllKeys' },
+      });
       assert.equal(bad.status, 400);
       assert.match(messageIds(bad.body)[0] ?? '', /ActionParameterValueNotInList$/);
       assert.equal((await members(`${DBS}dbDefault/Certificates/`)).length, 2);
-      const noop = await svc.req('POST', `${DBS}dbDefault/Actions/SecureBootDatabase.ResetKeys/`, { body: { ResetKeysType: 'ResetAllKeysToDefault' } });
+      const noop = await svc.req('POST', `${DBS}dbDefault/Actions/SecureBootDatabase.ResetKeys/`, {
+        body: { ResetKeysType: 'ResetAllKeysToDefault' },
+      });
       assert.equal(noop.status, 200);
-      assert.equal((await svc.req('POST', `${DBS}nope/Actions/SecureBootDatabase.ResetKeys/`, { body: { ResetKeysType: 'DeleteAllKeys' } })).status, 404);
+      assert.equal(
+        (await svc.req('POST', `${DBS}nope/Actions/SecureBootDatabase.ResetKeys/`, { body: { ResetKeysType: 'DeleteAllKeys' } })).status,
+        404,
+      );
     });
   });
 
@@ -274,7 +287,14 @@ describe('secure boot', () => {
         ['garbage', 'hello world', /no -----BEGIN CERTIFICATE-----/],
         ['empty', '', /empty/],
         ['truncated (no END line)', pem.slice(0, 300), /truncated/],
-        ['a line missing', pem.split('\n').filter((_, i) => i !== 3).join('\n'), /truncated/],
+        [
+          'a line missing',
+          pem
+            .split('\n')
+            .filter((_, i) => i !== 3)
+            .join('\n'),
+          /truncated/,
+        ],
         ['corrupted base64', pem.replace(/\n[A-Za-z]/, '\n*'), /base64/],
         ['two certificates', pem + other, /2 certificates/],
         ['certificate and key', pem + '-----BEGIN PRIVATE KEY-----\nMIGHAgEA\n-----END PRIVATE KEY-----\n', /PRIVATE KEY/],
@@ -328,10 +348,10 @@ describe('secure boot', () => {
       const before = await members(`${DBS}dbt/Certificates/`);
       const r = await enroll('dbt', pem);
       assert.equal(r.status, 400);
-      assert.deepEqual(messageIds(r.body).map((m) => m.replace(/^Base\.\d+\.\d+\./, 'Base.')), [
-        'Vendor.1.0.SecureBootEntryExists',
-        'Base.ResourceAlreadyExists',
-      ]);
+      assert.deepEqual(
+        messageIds(r.body).map((m) => m.replace(/^Base\.\d+\.\d+\./, 'Base.')),
+        ['Vendor.1.0.SecureBootEntryExists', 'Base.ResourceAlreadyExists'],
+      );
       assert.deepEqual(await members(`${DBS}dbt/Certificates/`), before);
       assert.equal((await enroll('dbr', pem)).status, 201);
     });
@@ -341,10 +361,10 @@ describe('secure boot', () => {
       if (pks.length === 0) assert.equal((await enroll('PK', await newPem('First PK'))).status, 201);
       const r = await enroll('PK', await newPem('Second PK'));
       assert.equal(r.status, 400);
-      assert.deepEqual(messageIds(r.body).map((m) => m.replace(/^Base\.\d+\.\d+\./, 'Base.')), [
-        'Base.CreateLimitReachedForResource',
-        'Vendor.1.0.SecureBootDatabaseLimit',
-      ]);
+      assert.deepEqual(
+        messageIds(r.body).map((m) => m.replace(/^Base\.\d+\.\d+\./, 'Base.')),
+        ['Base.CreateLimitReachedForResource', 'Vendor.1.0.SecureBootDatabaseLimit'],
+      );
       assert.equal((await members(`${DBS}PK/Certificates/`)).length, 1);
     });
 
@@ -358,7 +378,9 @@ describe('secure boot', () => {
         assert.equal(g.headers.allow, 'GET, HEAD', db);
         assert.equal(g.body['@Redfish.SupportedCertificates'], undefined);
       }
-      const alias = await svc.req('POST', `${DBS}dbDefault/Certificates/Members/`, { body: { CertificateString: pem, CertificateType: 'PEM' } });
+      const alias = await svc.req('POST', `${DBS}dbDefault/Certificates/Members/`, {
+        body: { CertificateString: pem, CertificateType: 'PEM' },
+      });
       assert.equal(alias.status, 405);
       const [first] = await members(`${DBS}dbDefault/Certificates/`);
       const d = await svc.req('DELETE', first as string);
@@ -390,9 +412,15 @@ describe('secure boot', () => {
       assert.equal(created.status, 201, created.text);
       const auth = { user: 'sbreader', password: 'Reader-Pass-123' };
       assert.equal((await svc.req('GET', `${DBS}db/Certificates/`, { auth })).status, 200);
-      assert.equal((await svc.req('POST', `${DBS}db/Certificates/`, { auth, body: { CertificateString: pem, CertificateType: 'PEM' } })).status, 403);
+      assert.equal(
+        (await svc.req('POST', `${DBS}db/Certificates/`, { auth, body: { CertificateString: pem, CertificateType: 'PEM' } })).status,
+        403,
+      );
       assert.equal((await svc.req('PATCH', SB, { auth, body: { SecureBootEnable: false } })).status, 403);
-      assert.equal((await svc.req('POST', `${SB}Actions/SecureBoot.ResetKeys/`, { auth, body: { ResetKeysType: 'DeletePK' } })).status, 403);
+      assert.equal(
+        (await svc.req('POST', `${SB}Actions/SecureBoot.ResetKeys/`, { auth, body: { ResetKeysType: 'DeletePK' } })).status,
+        403,
+      );
       assert.equal((await svc.get(`${DBS}db/Certificates/`, { auth: 'none' })).status, 401);
     });
   });
@@ -471,9 +499,15 @@ describe('secure boot', () => {
       assert.equal(pk.Subject.Organization, 'Vendor');
       assert.equal(pk.SignatureAlgorithm, 'sha256WithRSAEncryption');
       assert.equal(pk.UefiSignatureOwner, '5d3c7a5e-8f4b-4e2a-9c61-0b8e2f6d4a17');
-      assert.deepEqual((await subject('KEKDefault')).map((c) => c.Subject.CommonName), ['Vendor KEK CA']);
+      assert.deepEqual(
+        (await subject('KEKDefault')).map((c) => c.Subject.CommonName),
+        ['Vendor KEK CA'],
+      );
       const db = await subject('dbDefault');
-      assert.deepEqual(db.map((c) => c.Subject.CommonName), ['Vendor UEFI CA 2026', 'Vendor Production PCA 2026']);
+      assert.deepEqual(
+        db.map((c) => c.Subject.CommonName),
+        ['Vendor UEFI CA 2026', 'Vendor Production PCA 2026'],
+      );
       assert.ok(db.every((c) => c.Issuer.CommonName === 'Vendor Root Certificate Authority 2026'));
       assert.equal((await members(`${DBS}dbxDefault/Signatures/`)).length, 8);
       assert.deepEqual(await members(`${DBS}dbtDefault/Certificates/`), []);
@@ -489,7 +523,10 @@ describe('secure boot', () => {
       }
       assert.equal((await svc.get(SB)).body.SecureBootMode, 'SetupMode');
       assert.equal((await members(`${DBS}PKDefault/Certificates/`)).length, 1, 'defaults stay');
-      assert.deepEqual(new Set(ids('ResourceChanged')), new Set([SB, ...['PK', 'KEK', 'db', 'dbx', 'dbt', 'dbr'].map((d) => `${DBS}${d}/`)]));
+      assert.deepEqual(
+        new Set(ids('ResourceChanged')),
+        new Set([SB, ...['PK', 'KEK', 'db', 'dbx', 'dbt', 'dbr'].map((d) => `${DBS}${d}/`)]),
+      );
 
       assert.equal((await svc.req('POST', action, { body: { ResetKeysType: 'ResetAllKeysToDefault' } })).status, 200);
       for (const db of ['PK', 'KEK', 'db', 'dbx', 'dbt', 'dbr']) {

@@ -59,10 +59,23 @@ describe('ComputerSystem', () => {
   it('advertises the reset types and the vendor actions, also under $select', async () => {
     const r = await svc.get(`${SYS}?$select=Actions,Oem/Vendor/Actions/`);
     assert.equal(r.status, 200);
-    assert.deepEqual(Object.keys(r.body).filter((k) => !k.startsWith('@')).sort(), ['Actions', 'Oem']);
+    assert.deepEqual(
+      Object.keys(r.body)
+        .filter((k) => !k.startsWith('@'))
+        .sort(),
+      ['Actions', 'Oem'],
+    );
     const reset = r.body.Actions['#ComputerSystem.Reset'];
     assert.equal(reset.target, RESET);
-    assert.deepEqual(reset['ResetType@Redfish.AllowableValues'], ['On', 'ForceOff', 'GracefulShutdown', 'ForceRestart', 'GracefulRestart', 'Nmi', 'PushPowerButton']);
+    assert.deepEqual(reset['ResetType@Redfish.AllowableValues'], [
+      'On',
+      'ForceOff',
+      'GracefulShutdown',
+      'ForceRestart',
+      'GracefulRestart',
+      'Nmi',
+      'PushPowerButton',
+    ]);
     const vendor = r.body.Oem.Vendor.Actions;
     assert.equal(vendor['#VendorComputerSystemExt.PowerButton'].target, BUTTON);
     assert.deepEqual(vendor['#VendorComputerSystemExt.PowerButton']['PushType@Redfish.AllowableValues'], ['Press', 'PressAndHold']);
@@ -215,7 +228,20 @@ describe('Boot', () => {
     assert.equal(b.BootSourceOverrideTarget, 'None');
     assert.equal(b.BootSourceOverrideEnabled, 'Disabled');
     assert.equal(b.BootSourceOverrideMode, 'UEFI');
-    assert.deepEqual(b['BootSourceOverrideTarget@Redfish.AllowableValues'], ['None', 'Cd', 'Hdd', 'Usb', 'SDCard', 'Utilities', 'Diags', 'BiosSetup', 'Pxe', 'UefiShell', 'UefiHttp', 'UefiTarget']);
+    assert.deepEqual(b['BootSourceOverrideTarget@Redfish.AllowableValues'], [
+      'None',
+      'Cd',
+      'Hdd',
+      'Usb',
+      'SDCard',
+      'Utilities',
+      'Diags',
+      'BiosSetup',
+      'Pxe',
+      'UefiShell',
+      'UefiHttp',
+      'UefiTarget',
+    ]);
     assert.equal(b.BootOptions['@odata.id'], `${SYS}BootOptions/`);
     assert.equal(b.BootOrder.length, 9);
   });

@@ -64,7 +64,10 @@ describe('install sets', () => {
     assert.equal(r.body.IsRecovery, false);
     assert.equal(r.body.Sequence.length, 3);
     assert.deepEqual(r.body.Targets, [`${FW}5/`]);
-    assert.equal(r.body.Actions['#VendorComponentInstallSet.Invoke'].target, `${SETS}${r.body.Id}/Actions/VendorComponentInstallSet.Invoke/`);
+    assert.equal(
+      r.body.Actions['#VendorComponentInstallSet.Invoke'].target,
+      `${SETS}${r.body.Id}/Actions/VendorComponentInstallSet.Invoke/`,
+    );
     assert.equal(await locked('ie.fwpkg'), true);
     assert.equal(await locked('nic.fwpkg'), true);
     assert.equal((await svc.req('DELETE', `${REPO}ie.fwpkg/`, { auth: 'basic' })).status, 409);
@@ -78,13 +81,33 @@ describe('install sets', () => {
       [set('Gen11 SPP'), 'Base.1.12.PropertyValueIncorrect', '#/Name'],
       [{ Name: 's', Sequence: [item, { ...item }] }, 'Base.1.12.PropertyValueIncorrect', '#/Sequence/1/Name'],
       [{ Name: 's', Sequence: [{ ...item, Filename: 'missing.bin' }] }, 'Base.1.12.PropertyValueNotInList', '#/Sequence/0/Filename'],
-      [{ Name: 's', Sequence: [{ ...item, UpdatableBy: ['Bmc', 'RuntimeAgent'] }] }, 'Base.1.12.PropertyValueIncorrect', '#/Sequence/0/UpdatableBy'],
-      [{ Name: 's', Sequence: [{ Name: 'w', UpdatableBy: ['Bmc'], Command: 'Wait' }] }, 'Base.1.12.PropertyMissing', '#/Sequence/0/WaitTimeSeconds'],
-      [{ Name: 's', Sequence: [{ Name: 'w', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 4000 }] }, 'Base.1.12.PropertyValueOutOfRange', '#/Sequence/0/WaitTimeSeconds'],
-      [{ Name: 's', Sequence: [{ UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Filename: 'ie.fwpkg' }] }, 'Base.1.12.PropertyMissing', '#/Sequence/0/Name'],
+      [
+        { Name: 's', Sequence: [{ ...item, UpdatableBy: ['Bmc', 'RuntimeAgent'] }] },
+        'Base.1.12.PropertyValueIncorrect',
+        '#/Sequence/0/UpdatableBy',
+      ],
+      [
+        { Name: 's', Sequence: [{ Name: 'w', UpdatableBy: ['Bmc'], Command: 'Wait' }] },
+        'Base.1.12.PropertyMissing',
+        '#/Sequence/0/WaitTimeSeconds',
+      ],
+      [
+        { Name: 's', Sequence: [{ Name: 'w', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 4000 }] },
+        'Base.1.12.PropertyValueOutOfRange',
+        '#/Sequence/0/WaitTimeSeconds',
+      ],
+      [
+        { Name: 's', Sequence: [{ UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Filename: 'ie.fwpkg' }] },
+        'Base.1.12.PropertyMissing',
+        '#/Sequence/0/Name',
+      ],
       [{ Name: 's', Sequence: [] }, 'Base.1.12.PropertyValueOutOfRange', '#/Sequence'],
       [{ Name: 's' }, 'Base.1.12.PropertyMissing', '#/Sequence'],
-      [{ Name: 's', Sequence: [item], Targets: Array.from({ length: 11 }, () => `${FW}5/`) }, 'Base.1.12.PropertyValueOutOfRange', '#/Targets'],
+      [
+        { Name: 's', Sequence: [item], Targets: Array.from({ length: 11 }, () => `${FW}5/`) },
+        'Base.1.12.PropertyValueOutOfRange',
+        '#/Targets',
+      ],
     ];
     for (const [body, id, prop] of cases) {
       const r = await post(svc, SETS, body);
@@ -102,7 +125,11 @@ describe('install sets', () => {
     assert.equal(r.status, 403);
     assert.deepEqual(messageIds(r.body), ['Base.1.12.InsufficientPrivilege']);
     // Not Critical; not flashable by the controller (Type B); not for the Bmc.
-    for (const [filename, by] of [['cpld.fwpkg', 'Bmc'], ['nic.fwpkg', 'Bmc'], ['ie.fwpkg', 'Uefi']]) {
+    for (const [filename, by] of [
+      ['cpld.fwpkg', 'Bmc'],
+      ['nic.fwpkg', 'Bmc'],
+      ['ie.fwpkg', 'Uefi'],
+    ]) {
       r = await post(svc, SETS, { ...recovery, Sequence: [{ ...recovery.Sequence[0], Filename: filename, UpdatableBy: [by] }] });
       assert.equal(r.status, 400, `${filename} ${by}`);
       assert.deepEqual(messageIds(r.body), ['Vendor.1.0.InstallSetRecoveryItemNotAllowed']);
@@ -136,9 +163,16 @@ describe('install sets', () => {
     const id = await gen11();
     await post(svc, QUEUE, { Name: 'already queued', UpdatableBy: ['Uefi'], Command: 'Wait', WaitTimeSeconds: 1 });
     await post(svc, WINDOWS, { Name: 'Tonight', StartAfter: isoIn(svc, 3600_000), Expire: isoIn(svc, 7200_000) });
-    const r = await post(svc, `/redfish/v1/updateservice/installsets/${id}/Actions/VendorComponentInstallSet.Invoke`, { MaintenanceWindow: 'Tonight' });
+    const r = await post(svc, `/redfish/v1/updateservice/installsets/${id}/Actions/VendorComponentInstallSet.Invoke`, {
+      MaintenanceWindow: 'Tonight',
+    });
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(messageIds(r.body), ['Base.1.12.Success', 'Vendor.1.0.UpdateTaskQueued', 'Vendor.1.0.UpdateTaskQueued', 'Vendor.1.0.UpdateTaskQueued']);
+    assert.deepEqual(messageIds(r.body), [
+      'Base.1.12.Success',
+      'Vendor.1.0.UpdateTaskQueued',
+      'Vendor.1.0.UpdateTaskQueued',
+      'Vendor.1.0.UpdateTaskQueued',
+    ]);
     const members = (await get(svc, QUEUE)).body.Members.map((m: { '@odata.id': string }) => m['@odata.id']);
     assert.equal(members.length, 4);
     assert.equal(members[0], `${QUEUE}already_queued-${members[0].split('-').at(-1)}`);
@@ -191,7 +225,10 @@ describe('install sets', () => {
     assert.equal(r.headers.location, `${SETS}SPP-2026/`);
     assert.equal((await get(svc, old)).status, 404);
     const s = (await get(svc, `${SETS}SPP-2026/`)).body;
-    assert.deepEqual(s.Sequence.map((i: { Name: string }) => i.Name), ['Gen11 SPP IE']);
+    assert.deepEqual(
+      s.Sequence.map((i: { Name: string }) => i.Name),
+      ['Gen11 SPP IE'],
+    );
     assert.equal(await locked('nic.fwpkg'), false);
     assert.equal(await locked('ie.fwpkg'), true);
     r = await svc.req('PATCH', `${SETS}SPP-2026/`, { auth: 'basic', body: { Sequence: [{ Filename: 'missing.bin' }] } });

@@ -5,7 +5,22 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ServiceEvent } from '../../../src/domain/events/bus.js';
 import { startTestService, type TestService } from '../../support/service.js';
-import { FW, QUEUE, SETS, SW, WINDOWS, addComponent, advance, get, isoIn, post, queueStatus, resetHost, until, version } from '../../support/update-queue.js';
+import {
+  FW,
+  QUEUE,
+  SETS,
+  SW,
+  WINDOWS,
+  addComponent,
+  advance,
+  get,
+  isoIn,
+  post,
+  queueStatus,
+  resetHost,
+  until,
+  version,
+} from '../../support/update-queue.js';
 
 describe('staged update scenario', () => {
   let svc: TestService;
@@ -61,7 +76,10 @@ describe('staged update scenario', () => {
     assert.equal(await version(svc, `${SW}1/`), '2.11.0');
 
     const tasks = await Promise.all([ie, nic, ams].map(async (id) => (await get(svc, `${QUEUE}${id}/`)).body));
-    assert.deepEqual(tasks.map((t) => t.RunBy), ['Bmc', 'Uefi', 'RuntimeAgent']);
+    assert.deepEqual(
+      tasks.map((t) => t.RunBy),
+      ['Bmc', 'Uefi', 'RuntimeAgent'],
+    );
     const ends = tasks.map((t) => Date.parse(t.EndTime));
     assert.ok(ends[0]! < ends[1]! && ends[1]! < ends[2]!, `completed in order: ${tasks.map((t) => t.EndTime)}`);
     assert.equal((await queueStatus(svc)).State, 'Idle');

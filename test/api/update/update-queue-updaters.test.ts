@@ -3,7 +3,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { messageIds, startTestService, type TestService } from '../../support/service.js';
-import { FW, QUEUE, SW, addComponent, advance, get, post, queueStatus, resetHost, taskState, until, version } from '../../support/update-queue.js';
+import {
+  FW,
+  QUEUE,
+  SW,
+  addComponent,
+  advance,
+  get,
+  post,
+  queueStatus,
+  resetHost,
+  taskState,
+  until,
+  version,
+} from '../../support/update-queue.js';
 
 const AGENT_ACTION = `${QUEUE}Actions/Oem/Vendor/VendorUpdateTaskQueue.SetRuntimeAgent/`;
 
@@ -99,7 +112,7 @@ describe('update task queue: updaters, stalls, restart and controller reset', ()
     await clear();
   });
 
-  it('a reboot ends the runtime agent\'s work (Exception); the OS being down stalls it (WaitingForOperatingSystem)', async () => {
+  it("a reboot ends the runtime agent's work (Exception); the OS being down stalls it (WaitingForOperatingSystem)", async () => {
     await agentRunning();
     await post(svc, QUEUE, { Name: 'agent-long', UpdatableBy: ['RuntimeAgent'], Command: 'Wait', WaitTimeSeconds: 600 });
     await until(svc, 'agent-long', 'InProgress', 60_000, 5_000);
@@ -152,7 +165,13 @@ describe('update task queue: updaters, stalls, restart and controller reset', ()
   it('point 6: a task InProgress when the service stops is Exception (interrupted) after the restart; the rest persists', async () => {
     await setAgent(true);
     await post(svc, QUEUE, { Name: 'killed', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 600 });
-    await post(svc, QUEUE, { Name: 'kept', UpdatableBy: ['Uefi'], Command: 'ApplyUpdate', Component: 'nic.fwpkg', Expire: '2027-06-01T00:00:00Z' });
+    await post(svc, QUEUE, {
+      Name: 'kept',
+      UpdatableBy: ['Uefi'],
+      Command: 'ApplyUpdate',
+      Component: 'nic.fwpkg',
+      Expire: '2027-06-01T00:00:00Z',
+    });
     await post(svc, QUEUE, { Name: 'canceled', UpdatableBy: ['Uefi'], Command: 'Wait', WaitTimeSeconds: 1 });
     await svc.req('PATCH', `${QUEUE}canceled/`, { auth: 'basic', body: { State: 'Canceled' } });
     assert.equal(await taskState(svc, 'killed'), 'InProgress');
@@ -164,7 +183,10 @@ describe('update task queue: updaters, stalls, restart and controller reset', ()
     assert.equal(kept.State, 'Pending');
     assert.equal(kept.Expire, '2027-06-01T00:00:00Z');
     assert.equal(await taskState(svc, 'canceled'), 'Canceled');
-    assert.deepEqual((await get(svc, QUEUE)).body.Members.map((m: { '@odata.id': string }) => m['@odata.id']), [`${QUEUE}killed/`, `${QUEUE}kept/`, `${QUEUE}canceled/`]);
+    assert.deepEqual(
+      (await get(svc, QUEUE)).body.Members.map((m: { '@odata.id': string }) => m['@odata.id']),
+      [`${QUEUE}killed/`, `${QUEUE}kept/`, `${QUEUE}canceled/`],
+    );
     assert.equal((await get(svc, `${'/redfish/v1/UpdateService/ComponentRepository/'}nic.fwpkg/`)).body.Locked, true);
     assert.equal((await get(svc, QUEUE)).body.Oem.Vendor.RuntimeAgent.Installed, true);
     // --runtime-agent given at start wins over the stored state.

@@ -58,14 +58,27 @@ describe('maintenance windows', () => {
 
   it('a task in a window takes its times; a window and own times together are refused', async () => {
     await window(SATURDAY);
-    let r = await post(svc, QUEUE, { Name: 'in-window', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 60, MaintenanceWindow: 'Saturday' });
+    let r = await post(svc, QUEUE, {
+      Name: 'in-window',
+      UpdatableBy: ['Bmc'],
+      Command: 'Wait',
+      WaitTimeSeconds: 60,
+      MaintenanceWindow: 'Saturday',
+    });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.StartAfter, '2026-11-28T22:00:00Z');
     assert.equal(r.body.Expire, '2026-11-29T04:00:00Z');
     assert.equal(r.body.MaintenanceWindow, 'Saturday');
     assert.equal(r.body.State, 'Pending');
     assert.equal((await queueStatus(svc)).Reason, 'WindowNotOpen');
-    r = await post(svc, QUEUE, { Name: 'both', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 1, MaintenanceWindow: 'Saturday', StartAfter: isoIn(svc, 60_000) });
+    r = await post(svc, QUEUE, {
+      Name: 'both',
+      UpdatableBy: ['Bmc'],
+      Command: 'Wait',
+      WaitTimeSeconds: 1,
+      MaintenanceWindow: 'Saturday',
+      StartAfter: isoIn(svc, 60_000),
+    });
     assert.equal(r.status, 400);
     assert.deepEqual(messageIds(r.body), ['Base.1.12.PropertyValueConflict']);
   });

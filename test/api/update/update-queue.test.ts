@@ -4,7 +4,20 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { messageIds, startTestService, type TestService } from '../../support/service.js';
-import { FW, QUEUE, REPO, addComponent, advance, get, isoIn, post, queueStatus, taskState, until, version } from '../../support/update-queue.js';
+import {
+  FW,
+  QUEUE,
+  REPO,
+  addComponent,
+  advance,
+  get,
+  isoIn,
+  post,
+  queueStatus,
+  taskState,
+  until,
+  version,
+} from '../../support/update-queue.js';
 
 describe('update task queue: creation rules and the task state table', () => {
   let svc: TestService;
@@ -17,7 +30,8 @@ describe('update task queue: creation rules and the task state table', () => {
 
   const del = (id: string) => svc.req('DELETE', `${QUEUE}${id}/`, { auth: 'basic' });
   const clear = async () => {
-    for (const m of (await get(svc, QUEUE)).body.Members) assert.equal((await svc.req('DELETE', m['@odata.id'], { auth: 'basic' })).status, 200);
+    for (const m of (await get(svc, QUEUE)).body.Members)
+      assert.equal((await svc.req('DELETE', m['@odata.id'], { auth: 'basic' })).status, 200);
   };
 
   it('point 1: every violation is a 400 naming the property', async () => {
@@ -27,23 +41,84 @@ describe('update task queue: creation rules and the task state table', () => {
       [{ Name: 'x', UpdatableBy: ['Bmc'], WaitTimeSeconds: 1 }, 'Base.1.12.PropertyMissing', '#/Command'],
       [{ Name: 'x', UpdatableBy: ['Bios'], Command: 'Wait', WaitTimeSeconds: 1 }, 'Base.1.12.PropertyValueNotInList', '#/UpdatableBy/0'],
       [{ Name: 'x', UpdatableBy: ['Bmc'], Command: 'Flash' }, 'Base.1.12.PropertyValueNotInList', '#/Command'],
-      [{ Name: 'x', UpdatableBy: ['Bmc', 'Uefi'], Command: 'ApplyUpdate', Component: 'ie.fwpkg' }, 'Base.1.12.PropertyValueIncorrect', '#/UpdatableBy'],
-      [{ Name: 'x', UpdatableBy: ['Uefi', 'Uefi'], Command: 'ApplyUpdate', Component: 'ie.fwpkg' }, 'Base.1.12.PropertyValueIncorrect', '#/UpdatableBy'],
+      [
+        { Name: 'x', UpdatableBy: ['Bmc', 'Uefi'], Command: 'ApplyUpdate', Component: 'ie.fwpkg' },
+        'Base.1.12.PropertyValueIncorrect',
+        '#/UpdatableBy',
+      ],
+      [
+        { Name: 'x', UpdatableBy: ['Uefi', 'Uefi'], Command: 'ApplyUpdate', Component: 'ie.fwpkg' },
+        'Base.1.12.PropertyValueIncorrect',
+        '#/UpdatableBy',
+      ],
       [{ Name: 'x', UpdatableBy: [], Command: 'ApplyUpdate', Component: 'ie.fwpkg' }, 'Base.1.12.PropertyValueOutOfRange', '#/UpdatableBy'],
-      [{ Name: 'x', UpdatableBy: ['Uefi', 'RuntimeAgent'], Command: 'Wait', WaitTimeSeconds: 5 }, 'Base.1.12.PropertyValueConflict', '#/UpdatableBy'],
+      [
+        { Name: 'x', UpdatableBy: ['Uefi', 'RuntimeAgent'], Command: 'Wait', WaitTimeSeconds: 5 },
+        'Base.1.12.PropertyValueConflict',
+        '#/UpdatableBy',
+      ],
       [{ Name: 'x', UpdatableBy: ['Bmc'], Command: 'Wait' }, 'Base.1.12.PropertyMissing', '#/WaitTimeSeconds'],
-      [{ Name: 'x', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 3601 }, 'Base.1.12.PropertyValueOutOfRange', '#/WaitTimeSeconds'],
+      [
+        { Name: 'x', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 3601 },
+        'Base.1.12.PropertyValueOutOfRange',
+        '#/WaitTimeSeconds',
+      ],
       [{ Name: 'x', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: -1 }, 'Base.1.12.PropertyValueOutOfRange', '#/WaitTimeSeconds'],
       [{ Name: 'x', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate' }, 'Base.1.12.PropertyMissing', '#/Component'],
-      [{ Name: 'x', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Component: 'nope.fwpkg' }, 'Base.1.12.PropertyValueNotInList', '#/Component'],
-      [{ Name: 'x', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 1, Component: 'ie.fwpkg' }, 'Base.1.12.PropertyValueConflict', '#/Component'],
-      [{ Name: 'x', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Component: 'ie.fwpkg', StartAfter: 'tomorrow' }, 'Base.1.12.PropertyValueFormatError', '#/StartAfter'],
-      [{ Name: 'x', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Component: 'ie.fwpkg', StartAfter: isoIn(svc, 7200_000), Expire: isoIn(svc, 3600_000) }, 'Base.1.12.PropertyValueConflict', '#/Expire'],
-      [{ Name: 'x', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Component: 'ie.fwpkg', MaintenanceWindow: 'NoSuchWindow' }, 'Base.1.12.PropertyValueNotInList', '#/MaintenanceWindow'],
-      [{ Name: 'x', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Component: 'ie.fwpkg', Targets: Array.from({ length: 11 }, () => `${FW}5/`) }, 'Base.1.12.PropertyValueOutOfRange', '#/Targets'],
-      [{ Name: 'x', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Component: 'ie.fwpkg', Targets: [`${FW}99/`] }, 'Base.1.12.PropertyValueNotInList', '#/Targets/0'],
+      [
+        { Name: 'x', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Component: 'nope.fwpkg' },
+        'Base.1.12.PropertyValueNotInList',
+        '#/Component',
+      ],
+      [
+        { Name: 'x', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 1, Component: 'ie.fwpkg' },
+        'Base.1.12.PropertyValueConflict',
+        '#/Component',
+      ],
+      [
+        { Name: 'x', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Component: 'ie.fwpkg', StartAfter: 'tomorrow' },
+        'Base.1.12.PropertyValueFormatError',
+        '#/StartAfter',
+      ],
+      [
+        {
+          Name: 'x',
+          UpdatableBy: ['Bmc'],
+          Command: 'ApplyUpdate',
+          Component: 'ie.fwpkg',
+          StartAfter: isoIn(svc, 7200_000),
+          Expire: isoIn(svc, 3600_000),
+        },
+        'Base.1.12.PropertyValueConflict',
+        '#/Expire',
+      ],
+      [
+        { Name: 'x', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Component: 'ie.fwpkg', MaintenanceWindow: 'NoSuchWindow' },
+        'Base.1.12.PropertyValueNotInList',
+        '#/MaintenanceWindow',
+      ],
+      [
+        {
+          Name: 'x',
+          UpdatableBy: ['Bmc'],
+          Command: 'ApplyUpdate',
+          Component: 'ie.fwpkg',
+          Targets: Array.from({ length: 11 }, () => `${FW}5/`),
+        },
+        'Base.1.12.PropertyValueOutOfRange',
+        '#/Targets',
+      ],
+      [
+        { Name: 'x', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Component: 'ie.fwpkg', Targets: [`${FW}99/`] },
+        'Base.1.12.PropertyValueNotInList',
+        '#/Targets/0',
+      ],
       [{ Name: '', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 1 }, 'Base.1.12.PropertyValueFormatError', '#/Name'],
-      [{ Name: 'x', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 1, State: 'Complete' }, 'Base.1.12.PropertyNotWritable', '#/State'],
+      [
+        { Name: 'x', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 1, State: 'Complete' },
+        'Base.1.12.PropertyNotWritable',
+        '#/State',
+      ],
     ];
     for (const [body, id, prop] of cases) {
       const r = await post(svc, QUEUE, body);
@@ -90,7 +165,11 @@ describe('update task queue: creation rules and the task state table', () => {
       assert.equal(r.status, 400);
       assert.deepEqual(messageIds(r.body), ['Base.1.12.PropertyValueIncorrect']);
       // A Wait changes no firmware: no override needed.
-      assert.equal((await post(svc, QUEUE, { Name: 'w', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 0, StartAfter: isoIn(svc, 3600_000) })).status, 201);
+      assert.equal(
+        (await post(svc, QUEUE, { Name: 'w', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 0, StartAfter: isoIn(svc, 3600_000) }))
+          .status,
+        201,
+      );
       r = await post(svc, QUEUE, { ...body, TPMOverride: true });
       assert.equal(r.status, 201, r.text);
       assert.equal(r.body.TPMOverride, true);
@@ -106,7 +185,10 @@ describe('update task queue: creation rules and the task state table', () => {
     assert.equal(a.body.RunBy, 'Bmc');
     const b = await post(svc, QUEUE, { Name: 'b', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 10 });
     assert.equal(b.body.State, 'Pending');
-    assert.deepEqual((await get(svc, QUEUE)).body.Members.map((m: { '@odata.id': string }) => m['@odata.id']), [`${QUEUE}a/`, `${QUEUE}b/`]);
+    assert.deepEqual(
+      (await get(svc, QUEUE)).body.Members.map((m: { '@odata.id': string }) => m['@odata.id']),
+      [`${QUEUE}a/`, `${QUEUE}b/`],
+    );
     // A Wait task waits WaitTimeSeconds on the controller clock.
     await svc.clock.advance(29_000);
     assert.equal(await taskState(svc, 'a'), 'InProgress');
@@ -120,9 +202,15 @@ describe('update task queue: creation rules and the task state table', () => {
 
   it('row "Complete": removed 24 hours after completion, and passed over meanwhile', async () => {
     // done-a completes, done-b 10 s later (each starts at once: completed tasks are passed over).
-    assert.equal((await post(svc, QUEUE, { Name: 'done-a', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 30 })).body.State, 'InProgress');
+    assert.equal(
+      (await post(svc, QUEUE, { Name: 'done-a', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 30 })).body.State,
+      'InProgress',
+    );
     await svc.clock.advance(30_000);
-    assert.equal((await post(svc, QUEUE, { Name: 'done-b', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 10 })).body.State, 'InProgress');
+    assert.equal(
+      (await post(svc, QUEUE, { Name: 'done-b', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 10 })).body.State,
+      'InProgress',
+    );
     await svc.clock.advance(10_000);
     assert.equal(await taskState(svc, 'done-a'), 'Complete');
     await svc.clock.advance(24 * 3600_000 - 60_000);
@@ -134,7 +222,13 @@ describe('update task queue: creation rules and the task state table', () => {
   });
 
   it('row "Pending -> InProgress": only once the clock is past StartAfter (stall WindowNotOpen)', async () => {
-    const r = await post(svc, QUEUE, { Name: 'later', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 1, StartAfter: isoIn(svc, 3600_000) });
+    const r = await post(svc, QUEUE, {
+      Name: 'later',
+      UpdatableBy: ['Bmc'],
+      Command: 'Wait',
+      WaitTimeSeconds: 1,
+      StartAfter: isoIn(svc, 3600_000),
+    });
     assert.equal(r.body.State, 'Pending');
     const st = await queueStatus(svc);
     assert.equal(st.State, 'Stalled');
@@ -150,7 +244,13 @@ describe('update task queue: creation rules and the task state table', () => {
   });
 
   it('row "Pending -> Expired" on the clock; Expired stops the updaters until DELETEd (stall ExpiredAtHead)', async () => {
-    await post(svc, QUEUE, { Name: 'uefi-window', UpdatableBy: ['Uefi'], Command: 'ApplyUpdate', Component: 'nic.fwpkg', Expire: isoIn(svc, 600_000) });
+    await post(svc, QUEUE, {
+      Name: 'uefi-window',
+      UpdatableBy: ['Uefi'],
+      Command: 'ApplyUpdate',
+      Component: 'nic.fwpkg',
+      Expire: isoIn(svc, 600_000),
+    });
     await post(svc, QUEUE, { Name: 'after', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 1 });
     // No reboot in the window: the Uefi task waits at the head, the Bmc task behind it waits too.
     let st = await queueStatus(svc);
@@ -193,7 +293,10 @@ describe('update task queue: creation rules and the task state table', () => {
     await post(svc, QUEUE, { Name: 'behind', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 1 });
     await until(svc, 'nic-by-bmc', 'Exception');
     let t = (await get(svc, `${QUEUE}nic-by-bmc/`)).body;
-    assert.deepEqual(messageIds({ error: { '@Message.ExtendedInfo': t.Messages } }), ['Vendor.1.0.UpdateTaskFailed', 'Vendor.1.0.ComponentNotFlashable']);
+    assert.deepEqual(messageIds({ error: { '@Message.ExtendedInfo': t.Messages } }), [
+      'Vendor.1.0.UpdateTaskFailed',
+      'Vendor.1.0.ComponentNotFlashable',
+    ]);
     const st = await queueStatus(svc);
     assert.equal(st.Reason, 'ExceptionAtHead');
     assert.match(st.Message, /stalled at task nic-by-bmc/);
@@ -205,7 +308,10 @@ describe('update task queue: creation rules and the task state table', () => {
     assert.equal(await taskState(svc, 'behind'), 'Complete');
 
     // The documented fault hook: SIMULATE_FAILURE in the component's ExecutionParameters.
-    assert.equal((await svc.req('PATCH', `${REPO}ie.fwpkg/`, { auth: 'basic', body: { ExecutionParameters: '--silent SIMULATE_FAILURE' } })).status, 200);
+    assert.equal(
+      (await svc.req('PATCH', `${REPO}ie.fwpkg/`, { auth: 'basic', body: { ExecutionParameters: '--silent SIMULATE_FAILURE' } })).status,
+      200,
+    );
     await post(svc, QUEUE, { Name: 'faulty', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Component: 'ie.fwpkg' });
     await until(svc, 'faulty', 'Exception');
     t = (await get(svc, `${QUEUE}faulty/`)).body;
@@ -251,7 +357,11 @@ describe('update task queue: creation rules and the task state table', () => {
   });
 
   it('needs ManagerConfigPriv to write, Login to read', async () => {
-    const made = await post(svc, '/redfish/v1/AccountService/Accounts/', { UserName: 'operator', Password: 'Operator-Pass-1', RoleId: 'Operator' });
+    const made = await post(svc, '/redfish/v1/AccountService/Accounts/', {
+      UserName: 'operator',
+      Password: 'Operator-Pass-1',
+      RoleId: 'Operator',
+    });
     assert.equal(made.status, 201, made.text);
     const op = { auth: { user: 'operator', password: 'Operator-Pass-1' } };
     assert.equal((await svc.req('GET', QUEUE, op)).status, 200);

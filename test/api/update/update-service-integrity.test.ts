@@ -55,7 +55,9 @@ describe('update service: firmware verification', () => {
     assert.equal(again.status, 503);
     const simple = await svc.req('POST', `${US}Actions/UpdateService.SimpleUpdate/`, { body: { ImageURI: 'https://127.0.0.1:9/x.bin' } });
     assert.equal(simple.status, 503);
-    const add = await svc.req('POST', `${US}Actions/Oem/Vendor/VendorMCUpdateServiceExt.AddFromUri/`, { body: { ImageURI: 'https://127.0.0.1:9/x.fwpkg' } });
+    const add = await svc.req('POST', `${US}Actions/Oem/Vendor/VendorMCUpdateServiceExt.AddFromUri/`, {
+      body: { ImageURI: 'https://127.0.0.1:9/x.fwpkg' },
+    });
     assert.deepEqual(messageIds(add.body), ['Vendor.1.0.UpdateServiceBusy']);
     await finishScan();
     const v = await vendor();
@@ -105,7 +107,9 @@ describe('update service: firmware verification', () => {
 
   it('point 9: the background scan runs every ScanEveryDays when enabled, and keeps its schedule across restarts', async () => {
     const integrity = () => svc.running.services.update.integrity;
-    let r = await svc.req('PATCH', US, { body: { Oem: { Vendor: { EnableBackgroundScan: true, ScanEveryDays: 1, OnIntegrityFailure: 'LogOnly' } } } });
+    let r = await svc.req('PATCH', US, {
+      body: { Oem: { Vendor: { EnableBackgroundScan: true, ScanEveryDays: 1, OnIntegrityFailure: 'LogOnly' } } },
+    });
     assert.equal(r.status, 200);
     const start = svc.clock.now();
     await svc.clock.advance(DAY - 1000);
@@ -118,7 +122,9 @@ describe('update service: firmware verification', () => {
     await svc.clock.advance(DAY - SCAN_DURATION_MS);
     await finishScan();
     assert.equal(integrity().settings().lastScanAt, start + 2 * DAY + SCAN_DURATION_MS);
-    assert.ok(svc.running.services.logs.list('IML').some((l) => l.MessageId === 'Vendor.1.0.FirmwareIntegrityFailure' && l.Origin === `${FW}5/`));
+    assert.ok(
+      svc.running.services.logs.list('IML').some((l) => l.MessageId === 'Vendor.1.0.FirmwareIntegrityFailure' && l.Origin === `${FW}5/`),
+    );
     r = await svc.req('PATCH', US, { auth: 'basic', body: { Oem: { Vendor: { EnableBackgroundScan: false } } } });
     assert.equal(r.status, 200);
     await svc.clock.advance(DAY + SCAN_DURATION_MS);

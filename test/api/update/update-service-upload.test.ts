@@ -51,7 +51,9 @@ describe('update service: HttpPushUri uploads and the component repository', () 
     const token = await svc.login(ADMIN_USER, ADMIN_PASSWORD);
     let r = await upload(svc, pkg, { auth: 'none', cookie: `foo=bar; sessionKey=${token}`, params: { UpdateTarget: false } });
     assert.equal(r.status, 200, r.text);
-    const made = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', { body: { UserName: 'reader', Password: 'Reader-Pass-123', RoleId: 'ReadOnly' } });
+    const made = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
+      body: { UserName: 'reader', Password: 'Reader-Pass-123', RoleId: 'ReadOnly' },
+    });
     assert.equal(made.status, 201, made.text);
     const readerToken = await svc.login('reader', 'Reader-Pass-123');
     r = await upload(svc, pkg, { auth: 'none', sessionKey: readerToken });
@@ -119,7 +121,10 @@ describe('update service: HttpPushUri uploads and the component repository', () 
     const iml = svc.running.services.logs.list('IML').map((l) => l.MessageId);
     assert.ok(iml.includes('Vendor.1.0.FirmwareUpdated'));
     unsubscribe();
-    assert.ok(events.some((id) => /^VendorResourceEvents\.\d+\.\d+\.FirmwareFlashed$/.test(id)), events.join(' '));
+    assert.ok(
+      events.some((id) => /^VendorResourceEvents\.\d+\.\d+\.FirmwareFlashed$/.test(id)),
+      events.join(' '),
+    );
   });
 
   it('point 4: Type C and D components are stored, never flashed, whatever UpdateTarget says', async () => {
@@ -135,7 +140,19 @@ describe('update service: HttpPushUri uploads and the component repository', () 
   it('point 6: repository members carry every Component field; $expand and $select of the space', async () => {
     await cpldStored();
     const c = (await svc.get(`${REPO}cpld.fwpkg/`)).body;
-    for (const f of ['Name', 'Filename', 'Version', 'SizeBytes', 'Criticality', 'Created', 'Locked', 'ComponentUri', 'Activates', 'Configuration', 'ExecutionParameters']) {
+    for (const f of [
+      'Name',
+      'Filename',
+      'Version',
+      'SizeBytes',
+      'Criticality',
+      'Created',
+      'Locked',
+      'ComponentUri',
+      'Activates',
+      'Configuration',
+      'ExecutionParameters',
+    ]) {
       assert.ok(f in c, f);
     }
     assert.equal(c.Locked, false);
@@ -154,7 +171,9 @@ describe('update service: HttpPushUri uploads and the component repository', () 
 
   it('point 6: PATCH only Criticality, Configuration, ExecutionParameters', async () => {
     await cpldStored();
-    let r = await svc.req('PATCH', `${REPO}cpld.fwpkg/`, { body: { Criticality: 'Critical', Configuration: 'cfg', ExecutionParameters: '-s' } });
+    let r = await svc.req('PATCH', `${REPO}cpld.fwpkg/`, {
+      body: { Criticality: 'Critical', Configuration: 'cfg', ExecutionParameters: '-s' },
+    });
     assert.equal(r.status, 200, r.text);
     const c = (await svc.get(`${REPO}cpld.fwpkg/`)).body;
     assert.deepEqual([c.Criticality, c.Configuration, c.ExecutionParameters], ['Critical', 'cfg', '-s']);
@@ -210,7 +229,11 @@ describe('update service: HttpPushUri uploads and the component repository', () 
     const third = Math.ceil(pkg.data.length / 3);
     const parts = [0, 1, 2].map((i) => pkg.data.subarray(i * third, (i + 1) * third));
     const send = (i: number, o: { compsig?: boolean } = {}) =>
-      upload(svc, { name: pkg.name, data: parts[i] as Buffer, compsig: o.compsig ? pkg.compsig : undefined }, { auth: 'basic', params: { Section: i } });
+      upload(
+        svc,
+        { name: pkg.name, data: parts[i] as Buffer, compsig: o.compsig ? pkg.compsig : undefined },
+        { auth: 'basic', params: { Section: i } },
+      );
     let r = await send(1);
     assert.equal(r.status, 400);
     assert.deepEqual(messageIds(r.body), ['Vendor.1.0.UploadSectionOutOfOrder']);
@@ -263,10 +286,29 @@ describe('update service: HttpPushUri uploads and the component repository', () 
   it('point 3: the fwpkg CLI builds a package and compsig that the service accepts', async () => {
     const out = join(svc.dataDir, 'cli-pmc.fwpkg');
     const cli = join(import.meta.dirname, '..', '..', '..', 'src', 'cli.ts');
-    const args = ['fwpkg', 'build', '--data-dir', svc.dataDir, '--target', 'PMC', '--version', '1.0.8', '--type', 'A', '--activation', 'Immediate', '--out', out];
+    const args = [
+      'fwpkg',
+      'build',
+      '--data-dir',
+      svc.dataDir,
+      '--target',
+      'PMC',
+      '--version',
+      '1.0.8',
+      '--type',
+      'A',
+      '--activation',
+      'Immediate',
+      '--out',
+      out,
+    ];
     const printed = execFileSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
     assert.match(printed, /wrote .*cli-pmc\.compsig/);
-    const r = await upload(svc, { name: 'cli-pmc.fwpkg', data: readFileSync(out), compsig: readFileSync(join(svc.dataDir, 'cli-pmc.compsig'), 'utf8') }, { auth: 'basic' });
+    const r = await upload(
+      svc,
+      { name: 'cli-pmc.fwpkg', data: readFileSync(out), compsig: readFileSync(join(svc.dataDir, 'cli-pmc.compsig'), 'utf8') },
+      { auth: 'basic' },
+    );
     assert.equal(r.status, 200, r.text);
     assert.equal((await svc.get(`${FW}6/`)).body.Version, '1.0.8');
   });

@@ -46,7 +46,8 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
     assert.equal(v.Actions['#VendorMCUpdateServiceExt.AddFromUri'].target, `${ACTIONS}Oem/Vendor/VendorMCUpdateServiceExt.AddFromUri/`);
     assert.ok(v.Actions['#VendorMCUpdateServiceExt.StartFirmwareIntegrityCheck']);
     assert.equal(v.State, 'Idle');
-    for (const l of ['ComponentRepository', 'UpdateTaskQueue', 'MaintenanceWindows', 'InstallSets']) assert.equal(v[l]['@odata.id'], `${US}${l}/`);
+    for (const l of ['ComponentRepository', 'UpdateTaskQueue', 'MaintenanceWindows', 'InstallSets'])
+      assert.equal(v[l]['@odata.id'], `${US}${l}/`);
     assert.equal(v.EnableBackgroundScan, false);
     assert.equal(v.OnIntegrityFailure, 'LogOnly');
     assert.equal(v.ScanEveryDays, 7);
@@ -55,7 +56,9 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
   });
 
   it('point 1: the verification settings are PATCHed under Oem/Vendor of the update service, validated', async () => {
-    let r = await svc.req('PATCH', US, { body: { Oem: { Vendor: { EnableBackgroundScan: true, OnIntegrityFailure: 'LogAndRepairAutomatically', ScanEveryDays: 30 } } } });
+    let r = await svc.req('PATCH', US, {
+      body: { Oem: { Vendor: { EnableBackgroundScan: true, OnIntegrityFailure: 'LogAndRepairAutomatically', ScanEveryDays: 30 } } },
+    });
     assert.equal(r.status, 200, r.text);
     r = await svc.get(US);
     assert.equal(r.body.Oem.Vendor.ScanEveryDays, 30);
@@ -67,7 +70,9 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
     assert.equal(r.status, 400);
     r = await svc.req('PATCH', US, { body: { Oem: { Vendor: { State: 'Idle' } } } });
     assert.equal(r.status, 400);
-    r = await svc.req('PATCH', US, { body: { Oem: { Vendor: { EnableBackgroundScan: false, ScanEveryDays: 7, OnIntegrityFailure: 'LogOnly' } } } });
+    r = await svc.req('PATCH', US, {
+      body: { Oem: { Vendor: { EnableBackgroundScan: false, ScanEveryDays: 7, OnIntegrityFailure: 'LogOnly' } } },
+    });
     assert.equal(r.status, 200);
   });
 
@@ -91,7 +96,13 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
       assert.ok(Array.isArray(item.Oem.Vendor.Targets));
       names.push(item.Name);
     }
-    for (const n of ['Vendor Management Controller', 'System ROM', 'System Programmable Logic Device', 'Server Platform Services (SPS) Firmware', 'Innovation Engine (IE) Firmware']) {
+    for (const n of [
+      'Vendor Management Controller',
+      'System ROM',
+      'System Programmable Logic Device',
+      'Server Platform Services (SPS) Firmware',
+      'Innovation Engine (IE) Firmware',
+    ]) {
       assert.ok(names.includes(n), n);
     }
     assert.ok(names.some((n) => /Ethernet/.test(n)) && names.some((n) => /Smart Array/.test(n)));
@@ -135,7 +146,9 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
     let done = await svc.get(await runTask(r));
     assert.equal(done.status, 400);
     // A package needs a compsig, which SimpleUpdate cannot take: refused either way.
-    assert.ok(['Vendor.1.0.ComponentSignatureMissing', 'Vendor.1.0.SimpleUpdateImageNotSupported'].includes(messageIds(done.body)[0] as string));
+    assert.ok(
+      ['Vendor.1.0.ComponentSignatureMissing', 'Vendor.1.0.SimpleUpdateImageNotSupported'].includes(messageIds(done.body)[0] as string),
+    );
     const cpld = await makePackage(svc, { targets: ['CPLD'], version: '0x2B', file: 'cpld.bin' });
     files.set('/cpld.bin', cpld.data);
     r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { body: { ImageURI: `${images.url}/cpld.bin` } });
@@ -176,7 +189,12 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
     const resetsBefore = svc.running.services.controller.resets;
     const r = await svc.req('POST', `${ACTIONS}Oem/Vendor/VendorMCUpdateServiceExt.AddFromUri/`, {
       auth: { token },
-      body: { ImageURI: `${images.url}/vmc-150.fwpkg`, CompSigURI: `${images.url}/vmc-150.compsig`, Targets: [`${FW}1/`], UpdateTarget: true },
+      body: {
+        ImageURI: `${images.url}/vmc-150.fwpkg`,
+        CompSigURI: `${images.url}/vmc-150.compsig`,
+        Targets: [`${FW}1/`],
+        UpdateTarget: true,
+      },
     });
     const monitor = await runTask(r);
     assert.equal(svc.running.services.controller.resets, resetsBefore + 1);
@@ -238,7 +256,8 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
     // A version this test flashes, and whatever earlier tests flashed.
     const ie = await makePackage(svc, { targets: ['IE'], version: '0.2.9.9', activation: 'Immediate', file: 'ie-persist.fwpkg' });
     assert.equal((await upload(svc, ie, { auth: 'basic' })).status, 200);
-    const versions = async () => Promise.all(['1', '2', '5'].map(async (id) => (await svc.get(`${FW}${id}/`, { auth: 'basic' })).body.Version));
+    const versions = async () =>
+      Promise.all(['1', '2', '5'].map(async (id) => (await svc.get(`${FW}${id}/`, { auth: 'basic' })).body.Version));
     const before = await versions();
     assert.equal(before[2], '0.2.9.9');
     const r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { auth: 'basic', body: { ImageURI: `${images.url}/slow` } });
@@ -252,7 +271,9 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
     assert.equal((await svc.get(US, { auth: 'basic' })).body.Oem.Vendor.State, 'Error');
     // After kill -9 the task is still Running in the store: the next start ends it.
     const s = svc.running.services;
-    s.store.collection('task').put('dead', { ...task, Id: 'dead', TaskState: 'Running', Messages: [], Result: undefined, StartTime: 0, Payload: task.Payload });
+    s.store
+      .collection('task')
+      .put('dead', { ...task, Id: 'dead', TaskState: 'Running', Messages: [], Result: undefined, StartTime: 0, Payload: task.Payload });
     s.store.setting('update.state', {}).set({ state: 'Writing' });
     const tasks = new Tasks(s.store, s.clock, s.events);
     assert.equal(tasks.get('dead')?.TaskState, 'Exception');
@@ -266,7 +287,10 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
 
   it('tasks: finished tasks can be deleted', async () => {
     // A finished task: a download of an image the server does not have.
-    const failed = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { auth: 'basic', body: { ImageURI: `${images.url}/missing.bin` } });
+    const failed = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, {
+      auth: 'basic',
+      body: { ImageURI: `${images.url}/missing.bin` },
+    });
     await runTask(failed);
     const id = `/redfish/v1/TaskService/Tasks/${failed.body.Id}/`;
     const tasks = (await svc.get('/redfish/v1/TaskService/Tasks/', { auth: 'basic' })).body.Members;

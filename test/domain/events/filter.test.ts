@@ -3,7 +3,13 @@
 // every syntax error, as tables of filter -> which events pass.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FilterSyntaxError, MAX_FILTER_DEPTH, MAX_FILTER_TERMS, parseEventFilter, SSE_FILTER_PROPERTIES } from '../../../src/domain/events/filter.js';
+import {
+  FilterSyntaxError,
+  MAX_FILTER_DEPTH,
+  MAX_FILTER_TERMS,
+  parseEventFilter,
+  SSE_FILTER_PROPERTIES,
+} from '../../../src/domain/events/filter.js';
 import type { LoggedEvent } from '../../../src/domain/events/format.js';
 
 const created: LoggedEvent = {
@@ -190,7 +196,10 @@ describe('SSE $filter', () => {
     ['comparisons', Array.from({ length: MAX_FILTER_TERMS + 1 }, () => "EventType eq 'Alert'").join(' or ')],
   ] as const) {
     it(`refuses too many ${what} with a syntax error, not a stack overflow`, () => {
-      assert.throws(() => parseEventFilter(filter), (e: unknown) => e instanceof FilterSyntaxError);
+      assert.throws(
+        () => parseEventFilter(filter),
+        (e: unknown) => e instanceof FilterSyntaxError,
+      );
     });
   }
 });

@@ -31,7 +31,10 @@ describe('verifyLicenseKey', () => {
   ];
   for (const [json, reason] of malformed) {
     it(`refuses a signed key whose payload is ${json}`, () => {
-      assert.throws(() => verifyLicenseKey(publicKey, signedKey(json)), (e: unknown) => e instanceof LicenseKeyError && e.message.includes(reason));
+      assert.throws(
+        () => verifyLicenseKey(publicKey, signedKey(json)),
+        (e: unknown) => e instanceof LicenseKeyError && e.message.includes(reason),
+      );
     });
   }
 });
