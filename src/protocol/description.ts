@@ -221,6 +221,15 @@ export function defineType<const P extends Props, M extends ResourceType<Props, 
   return type;
 }
 
+/**
+ * The names by which a body's optional `Action` member may name its action, as iLO clients send it
+ * (`{"Action": "ComputerSystem.Reset", ...}`): the full name, with or without '#', or the short one.
+ */
+export function actionNames(def: ActionDef): string[] {
+  const short = def.name.slice(def.name.lastIndexOf('.') + 1);
+  return [def.name, `#${def.name}`, short];
+}
+
 /** An action's description, its parameters' literal types kept. */
 export function defineAction<const P extends Props>(def: ActionDef<P>): ActionDef<P> {
   return def;

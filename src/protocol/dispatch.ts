@@ -25,7 +25,7 @@ import { parseQuery, type Query } from './query.js';
 import { RawReply, Reply, StreamReply } from './reply.js';
 import { allowedMethods, methodSpec, type Match, type Method, type RequestContext, type RouteTable } from './routes.js';
 import { applyExpand, applyPaging, applySelect, isObject } from './shape.js';
-import { validateBody } from './validate.js';
+import { validateActionBody, validateBody } from './validate.js';
 
 type Json = Record<string, unknown>;
 
@@ -214,7 +214,7 @@ export class Dispatcher {
 
     if (match.action) {
       const action = match.action;
-      const v = validateBody(body ?? {}, action.def.parameters, { action: action.def.name });
+      const v = validateActionBody(body ?? {}, action.def);
       if (v.problems.length) throw combinedError(v.problems);
       ctx.body = v.value;
       return this.write(await action.handler(ctx), match.uri);

@@ -1,7 +1,7 @@
 // $metadata (CSDL), the OData service document, and JSON Schema/CSDL files
 // for the vendor's own types: all derived from the resource descriptions.
 import type { ActionDef, ObjectProp, Prop, Props, ResourceType } from './description.js';
-import { csdlUri, jsonSchemaUri, odataType, t } from './description.js';
+import { actionNames, csdlUri, jsonSchemaUri, odataType, t } from './description.js';
 
 const COMMON_NAMESPACES: readonly [string, string[]][] = [
   ['RedfishExtensions_v1.xml', ['RedfishExtensions.v1_0_0']],
@@ -331,7 +331,8 @@ export function actionParametersSchema(def: ActionDef): object {
     if (typeof ref === 'string' && ref.startsWith('#/definitions/')) return inline(definitions[ref.slice('#/definitions/'.length)]);
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inline(x)]));
   };
-  const properties: Record<string, object> = {};
+  // Every action takes an Action member naming it (iLO clients send one), as the dispatcher checks.
+  const properties: Record<string, object> = { Action: { type: 'string', enum: actionNames(def) } };
   const required: string[] = [];
   for (const [name, p] of Object.entries(def.parameters)) {
     properties[name] = jsonProp(p, definitions);

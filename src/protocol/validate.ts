@@ -6,7 +6,7 @@ import { argText } from '../messages/args.js';
 import { isPrototypeKey } from '../lib/json.js';
 import { isEmptyObject, jsonTypeOf } from '../lib/json-merge.js';
 import { isIsoDateTime } from '../lib/iso-time.js';
-import type { Prop, Props, StringProp } from './description.js';
+import { actionNames, type ActionDef, type Prop, type Props, type StringProp } from './description.js';
 
 export type WriteMode = 'patch' | 'create' | { action: string };
 
@@ -22,6 +22,23 @@ function isAnnotation(key: string): boolean {
 interface Ctx {
   mode: WriteMode;
   problems: RedfishError[];
+}
+
+/**
+ * Validate an action's body: its parameters, and the `Action` member iLO clients send, which must
+ * name this action (actionNames) and is then dropped.
+ */
+export function validateActionBody(body: unknown, def: ActionDef): Validated {
+  if (jsonTypeOf(body) === 'object' && Object.hasOwn(body as object, 'Action')) {
+    const { Action: named, ...rest } = body as Record<string, unknown>;
+    const problem =
+      typeof named === 'string' && actionNames(def).includes(named)
+        ? undefined
+        : baseError('ActionParameterValueError', 'Action', def.name).about('Action');
+    const v = validateBody(rest, def.parameters, { action: def.name });
+    return problem ? { value: v.value, problems: [problem, ...v.problems] } : v;
+  }
+  return validateBody(body, def.parameters, { action: def.name });
 }
 
 /** Validate a whole body against the writable properties of a type or the parameters of an action. */

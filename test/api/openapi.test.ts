@@ -67,10 +67,10 @@ describe('OpenAPI document', () => {
       for (const a of r.actions ?? []) {
         const op = doc.paths[actionPath(r, a.def)]?.post;
         assert.ok(op, `${a.def.name} at ${actionPath(r, a.def)}`);
-        assert.deepEqual(
-          Object.keys(op.requestBody.content['application/json'].schema.properties).sort(),
-          Object.keys(a.def.parameters).sort(),
-        );
+        // The parameters, and the Action member every action takes (naming the action).
+        const props = op.requestBody.content['application/json'].schema.properties;
+        assert.deepEqual(Object.keys(props).sort(), ['Action', ...Object.keys(a.def.parameters)].sort());
+        assert.ok(props.Action.enum.includes(a.def.name));
       }
     }
     // A documented action with its allowable values and a required parameter.

@@ -316,4 +316,28 @@ describe('protocol layer', () => {
     assert.match(r.headers['www-authenticate'] ?? '', /^Basic /);
     assert.deepEqual(messageIds(r.body), ['Base.1.12.NoValidSession']);
   });
+
+  it('takes the Action member iLO clients send in action bodies, when it names the action', async () => {
+    const resetBios = '/redfish/v1/Systems/1/Bios/Actions/Bios.ResetBios/';
+    // ilorest sends the full name in every action body; others send it '#'-prefixed or short.
+    for (const Action of ['Bios.ResetBios', '#Bios.ResetBios', 'ResetBios']) {
+      const r = await svc.req('POST', resetBios, { body: { Action } });
+      assert.equal(r.status, 200, `${Action}: ${r.text}`);
+    }
+    for (const Action of ['Bios.ChangePassword', 'resetbios', 7]) {
+      const wrong = await svc.req('POST', resetBios, { body: { Action } });
+      assert.equal(wrong.status, 400, String(Action));
+      assert.deepEqual(messageIds(wrong.body), ['Base.1.12.ActionParameterValueError']);
+      assert.deepEqual(wrong.body.error['@Message.ExtendedInfo'][0].MessageArgs, ['Action', 'Bios.ResetBios']);
+    }
+    // A vendor action by its short name, and a standard action with parameters by its full name.
+    const csr = await svc.req('POST', '/redfish/v1/Managers/1/SecurityService/HttpsCert/Actions/VendorHttpsCert.GenerateCSR/', {
+      body: { Action: 'GenerateCSR', CommonName: 'bmc.example.com' },
+    });
+    assert.equal(csr.status, 200, csr.text);
+    const reset = await svc.req('POST', '/redfish/v1/Systems/1/Actions/ComputerSystem.Reset/', {
+      body: { Action: 'ComputerSystem.Reset', ResetType: 'Nmi' },
+    });
+    assert.ok(!messageIds(reset.body).some((id: string) => /ActionParameter(Unknown|ValueError)/.test(id)), reset.text);
+  });
 });

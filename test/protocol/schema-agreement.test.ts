@@ -8,9 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
-import type { ActionDef, Prop } from '../../src/protocol/description.js';
+import { actionNames, type ActionDef, type Prop } from '../../src/protocol/description.js';
 import { actionParametersSchema } from '../../src/protocol/metadata.js';
-import { validateBody } from '../../src/protocol/validate.js';
+import { validateActionBody } from '../../src/protocol/validate.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const RUNS = Number(process.env.AGREEMENT_RUNS ?? 300);
@@ -71,6 +71,15 @@ function bodyFor(props: Readonly<Record<string, Prop>>, depth = 0): fc.Arbitrary
   return fc.oneof({ weight: 6, arbitrary: declared }, { weight: 1, arbitrary: declared.map((b) => ({ ...b, NotDeclared: 1 })) });
 }
 
+/** An action's body: its parameters, and sometimes the Action member iLO clients send (right or wrong). */
+function actionBodyFor(def: ActionDef): fc.Arbitrary<Record<string, unknown>> {
+  const named = fc.constantFrom(...actionNames(def), 'Other.Action', '', 7);
+  return fc.oneof(
+    { weight: 4, arbitrary: bodyFor(def.parameters) },
+    { weight: 1, arbitrary: fc.tuple(bodyFor(def.parameters), named).map(([b, Action]) => ({ ...b, Action })) },
+  );
+}
+
 describe('validation and the published JSON Schema agree', () => {
   let svc: TestService;
   let actions: ActionDef[];
@@ -96,8 +105,8 @@ describe('validation and the published JSON Schema agree', () => {
     for (const def of actions) {
       const check = ajv.compile(actionParametersSchema(def));
       fc.assert(
-        fc.property(bodyFor(def.parameters), (body) => {
-          const byValidator = validateBody(body, def.parameters, { action: def.name }).problems.length === 0;
+        fc.property(actionBodyFor(def), (body) => {
+          const byValidator = validateActionBody(body, def).problems.length === 0;
           const bySchema = check(body);
           if (byValidator !== bySchema)
             disagreements.push(`${def.name} ${JSON.stringify(body)}: validator ${byValidator}, schema ${bySchema}`);

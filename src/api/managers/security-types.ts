@@ -45,7 +45,7 @@ export const VendorCACertificateCollectionType = collectionOf(VendorCACertificat
 export const ImportCACertificateAction = defineAction({
   name: 'VendorCertAuth.ImportCACertificate',
   description: 'Import a trusted CA certificate (PEM, line breaks as \\n).',
-  parameters: { Action: t.string(), Certificate: t.string({ required: true }) },
+  parameters: { Certificate: t.string({ required: true }) },
 });
 
 export const VendorCertAuthType = defineType({
@@ -75,7 +75,6 @@ export const GenerateCsrAction = defineAction({
   name: 'VendorHttpsCert.GenerateCSR',
   description: 'Generate a new key on the controller and return a CSR for it.',
   parameters: {
-    Action: t.string(),
     CommonName: t.string({ required: true, minLength: 1, maxLength: 64 }),
     Country: t.string({ pattern: '^[A-Z]{2}$' }),
     State: t.string({ maxLength: 128 }),
@@ -88,7 +87,7 @@ export const GenerateCsrAction = defineAction({
 export const ImportCertificateAction = defineAction({
   name: 'VendorHttpsCert.ImportCertificate',
   description: 'Install the signed certificate (PEM, optionally followed by its chain) for the pending CSR.',
-  parameters: { Action: t.string(), Certificate: t.string({ required: true }) },
+  parameters: { Certificate: t.string({ required: true }) },
 });
 
 export const VendorHttpsCertType = defineType({
