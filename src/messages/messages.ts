@@ -88,7 +88,8 @@ export function errorBody(infos: readonly ExtendedInfo[], generalErrorId: string
   return {
     error: {
       code,
-      message: infos.length === 1 && first ? first.Message : EXTENDED_INFO_HINT,
+      // SPEC.md: the message invites the reader to the extended info, which carries the texts.
+      message: EXTENDED_INFO_HINT,
       '@Message.ExtendedInfo': infos,
     },
   };

@@ -212,10 +212,10 @@ describe('messages and error bodies', () => {
     assert.deepEqual(tagged.infos[0]?.RelatedProperties, ['#/Sequence/1/A']);
   });
 
-  it('builds error bodies: a single message is the code, several are GeneralError (G8)', () => {
+  it('builds error bodies: a single message is the code, several are GeneralError (G8); the message always invites to the extended info', () => {
     const one = redfishErrorBody([baseMessage('PropertyUnknown', 'X')]) as { error: { code: string; message: string } };
     assert.equal(one.error.code, 'Base.1.12.PropertyUnknown');
-    assert.equal(one.error.message, 'The property X is not in the list of valid properties for the resource.');
+    assert.equal(one.error.message, 'See @Message.ExtendedInfo for more information.');
     const two = redfishErrorBody([baseMessage('PropertyUnknown', 'X'), baseMessage('PropertyUnknown', 'Y')]) as {
       error: { code: string; message: string };
     };

@@ -43,7 +43,7 @@ describe('certificate login', () => {
     const r = await call(agent, 'GET', '/redfish/v1/AccountService/');
     assert.equal(r.status, 401, r.text);
     assert.deepEqual(messageIds(r.body), ['Vendor.1.0.CertificateLoginUnavailable']);
-    assert.match(r.body.error.message, pattern);
+    assert.match(r.body.error['@Message.ExtendedInfo'][0].Message, pattern);
   };
 
   /** Meet at once every precondition the first test meets one by one, unless they are met already. */
@@ -159,7 +159,7 @@ describe('certificate login', () => {
     assert.equal((await importCa('hello')).status, 400);
     const notCa = await importCa(client.certPem);
     assert.equal(notCa.status, 400);
-    assert.match(notCa.body.error.message, /not a CA certificate/);
+    assert.match(notCa.body.error['@Message.ExtendedInfo'][0].Message, /not a CA certificate/);
     const okCa = await importCa(ca.certPem);
     assert.equal(okCa.status, 200, okCa.text);
     const cas = await svc.get(`${CERT_AUTH}CACertificates/`);

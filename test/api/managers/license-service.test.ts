@@ -44,7 +44,7 @@ describe('LicenseService', () => {
     const f = await svc.req('POST', LS, { body: { LicenseKey: forged } });
     assert.equal(f.status, 400);
     assert.deepEqual(messageIds(f.body), ['Vendor.1.0.LicenseKeyInvalid']);
-    assert.match(f.body.error.message, /signature/);
+    assert.match(f.body.error['@Message.ExtendedInfo'][0].Message, /signature/);
 
     // A genuine key with a tampered payload.
     const genuine = issueTestLicense(svc, 'Standard');

@@ -123,7 +123,7 @@ describe('secure boot', () => {
       const p = await svc.req('PATCH', SB, { body: { SecureBootEnable: true } });
       assert.equal(p.status, 400);
       assert.deepEqual(messageIds(p.body), ['Vendor.1.0.SecureBootPlatformKeyRequired']);
-      assert.match(p.body.error.message, /Platform Key/);
+      assert.match(p.body.error['@Message.ExtendedInfo'][0].Message, /Platform Key/);
       r = await svc.get(SB);
       assert.equal(r.body.SecureBootEnable, false);
 

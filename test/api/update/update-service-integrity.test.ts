@@ -38,7 +38,7 @@ describe('update service: firmware verification', () => {
     const r = await svc.req('POST', CHECK, { body: {} });
     assert.equal(r.status, 403);
     assert.deepEqual(messageIds(r.body), ['Vendor.1.0.FeatureRequiresLicense']);
-    assert.match(r.body.error.message, /PremiumSecurity/);
+    assert.match(r.body.error['@Message.ExtendedInfo'][0].Message, /PremiumSecurity/);
     assert.equal((await vendor()).FirmwareIntegrityScanInProgress, false);
   });
 
@@ -50,7 +50,7 @@ describe('update service: firmware verification', () => {
     const pkg = await makePackage(svc, { targets: ['IE'], version: '0.9' });
     const busy = await upload(svc, pkg, { auth: 'basic' });
     assert.equal(busy.status, 503);
-    assert.match(busy.body.error.message, /FirmwareIntegrityScan/);
+    assert.match(busy.body.error['@Message.ExtendedInfo'][0].Message, /FirmwareIntegrityScan/);
     const again = await svc.req('POST', CHECK, { body: {} });
     assert.equal(again.status, 503);
     const simple = await svc.req('POST', `${US}Actions/UpdateService.SimpleUpdate/`, { body: { ImageURI: 'https://127.0.0.1:9/x.bin' } });

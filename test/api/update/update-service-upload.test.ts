@@ -90,7 +90,7 @@ describe('update service: HttpPushUri uploads and the component repository', () 
     assert.deepEqual(messageIds(r.body), ['Vendor.1.0.ComponentSignatureInvalid']);
     const sig = JSON.parse(pkg.compsig);
     r = await upload(svc, { ...pkg, compsig: JSON.stringify({ ...sig, KeyId: '0000' }) }, { auth: 'basic' });
-    assert.match(r.body.error.message, /does not trust/);
+    assert.match(r.body.error['@Message.ExtendedInfo'][0].Message, /does not trust/);
     r = await upload(svc, { name: 'notes.txt', data: Buffer.from('hello'), compsig: pkg.compsig }, { auth: 'basic' });
     assert.deepEqual(messageIds(r.body), ['Vendor.1.0.FirmwareImageInvalid']);
     // A raw image is self-signed: a flipped byte in it fails the embedded signature.

@@ -164,7 +164,7 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
     r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { body: { ImageURI: `${images.url}/missing.bin` } });
     done = await svc.get(await runTask(r));
     assert.deepEqual(messageIds(done.body), ['Vendor.1.0.ImageDownloadFailed']);
-    assert.match(done.body.error.message, /404/);
+    assert.match(done.body.error['@Message.ExtendedInfo'][0].Message, /404/);
     const state = (await svc.get(US)).body.Oem.Vendor;
     assert.equal(state.State, 'Error');
     assert.equal(state.Result.MessageId, 'Vendor.1.0.ImageDownloadFailed');
@@ -178,7 +178,7 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
     await svc.running.services.tasks.whenDone(r.body.Id);
     const done = await svc.get(r.headers.location as string);
     assert.deepEqual(messageIds(done.body), ['Vendor.1.0.ImageDownloadFailed']);
-    assert.match(done.body.error.message, /timed out/);
+    assert.match(done.body.error['@Message.ExtendedInfo'][0].Message, /timed out/);
   });
 
   it('points 7, 8: AddFromUri stores a package and flashes the listed targets; controller firmware ends with a reset', async () => {
