@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { MAX_JSON_DEPTH, parseClientJson } from '../lib/json.js';
 import { RedfishError, baseError, redfishErrorBody, vendorError } from '../messages/errors.js';
 import type { Dispatcher, Outgoing, Prepared } from '../protocol/dispatch.js';
+import { unauthorized } from '../protocol/auth.js';
 import type { WriteSpec } from '../protocol/routes.js';
 
 export interface HttpOptions {
@@ -243,6 +244,8 @@ export async function startHttpServer(o: HttpOptions) {
       if (spec?.stream) {
         const allowed = spec.contentTypes ?? ['multipart/form-data'];
         if (!type || !allowed.some((t) => type.toLowerCase().startsWith(t))) {
+          // Without credentials nothing else is said: a body of another type cannot carry them.
+          if (prepared.principal.method === 'none' && req.headers.cookie === undefined) throw unauthorized();
           throw vendorError(415, 'UnsupportedMediaType', String(type ?? 'none'), allowed.join(', '));
         }
         return send(log, res, await dispatcher.execute(prepared, undefined, req));

@@ -111,7 +111,9 @@ export class Dispatcher {
       let principal: Principal | undefined;
       if (!open || match?.route.deferAuth) {
         principal = await this.auth.authenticate(authReq);
-        if (!principal && !match?.route.deferAuth) throw unauthorized();
+        // Only the streamed POST may authenticate later (the upload's sessionKey cookie or form part);
+        // every other method, and a POST with a cookie or body it cannot carry that in, is 401 first.
+        if (!principal && !(match?.route.deferAuth && method === 'POST')) throw unauthorized();
       } else if ((req.headers.authorization || req.headers['x-auth-token']) && /[?&](\$expand|only)\b/.test(search)) {
         // Open resources use credentials when expanding links they need them for, and never fail on them.
         principal = await this.auth.authenticate(authReq).catch((e: unknown) => this.expected(e, 'authentication for an open resource'));

@@ -46,6 +46,20 @@ describe('update service: HttpPushUri uploads and the component repository', () 
     assert.equal(s.UploadCurrentEtag, 'etag-1');
   });
 
+  it('authenticates first: every method without credentials gets 401, whatever the body', async () => {
+    for (const method of ['GET', 'HEAD', 'PATCH', 'PUT', 'DELETE']) {
+      const r = await svc.req(method, UPLOAD_URI, { auth: 'none', ...(method === 'PATCH' || method === 'PUT' ? { body: {} } : {}) });
+      assert.equal(r.status, 401, method);
+    }
+    const json = await svc.req('POST', UPLOAD_URI, { auth: 'none', body: { a: 1 } });
+    assert.equal(json.status, 401);
+    assert.deepEqual(messageIds(json.body), ['Base.1.12.NoValidSession']);
+    assert.ok(json.headers['www-authenticate']);
+    // With credentials the method and media type rules speak.
+    assert.equal((await svc.req('GET', UPLOAD_URI, { auth: 'basic' })).status, 405);
+    assert.equal((await svc.req('POST', UPLOAD_URI, { auth: 'basic', body: { a: 1 } })).status, 415);
+  });
+
   it('point 4: the sessionKey cookie authenticates, and an account without the privilege gets 403', async () => {
     const pkg = await makePackage(svc, { targets: ['IE'], version: '0.2.4.0', file: 'ie2.fwpkg' });
     const token = await svc.login(ADMIN_USER, ADMIN_PASSWORD);
