@@ -11,7 +11,7 @@
 // POST hooks (BIOS apply, secure boot, UEFI updaters, boot override) run when
 // Post is entered, with PowerState already On; the OS starts when POST ends.
 import type { Logger } from 'pino';
-import { combinedError, baseError, vendorError, vendorMessage, type ExtendedInfo } from '../messages/errors.js';
+import { vendorError, vendorMessage, type ExtendedInfo } from '../messages/errors.js';
 import { resourceEvent } from '../messages/event-messages.js';
 import type { DocumentStore } from '../store/documents.js';
 import type { Clock, TimerHandle } from './clock.js';
@@ -246,11 +246,9 @@ export class ServerSimulator {
     this.enter('OsStopping');
   }
 
+  /** A reset type refused in the current power state: the vendor message iLO clients look for. */
   private conflict(param: string, value: string) {
-    return combinedError([
-      baseError('ActionParameterValueConflict', param, value),
-      vendorError(400, 'PowerStateConflict', value, DESCRIBED[this.state.phase]),
-    ]);
+    return vendorError(400, 'InvalidOperationForSystemState', value, DESCRIBED[this.state.phase]).about(param);
   }
 
   private duration(phase: Phase): number | null {

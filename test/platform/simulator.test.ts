@@ -81,9 +81,9 @@ describe('server simulator', () => {
         assert.equal(e.status, 400);
         assert.deepEqual(
           e.infos.map((i: any) => i.MessageId),
-          ['Base.1.12.ActionParameterValueConflict', 'Vendor.1.0.PowerStateConflict'],
+          ['Vendor.1.0.InvalidOperationForSystemState'],
         );
-        assert.match(e.infos[1].Message, /running its operating system/);
+        assert.match(e.infos[0].Message, /running its operating system/);
         return true;
       },
     );
@@ -111,7 +111,7 @@ describe('server simulator', () => {
     for (const t of ['ForceOff', 'GracefulShutdown', 'GracefulRestart', 'ForceRestart', 'Nmi'] as const) {
       assert.throws(
         () => server().reset(t),
-        (e: any) => e.status === 400 && /powered off/.test(e.infos[1].Message),
+        (e: any) => e.status === 400 && /powered off/.test(e.infos[0].Message),
         t,
       );
     }
@@ -164,7 +164,7 @@ describe('server simulator', () => {
     assert.equal(host().powerState(), 'PoweringOn');
     assert.throws(
       () => server().reset('PushPowerButton'),
-      (e: any) => /powering on/.test(e.infos[1].Message),
+      (e: any) => /powering on/.test(e.infos[0].Message),
     );
     await advance(POWER_ON);
     server().powerButton('Press');

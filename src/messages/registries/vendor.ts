@@ -228,6 +228,13 @@ export const VENDOR_REGISTRY = {
       paramTypes: ['string', 'string'],
       resolution: 'Put only Critical, controller-flashable (Type A) firmware components with UpdatableBy Bmc in the recovery set.',
     },
+    InvalidOperationForSystemState: {
+      description: 'The requested operation does not apply in the current power state of the server (the name iLO clients know).',
+      message: 'The operation %1 cannot be performed while the server is %2.',
+      severity: 'Warning',
+      paramTypes: ['string', 'string'],
+      resolution: 'Wait until the server is in a state where the operation applies, or choose another operation.',
+    },
     JsonNestingTooDeep: {
       description: 'The request body nests JSON objects and arrays deeper than the service accepts.',
       message: 'The request body nests JSON values deeper than %1 levels.',
@@ -297,13 +304,6 @@ export const VENDOR_REGISTRY = {
       severity: 'Warning',
       paramTypes: ['number'],
       resolution: 'Choose a longer password, or lower MinPasswordLength in the AccountService.',
-    },
-    PowerStateConflict: {
-      description: 'The requested power operation does not apply in the current state of the server.',
-      message: 'The operation %1 cannot be performed while the server is %2.',
-      severity: 'Warning',
-      paramTypes: ['string', 'string'],
-      resolution: 'Wait until the server is in a state where the operation applies, or choose another operation.',
     },
     RepositoryInsufficientSpace: {
       description: 'The component does not fit in the free space of the component repository.',

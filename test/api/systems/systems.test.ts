@@ -110,8 +110,10 @@ describe('ComputerSystem', () => {
     await powerOn();
     const r = await reset('On');
     assert.equal(r.status, 400);
-    assert.deepEqual(messageIds(r.body), ['Base.1.12.ActionParameterValueConflict', 'Vendor.1.0.PowerStateConflict']);
-    assert.deepEqual(r.body.error['@Message.ExtendedInfo'][0].MessageArgs, ['ResetType', 'On']);
+    assert.deepEqual(messageIds(r.body), ['Vendor.1.0.InvalidOperationForSystemState']);
+    assert.equal(r.body.error.code, 'Vendor.1.0.InvalidOperationForSystemState');
+    assert.deepEqual(r.body.error['@Message.ExtendedInfo'][0].MessageArgs, ['On', 'running its operating system']);
+    assert.deepEqual(r.body.error['@Message.ExtendedInfo'][0].RelatedProperties, ['#/ResetType']);
   });
 
   it('answers 400 to bad action parameters', async () => {
