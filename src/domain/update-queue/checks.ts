@@ -58,24 +58,55 @@ export function checkAgents(v: Violations, agents: readonly Agent[], command: Co
 }
 
 /** Command-dependent members: ApplyUpdate needs a stored component, Wait needs WaitTimeSeconds and no component. */
+/**
+ * The repository component a task names: by its Filename (the repository's key) or, for a task's
+ * Component, by its Name when no other component has that Name.
+ */
+export function resolveComponent(
+  repository: Pick<ComponentRepository, 'get' | 'list'>,
+  ref: string,
+  byName: boolean,
+): { filename: string } | { missing: true } | { ambiguous: string[] } {
+  if (repository.get(ref)) return { filename: ref };
+  if (!byName) return { missing: true };
+  const named = repository.list().filter((c) => c.Name === ref);
+  if (named.length === 1 && named[0]) return { filename: named[0].Filename };
+  return named.length > 1 ? { ambiguous: named.map((c) => c.Filename).sort() } : { missing: true };
+}
+
+/** Checks the command's own properties; for ApplyUpdate, returns the Filename of the component it names. */
 export function checkCommand(
   v: Violations,
   d: CheckDeps,
   c: { Command: Command; component: string | null | undefined; WaitTimeSeconds?: number },
   componentProp: string,
   prefix = '',
-): void {
+): string | undefined {
   const p = `${prefix}${componentProp}`;
   if (c.Command === 'ApplyUpdate') {
     if (c.component === undefined || c.component === null || c.component === '') {
       v.add(baseError('PropertyMissing', p), p);
-    } else if (!d.repository.get(c.component)) {
+      return undefined;
+    }
+    // Install set items name their file (SPEC: Filename); a task's Component may also give the Name.
+    const found = resolveComponent(d.repository, c.component, componentProp === 'Component');
+    if ('filename' in found) return found.filename;
+    if ('ambiguous' in found) {
+      v.add(
+        combinedError([
+          baseError('PropertyValueNotInList', c.component, p),
+          vendorError(400, 'ComponentNameAmbiguous', c.component, found.ambiguous.join(', ')),
+        ]),
+        p,
+      );
+    } else {
       v.add(combinedError([baseError('PropertyValueNotInList', c.component, p), vendorError(404, 'ComponentNotFound', c.component)]), p);
     }
   } else {
     if (c.component) v.add(baseError('PropertyValueConflict', p, `${prefix}Command`), p);
     if (c.WaitTimeSeconds === undefined) v.add(baseError('PropertyMissing', `${prefix}WaitTimeSeconds`), `${prefix}WaitTimeSeconds`);
   }
+  return undefined;
 }
 
 /** Targets: firmware or software inventory URIs that exist (at most 10 is the type's maxItems). */

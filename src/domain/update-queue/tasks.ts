@@ -45,7 +45,7 @@ export function buildTasks(d: TaskFactoryDeps, inputs: readonly TaskInput[], opt
     taken.add(input.Name);
     takenIds.add(id);
     checkAgents(v, input.UpdatableBy, input.Command, prefix);
-    checkCommand(
+    const filename = checkCommand(
       v,
       d,
       { Command: input.Command, component: input.Component, WaitTimeSeconds: input.WaitTimeSeconds },
@@ -60,7 +60,8 @@ export function buildTasks(d: TaskFactoryDeps, inputs: readonly TaskInput[], opt
       Name: input.Name,
       UpdatableBy: [...input.UpdatableBy],
       Command: input.Command,
-      Component: input.Command === 'ApplyUpdate' ? (input.Component ?? null) : null,
+      // Stored by its Filename, the repository's key, whether the client gave that or the Name.
+      Component: input.Command === 'ApplyUpdate' ? (filename ?? input.Component ?? null) : null,
       TPMOverride: input.TPMOverride ?? false,
       ...schedule,
       WaitTimeSeconds: input.WaitTimeSeconds ?? 0,

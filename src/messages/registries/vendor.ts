@@ -95,6 +95,13 @@ export const VENDOR_REGISTRY = {
       paramTypes: ['string', 'string'],
       resolution: 'Add the component to the repository and install it with an update task for the updater of its type.',
     },
+    ComponentNameAmbiguous: {
+      description: 'A task names its component by a Name that more than one repository component has.',
+      message: 'The component name %1 is shared by the components %2.',
+      severity: 'Warning',
+      paramTypes: ['string', 'string'],
+      resolution: 'Name the component by its Filename, which is unique in the repository.',
+    },
     ComponentNotFound: {
       description: 'No repository component has the given file name.',
       message: 'The repository holds no component named %1.',

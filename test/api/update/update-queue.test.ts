@@ -154,6 +154,33 @@ describe('update task queue: creation rules and the task state table', () => {
     assert.equal((await get(svc, `${REPO}ie.fwpkg/`)).body.Locked, false);
   });
 
+  it('names the component of a task by its Filename, or by its Name when no other component has it', async () => {
+    await clear();
+    const byName = await post(svc, QUEUE, {
+      Name: 'by-name',
+      UpdatableBy: ['Uefi'],
+      Command: 'ApplyUpdate',
+      Component: 'NIC firmware 20.15.0',
+      TPMOverride: true,
+    });
+    assert.equal(byName.status, 201, byName.text);
+    assert.equal((await get(svc, byName.headers.location as string)).body.Component, 'nic.fwpkg', 'stored by its Filename');
+    // A second file with the same Name makes the Name ambiguous: the answer lists both files.
+    await addComponent(svc, { targets: ['IE'], version: '0.2.3.0', file: 'ie-copy.fwpkg' });
+    const twice = await post(svc, QUEUE, {
+      Name: 'ambiguous',
+      UpdatableBy: ['Uefi'],
+      Command: 'ApplyUpdate',
+      Component: 'IE firmware 0.2.3.0',
+      TPMOverride: true,
+    });
+    assert.equal(twice.status, 400);
+    assert.ok(messageIds(twice.body).includes('Vendor.1.0.ComponentNameAmbiguous'));
+    assert.match(twice.text, /ie-copy\.fwpkg, ie\.fwpkg/);
+    await clear();
+    assert.equal((await svc.req('DELETE', `${REPO}ie-copy.fwpkg/`, { auth: 'basic' })).status, 200);
+  });
+
   it('point 1: TPMOverride must be true while a TPM is installed and in use', async () => {
     svc.running.services.host.setTpm({ installed: true, inUse: true });
     try {

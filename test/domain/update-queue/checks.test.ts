@@ -15,6 +15,7 @@ import {
   duplicateName,
   normalizeTarget,
   parseTime,
+  resolveComponent,
   Violations,
   type CheckDeps,
 } from '../../../src/domain/update-queue/checks.js';
@@ -30,8 +31,11 @@ const STORED = 'bmc-1.45.fwpkg';
 /** Dependencies with the factory inventory, one stored component, and a TPM as given. */
 function deps(tpm = { installed: true, inUse: true }): CheckDeps {
   const inventory = new Inventory(new DocumentStore(openDatabase(':memory:', () => 0)));
-  const stored = { Filename: STORED } as ComponentRecord;
-  const repository: Pick<ComponentRepository, 'get'> = { get: (filename) => (filename === STORED ? stored : undefined) };
+  const stored = { Filename: STORED, Name: 'BMC firmware 1.45' } as ComponentRecord;
+  const repository: Pick<ComponentRepository, 'get' | 'list'> = {
+    get: (filename) => (filename === STORED ? stored : undefined),
+    list: () => [stored],
+  };
   return { inventory, repository: repository as ComponentRepository, tpm: () => tpm };
 }
 
@@ -391,4 +395,37 @@ describe('checkSchedule and checkOrder: own times or a window, Expire after Star
   for (const [iso, expected] of times) {
     it(`parseTime(${JSON.stringify(iso)}) -> ${expected}`, () => assert.equal(parseTime(iso), expected));
   }
+});
+
+describe('resolveComponent: a task names its component by Filename, or by a Name no other component has', () => {
+  const records = [
+    { Filename: 'ie-51.fwpkg', Name: 'IE firmware' },
+    { Filename: 'ie-52.fwpkg', Name: 'IE firmware' },
+    { Filename: 'nic.fwpkg', Name: 'NIC firmware' },
+    { Filename: 'NIC firmware', Name: 'other' },
+  ] as ComponentRecord[];
+  const repository = { get: (f: string) => records.find((r) => r.Filename === f), list: () => records };
+  const cases: [string, boolean, ReturnType<typeof resolveComponent>][] = [
+    ['ie-51.fwpkg', true, { filename: 'ie-51.fwpkg' }],
+    ['nic.fwpkg', false, { filename: 'nic.fwpkg' }],
+    ['IE firmware', true, { ambiguous: ['ie-51.fwpkg', 'ie-52.fwpkg'] }],
+    ['IE firmware', false, { missing: true }],
+    ['other', true, { filename: 'NIC firmware' }],
+    ['NIC firmware', true, { filename: 'NIC firmware' }],
+    ['nothing', true, { missing: true }],
+  ];
+  for (const [ref, byName, expected] of cases) {
+    it(`${ref} (${byName ? 'Filename or Name' : 'Filename only'}) -> ${JSON.stringify(expected)}`, () =>
+      assert.deepEqual(resolveComponent(repository, ref, byName), expected));
+  }
+
+  it('an ambiguous Name is a 400 listing the Filenames', () => {
+    const v = new Violations();
+    const d = { ...deps(), repository: repository as unknown as ComponentRepository };
+    assert.equal(checkCommand(v, d, { Command: 'ApplyUpdate', component: 'IE firmware' }, 'Component'), undefined);
+    assert.deepEqual(listed(v), [
+      'PropertyValueNotInList(IE firmware,Component)@#/Component + Vendor.ComponentNameAmbiguous(IE firmware,ie-51.fwpkg, ie-52.fwpkg)@#/Component',
+    ]);
+    assert.equal(checkCommand(new Violations(), d, { Command: 'ApplyUpdate', component: 'other' }, 'Component'), 'NIC firmware');
+  });
 });
