@@ -17,6 +17,7 @@ import { argText } from '../../messages/args.js';
 import { mergePatch } from '../../lib/json-merge.js';
 import { Secrets } from '../../store/secrets.js';
 import type { Services } from '../services.js';
+import { registerBiosVendorSettingsRoutes, VendorSettingsLinks, vendorSettingsLinks } from './bios-vendor-settings.js';
 import { IscsiType, VendorServerBootSettingsType, defaultIscsi, type IscsiState } from './bios-vendor-types.js';
 import { systemUri } from './system-types.js';
 
@@ -26,7 +27,9 @@ const VendorBiosType = defineType({
   owner: 'Vendor',
   description: 'Vendor extension of the Bios resource: links to the vendor BIOS resources.',
   properties: {
-    Links: ro(t.object({ Boot: t.link({ readOnly: true }), iScsi: t.link({ readOnly: true }) }, { typeName: 'Links' })),
+    Links: ro(
+      t.object({ Boot: t.link({ readOnly: true }), iScsi: t.link({ readOnly: true }), ...VendorSettingsLinks }, { typeName: 'Links' }),
+    ),
   },
 });
 
@@ -107,7 +110,11 @@ function handlers(d: BiosDeps, boot: BootSettings) {
         ...(st.appliedAt !== null ? { Time: toIso(st.appliedAt) } : {}),
         Messages: st.messages,
       },
-      Oem: { Vendor: { Links: { Boot: { '@odata.id': `${uri}Bios/Boot/` }, iScsi: { '@odata.id': `${uri}Bios/iScsi/` } } } },
+      Oem: {
+        Vendor: {
+          Links: { Boot: { '@odata.id': `${uri}Bios/Boot/` }, iScsi: { '@odata.id': `${uri}Bios/iScsi/` }, ...vendorSettingsLinks(uri) },
+        },
+      },
     }));
   }
 
@@ -230,6 +237,7 @@ export function registerBiosRoutes(routes: RouteTable, d: BiosDeps, boot: BootSe
     get: { privilege: Priv.login, handler: h.getIscsi },
     patch: { privilege: Priv.hostBios, handler: h.patchIscsi },
   });
+  registerBiosVendorSettingsRoutes(routes, d);
 }
 
 /**

@@ -1,0 +1,78 @@
+// A vendor BIOS resource with a current and a pending area (server configuration
+// lock, key management, UEFI HTTPS boot TLS): clients write the pending area,
+// the ROM takes it into the current area at POST (step ApplyBiosSettings).
+// Write-only secrets are sealed at rest (store/secrets.ts). Bios.ResetBios
+// does not touch these resources.
+import type { BootInfo, HostLifecycle } from '../../platform/lifecycle.js';
+import type { DocumentStore } from '../../store/documents.js';
+
+type VendorValue = string | number | boolean | null;
+export type VendorValues = Record<string, VendorValue>;
+
+interface Stored<T> {
+  current: T;
+  /** Only what clients changed since the last POST. */
+  pending: Partial<T>;
+}
+
+export interface VendorSettingsOptions<T extends VendorValues> {
+  /** The setting's key in the store. */
+  key: string;
+  defaults: T;
+  /** Write-only secrets (strings or null): sealed in the store, read back as null. */
+  secrets: readonly (keyof T & string)[];
+  /** Values the ROM works out at POST from what it takes in (read-only ones). */
+  derive?: (next: T, boot: BootInfo) => T;
+}
+
+export class VendorBiosSettings<T extends VendorValues> {
+  private readonly saved;
+
+  constructor(
+    private readonly store: DocumentStore,
+    host: HostLifecycle,
+    private readonly options: VendorSettingsOptions<T>,
+  ) {
+    this.saved = store.setting<Stored<T>>(options.key, { current: { ...options.defaults }, pending: {} });
+    host.onPost('ApplyBiosSettings', (boot) => this.applyPending(boot));
+  }
+
+  /** The current area, secrets hidden (null). */
+  current(): T {
+    return this.hide({ ...this.options.defaults, ...this.saved.get().current });
+  }
+
+  /** The current area with the pending changes on top, secrets hidden (null). */
+  pending(): T {
+    const s = this.saved.get();
+    return this.hide({ ...this.options.defaults, ...s.current, ...s.pending });
+  }
+
+  /** Store pending changes; secrets are sealed before they reach the store. */
+  setPending(change: Partial<T>): void {
+    const sealed: Partial<T> = { ...change };
+    for (const name of this.options.secrets) {
+      const v = sealed[name];
+      if (typeof v === 'string') (sealed as VendorValues)[name] = this.store.secrets.seal(v);
+    }
+    this.store.transaction(() => {
+      const s = this.saved.get();
+      this.saved.set({ ...s, pending: { ...s.pending, ...sealed } });
+    });
+  }
+
+  /** The POST step: the pending changes become current. */
+  applyPending(boot: BootInfo): void {
+    const s = this.saved.get();
+    if (Object.keys(s.pending).length === 0) return;
+    let next = { ...this.options.defaults, ...s.current, ...s.pending };
+    if (this.options.derive) next = this.options.derive(next, boot);
+    this.saved.set({ current: next, pending: {} });
+  }
+
+  private hide(v: T): T {
+    const out: VendorValues = { ...v };
+    for (const name of this.options.secrets) out[name] = null;
+    return out as T;
+  }
+}
