@@ -279,6 +279,9 @@ export function odataType(type: ResourceType): string {
   return type.version ? `#${type.name}.v${type.version.replace(/\./g, '_')}.${type.name}` : `#${type.name}.${type.name}`;
 }
 
+/** Where the service serves schema files (JSON Schema of every type, CSDL of the vendor's). */
+export const SCHEMA_STORE = '/redfish/v1/SchemaStore/en/';
+
 /** Where the JSON Schema of a type is published (DMTF) or served (Vendor). */
 export function jsonSchemaUri(type: ResourceType): string {
   const file = type.version ? `${type.name}.v${type.version.replace(/\./g, '_')}.json` : `${type.name}.json`;

@@ -1,7 +1,7 @@
 // $metadata (CSDL), the OData service document, and JSON Schema/CSDL files
 // for the vendor's own types: all derived from the resource descriptions.
 import type { ActionDef, ObjectProp, Prop, Props, ResourceType } from './description.js';
-import { actionNames, csdlUri, jsonSchemaUri, odataType, t } from './description.js';
+import { actionNames, csdlUri, jsonSchemaUri, odataType, SCHEMA_STORE, t } from './description.js';
 
 const COMMON_NAMESPACES: readonly [string, string[]][] = [
   ['RedfishExtensions_v1.xml', ['RedfishExtensions.v1_0_0']],
@@ -214,9 +214,76 @@ function complexType(name: string, p: ObjectProp, ns: string, complex: string[])
 /** Annotations any object may carry. */
 const ANNOTATIONS = { '^([a-zA-Z_][a-zA-Z0-9_]*)?@(odata|Redfish|Message)\\.[a-zA-Z_][a-zA-Z0-9_]*$': {} };
 
+/**
+ * Where a JSON Schema's references point: DMTF's published odata-v4 document and each type's
+ * published (DMTF) or served (Vendor) schema; or, in the documents the schema store serves,
+ * only documents of that store, so a client without internet resolves every reference.
+ */
+interface SchemaRefs {
+  readonly odata: string;
+  readonly typeUri: (type: ResourceType) => string;
+  readonly id: (type: ResourceType) => string;
+}
+
+const PUBLISHED_REFS: SchemaRefs = {
+  odata: 'http://redfish.dmtf.org/schemas/v1/odata-v4.json',
+  typeUri: jsonSchemaUri,
+  id: jsonSchemaUri,
+};
+
+/** The file name of a type's JSON Schema: `<Type>.v1_2_3.json`, or `<Type>.json` for collections. */
+export function jsonSchemaFile(type: ResourceType): string {
+  return type.version ? `${type.name}.v${type.version.replace(/\./g, '_')}.json` : `${type.name}.json`;
+}
+
+/** Where the schema store serves a type's JSON Schema (every type served has one there). */
+export const localJsonSchemaUri = (type: ResourceType): string => `${SCHEMA_STORE}${jsonSchemaFile(type)}`;
+
+/** The schema store's own copy of the odata-v4 definitions the served schemas refer to. */
+export const ODATA_SCHEMA_FILE = 'odata-v4.json';
+
+const LOCAL_REFS: SchemaRefs = {
+  odata: `${SCHEMA_STORE}${ODATA_SCHEMA_FILE}`,
+  typeUri: localJsonSchemaUri,
+  id: localJsonSchemaUri,
+};
+
+/** The odata-v4 definitions the served schemas use, as the service writes them. */
+export function odataJsonSchema(): object {
+  const uriRef = (description: string) => ({ type: 'string', format: 'uri-reference', readonly: true, description });
+  return {
+    $id: LOCAL_REFS.odata,
+    title: 'OData annotations and references',
+    definitions: {
+      idRef: {
+        type: 'object',
+        description: 'A reference to a resource.',
+        additionalProperties: false,
+        properties: { '@odata.id': uriRef('The unique identifier of a resource.') },
+      },
+      id: uriRef('The unique identifier of a resource.'),
+      context: uriRef('The OData description of a payload.'),
+      type: { type: 'string', readonly: true, description: 'The type of a resource.' },
+      etag: { type: 'string', readonly: true, description: 'The current ETag of the resource.' },
+      count: { type: 'integer', readonly: true, description: 'The number of items in a collection.' },
+      nextLink: uriRef('The URI to the resource containing the next set of partial members.'),
+    },
+  };
+}
+
+/** A vendor type's JSON Schema, its references pointing where the types are published (as OpenAPI uses it). */
 export function vendorJsonSchema(type: ResourceType, actions: readonly ActionDef[] = []): object {
+  return typeJsonSchema(type, actions, PUBLISHED_REFS);
+}
+
+/** The JSON Schema the schema store serves for any type (DMTF or Vendor): every reference within the store. */
+export function servedJsonSchema(type: ResourceType, actions: readonly ActionDef[] = []): object {
+  return typeJsonSchema(type, actions, LOCAL_REFS);
+}
+
+function typeJsonSchema(type: ResourceType, actions: readonly ActionDef[], refs: SchemaRefs): object {
   const definitions: Record<string, object> = {};
-  definitions[type.name] = jsonObject(servedProperties(type), false, definitions, type.description);
+  definitions[type.name] = jsonObject(servedProperties(type), false, definitions, type.description, refs);
   // Its actions, as DMTF's schemas show them: a "#Name" property of Actions, its parameters listed.
   const own = actionsOf(type, actions);
   if (own.length) {
@@ -225,7 +292,7 @@ export function vendorJsonSchema(type: ResourceType, actions: readonly ActionDef
       const short = a.name.slice(a.name.lastIndexOf('.') + 1);
       const parameters: Record<string, object> = {};
       for (const [name, p] of Object.entries(a.parameters))
-        parameters[name] = { ...jsonProp(p, definitions), ...(p.required ? { requiredParameter: true } : {}) };
+        parameters[name] = { ...jsonProp(p, definitions, refs), ...(p.required ? { requiredParameter: true } : {}) };
       definitions[short] = {
         type: 'object',
         ...(a.description ? { description: a.description } : {}),
@@ -239,11 +306,11 @@ export function vendorJsonSchema(type: ResourceType, actions: readonly ActionDef
       };
       entries[`#${a.name}`] = { $ref: `#/definitions/${short}` };
     }
-    const holder = (definitions.Actions ??= jsonObject({}, true, definitions)) as { properties: Record<string, object> };
+    const holder = (definitions.Actions ??= jsonObject({}, true, definitions, undefined, refs)) as { properties: Record<string, object> };
     Object.assign(holder.properties, entries);
   }
   return {
-    $id: jsonSchemaUri(type),
+    $id: refs.id(type),
     $schema: 'http://redfish.dmtf.org/schemas/v1/redfish-schema-v1.json',
     title: odataType(type),
     $ref: `#/definitions/${type.name}`,
@@ -251,24 +318,30 @@ export function vendorJsonSchema(type: ResourceType, actions: readonly ActionDef
   };
 }
 
-function jsonObject(props: Props, additional: boolean | Prop, definitions: Record<string, object>, description?: string): object {
+function jsonObject(
+  props: Props,
+  additional: boolean | Prop,
+  definitions: Record<string, object>,
+  description?: string,
+  refs: SchemaRefs = PUBLISHED_REFS,
+): object {
   const properties: Record<string, object> = {};
   const required: string[] = [];
   for (const [name, p] of Object.entries(props)) {
-    properties[name] = jsonProp(p, definitions);
+    properties[name] = jsonProp(p, definitions, refs);
     if (p.required) required.push(name);
   }
   return {
     type: 'object',
     ...(description ? { description } : {}),
-    additionalProperties: additional === true ? true : additional ? jsonProp(additional, definitions) : false,
+    additionalProperties: additional === true ? true : additional ? jsonProp(additional, definitions, refs) : false,
     patternProperties: ANNOTATIONS,
     properties,
     ...(required.length ? { requiredOnCreate: required } : {}),
   };
 }
 
-function jsonProp(p: Prop, definitions: Record<string, object>): object {
+function jsonProp(p: Prop, definitions: Record<string, object>, refs: SchemaRefs = PUBLISHED_REFS): object {
   const common = {
     ...(p.description ? { description: p.description } : {}),
     readonly: Boolean(p.readOnly),
@@ -300,22 +373,22 @@ function jsonProp(p: Prop, definitions: Record<string, object>): object {
       // DMTF's idRef, and the @odata.id the service requires in a reference it is sent.
       return {
         ...common,
-        allOf: [{ $ref: 'http://redfish.dmtf.org/schemas/v1/odata-v4.json#/definitions/idRef' }, { required: ['@odata.id'] }],
+        allOf: [{ $ref: `${refs.odata}#/definitions/idRef` }, { required: ['@odata.id'] }],
       };
     case 'array':
       return {
         ...common,
         type: 'array',
-        items: jsonProp(p.items, definitions),
+        items: jsonProp(p.items, definitions, refs),
         ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}),
       };
     case 'object':
-      if (p.vendorType) return { ...common, $ref: `${jsonSchemaUri(p.vendorType)}#/definitions/${p.vendorType.name}` };
+      if (p.vendorType) return { ...common, $ref: `${refs.typeUri(p.vendorType)}#/definitions/${p.vendorType.name}` };
       if (p.typeName) {
-        definitions[p.typeName] ??= jsonObject(p.properties, p.additionalProperties ?? false, definitions, p.description);
+        definitions[p.typeName] ??= jsonObject(p.properties, p.additionalProperties ?? false, definitions, p.description, refs);
         return { ...common, $ref: `#/definitions/${p.typeName}` };
       }
-      return { ...common, ...jsonObject(p.properties, p.additionalProperties ?? false, definitions) };
+      return { ...common, ...jsonObject(p.properties, p.additionalProperties ?? false, definitions, undefined, refs) };
     case 'any':
       return { ...common };
   }

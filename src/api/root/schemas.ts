@@ -1,9 +1,18 @@
-// JSON schema files (Versioning 5): one JsonSchemaFile per type served. DMTF
-// types point to their published schemas; the vendor's own are served here.
+// JSON schema files (Versioning 5): one JsonSchemaFile per type served. Every
+// type's JSON Schema is served here (DMTF types also name their published one),
+// its references all within the store, so clients resolve them without internet.
 import { Priv } from '../../lib/privileges.js';
 import { addCollection } from '../../protocol/collections.js';
 import { defineType, jsonSchemaUri, odataType, ro, t, type ResourceType, commonProps } from '../../protocol/description.js';
-import { vendorCsdl, vendorJsonSchema, vendorTypes } from '../../protocol/metadata.js';
+import {
+  jsonSchemaFile,
+  localJsonSchemaUri,
+  ODATA_SCHEMA_FILE,
+  odataJsonSchema,
+  servedJsonSchema,
+  vendorCsdl,
+  vendorTypes,
+} from '../../protocol/metadata.js';
 import { RawReply } from '../../protocol/reply.js';
 import { present, type Context, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
@@ -36,21 +45,24 @@ const schemaId = (type: ResourceType) => (type.version ? `${type.name}.v${type.v
 export type SchemaDeps = Pick<Services, 'rootLinks'>;
 
 function schemaFileBody(type: ResourceType): Record<string, unknown> {
-  const uri = jsonSchemaUri(type);
+  const local = localJsonSchemaUri(type);
   return {
     Id: schemaId(type),
     Name: `${type.name} Schema File`,
     Description: type.description,
     Languages: ['en'],
     Schema: odataType(type),
-    Location: [type.owner === 'DMTF' ? { Language: 'en', PublicationUri: uri } : { Language: 'en', Uri: uri }],
+    Location: [
+      type.owner === 'DMTF' ? { Language: 'en', Uri: local, PublicationUri: jsonSchemaUri(type) } : { Language: 'en', Uri: local },
+    ],
   };
 }
 
 function handlers(routes: RouteTable) {
   // Computed on first use: by then every area has registered its routes.
   let cache: Map<string, ResourceType> | undefined;
-  return { schemas, vendorSchemaOf, getSchemaStoreFile };
+  let files: Map<string, StoreFile> | undefined;
+  return { schemas, storeFile, getSchemaStoreFile };
 
   /** Every type served, by lower-case schema id. */
   function schemas(): Map<string, ResourceType> {
@@ -61,21 +73,33 @@ function handlers(routes: RouteTable) {
     return cache;
   }
 
-  /** The vendor type a schema store file name names: `<Type>_v1.xml` (CSDL) or `<schema id>.json`. */
-  function vendorSchemaOf(file: string): ResourceType | undefined {
-    const m = /^(.+?)(?:_v1\.xml|\.json)$/.exec(file);
-    if (!m) return undefined;
-    return vendorTypes(routes.types()).find((t) => (file.endsWith('.xml') ? t.name === m[1] : schemaId(t) === m[1]));
+  /**
+   * The files of the store, by name: every type's JSON Schema (`<schema id>.json`), the vendor
+   * types' CSDL (`<Type>_v1.xml`), and the odata-v4 definitions the JSON Schemas refer to.
+   */
+  function storeFile(file: string): StoreFile | undefined {
+    if (!files) {
+      files = new Map<string, StoreFile>([[ODATA_SCHEMA_FILE, { kind: 'odata' }]]);
+      for (const type of schemas().values()) files.set(jsonSchemaFile(type), { kind: 'json', type });
+      for (const type of vendorTypes(routes.types())) files.set(`${type.name}_v1.xml`, { kind: 'csdl', type });
+    }
+    return files.get(file);
   }
 
   function getSchemaStoreFile(ctx: Context<'/redfish/v1/SchemaStore/en/{File}'>) {
-    const file = ctx.params.File;
-    const vendor = present(vendorSchemaOf(file), ctx);
-    return file.endsWith('.xml')
-      ? new RawReply(200, 'application/xml; charset=utf-8', vendorCsdl(vendor, routes.actionDefs()))
-      : new RawReply(200, 'application/json; charset=utf-8', JSON.stringify(vendorJsonSchema(vendor, routes.actionDefs())));
+    const file = present(storeFile(ctx.params.File), ctx);
+    switch (file.kind) {
+      case 'csdl':
+        return new RawReply(200, 'application/xml; charset=utf-8', vendorCsdl(file.type, routes.actionDefs()));
+      case 'json':
+        return new RawReply(200, 'application/json; charset=utf-8', JSON.stringify(servedJsonSchema(file.type, routes.actionDefs())));
+      case 'odata':
+        return new RawReply(200, 'application/json; charset=utf-8', JSON.stringify(odataJsonSchema()));
+    }
   }
 }
+
+type StoreFile = { kind: 'json' | 'csdl'; type: ResourceType } | { kind: 'odata' };
 
 export function registerSchemaRoutes(routes: RouteTable, d: SchemaDeps): void {
   d.rootLinks.JsonSchemas = SCHEMAS_URI;
@@ -96,7 +120,7 @@ export function registerSchemaRoutes(routes: RouteTable, d: SchemaDeps): void {
     file: true,
     // Schemas are public documents, like $metadata that references them.
     open: true,
-    params: { File: (file) => h.vendorSchemaOf(file) !== undefined },
+    params: { File: (file) => h.storeFile(file) !== undefined },
     get: { privilege: Priv.login, handler: h.getSchemaStoreFile },
   });
 }
