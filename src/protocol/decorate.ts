@@ -2,7 +2,7 @@
 // annotations, the Actions object from the route's declared actions,
 // Members@odata.count, its ETag — and the Allow and Link headers of a GET.
 import { deepFreeze } from '../lib/freeze.js';
-import { jsonSchemaUri, odataType, type ActionDef, type ResourceType } from './description.js';
+import { localJsonSchemaUri, odataType, type ActionDef, type ResourceType } from './description.js';
 import { etagOfJson, etagSource, hasVolatile, weakEtag } from './etag.js';
 import { stampVendorTypes } from './oem.js';
 import { actionPath, allowedMethods, type ActionRoute, type AnyRoute, type Match } from './routes.js';
@@ -83,7 +83,8 @@ const linkCache = new WeakMap<ResourceType, string>();
 export function linkHeader(type: ResourceType): string {
   let link = linkCache.get(type);
   if (link === undefined) {
-    link = `<${jsonSchemaUri(type)}>; rel=describedby`;
+    // The schema the store serves (clients such as ilorest read it from here, offline too).
+    link = `<${localJsonSchemaUri(type)}>; rel=describedby`;
     linkCache.set(type, link);
   }
   return link;

@@ -282,10 +282,18 @@ export function odataType(type: ResourceType): string {
 /** Where the service serves schema files (JSON Schema of every type, CSDL of the vendor's). */
 export const SCHEMA_STORE = '/redfish/v1/SchemaStore/en/';
 
+/** The file name of a type's JSON Schema: `<Type>.v1_2_3.json`, or `<Type>.json` for collections. */
+export function jsonSchemaFile(type: ResourceType): string {
+  return type.version ? `${type.name}.v${type.version.replace(/\./g, '_')}.json` : `${type.name}.json`;
+}
+
+/** Where the schema store serves a type's JSON Schema (every type served has one there). */
+export const localJsonSchemaUri = (type: ResourceType): string => `${SCHEMA_STORE}${jsonSchemaFile(type)}`;
+
 /** Where the JSON Schema of a type is published (DMTF) or served (Vendor). */
 export function jsonSchemaUri(type: ResourceType): string {
-  const file = type.version ? `${type.name}.v${type.version.replace(/\./g, '_')}.json` : `${type.name}.json`;
-  return type.owner === 'DMTF' ? `http://redfish.dmtf.org/schemas/v1/${file}` : `/redfish/v1/SchemaStore/en/${file}`;
+  const file = jsonSchemaFile(type);
+  return type.owner === 'DMTF' ? `http://redfish.dmtf.org/schemas/v1/${file}` : `${SCHEMA_STORE}${file}`;
 }
 
 /** Where the CSDL of a type is published (DMTF) or served (Vendor). */

@@ -1,7 +1,7 @@
 // $metadata (CSDL), the OData service document, and JSON Schema/CSDL files
 // for the vendor's own types: all derived from the resource descriptions.
 import type { ActionDef, ObjectProp, Prop, Props, ResourceType } from './description.js';
-import { actionNames, csdlUri, jsonSchemaUri, odataType, SCHEMA_STORE, t } from './description.js';
+import { actionNames, csdlUri, jsonSchemaUri, localJsonSchemaUri, odataType, SCHEMA_STORE, t } from './description.js';
 
 const COMMON_NAMESPACES: readonly [string, string[]][] = [
   ['RedfishExtensions_v1.xml', ['RedfishExtensions.v1_0_0']],
@@ -230,14 +230,6 @@ const PUBLISHED_REFS: SchemaRefs = {
   typeUri: jsonSchemaUri,
   id: jsonSchemaUri,
 };
-
-/** The file name of a type's JSON Schema: `<Type>.v1_2_3.json`, or `<Type>.json` for collections. */
-export function jsonSchemaFile(type: ResourceType): string {
-  return type.version ? `${type.name}.v${type.version.replace(/\./g, '_')}.json` : `${type.name}.json`;
-}
-
-/** Where the schema store serves a type's JSON Schema (every type served has one there). */
-export const localJsonSchemaUri = (type: ResourceType): string => `${SCHEMA_STORE}${jsonSchemaFile(type)}`;
 
 /** The schema store's own copy of the odata-v4 definitions the served schemas refer to. */
 export const ODATA_SCHEMA_FILE = 'odata-v4.json';

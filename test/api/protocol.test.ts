@@ -57,7 +57,7 @@ describe('protocol layer', () => {
     const r = await svc.get('/redfish/v1/SessionService/');
     assert.equal(r.headers.allow, 'GET, HEAD, PATCH');
     const version = r.body['@odata.type'].split('.')[1];
-    assert.equal(r.headers.link, `<http://redfish.dmtf.org/schemas/v1/SessionService.${version}.json>; rel=describedby`);
+    assert.equal(r.headers.link, `</redfish/v1/SchemaStore/en/SessionService.${version}.json>; rel=describedby`);
     assert.equal((await svc.get('/redfish/v1/SessionService/Sessions/')).headers.allow, 'GET, HEAD, POST');
   });
 

@@ -3,16 +3,18 @@
 // its references all within the store, so clients resolve them without internet.
 import { Priv } from '../../lib/privileges.js';
 import { addCollection } from '../../protocol/collections.js';
-import { defineType, jsonSchemaUri, odataType, ro, t, type ResourceType, commonProps } from '../../protocol/description.js';
 import {
+  defineType,
   jsonSchemaFile,
+  jsonSchemaUri,
   localJsonSchemaUri,
-  ODATA_SCHEMA_FILE,
-  odataJsonSchema,
-  servedJsonSchema,
-  vendorCsdl,
-  vendorTypes,
-} from '../../protocol/metadata.js';
+  odataType,
+  ro,
+  t,
+  type ResourceType,
+  commonProps,
+} from '../../protocol/description.js';
+import { ODATA_SCHEMA_FILE, odataJsonSchema, servedJsonSchema, vendorCsdl, vendorTypes } from '../../protocol/metadata.js';
 import { RawReply } from '../../protocol/reply.js';
 import { present, type Context, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';

@@ -117,6 +117,8 @@ describe('the schema store serves a JSON Schema for every type', () => {
     const [, type] = /^#([^.]+\.v\d+_\d+_\d+)\./.exec(r.body['@odata.type']) ?? [];
     assert.ok(type, r.body['@odata.type']);
     const uri = `${STORE}${type}.json`;
+    // The Link header names the served schema (clients such as ilorest read it from there).
+    assert.equal(r.headers.link, `<${uri}>; rel=describedby`);
     const validate = ajv.getSchema(`${uri}#/definitions/ComputerSystem`);
     assert.ok(validate, uri);
     assert.ok(validate(r.body), JSON.stringify(validate.errors, null, 1));
