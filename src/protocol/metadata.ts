@@ -93,8 +93,7 @@ function servedProperties(type: ResourceType): Props {
 
 /**
  * The actions named in a type's namespace ("VendorHttpsCert.GenerateCSR" belongs to VendorHttpsCert)
- * that sit in a resource's Actions object, for the JSON Schema. Vendor actions shown under
- * Oem/Vendor/Actions (the
+ * that sit in a resource's Actions object. Vendor actions shown under Oem/Vendor/Actions (the
  * SPEC's layout, as iLO's) are left out: DMTF's validator accepts declared OEM actions only under
  * Actions/Oem, and fails declared ones anywhere else, where undeclared ones only warn.
  */
@@ -102,14 +101,9 @@ function actionsOf(type: ResourceType, actions: readonly ActionDef[]): ActionDef
   return actions.filter((a) => !a.oem && a.name.slice(0, a.name.lastIndexOf('.')) === type.name);
 }
 
-/**
- * Bound actions, as DMTF declares them: in the unversioned namespace, bound to the type's Actions.
- * The CSDL declares the vendor actions of Oem/Vendor/Actions too (bound to the Oem object type's
- * Actions, where they sit), so a client resolves every "#Namespace.Name" it is shown from $metadata.
- */
+/** Bound actions, as DMTF declares them: in the unversioned namespace, bound to the type's Actions. */
 function csdlActions(type: ResourceType, actions: readonly ActionDef[], ns: string, complex: string[]): string[] {
-  const inNamespace = actions.filter((a) => a.name.slice(0, a.name.lastIndexOf('.')) === type.name);
-  return inNamespace.flatMap((a) => [
+  return actionsOf(type, actions).flatMap((a) => [
     `      <Action Name="${a.name.slice(a.name.lastIndexOf('.') + 1)}" IsBound="true">`,
     ...(a.description ? [`        <Annotation Term="OData.Description" String="${xmlEscape(a.description)}"/>`] : []),
     `        <Parameter Name="${type.name}" Type="${ns}.Actions"/>`,
