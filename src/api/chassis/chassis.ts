@@ -5,10 +5,10 @@ import {
   CHASSIS_MODEL,
   ChassisState,
   INDICATOR_LED_VALUES,
+  changedIndicator,
   chassisSerialNumber,
 } from '../../domain/chassis/chassis.js';
 import { Priv } from '../../lib/privileges.js';
-import { baseError } from '../../messages/errors.js';
 import { collectionOf, defineType, odataType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import { collection } from '../../protocol/reply.js';
 import type { PatchContext, RouteTable } from '../../protocol/routes.js';
@@ -127,17 +127,10 @@ function handlers(d: ChassisDeps, state: ChassisState, thermal: UserTempThreshol
   }
 
   function patchChassis(ctx: PatchContext<'/redfish/v1/Chassis/{ChassisId}/', typeof ChassisType.properties>): void {
-    const { AssetTag, LocationIndicatorActive } = ctx.body;
-    const current = state.get();
-    let led = ctx.body.IndicatorLED;
-    if (LocationIndicatorActive !== undefined) {
-      if (led !== undefined && (led !== 'Off') !== LocationIndicatorActive) {
-        throw baseError('PropertyValueConflict', 'LocationIndicatorActive', 'IndicatorLED');
-      }
-      // Turning the locator on keeps a blinking light blinking.
-      led ??= LocationIndicatorActive ? (current.IndicatorLED === 'Off' ? 'Lit' : current.IndicatorLED) : 'Off';
-    }
-    state.update({ ...(led !== undefined ? { IndicatorLED: led } : {}), ...(AssetTag !== undefined ? { AssetTag } : {}) });
+    const { AssetTag, IndicatorLED, LocationIndicatorActive } = ctx.body;
+    // The same rule as the system's view of the light (changedIndicator).
+    const led = changedIndicator(state.get().IndicatorLED, { IndicatorLED, LocationIndicatorActive });
+    state.update({ IndicatorLED: led, ...(AssetTag !== undefined ? { AssetTag } : {}) });
   }
 }
 

@@ -1,6 +1,7 @@
 // Resource descriptions of the computer system area: ComputerSystem, its Boot
 // object and vendor extension, boot options, and the system actions.
 import { OVERRIDE_ENABLED, OVERRIDE_MODES, OVERRIDE_TARGETS } from '../../domain/bios/boot.js';
+import { INDICATOR_LED_VALUES } from '../../domain/chassis/chassis.js';
 import { PUSH_TYPES, RESET_TYPES } from '../../platform/simulator.js';
 import { defineAction, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import type { Services } from '../services.js';
@@ -63,7 +64,15 @@ export const ComputerSystemType = defineType({
     SerialNumber: ro(t.string()),
     UUID: ro(t.string()),
     AssetTag: t.string({ maxLength: 32, description: 'Asset tag assigned by the owner.' }),
-    HostName: ro(t.string({ nullable: true })),
+    HostName: t.string({
+      nullable: true,
+      description:
+        'Host name of the server: the one a client set (RFC 1123 labels, at most 255 characters; null clears it), else the one the running OS reports.',
+    }),
+    IndicatorLED: t.enum(INDICATOR_LED_VALUES, {
+      description: 'The unit identification (UID) light, shared with the chassis; deprecated in favour of LocationIndicatorActive.',
+    }),
+    LocationIndicatorActive: t.boolean({ description: 'True while the unit identification (UID) light is lit or blinking.' }),
     PowerState: ro(t.enum(['On', 'Off', 'PoweringOn', 'PoweringOff'])),
     BiosVersion: ro(t.string()),
     LastResetTime: ro(t.dateTime()),

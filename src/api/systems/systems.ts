@@ -8,6 +8,8 @@ import {
   type BootOptionDef,
   type BootState,
 } from '../../domain/bios/boot.js';
+import { UidLight, changedIndicator } from '../../domain/chassis/chassis.js';
+import { isHostName } from '../../domain/manager/network-protocol.js';
 import { Priv } from '../../lib/privileges.js';
 import { baseError, combinedError, vendorMessage } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
@@ -75,9 +77,18 @@ function systemStatus(phase: Phase): string {
   return 'Enabled';
 }
 
+/** The longest host name the system takes: the length limit of a DNS name on the wire. */
+const MAX_HOST_NAME = 255;
+
 function handlers(d: SystemDeps, boot: BootSettings) {
   const identity = serverIdentity(d.serviceUuid);
   const assetTag = d.store.setting<string>('system.assetTag', '');
+  // HostName: a name a client (a provisioning tool) set is kept across restarts
+  // and shown whatever the power state, as the controller keeps the server name;
+  // without one (or after PATCH null) the name the running OS reports shows,
+  // and null while the OS is not running.
+  const hostName = d.store.setting<string | null>('system.hostName', null);
+  const uid = new UidLight(d.store);
   return { getSystems, getSystem, patchSystem, postReset, postPowerButton, postSystemReset };
 
   function getSystems() {
@@ -102,7 +113,9 @@ function handlers(d: SystemDeps, boot: BootSettings) {
       SerialNumber: identity.SerialNumber,
       UUID: identity.UUID,
       AssetTag: assetTag.get(),
-      HostName: d.host.osRunning() ? `host-${identity.SerialNumber.toLowerCase()}` : null,
+      HostName: hostName.get() ?? (d.host.osRunning() ? `host-${identity.SerialNumber.toLowerCase()}` : null),
+      IndicatorLED: uid.get(),
+      LocationIndicatorActive: uid.get() !== 'Off',
       PowerState: d.server.powerState(),
       BiosVersion: d.firmware.biosVersion?.() ?? BIOS_ROM_VERSION,
       ...(st.lastResetAt !== null ? { LastResetTime: toIso(st.lastResetAt) } : {}),
@@ -147,8 +160,16 @@ function handlers(d: SystemDeps, boot: BootSettings) {
   }
 
   function patchSystem(ctx: PatchContext<SystemPath, typeof ComputerSystemType.properties>): void {
+    const { HostName, IndicatorLED, LocationIndicatorActive } = ctx.body;
+    // Checked before anything is written, so a bad value changes nothing.
+    if (HostName !== undefined && HostName !== null && !isHostName(HostName, MAX_HOST_NAME)) {
+      throw baseError('PropertyValueFormatError', HostName, 'HostName').about('HostName');
+    }
+    const led = changedIndicator(uid.get(), { IndicatorLED, LocationIndicatorActive });
     if (ctx.body.Boot) boot.update(checkBootChange(boot.get(), ctx.body.Boot));
     if (ctx.body.AssetTag !== undefined) assetTag.set(ctx.body.AssetTag);
+    if (HostName !== undefined) hostName.set(HostName);
+    uid.change({ IndicatorLED: led });
   }
 
   function postReset(ctx: ActionContext<SystemPath, typeof RESET_ACTION>): void {
@@ -193,6 +214,8 @@ export function registerSystemRoutes(routes: RouteTable, d: SystemDeps): void {
     path: '/redfish/v1/Systems/{SystemId}/',
     type: ComputerSystemType,
     get: { privilege: Priv.login, handler: h.getSystem },
+    // One privilege for every writable property (Boot, AssetTag, HostName, the UID light): HostBIOSConfigPriv,
+    // which grants ConfigureComponents; the chassis takes ConfigureComponents alone for the same light.
     patch: { privilege: Priv.hostBios, handler: h.patchSystem },
     actions: [
       action(RESET_ACTION, Priv.powerAndReset, h.postReset),

@@ -2,6 +2,7 @@
 // tag, and the platform firmware versions the host reports to the controller
 // at the end of every POST (part of the REST API state a clear discards).
 import { createHash } from 'node:crypto';
+import { baseError } from '../../messages/errors.js';
 import type { HostLifecycle } from '../../platform/lifecycle.js';
 import type { DocumentStore } from '../../store/documents.js';
 import type { RestApiState } from '../manager/rest-api-state.js';
@@ -39,13 +40,55 @@ export function chassisSerialNumber(serviceUuid: string): string {
 }
 
 const DEFAULT_SETTINGS: ChassisSettings = { IndicatorLED: 'Off', AssetTag: '' };
+const SETTINGS_KEY = 'chassis.settings';
+
+/** A change of the locator light, by its deprecated name, its boolean one, or both. */
+export interface IndicatorChange {
+  readonly IndicatorLED?: IndicatorLed | undefined;
+  readonly LocationIndicatorActive?: boolean | undefined;
+}
+
+/**
+ * The light after a change. LocationIndicatorActive is the boolean view of the
+ * one light (Lit or Blinking: true; Off: false); both given must agree, or the
+ * change is a PropertyValueConflict. Turning the locator on keeps a blinking light blinking.
+ */
+export function changedIndicator(current: IndicatorLed, change: IndicatorChange): IndicatorLed {
+  const { IndicatorLED: led, LocationIndicatorActive: active } = change;
+  if (active === undefined) return led ?? current;
+  if (led !== undefined && (led !== 'Off') !== active) throw baseError('PropertyValueConflict', 'LocationIndicatorActive', 'IndicatorLED');
+  return led ?? (active ? (current === 'Off' ? 'Lit' : current) : 'Off');
+}
+
+/**
+ * The unit identification (UID) light: one light on the front of the server,
+ * shown by the chassis and by the computer system alike, so both read and
+ * write the same stored value.
+ */
+export class UidLight {
+  private readonly settings: { get(): ChassisSettings; set(v: ChassisSettings): void };
+
+  constructor(store: DocumentStore) {
+    this.settings = store.setting(SETTINGS_KEY, DEFAULT_SETTINGS);
+  }
+
+  get(): IndicatorLed {
+    return this.settings.get().IndicatorLED;
+  }
+
+  change(change: IndicatorChange): void {
+    const s = this.settings.get();
+    const led = changedIndicator(s.IndicatorLED, change);
+    if (led !== s.IndicatorLED) this.settings.set({ ...s, IndicatorLED: led });
+  }
+}
 
 export class ChassisState {
   private readonly settings: { get(): ChassisSettings; set(v: ChassisSettings): void };
   private readonly reported: { get(): HostReportedFirmware | null; set(v: HostReportedFirmware | null): void };
 
   constructor(store: DocumentStore, host: HostLifecycle, restApiState: RestApiState) {
-    this.settings = store.setting('chassis.settings', DEFAULT_SETTINGS);
+    this.settings = store.setting(SETTINGS_KEY, DEFAULT_SETTINGS);
     this.reported = store.setting<HostReportedFirmware | null>('chassis.hostReportedFirmware', null);
     // The host's ROM reports the platform firmware once POST is through.
     host.onPost('BootDevice', () => this.reported.set({ ...REPORTED_FIRMWARE }));

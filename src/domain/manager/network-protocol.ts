@@ -41,9 +41,9 @@ export function timeSourceConfigured(store: DocumentStore): boolean {
 
 const LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
-/** A DNS name made of RFC 1123 labels (no trailing dot), at most 253 characters. */
-export function isHostName(v: string): boolean {
-  return v.length > 0 && v.length <= 253 && v.split('.').every((l) => LABEL.test(l));
+/** A DNS name made of RFC 1123 labels (no trailing dot), at most maxLength (253) characters. */
+export function isHostName(v: string, maxLength = 253): boolean {
+  return v.length > 0 && v.length <= maxLength && v.split('.').every((l) => LABEL.test(l));
 }
 
 // -- a change of the settings (ManagerNetworkProtocol PATCH) -------------------
