@@ -14,13 +14,15 @@ import { collectionOf, commonProps, defineAction, defineType, odataType, oem, ro
 import { collection, success } from '../../protocol/reply.js';
 import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { registerManagerInterfaceRoutes, type ManagerInterfaceDeps } from './manager-interfaces.js';
 import { registerNetworkProtocolRoutes, type NetworkProtocolDeps } from './network-protocol.js';
 
 export type ManagerDeps = Pick<
   Services,
   'rootLinks' | 'config' | 'clock' | 'controller' | 'logs' | 'restApiState' | 'serviceUuid' | 'firmware'
 > &
-  NetworkProtocolDeps;
+  NetworkProtocolDeps &
+  ManagerInterfaceDeps;
 
 type ManagerPath = '/redfish/v1/Managers/{ManagerId}/';
 
@@ -72,6 +74,9 @@ export const ManagerType = defineType({
     Status: statusProp,
     NetworkProtocol: t.link({ readOnly: true }),
     LogServices: t.link({ readOnly: true }),
+    EthernetInterfaces: t.link({ readOnly: true }),
+    SerialInterfaces: t.link({ readOnly: true }),
+    HostInterfaces: t.link({ readOnly: true }),
     Links: t.object(
       {
         ManagerForServers: t.links({ readOnly: true }),
@@ -113,6 +118,9 @@ function managerHandlers(s: ManagerDeps) {
       Status: { State: 'Enabled', Health: 'OK' },
       NetworkProtocol: { '@odata.id': `${self}NetworkProtocol/` },
       LogServices: { '@odata.id': `${self}LogServices/` },
+      EthernetInterfaces: { '@odata.id': `${self}EthernetInterfaces/` },
+      SerialInterfaces: { '@odata.id': `${self}SerialInterfaces/` },
+      HostInterfaces: { '@odata.id': `${self}HostInterfaces/` },
       Links: {
         ManagerForServers: [{ '@odata.id': `/redfish/v1/Systems/${encodeURIComponent(s.config.systemId)}/` }],
         ManagerForChassis: [{ '@odata.id': chassis }],
@@ -178,4 +186,5 @@ export function registerManagerRoutes(routes: RouteTable, s: ManagerDeps): void 
   });
 
   registerNetworkProtocolRoutes(routes, s);
+  registerManagerInterfaceRoutes(routes, s);
 }

@@ -1,0 +1,113 @@
+// Resource descriptions of the controller's own interfaces: its Ethernet
+// interfaces (the dedicated management port and the host interface's virtual
+// USB NIC), its serial interface and the Redfish host interface.
+import { BIT_RATES, DATA_BITS, FLOW_CONTROLS, MAX_STATIC_NAME_SERVERS, PARITIES, STOP_BITS } from '../../domain/manager/interfaces.js';
+import { commonProps, defineType, ro, statusProp, t } from '../../protocol/description.js';
+
+const Ipv4Address = t.object(
+  {
+    Address: t.string({ description: 'An IPv4 address, dotted decimal.' }),
+    SubnetMask: t.string({ description: 'A contiguous IPv4 network mask, dotted decimal.' }),
+    AddressOrigin: ro(t.enum(['Static', 'DHCP', 'BOOTP', 'IPv4LinkLocal'])),
+    Gateway: t.string({ nullable: true, description: 'Default gateway, inside the subnet of Address.' }),
+  },
+  { typeName: 'IPv4Address' },
+);
+
+const Ipv6Address = t.object(
+  {
+    Address: ro(t.string()),
+    PrefixLength: ro(t.integer({ minimum: 0, maximum: 128 })),
+    AddressOrigin: ro(t.enum(['Static', 'DHCPv6', 'LinkLocal', 'SLAAC'])),
+    AddressState: ro(t.enum(['Preferred', 'Deprecated', 'Tentative', 'Failed'])),
+  },
+  { readOnly: true, typeName: 'IPv6Address' },
+);
+
+export const EthernetInterfaceType = defineType({
+  name: 'EthernetInterface',
+  version: '1.8.0',
+  owner: 'DMTF',
+  description:
+    "A network interface. The manager's: its dedicated management port (writable IPv4 settings, stored only) and the host interface's virtual USB NIC.",
+  properties: {
+    ...commonProps,
+    Status: statusProp,
+    EthernetInterfaceType: ro(t.enum(['Physical', 'Virtual'])),
+    InterfaceEnabled: ro(t.boolean()),
+    LinkStatus: ro(t.enum(['LinkUp', 'NoLink', 'LinkDown'], { nullable: true })),
+    MACAddress: ro(t.string()),
+    PermanentMACAddress: ro(t.string()),
+    SpeedMbps: ro(t.integer({ nullable: true, units: 'Mbit/s' })),
+    AutoNeg: ro(t.boolean()),
+    FullDuplex: ro(t.boolean()),
+    MTUSize: ro(t.integer()),
+    HostName: t.string({
+      minLength: 1,
+      maxLength: 253,
+      description: 'DNS host name of the controller; the same as ManagerNetworkProtocol HostName (writing either changes both).',
+    }),
+    FQDN: ro(t.string()),
+    IPv4Addresses: ro(t.array(Ipv4Address)),
+    IPv4StaticAddresses: t.array(Ipv4Address, {
+      description: 'The static IPv4 address (one) used while DHCPv4 is disabled: Address and SubnetMask, Gateway optional.',
+    }),
+    IPv6Addresses: ro(t.array(Ipv6Address)),
+    MaxIPv6StaticAddresses: ro(t.integer()),
+    NameServers: ro(t.array(t.string())),
+    StaticNameServers: t.array(t.string(), {
+      description: `Up to ${MAX_STATIC_NAME_SERVERS} DNS servers (IP addresses); empty strings are ignored.`,
+    }),
+    DHCPv4: t.object(
+      {
+        DHCPEnabled: t.boolean({ description: 'False needs a static address (IPv4StaticAddresses).' }),
+        UseDNSServers: t.boolean(),
+        UseDomainName: t.boolean(),
+        UseGateway: t.boolean(),
+        UseNTPServers: t.boolean(),
+      },
+      { typeName: 'DHCPv4Configuration' },
+    ),
+    Links: t.object(
+      { Chassis: t.link({ readOnly: true }), HostInterface: t.link({ readOnly: true }) },
+      { readOnly: true, typeName: 'Links' },
+    ),
+  },
+});
+
+export const SerialInterfaceType = defineType({
+  name: 'SerialInterface',
+  version: '1.1.0',
+  owner: 'DMTF',
+  description: "The controller's serial port (the server's serial console through the controller). Settings are stored only.",
+  properties: {
+    ...commonProps,
+    InterfaceEnabled: t.boolean(),
+    SignalType: ro(t.enum(['Rs232', 'Rs485'])),
+    BitRate: t.enum(BIT_RATES),
+    Parity: t.enum(PARITIES),
+    DataBits: t.enum(DATA_BITS),
+    StopBits: t.enum(STOP_BITS),
+    FlowControl: t.enum(FLOW_CONTROLS),
+    ConnectorType: ro(t.enum(['RJ45', 'RJ11', 'DB9 Female', 'DB9 Male', 'DB25 Female', 'DB25 Male', 'USB', 'mUSB', 'uUSB'])),
+    PinOut: ro(t.enum(['Cisco', 'Cyclades', 'Digi'], { nullable: true })),
+  },
+});
+
+export const HostInterfaceType = defineType({
+  name: 'HostInterface',
+  version: '1.3.0',
+  owner: 'DMTF',
+  description: 'The Redfish host interface: the controller reached from the host OS over a virtual USB NIC (DSP0270).',
+  properties: {
+    ...commonProps,
+    Status: statusProp,
+    HostInterfaceType: ro(t.enum(['NetworkHostInterface'])),
+    InterfaceEnabled: t.boolean({ description: 'False takes the virtual USB NIC away from the host.' }),
+    ExternallyAccessible: ro(t.boolean()),
+    AuthenticationModes: ro(t.array(t.enum(['AuthNone', 'BasicAuth', 'RedfishSessionAuth', 'OemAuth']))),
+    ManagerEthernetInterface: t.link({ readOnly: true }),
+    NetworkProtocol: t.link({ readOnly: true }),
+    Links: t.object({ ComputerSystems: t.links({ readOnly: true }) }, { readOnly: true, typeName: 'Links' }),
+  },
+});

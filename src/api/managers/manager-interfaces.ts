@@ -1,0 +1,217 @@
+// The controller's own interfaces: EthernetInterfaces (1: the dedicated
+// management port; 2: the virtual USB NIC of the Redfish host interface),
+// SerialInterfaces and HostInterfaces. Their settings are stored and shown;
+// the simulator's HTTPS listener does not move when the port's addresses change.
+//
+// The port's HostName is the controller's one host name, kept with the
+// network protocol settings: writing it here or on NetworkProtocol changes both.
+import {
+  DEFAULT_HOST_INTERFACE,
+  changeManagerNic,
+  dhcpLease,
+  hostInterfaceSetting,
+  linkLocalIpv6,
+  readManagerNic,
+  serialSetting,
+  writeManagerNic,
+} from '../../domain/manager/interfaces.js';
+import { changeNetworkProtocol, readNetworkProtocol, writeNetworkProtocol } from '../../domain/manager/network-protocol.js';
+import { Priv } from '../../lib/privileges.js';
+import { baseError, combinedError } from '../../messages/errors.js';
+import { resourceEvent } from '../../messages/event-messages.js';
+import { managerMacAddress } from '../../platform/identity.js';
+import { addCollection } from '../../protocol/collections.js';
+import type { PatchContext, RouteTable } from '../../protocol/routes.js';
+import type { Services } from '../services.js';
+import { EthernetInterfaceType, HostInterfaceType, SerialInterfaceType } from './manager-interface-types.js';
+
+export type ManagerInterfaceDeps = Pick<Services, 'config' | 'store' | 'logs' | 'serviceUuid'>;
+
+type NicPath = '/redfish/v1/Managers/{ManagerId}/EthernetInterfaces/{EthernetInterfaceId}/';
+
+const DEDICATED = '1';
+const HOST_INTERFACE_NIC = '2';
+/** The address the controller answers on over the host interface (the host's end takes the next one). */
+const HOST_INTERFACE_ADDRESS = { Address: '169.254.0.1', SubnetMask: '255.255.255.0' };
+
+function handlers(d: ManagerInterfaceDeps) {
+  const managerUri = `/redfish/v1/Managers/${encodeURIComponent(d.config.managerId)}/`;
+  const serial = serialSetting(d.store);
+  const hostInterface = hostInterfaceSetting(d.store);
+
+  function dedicatedNic() {
+    const nic = readManagerNic(d.store);
+    const host = readNetworkProtocol(d.store).HostName;
+    const mac = managerMacAddress(d.serviceUuid, 0);
+    const lease = dhcpLease(d.serviceUuid);
+    const dhcp = nic.DHCPv4.DHCPEnabled;
+    return {
+      Id: DEDICATED,
+      Name: 'Manager Dedicated Network Interface',
+      Description: 'The dedicated management port of the controller',
+      Status: { State: 'Enabled', Health: 'OK' },
+      EthernetInterfaceType: 'Physical',
+      InterfaceEnabled: true,
+      LinkStatus: 'LinkUp',
+      MACAddress: mac,
+      PermanentMACAddress: mac,
+      SpeedMbps: 1000,
+      AutoNeg: true,
+      FullDuplex: true,
+      MTUSize: 1500,
+      HostName: host,
+      // No DNS domain is configured (as on NetworkProtocol), so the FQDN is the host name.
+      FQDN: host,
+      IPv4Addresses: dhcp
+        ? [
+            {
+              Address: lease.Address,
+              SubnetMask: lease.SubnetMask,
+              AddressOrigin: 'DHCP',
+              Gateway: nic.DHCPv4.UseGateway ? lease.Gateway : null,
+            },
+          ]
+        : nic.IPv4StaticAddresses.map((a) => ({ ...a, AddressOrigin: 'Static' })),
+      IPv4StaticAddresses: nic.IPv4StaticAddresses.map((a) => ({ ...a })),
+      IPv6Addresses: [{ Address: linkLocalIpv6(mac), PrefixLength: 64, AddressOrigin: 'LinkLocal', AddressState: 'Preferred' }],
+      MaxIPv6StaticAddresses: 0,
+      NameServers: [...(dhcp && nic.DHCPv4.UseDNSServers ? [lease.NameServer] : []), ...nic.StaticNameServers],
+      StaticNameServers: [...nic.StaticNameServers],
+      DHCPv4: { ...nic.DHCPv4 },
+      Links: { Chassis: { '@odata.id': `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/` } },
+    };
+  }
+
+  function hostInterfaceNic() {
+    const enabled = hostInterface.get().InterfaceEnabled;
+    const mac = managerMacAddress(d.serviceUuid, 1);
+    const host = readNetworkProtocol(d.store).HostName;
+    return {
+      Id: HOST_INTERFACE_NIC,
+      Name: 'Manager Virtual Network Interface',
+      Description: 'The virtual USB NIC of the Redfish host interface',
+      Status: { State: enabled ? 'Enabled' : 'Disabled', Health: 'OK' },
+      EthernetInterfaceType: 'Virtual',
+      InterfaceEnabled: enabled,
+      LinkStatus: enabled ? 'LinkUp' : 'LinkDown',
+      MACAddress: mac,
+      PermanentMACAddress: mac,
+      SpeedMbps: null,
+      AutoNeg: false,
+      FullDuplex: true,
+      MTUSize: 1500,
+      HostName: host,
+      FQDN: host,
+      IPv4Addresses: enabled ? [{ ...HOST_INTERFACE_ADDRESS, AddressOrigin: 'Static', Gateway: null }] : [],
+      IPv4StaticAddresses: [{ ...HOST_INTERFACE_ADDRESS, Gateway: null }],
+      IPv6Addresses: enabled
+        ? [{ Address: linkLocalIpv6(mac), PrefixLength: 64, AddressOrigin: 'LinkLocal', AddressState: 'Preferred' }]
+        : [],
+      MaxIPv6StaticAddresses: 0,
+      NameServers: [],
+      StaticNameServers: [],
+      DHCPv4: { DHCPEnabled: false, UseDNSServers: false, UseDomainName: false, UseGateway: false, UseNTPServers: false },
+      Links: { HostInterface: { '@odata.id': `${managerUri}HostInterfaces/1/` } },
+    };
+  }
+
+  /** The dedicated port's settings; the virtual NIC's are fixed by the controller. */
+  function patchNic(id: string, ctx: PatchContext<NicPath, typeof EthernetInterfaceType.properties>): void {
+    if (id !== DEDICATED) {
+      throw combinedError(Object.keys(ctx.body).map((k) => baseError('PropertyNotWritable', k).about(k)));
+    }
+    const { HostName, ...change } = ctx.body;
+    // Both checked before either is written: a bad value changes nothing.
+    const nic = changeManagerNic(readManagerNic(d.store), change);
+    const np =
+      HostName === undefined
+        ? undefined
+        : changeNetworkProtocol(readNetworkProtocol(d.store), { HostName }, { ssdpOffered: Boolean(d.config.ssdpPort), refused: [] });
+    writeManagerNic(d.store, nic);
+    if (np) writeNetworkProtocol(d.store, np.settings);
+    const origin = `${managerUri}EthernetInterfaces/${DEDICATED}/`;
+    for (const prop of Object.keys(ctx.body)) {
+      const value = prop === 'HostName' ? String(HostName) : JSON.stringify((ctx.body as Record<string, unknown>)[prop]);
+      d.logs.write('IEL', resourceEvent('PropertyValueModifiedByClient', prop, value), origin);
+    }
+  }
+
+  function serialBody() {
+    return {
+      Id: '1',
+      Name: 'Manager Serial Interface',
+      Description: "The server's serial console through the controller",
+      ...serial.get(),
+      SignalType: 'Rs232',
+      ConnectorType: 'DB9 Male',
+      PinOut: null,
+    };
+  }
+
+  function hostInterfaceBody() {
+    const enabled = hostInterface.get().InterfaceEnabled;
+    return {
+      Id: '1',
+      Name: 'Redfish Host Interface',
+      Description: 'The controller reached from the host OS over a virtual USB NIC',
+      Status: { State: enabled ? 'Enabled' : 'Disabled', Health: 'OK' },
+      HostInterfaceType: 'NetworkHostInterface',
+      InterfaceEnabled: enabled,
+      ExternallyAccessible: false,
+      AuthenticationModes: ['BasicAuth', 'RedfishSessionAuth'],
+      ManagerEthernetInterface: { '@odata.id': `${managerUri}EthernetInterfaces/${HOST_INTERFACE_NIC}/` },
+      NetworkProtocol: { '@odata.id': `${managerUri}NetworkProtocol/` },
+      Links: { ComputerSystems: [{ '@odata.id': `/redfish/v1/Systems/${encodeURIComponent(d.config.systemId)}/` }] },
+    };
+  }
+
+  return { dedicatedNic, hostInterfaceNic, patchNic, serial, serialBody, hostInterface, hostInterfaceBody };
+}
+
+export function registerManagerInterfaceRoutes(routes: RouteTable, d: ManagerInterfaceDeps): void {
+  const h = handlers(d);
+  const nics = [DEDICATED, HOST_INTERFACE_NIC];
+  const one = ['1'];
+
+  addCollection(routes, {
+    collection: '/redfish/v1/Managers/{ManagerId}/EthernetInterfaces/',
+    member: '/redfish/v1/Managers/{ManagerId}/EthernetInterfaces/{EthernetInterfaceId}/',
+    type: EthernetInterfaceType,
+    name: 'Manager Network Interfaces',
+    extra: () => ({ Description: 'Network interfaces of the management controller' }),
+    store: { list: () => nics, get: (id) => nics.find((n) => n === id), id: (n) => n },
+    show: (id) => (id === DEDICATED ? h.dedicatedNic() : h.hostInterfaceNic()),
+    privileges: { read: Priv.login, write: Priv.managerConfig },
+    update: { handler: (id, ctx) => h.patchNic(id, ctx) },
+  });
+  addCollection(routes, {
+    collection: '/redfish/v1/Managers/{ManagerId}/SerialInterfaces/',
+    member: '/redfish/v1/Managers/{ManagerId}/SerialInterfaces/{SerialInterfaceId}/',
+    type: SerialInterfaceType,
+    name: 'Manager Serial Interfaces',
+    extra: () => ({ Description: 'Serial interfaces of the management controller' }),
+    store: { list: () => one, get: (id) => one.find((n) => n === id), id: (n) => n },
+    show: () => h.serialBody(),
+    privileges: { read: Priv.login, write: Priv.managerConfig },
+    update: {
+      handler: (_id, ctx) => {
+        h.serial.set({ ...h.serial.get(), ...ctx.body });
+      },
+    },
+  });
+  addCollection(routes, {
+    collection: '/redfish/v1/Managers/{ManagerId}/HostInterfaces/',
+    member: '/redfish/v1/Managers/{ManagerId}/HostInterfaces/{HostInterfaceId}/',
+    type: HostInterfaceType,
+    name: 'Host Interfaces',
+    extra: () => ({ Description: 'Redfish host interfaces of the management controller' }),
+    store: { list: () => one, get: (id) => one.find((n) => n === id), id: (n) => n },
+    show: () => h.hostInterfaceBody(),
+    privileges: { read: Priv.login, write: Priv.managerConfig },
+    update: {
+      handler: (_id, ctx) => {
+        h.hostInterface.set({ ...DEFAULT_HOST_INTERFACE, ...h.hostInterface.get(), ...ctx.body });
+      },
+    },
+  });
+}

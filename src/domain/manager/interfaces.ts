@@ -1,0 +1,195 @@
+// The controller's own interfaces as stored: the dedicated management NIC's
+// IPv4 settings, its serial port and the Redfish host interface, with the rules
+// of a change. They are settings only: the service's HTTPS listener stays on
+// the address it was started with whatever the NIC says (README).
+import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
+import { RedfishError, baseError, type ExtendedInfo } from '../../messages/errors.js';
+import type { DocumentStore } from '../../store/documents.js';
+
+// -- the dedicated management NIC ----------------------------------------------
+
+export interface Ipv4StaticAddress {
+  Address: string;
+  SubnetMask: string;
+  Gateway: string | null;
+}
+
+export interface DhcpV4Settings {
+  DHCPEnabled: boolean;
+  UseDNSServers: boolean;
+  UseGateway: boolean;
+  UseNTPServers: boolean;
+  UseDomainName: boolean;
+}
+
+export interface ManagerNicSettings {
+  DHCPv4: DhcpV4Settings;
+  IPv4StaticAddresses: Ipv4StaticAddress[];
+  StaticNameServers: string[];
+}
+
+export const MANAGER_NIC_SETTING = 'manager.ethernet';
+/** As the vendor's controllers leave the factory: DHCP for everything but NTP, nothing static. */
+export const DEFAULT_MANAGER_NIC: ManagerNicSettings = {
+  DHCPv4: { DHCPEnabled: true, UseDNSServers: true, UseGateway: true, UseNTPServers: false, UseDomainName: true },
+  IPv4StaticAddresses: [],
+  StaticNameServers: [],
+};
+/** The dedicated port has one IPv4 address, and up to three DNS servers, as on the vendor's controller. */
+export const MAX_IPV4_STATIC_ADDRESSES = 1;
+export const MAX_STATIC_NAME_SERVERS = 3;
+
+export function readManagerNic(store: DocumentStore): ManagerNicSettings {
+  const stored = store.setting<ManagerNicSettings>(MANAGER_NIC_SETTING, DEFAULT_MANAGER_NIC).get();
+  return { ...DEFAULT_MANAGER_NIC, ...stored, DHCPv4: { ...DEFAULT_MANAGER_NIC.DHCPv4, ...stored.DHCPv4 } };
+}
+
+export function writeManagerNic(store: DocumentStore, value: ManagerNicSettings): void {
+  store.setting<ManagerNicSettings>(MANAGER_NIC_SETTING, DEFAULT_MANAGER_NIC).set(value);
+}
+
+/** The lease the simulated DHCP server gives the port: a /24 in 10.0.0.0/8, stable for the seed. */
+export function dhcpLease(seed: string): { Address: string; SubnetMask: string; Gateway: string; NameServer: string } {
+  const h = createHash('sha256').update(`manager-dhcp:${seed}`).digest();
+  const net = `10.${h[0]}.${h[1]}`;
+  return { Address: `${net}.${10 + (h[2]! % 240)}`, SubnetMask: '255.255.255.0', Gateway: `${net}.1`, NameServer: `${net}.2` };
+}
+
+/** The IPv6 link-local address of a MAC address (modified EUI-64, RFC 4291). */
+export function linkLocalIpv6(mac: string): string {
+  const b = mac.split(':').map((x) => parseInt(x, 16));
+  const eui = [b[0]! ^ 0x02, b[1]!, b[2]!, 0xff, 0xfe, b[3]!, b[4]!, b[5]!];
+  const groups = [0, 2, 4, 6].map((i) => ((eui[i]! << 8) | eui[i + 1]!).toString(16));
+  return `fe80::${groups.join(':')}`;
+}
+
+/** What a client asks to change of the NIC (the host name lives in the network protocol settings). */
+export interface ManagerNicChange {
+  readonly DHCPv4?: Partial<DhcpV4Settings>;
+  readonly IPv4StaticAddresses?: readonly { readonly Address?: string; readonly SubnetMask?: string; readonly Gateway?: string | null }[];
+  readonly StaticNameServers?: readonly string[];
+}
+
+const ipv4ToInt = (a: string): number => a.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+
+/** A contiguous IPv4 network mask of 1 to 32 bits (0.0.0.0 is no mask). */
+export function isSubnetMask(v: string): boolean {
+  if (isIP(v) !== 4) return false;
+  const n = ipv4ToInt(v);
+  const inverted = ~n >>> 0;
+  return n !== 0 && (inverted & (inverted + 1)) === 0;
+}
+
+/**
+ * The settings after a change. Static addresses are IPv4 with a contiguous
+ * mask and a gateway (optional) inside their subnet; name servers are IP
+ * addresses (empty strings are dropped); DHCP cannot be turned off while no
+ * static address would remain, as that would cut the controller off its
+ * network. Every problem is reported at once and nothing is applied (400).
+ */
+export function changeManagerNic(current: ManagerNicSettings, change: ManagerNicChange): ManagerNicSettings {
+  const problems: ExtendedInfo[] = [];
+  const next: ManagerNicSettings = {
+    DHCPv4: { ...current.DHCPv4, ...definedOnly(change.DHCPv4 ?? {}) },
+    IPv4StaticAddresses: current.IPv4StaticAddresses.map((a) => ({ ...a })),
+    StaticNameServers: [...current.StaticNameServers],
+  };
+  if (change.IPv4StaticAddresses !== undefined) {
+    next.IPv4StaticAddresses = [];
+    change.IPv4StaticAddresses.forEach((a, i) => {
+      const at = `IPv4StaticAddresses/${i}`;
+      if (a.Address === undefined) return problems.push(...baseError('PropertyMissing', `${at}/Address`).about(`${at}/Address`).infos);
+      if (a.SubnetMask === undefined)
+        return problems.push(...baseError('PropertyMissing', `${at}/SubnetMask`).about(`${at}/SubnetMask`).infos);
+      const gateway = a.Gateway ?? null;
+      const before = problems.length;
+      if (isIP(a.Address) !== 4)
+        problems.push(...baseError('PropertyValueFormatError', a.Address, `${at}/Address`).about(`${at}/Address`).infos);
+      if (!isSubnetMask(a.SubnetMask))
+        problems.push(...baseError('PropertyValueFormatError', a.SubnetMask, `${at}/SubnetMask`).about(`${at}/SubnetMask`).infos);
+      if (gateway !== null && isIP(gateway) !== 4)
+        problems.push(...baseError('PropertyValueFormatError', gateway, `${at}/Gateway`).about(`${at}/Gateway`).infos);
+      if (problems.length === before && gateway !== null) {
+        const mask = ipv4ToInt(a.SubnetMask);
+        if (((ipv4ToInt(a.Address) ^ ipv4ToInt(gateway)) & mask) >>> 0 !== 0) {
+          problems.push(...baseError('PropertyValueConflict', `${at}/Gateway`, `${at}/Address`).about(`${at}/Gateway`).infos);
+        }
+      }
+      next.IPv4StaticAddresses.push({ Address: a.Address, SubnetMask: a.SubnetMask, Gateway: gateway });
+      return undefined;
+    });
+    if (next.IPv4StaticAddresses.length > MAX_IPV4_STATIC_ADDRESSES) {
+      problems.push(
+        ...baseError('PropertyValueOutOfRange', String(next.IPv4StaticAddresses.length), 'IPv4StaticAddresses').about('IPv4StaticAddresses')
+          .infos,
+      );
+    }
+  }
+  if (change.StaticNameServers !== undefined) {
+    const servers = change.StaticNameServers.filter((s) => s.trim() !== '');
+    const bad = servers.find((s) => isIP(s) === 0);
+    if (bad !== undefined)
+      problems.push(...baseError('PropertyValueFormatError', bad, 'StaticNameServers').about('StaticNameServers').infos);
+    else if (servers.length > MAX_STATIC_NAME_SERVERS) {
+      problems.push(
+        ...baseError('PropertyValueOutOfRange', JSON.stringify(change.StaticNameServers), 'StaticNameServers').about('StaticNameServers')
+          .infos,
+      );
+    } else next.StaticNameServers = servers;
+  }
+  if (!next.DHCPv4.DHCPEnabled && next.IPv4StaticAddresses.length === 0 && !problems.length) {
+    problems.push(...baseError('PropertyValueConflict', 'DHCPv4/DHCPEnabled', 'IPv4StaticAddresses').about('DHCPv4/DHCPEnabled').infos);
+  }
+  if (problems.length) throw new RedfishError(400, problems);
+  return next;
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+// -- the serial port -------------------------------------------------------------
+
+export const BIT_RATES = ['9600', '19200', '38400', '57600', '115200'] as const;
+export const PARITIES = ['None', 'Even', 'Odd'] as const;
+export const DATA_BITS = ['7', '8'] as const;
+export const STOP_BITS = ['1', '2'] as const;
+export const FLOW_CONTROLS = ['None', 'Software', 'Hardware'] as const;
+
+export interface SerialSettings {
+  InterfaceEnabled: boolean;
+  BitRate: (typeof BIT_RATES)[number];
+  Parity: (typeof PARITIES)[number];
+  DataBits: (typeof DATA_BITS)[number];
+  StopBits: (typeof STOP_BITS)[number];
+  FlowControl: (typeof FLOW_CONTROLS)[number];
+}
+
+export const SERIAL_SETTING = 'manager.serialInterface';
+/** 115200 8N1 without flow control, enabled. */
+export const DEFAULT_SERIAL: SerialSettings = {
+  InterfaceEnabled: true,
+  BitRate: '115200',
+  Parity: 'None',
+  DataBits: '8',
+  StopBits: '1',
+  FlowControl: 'None',
+};
+
+export function serialSetting(store: DocumentStore) {
+  return store.setting<SerialSettings>(SERIAL_SETTING, DEFAULT_SERIAL);
+}
+
+// -- the Redfish host interface --------------------------------------------------
+
+export interface HostInterfaceSettings {
+  InterfaceEnabled: boolean;
+}
+
+export const HOST_INTERFACE_SETTING = 'manager.hostInterface';
+export const DEFAULT_HOST_INTERFACE: HostInterfaceSettings = { InterfaceEnabled: true };
+
+export function hostInterfaceSetting(store: DocumentStore) {
+  return store.setting<HostInterfaceSettings>(HOST_INTERFACE_SETTING, DEFAULT_HOST_INTERFACE);
+}

@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { messageIds, startTestService, type TestService } from '../../support/service.js';
+
+const MANAGER = '/redfish/v1/Managers/1/';
+const NICS = `${MANAGER}EthernetInterfaces/`;
+const NIC = `${NICS}1/`;
+const USB_NIC = `${NICS}2/`;
+const NP = `${MANAGER}NetworkProtocol/`;
+const SERIAL = `${MANAGER}SerialInterfaces/1/`;
+const HI = `${MANAGER}HostInterfaces/1/`;
+
+describe('manager interfaces', () => {
+  let svc: TestService;
+  const operator = { user: 'operator', password: 'Operator-Pass-1' };
+  const reader = { user: 'reader', password: 'Reader-Pass-1' };
+  before(async () => {
+    svc = await startTestService();
+    const accounts = svc.running.services.accounts;
+    await accounts.create({ UserName: operator.user, Password: operator.password, RoleId: 'Operator' });
+    await accounts.create({ UserName: reader.user, Password: reader.password, RoleId: 'ReadOnly' });
+  });
+  after(() => svc.close());
+
+  it('the manager links its Ethernet, serial and host interfaces', async () => {
+    const m = (await svc.get(MANAGER)).body;
+    assert.deepEqual(m.EthernetInterfaces, { '@odata.id': NICS });
+    assert.deepEqual(m.SerialInterfaces, { '@odata.id': `${MANAGER}SerialInterfaces/` });
+    assert.deepEqual(m.HostInterfaces, { '@odata.id': `${MANAGER}HostInterfaces/` });
+    const c = await svc.get(NICS);
+    assert.equal(c.status, 200);
+    assert.deepEqual(c.body.Members, [{ '@odata.id': NIC }, { '@odata.id': USB_NIC }]);
+    assert.equal((await svc.get(`${NICS}3/`)).status, 404);
+    assert.equal((await svc.get(`${MANAGER}SerialInterfaces/2/`)).status, 404);
+  });
+
+  it('the dedicated NIC (GetManagerNicInventory): stable MAC, link, DHCP address, host name as NetworkProtocol', async () => {
+    const r = await svc.get(NIC);
+    assert.equal(r.status, 200);
+    const n = r.body;
+    assert.equal(n['@odata.type'], '#EthernetInterface.v1_8_0.EthernetInterface');
+    assert.match(n.MACAddress, /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/);
+    assert.equal(parseInt(n.MACAddress.slice(0, 2), 16) & 0x03, 0x02, 'locally administered unicast');
+    assert.equal(n.PermanentMACAddress, n.MACAddress);
+    assert.equal(n.SpeedMbps, 1000);
+    assert.equal(n.FullDuplex, true);
+    assert.equal(n.LinkStatus, 'LinkUp');
+    assert.equal(n.DHCPv4.DHCPEnabled, true);
+    assert.equal(n.IPv4Addresses.length, 1);
+    assert.equal(n.IPv4Addresses[0].AddressOrigin, 'DHCP');
+    assert.match(n.IPv4Addresses[0].Address, /^10\.\d+\.\d+\.\d+$/);
+    assert.equal(n.IPv6Addresses[0].AddressOrigin, 'LinkLocal');
+    assert.match(n.IPv6Addresses[0].Address, /^fe80::/);
+    assert.equal(n.NameServers.length, 1);
+    const np = (await svc.get(NP)).body;
+    assert.equal(n.HostName, np.HostName);
+    assert.equal(n.FQDN, np.FQDN);
+    // The USB NIC differs; both keep their MACs across a restart.
+    const usb = (await svc.get(USB_NIC)).body;
+    assert.notEqual(usb.MACAddress, n.MACAddress);
+    assert.equal(usb.EthernetInterfaceType, 'Virtual');
+    assert.deepEqual(usb.Links.HostInterface, { '@odata.id': HI });
+    svc = await svc.restart();
+    assert.equal((await svc.get(NIC)).body.MACAddress, n.MACAddress);
+    assert.equal((await svc.get(USB_NIC)).body.MACAddress, usb.MACAddress);
+    assert.deepEqual((await svc.get(NIC)).body.IPv4Addresses, n.IPv4Addresses);
+  });
+
+  it('HostName written on the NIC shows on NetworkProtocol, and the other way round', async () => {
+    assert.equal((await svc.req('PATCH', NIC, { body: { HostName: 'mc-rack7' } })).status, 200);
+    assert.equal((await svc.get(NP)).body.HostName, 'mc-rack7');
+    assert.equal((await svc.get(NP)).body.FQDN, 'mc-rack7');
+    assert.equal((await svc.req('PATCH', NP, { body: { HostName: 'mc-rack8' } })).status, 200);
+    const n = (await svc.get(NIC)).body;
+    assert.equal(n.HostName, 'mc-rack8');
+    assert.equal(n.FQDN, 'mc-rack8');
+    const bad = await svc.req('PATCH', NIC, { body: { HostName: 'bad_name' } });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(messageIds(bad.body), ['Base.1.12.PropertyValueFormatError']);
+    assert.equal((await svc.get(NP)).body.HostName, 'mc-rack8');
+  });
+
+  it('static IPv4 and DNS: stored, shown, validated, kept across a restart', async () => {
+    const r = await svc.req('PATCH', NIC, {
+      body: {
+        DHCPv4: { DHCPEnabled: false },
+        IPv4StaticAddresses: [{ Address: '192.0.2.10', SubnetMask: '255.255.255.0', Gateway: '192.0.2.1' }],
+        StaticNameServers: ['192.0.2.53', '2001:db8::53', ''],
+      },
+    });
+    assert.equal(r.status, 200, r.text);
+    svc = await svc.restart();
+    const n = (await svc.get(NIC)).body;
+    assert.equal(n.DHCPv4.DHCPEnabled, false);
+    assert.deepEqual(n.IPv4Addresses, [
+      { Address: '192.0.2.10', SubnetMask: '255.255.255.0', AddressOrigin: 'Static', Gateway: '192.0.2.1' },
+    ]);
+    assert.deepEqual(n.StaticNameServers, ['192.0.2.53', '2001:db8::53']);
+    assert.deepEqual(n.NameServers, ['192.0.2.53', '2001:db8::53']);
+
+    const cases: [unknown, string][] = [
+      [{ IPv4StaticAddresses: [{ Address: '192.0.2.300', SubnetMask: '255.255.255.0' }] }, 'Base.1.12.PropertyValueFormatError'],
+      [{ IPv4StaticAddresses: [{ Address: '192.0.2.10', SubnetMask: '255.0.255.0' }] }, 'Base.1.12.PropertyValueFormatError'],
+      [
+        { IPv4StaticAddresses: [{ Address: '192.0.2.10', SubnetMask: '255.255.255.0', Gateway: '198.51.100.1' }] },
+        'Base.1.12.PropertyValueConflict',
+      ],
+      [{ IPv4StaticAddresses: [{ SubnetMask: '255.255.255.0' }] }, 'Base.1.12.PropertyMissing'],
+      [{ StaticNameServers: ['dns.example.com'] }, 'Base.1.12.PropertyValueFormatError'],
+      [{ StaticNameServers: ['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4'] }, 'Base.1.12.PropertyValueOutOfRange'],
+      // No address would remain with DHCP off.
+      [{ IPv4StaticAddresses: [] }, 'Base.1.12.PropertyValueConflict'],
+      [{ DHCPv4: { DHCPEnabled: 'no' } }, 'Base.1.12.PropertyValueTypeError'],
+      [{ MACAddress: '02:00:00:00:00:01' }, 'Base.1.12.PropertyNotWritable'],
+    ];
+    for (const [body, id] of cases) {
+      const bad = await svc.req('PATCH', NIC, { body });
+      assert.equal(bad.status, 400, JSON.stringify(body));
+      assert.ok(messageIds(bad.body).includes(id), `${JSON.stringify(body)}: ${messageIds(bad.body).join()}`);
+    }
+    // Nothing of the refused changes stuck.
+    const after = (await svc.get(NIC)).body;
+    assert.deepEqual(after.IPv4StaticAddresses, n.IPv4StaticAddresses);
+    assert.deepEqual(after.StaticNameServers, n.StaticNameServers);
+
+    // Back to DHCP: the lease shows again, with its name server before the static ones.
+    assert.equal((await svc.req('PATCH', NIC, { body: { DHCPv4: { DHCPEnabled: true } } })).status, 200);
+    const dhcp = (await svc.get(NIC)).body;
+    assert.equal(dhcp.IPv4Addresses[0].AddressOrigin, 'DHCP');
+    assert.equal(dhcp.NameServers.length, 3);
+  });
+
+  it('the host interface NIC is not writable', async () => {
+    const r = await svc.req('PATCH', USB_NIC, { body: { HostName: 'x' } });
+    assert.equal(r.status, 400);
+    assert.deepEqual(messageIds(r.body), ['Base.1.12.PropertyNotWritable']);
+  });
+
+  it('SerialInterface: 115200 8N1 by default, writable within the allowed values, kept across a restart', async () => {
+    const s = (await svc.get(SERIAL)).body;
+    assert.equal(s['@odata.type'], '#SerialInterface.v1_1_0.SerialInterface');
+    assert.deepEqual(
+      [s.InterfaceEnabled, s.SignalType, s.BitRate, s.Parity, s.DataBits, s.StopBits, s.FlowControl, s.ConnectorType],
+      [true, 'Rs232', '115200', 'None', '8', '1', 'None', 'DB9 Male'],
+    );
+    assert.equal((await svc.req('PATCH', SERIAL, { body: { BitRate: '9600', Parity: 'Even', FlowControl: 'Hardware' } })).status, 200);
+    const bad = await svc.req('PATCH', SERIAL, { body: { BitRate: '1200' } });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(messageIds(bad.body), ['Base.1.12.PropertyValueNotInList']);
+    const ro = await svc.req('PATCH', SERIAL, { body: { SignalType: 'Rs485' } });
+    assert.equal(ro.status, 400);
+    svc = await svc.restart();
+    const got = (await svc.get(SERIAL)).body;
+    assert.deepEqual([got.BitRate, got.Parity, got.FlowControl, got.SignalType], ['9600', 'Even', 'Hardware', 'Rs232']);
+  });
+
+  it('HostInterface: a network host interface not reachable from outside; InterfaceEnabled writable and kept', async () => {
+    const h = (await svc.get(HI)).body;
+    assert.equal(h['@odata.type'], '#HostInterface.v1_3_0.HostInterface');
+    assert.equal(h.HostInterfaceType, 'NetworkHostInterface');
+    assert.equal(h.ExternallyAccessible, false);
+    assert.equal(h.InterfaceEnabled, true);
+    assert.deepEqual(h.AuthenticationModes, ['BasicAuth', 'RedfishSessionAuth']);
+    assert.deepEqual(h.ManagerEthernetInterface, { '@odata.id': USB_NIC });
+    assert.deepEqual(h.NetworkProtocol, { '@odata.id': NP });
+    assert.equal((await svc.req('PATCH', HI, { body: { InterfaceEnabled: false } })).status, 200);
+    svc = await svc.restart();
+    assert.equal((await svc.get(HI)).body.InterfaceEnabled, false);
+    assert.equal((await svc.get(HI)).body.Status.State, 'Disabled');
+    const usb = (await svc.get(USB_NIC)).body;
+    assert.equal(usb.InterfaceEnabled, false);
+    assert.equal(usb.LinkStatus, 'LinkDown');
+    assert.deepEqual(usb.IPv4Addresses, []);
+    assert.equal((await svc.req('PATCH', HI, { body: { ExternallyAccessible: true } })).status, 400);
+    assert.equal((await svc.req('PATCH', HI, { body: { InterfaceEnabled: true } })).status, 200);
+  });
+
+  it('Operator and ReadOnly users read the interfaces but change none of them (ConfigureManager)', async () => {
+    for (const auth of [operator, reader]) {
+      for (const uri of [NIC, SERIAL, HI]) assert.equal((await svc.get(uri, { auth })).status, 200);
+      assert.equal((await svc.req('PATCH', NIC, { body: { StaticNameServers: [] }, auth })).status, 403);
+      assert.equal((await svc.req('PATCH', SERIAL, { body: { BitRate: '19200' }, auth })).status, 403);
+      assert.equal((await svc.req('PATCH', HI, { body: { InterfaceEnabled: false }, auth })).status, 403);
+    }
+    assert.equal((await svc.get(SERIAL)).body.BitRate, '9600');
+    assert.equal((await svc.get(HI)).body.InterfaceEnabled, true);
+  });
+});
