@@ -33,6 +33,9 @@ import { Logs } from './domain/manager/logs.js';
 import { RestApiState } from './domain/manager/rest-api-state.js';
 import { SecureBoot } from './domain/secure-boot/secure-boot.js';
 import { SimulatedSensors } from './platform/thermal.js';
+import { healthFor } from './platform/hardware/health.js';
+import { resolveHardware } from './platform/hardware/identity.js';
+import { loadHardwareProfile } from './platform/hardware/profile.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { startSsdp, type Ssdp } from './discovery/ssdp.js';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY, ensureTlsMaterial, saveTlsMaterial } from './http/tls.js';
@@ -93,6 +96,9 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const uuidSetting = store.setting<string | null>('service.uuid', null);
   const serviceUuid = uuidSetting.get() ?? randomUUID();
   uuidSetting.set(serviceUuid);
+  // Serials and MACs follow the stable UUID: the same after a restart, different on another controller.
+  const hardware = resolveHardware(loadHardwareProfile(config.hardware), serviceUuid);
+  const health = healthFor(hardware);
   const settings = store.setting<ServiceSettings>('service.settings', DEFAULT_SETTINGS);
 
   const accounts = new Accounts(store, config.scryptLogN);
@@ -220,6 +226,8 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     metricReports,
     host: hostLifecycle,
     server,
+    hardware,
+    health,
     controller,
     registries,
     routes: new RouteTable(),

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { INITIAL_PASSWORD_FILE, startService } from './app.js';
 import { ConfigError, parseConfig, usage } from './config.js';
 import { TlsIdentityError } from './http/tls.js';
+import { HardwareProfileError } from './platform/hardware/profile.js';
 import { TOOLS } from './tools/index.js';
 
 function fullUsage(): string {
@@ -53,7 +54,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
-  if (e instanceof ConfigError || e instanceof TlsIdentityError) process.stderr.write(`${e.message}\n`);
+  if (e instanceof ConfigError || e instanceof TlsIdentityError || e instanceof HardwareProfileError)
+    process.stderr.write(`${e.message}\n`);
   else process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });

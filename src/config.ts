@@ -46,6 +46,8 @@ export interface Config {
   shutdownSeconds?: number;
   /** TPM of the simulated server: absent, installed or in-use. */
   tpm: string;
+  /** Hardware profile of the simulated server: a shipped profile's name or a YAML/JSON file. */
+  hardware: string;
   /** Host-side update manager of the simulated server, set at start: installed or absent (unset: as stored, first start absent). */
   runtimeAgent?: string;
   /** UDP port of SSDP discovery; 0 offers no SSDP. */
@@ -232,6 +234,14 @@ export const OPTIONS: readonly Option[] = [
     type: 'string',
     default: 'installed',
     help: 'TPM of the simulated server: absent, installed or in-use',
+  },
+  {
+    key: 'hardware',
+    flag: 'hardware',
+    env: 'BMC_HARDWARE',
+    type: 'string',
+    default: 'default',
+    help: 'hardware profile of the simulated server: a shipped profile (default, vs360-gen10, vs380-gen10-nvme) or a YAML/JSON file',
   },
   {
     key: 'ssdpPort',

@@ -20,6 +20,8 @@ import type { Logs } from '../domain/manager/logs.js';
 import type { RestApiState } from '../domain/manager/rest-api-state.js';
 import type { SecureBoot } from '../domain/secure-boot/secure-boot.js';
 import type { Clock } from '../platform/clock.js';
+import type { HealthRegistry } from '../platform/hardware/health.js';
+import type { Hardware } from '../platform/hardware/identity.js';
 import type { SensorSource } from '../platform/sensors.js';
 import type { ControllerLifecycle, HostLifecycle } from '../platform/lifecycle.js';
 import type { ServerSimulator } from '../platform/simulator.js';
@@ -49,6 +51,10 @@ export interface Services {
   host: HostLifecycle;
   /** The simulated server's power state machine (ComputerSystem.Reset and the vendor power actions). */
   server: ServerSimulator;
+  /** What the simulated server is made of (--hardware), serial numbers and MACs filled in from the seed. */
+  hardware: Hardware;
+  /** Status of every hardware component (faults are set here); inventory resources read it. */
+  health: HealthRegistry;
   /** The controller's lifecycle: Manager.Reset and what it applies. */
   controller: ControllerLifecycle;
   registries: RegistryFiles;
