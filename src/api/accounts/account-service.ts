@@ -1,4 +1,6 @@
-// AccountService: accounts, roles, and the password and lockout policy.
+// AccountService: accounts, roles, the password and lockout policy, and the
+// LDAP and Active Directory settings (stored and validated only: no directory
+// server is contacted, directory-settings.ts).
 // Accounts are created, changed and deleted by holders of UserConfigPriv; any
 // account may change its own password (ConfigureSelf). The rules of a change
 // (an enabled administrator always remains...) are the domain's (account-change.ts).
@@ -10,6 +12,7 @@ import {
   type AccountChange,
 } from '../../domain/accounts/account-change.js';
 import { MAX_PASSWORD_LENGTH } from '../../domain/accounts/account-policy.js';
+import { DirectorySettingsStore, type DirectoryKind } from '../../domain/accounts/directory-settings.js';
 import type { AccountRecord } from '../../domain/accounts/accounts.js';
 import { Priv, ROLES, ROLE_IDS, type RoleId } from '../../lib/privileges.js';
 import { resourceEvent } from '../../messages/event-messages.js';
@@ -21,7 +24,7 @@ import type { Services } from '../services.js';
 import { AccountServiceType, ManagerAccountType, NewAccountBody, RoleType } from './account-types.js';
 import { registerCertificateMappingRoutes, type CertificateMappingDeps } from './certificate-mapping.js';
 
-export type AccountServiceDeps = Pick<Services, 'rootLinks' | 'config' | 'accounts' | 'accountPolicy' | 'sessions' | 'events'> &
+export type AccountServiceDeps = Pick<Services, 'rootLinks' | 'config' | 'store' | 'accounts' | 'accountPolicy' | 'sessions' | 'events'> &
   CertificateMappingDeps;
 
 type AccountPath = '/redfish/v1/AccountService/Accounts/{AccountId}/';
@@ -72,6 +75,7 @@ function mayManageAccounts(p: Principal): boolean {
 }
 
 function accountServiceHandlers(s: AccountServiceDeps) {
+  const directories = new DirectorySettingsStore(s.store);
   function getAccountService() {
     return {
       Id: 'AccountService',
@@ -82,14 +86,31 @@ function accountServiceHandlers(s: AccountServiceDeps) {
       ...s.accountPolicy.get(),
       MaxPasswordLength: MAX_PASSWORD_LENGTH,
       LocalAccountAuth: 'Enabled',
+      LDAP: directoryBody('LDAP'),
+      ActiveDirectory: directoryBody('ActiveDirectory'),
       Accounts: { '@odata.id': '/redfish/v1/AccountService/Accounts/' },
       Roles: { '@odata.id': '/redfish/v1/AccountService/Roles/' },
       Oem: { Vendor: { Links: { UserCertificateMapping: { '@odata.id': '/redfish/v1/AccountService/UserCertificateMapping/' } } } },
     };
   }
 
+  function directoryBody(kind: DirectoryKind) {
+    const { Authentication, ...rest } = directories.get(kind);
+    return {
+      AccountProviderType: kind === 'LDAP' ? 'LDAPService' : 'ActiveDirectoryService',
+      ...rest,
+      PasswordSet: Authentication.Password !== null,
+      Authentication: { ...Authentication, Password: null },
+    };
+  }
+
   function patchAccountService(ctx: PatchContext<'/redfish/v1/AccountService/', typeof AccountServiceType.properties>): void {
-    s.accountPolicy.update(ctx.body);
+    const { LDAP, ActiveDirectory, ...policy } = ctx.body;
+    // One transaction: a refused part changes nothing of the others.
+    s.store.transaction(() => {
+      directories.change({ LDAP, ActiveDirectory });
+      s.accountPolicy.update(policy);
+    });
     s.events.publish(resourceEvent('ResourceChanged'), '/redfish/v1/AccountService/', 'ResourceUpdated');
   }
 

@@ -1,6 +1,7 @@
 // Resource descriptions of the AccountService area: the service, accounts,
 // roles and user certificate mappings.
 import { MAX_PASSWORD_LENGTH } from '../../domain/accounts/account-policy.js';
+import { AUTHENTICATION_TYPES, MAX_BASE_DNS, MAX_ROLE_MAPPINGS, MAX_SERVICE_ADDRESSES } from '../../domain/accounts/directory-settings.js';
 import { ROLE_IDS, type VendorPrivilege } from '../../lib/privileges.js';
 import { collectionOf, commonProps, defineType, oem, ro, statusProp, t, type Prop } from '../../protocol/description.js';
 
@@ -74,11 +75,61 @@ export const VendorAccountServiceType = defineType({
   },
 });
 
+/** LDAP and ActiveDirectory: the same shape (DMTF ExternalAccountProvider); settings stored only, no directory behind them. */
+const ExternalAccountProviderProp = t.object(
+  {
+    AccountProviderType: ro(t.enum(['LDAPService', 'ActiveDirectoryService'])),
+    ServiceEnabled: t.boolean({ description: 'Stored only: logins stay local, no directory server is contacted.' }),
+    ServiceAddresses: t.array(t.string({ maxLength: 255 }), {
+      description: `Up to ${MAX_SERVICE_ADDRESSES} directory servers: host names or IP addresses (with an optional :port), or ldap:// or ldaps:// URIs.`,
+    }),
+    PasswordSet: ro(t.boolean({ description: 'True when a bind password is stored.' })),
+    Authentication: t.object(
+      {
+        AuthenticationType: t.enum(AUTHENTICATION_TYPES),
+        Username: t.string({ maxLength: 255, description: 'The bind DN or user name.' }),
+        Password: t.string({
+          nullable: true,
+          writeOnly: true,
+          secret: true,
+          maxLength: 255,
+          description: 'The bind password; sealed at rest.',
+        }),
+      },
+      { typeName: 'Authentication' },
+    ),
+    LDAPService: t.object(
+      {
+        SearchSettings: t.object(
+          {
+            BaseDistinguishedNames: t.array(t.string({ maxLength: 255 }), { description: `Up to ${MAX_BASE_DNS} search bases.` }),
+            UsernameAttribute: t.string({ maxLength: 64 }),
+            GroupsAttribute: t.string({ maxLength: 64 }),
+          },
+          { typeName: 'LDAPSearchSettings' },
+        ),
+      },
+      { typeName: 'LDAPService' },
+    ),
+    RemoteRoleMapping: t.array(
+      t.object(
+        {
+          RemoteGroup: t.string({ maxLength: 255, description: 'A directory group (name or DN).' }),
+          LocalRole: t.string({ description: 'The RoleId its members get: one of the roles in Roles.' }),
+        },
+        { typeName: 'RoleMapping' },
+      ),
+      { description: `Up to ${MAX_ROLE_MAPPINGS} group mappings.` },
+    ),
+  },
+  { typeName: 'ExternalAccountProvider' },
+);
+
 export const AccountServiceType = defineType({
   name: 'AccountService',
   version: '1.13.0',
   owner: 'DMTF',
-  description: 'Account management: accounts, roles and the password and lockout policy.',
+  description: 'Account management: accounts, roles, the password and lockout policy, and the directory (LDAP, Active Directory) settings.',
   properties: {
     ...commonProps,
     ServiceEnabled: ro(t.boolean()),
@@ -94,6 +145,8 @@ export const AccountServiceType = defineType({
     }),
     AccountLockoutCounterResetAfter: t.integer({ minimum: 0, maximum: 86400, units: 's' }),
     LocalAccountAuth: ro(t.enum(['Enabled', 'Disabled', 'Fallback', 'LocalFirst'])),
+    LDAP: ExternalAccountProviderProp,
+    ActiveDirectory: ExternalAccountProviderProp,
     Accounts: t.link({ readOnly: true }),
     Roles: t.link({ readOnly: true }),
     Oem: oem(VendorAccountServiceType, { readOnly: true }),
