@@ -13,6 +13,7 @@ import { registerSecureBootRoutes } from './systems/secure-boot.js';
 import { registerSecurityServiceRoutes } from './managers/security-service.js';
 import { registerServiceRootRoutes } from './root/service-root.js';
 import { registerSessionServiceRoutes } from './accounts/session-service.js';
+import { registerStorageRoutes } from './systems/storage.js';
 import { registerSystemRoutes } from './systems/systems.js';
 import { registerTaskServiceRoutes } from './tasks/task-service.js';
 import { registerTelemetryServiceRoutes } from './events/telemetry-service.js';
@@ -25,6 +26,7 @@ export function registerAllRoutes(s: Services): void {
   registerSessionServiceRoutes(r, s);
   registerAccountServiceRoutes(r, s);
   registerSystemRoutes(r, s);
+  registerStorageRoutes(r, s);
   registerSecureBootRoutes(r, s);
   registerChassisRoutes(r, s);
   registerManagerRoutes(r, s);

@@ -37,6 +37,8 @@ export interface TaskHandle {
   progress(percent: number, message?: ExtendedInfo): void;
   complete(messages?: ExtendedInfo[]): void;
   fail(e: unknown): void;
+  /** Halted on request before it finished (e.g. a pending change withdrawn): Cancelled. */
+  cancel(): void;
 }
 
 export const taskUri = (id: string) => `${TASKS_URI}${id}/`;
@@ -145,6 +147,18 @@ export class Tasks {
           Result: { status: 200, body: successBody(messages) },
         }));
         this.events.publish(taskEvent('TaskCompletedOK', id), taskUri(id), 'Other');
+      },
+      cancel: () => {
+        const m = taskEvent('TaskCancelled', id);
+        update((t) => ({
+          ...t,
+          TaskState: 'Cancelled',
+          TaskStatus: 'Warning',
+          EndTime: this.clock.now(),
+          Messages: [...t.Messages, m],
+          Result: { status: 200, body: successBody([m]) },
+        }));
+        this.events.publish(m, taskUri(id), 'Other');
       },
       fail: (e) => {
         const err = e instanceof RedfishError ? e : undefined;

@@ -114,5 +114,7 @@ export const Priv = {
   managerConfig: [['ManagerConfigPriv']] as PrivilegeRule,
   powerAndReset: [['VirtualPowerAndResetPriv']] as PrivilegeRule,
   hostBios: [['HostBIOSConfigPriv']] as PrivilegeRule,
+  /** Array controller configuration (volumes, drive LEDs, secure erase): the vendor's HostStorageConfigPriv. */
+  hostStorage: [['HostStorageConfigPriv']] as PrivilegeRule,
   systemRecovery: [['SystemRecoveryConfigPriv']] as PrivilegeRule,
 } as const;

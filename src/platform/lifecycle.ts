@@ -4,8 +4,8 @@
 
 export type PowerState = 'On' | 'Off' | 'PoweringOn' | 'PoweringOff';
 
-/** POST steps, run in this order on every boot. */
-export const POST_STEPS = ['ApplyBiosSettings', 'SecureBootSetup', 'UefiUpdates', 'BootDevice'] as const;
+/** POST steps, run in this order on every boot (the array controllers' option ROM applies pending volumes after the BIOS settings). */
+export const POST_STEPS = ['ApplyBiosSettings', 'ApplyStorageConfiguration', 'SecureBootSetup', 'UefiUpdates', 'BootDevice'] as const;
 export type PostStep = (typeof POST_STEPS)[number];
 
 export interface BootInfo {

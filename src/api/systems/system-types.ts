@@ -105,6 +105,8 @@ export const ComputerSystemType = defineType({
     Bios: t.link({ readOnly: true }),
     SecureBoot: t.link({ readOnly: true }),
     LogServices: t.link({ readOnly: true }),
+    Storage: t.link({ readOnly: true }),
+    SimpleStorage: t.link({ readOnly: true }),
     Links: ro(t.object({ Chassis: t.links({ readOnly: true }), ManagedBy: t.links({ readOnly: true }) }, { typeName: 'Links' })),
     Oem: oem(VendorComputerSystemExtType, { readOnly: true }),
   },

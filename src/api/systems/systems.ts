@@ -143,6 +143,8 @@ function handlers(d: SystemDeps, boot: BootSettings) {
       Bios: { '@odata.id': `${uri}Bios/` },
       SecureBoot: { '@odata.id': `${uri}SecureBoot/` },
       LogServices: { '@odata.id': `${uri}LogServices/` },
+      Storage: { '@odata.id': `${uri}Storage/` },
+      SimpleStorage: { '@odata.id': `${uri}SimpleStorage/` },
       Links: {
         Chassis: [{ '@odata.id': `/redfish/v1/Chassis/${d.config.chassisId}/` }],
         ManagedBy: [{ '@odata.id': `/redfish/v1/Managers/${d.config.managerId}/` }],

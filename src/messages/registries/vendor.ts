@@ -137,6 +137,13 @@ export const VENDOR_REGISTRY = {
       paramTypes: [],
       resolution: 'Reset the management controller (Manager.Reset) to apply the change.',
     },
+    DriveInUse: {
+      description: 'The drive belongs to a volume (pending ones too) or is being erased, so it cannot be used for this operation.',
+      message: 'The drive %1 is in use: %2.',
+      severity: 'Warning',
+      paramTypes: ['string', 'string'],
+      resolution: 'Delete the volume and reset the server to apply the deletion, or wait for the erase to finish, then retry.',
+    },
     FeatureRequiresLicense: {
       description: 'The feature needs a license tier that is not installed.',
       message: 'The feature %1 requires a %2 license or higher; the installed tier is %3.',

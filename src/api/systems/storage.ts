@@ -1,0 +1,398 @@
+// Storage of the computer system: the array controllers of the hardware
+// profile (Storage, Controllers, Drives, Volumes) and SimpleStorage for older
+// clients. Volumes are created and deleted OnReset: the change is pending (a
+// task tracks it) until the server's next POST applies it.
+import { componentUuid } from '../../platform/hardware/identity.js';
+import { toIso } from '../../platform/clock.js';
+import { Priv } from '../../lib/privileges.js';
+import { baseError, combinedError, type RedfishError } from '../../messages/errors.js';
+import { StorageControllers, type Controller, type Drive, type VolumeRecord } from '../../domain/storage/storage.js';
+import { VOLUME_TYPE_OF } from '../../domain/storage/raid.js';
+import { taskUri, type TaskRecord } from '../../domain/tasks.js';
+import { addCollection } from '../../protocol/collections.js';
+import { collectionOf } from '../../protocol/description.js';
+import { collection, type Reply } from '../../protocol/reply.js';
+import {
+  action,
+  present,
+  type ActionContext,
+  type Context,
+  type PatchContext,
+  type PostContext,
+  type RouteTable,
+} from '../../protocol/routes.js';
+import { taskAccepted } from '../tasks/task-service.js';
+import type { Services } from '../services.js';
+import {
+  DriveType,
+  SecureEraseAction,
+  SimpleStorageType,
+  StorageControllerType,
+  StorageType,
+  VolumeCollectionType,
+  VolumeType,
+} from './storage-types.js';
+import { systemUri } from './system-types.js';
+
+/** What the storage area uses. */
+export type StorageDeps = Pick<Services, 'config' | 'store' | 'clock' | 'host' | 'tasks' | 'hardware' | 'health'>;
+
+const STORAGE = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/';
+type VolumesPath = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Volumes/';
+type VolumePath = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Volumes/{VolumeId}/';
+type DrivePath = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Drives/{DriveId}/';
+
+const BLOCK_SIZE = 512;
+/** What the OnReset apply time looks like to clients (DSP0266 operation apply time). */
+const APPLY_TIME_SUPPORT = {
+  '@odata.type': '#Settings.v1_3_5.OperationApplyTimeSupport',
+  SupportedValues: ['OnReset'],
+};
+
+function handlers(d: StorageDeps, storage: StorageControllers) {
+  const sys = systemUri(d);
+  const storageUri = (id: string) => `${sys}Storage/${encodeURIComponent(id)}/`;
+  const driveUri = (sid: string, id: string) => `${storageUri(sid)}Drives/${encodeURIComponent(id)}/`;
+  const volumeUri = (sid: string, id: string) => `${storageUri(sid)}Volumes/${encodeURIComponent(id)}/`;
+  const chassisUri = `/redfish/v1/Chassis/${d.config.chassisId}/`;
+
+  return {
+    storageBody,
+    controllerBody,
+    simpleStorageBody,
+    getDrive,
+    patchDrive,
+    postSecureErase,
+    getVolumes,
+    postVolume,
+    getVolume,
+    patchVolume,
+    deleteVolume,
+    eraseAllowable,
+  };
+
+  function status(s: { State: string; Health?: string }, rollup?: string) {
+    return { State: s.State, Health: s.Health ?? null, ...(rollup !== undefined ? { HealthRollup: rollup } : {}) };
+  }
+
+  function protocolsOf(c: Controller): string[] {
+    return [...new Set(c.drives.map((x) => x.protocol))];
+  }
+
+  function controllerCommon(c: Controller) {
+    const nvme = c.drives.length > 0 && c.drives.every((x) => x.protocol === 'NVMe');
+    return {
+      Status: status(storage.controllerStatus(c.id)),
+      Manufacturer: c.manufacturer,
+      Model: c.model,
+      SerialNumber: c.serialNumber,
+      FirmwareVersion: c.firmwareVersion,
+      SpeedGbps: nvme ? 64 : 12,
+      SupportedControllerProtocols: ['PCIe'],
+      SupportedDeviceProtocols: protocolsOf(c),
+      SupportedRAIDTypes: [...c.raidTypes],
+      Location: {
+        PartLocation:
+          c.slot === 'Embedded'
+            ? { ServiceLabel: 'Embedded', LocationType: 'Embedded' }
+            : { ServiceLabel: `Slot ${c.slot}`, LocationType: 'Slot', LocationOrdinalValue: Number(c.slot) },
+      },
+    };
+  }
+
+  function storageBody(c: Controller) {
+    const uri = storageUri(c.id);
+    const drives = storage.drives(c.id).map((x) => ({ '@odata.id': driveUri(c.id, x.id) }));
+    return {
+      Id: c.id,
+      Name: c.model,
+      Description: 'Storage subsystem of an array controller',
+      Status: status(storage.controllerStatus(c.id), storage.storageRollup(c.id)),
+      Controllers: { '@odata.id': `${uri}Controllers/` },
+      StorageControllers: [{ '@odata.id': `${uri}#/StorageControllers/0`, MemberId: '0', Name: c.model, ...controllerCommon(c) }],
+      'StorageControllers@odata.count': 1,
+      Drives: drives,
+      'Drives@odata.count': drives.length,
+      Volumes: { '@odata.id': `${uri}Volumes/` },
+      Links: { Enclosures: [{ '@odata.id': chassisUri }] },
+    };
+  }
+
+  function controllerBody(c: Controller) {
+    return { Id: '0', Name: c.model, Description: 'Array controller', ...controllerCommon(c), Links: { PCIeFunctions: [] } };
+  }
+
+  function simpleStorageBody(c: Controller) {
+    return {
+      Id: c.id,
+      Name: c.model,
+      Description: 'Storage controller and its devices',
+      Status: status(storage.controllerStatus(c.id), storage.storageRollup(c.id)),
+      UefiDevicePath: `PciRoot(0x0)/Pci(0x1,0x0)/Pci(0x0,0x0)/Scsi(0x0,0x0)/${c.id}`,
+      Devices: storage.drives(c.id).map((x) => ({
+        Name: driveName(x),
+        Manufacturer: x.manufacturer,
+        Model: x.model,
+        CapacityBytes: x.capacityBytes,
+        Status: status(storage.driveStatus(c.id, x)),
+      })),
+      Links: { Chassis: { '@odata.id': chassisUri }, Storage: { '@odata.id': storageUri(c.id) } },
+    };
+  }
+
+  function driveName(x: Drive): string {
+    return `${x.media} ${x.protocol} drive in bay ${x.bay}`;
+  }
+
+  function getDrive(ctx: Context<DrivePath>) {
+    const sid = ctx.params.StorageId;
+    const x = present(storage.drive(sid, ctx.params.DriveId), ctx);
+    const volumes = storage.volumesOfDrive(sid, x.id).map((v) => ({ '@odata.id': volumeUri(sid, v.id) }));
+    const erase = storage.eraseOf(sid, x.id);
+    const locate = storage.locateActive(sid, x.id);
+    const speed = x.protocol === 'NVMe' ? 32 : x.protocol === 'SAS' ? 12 : 6;
+    const index = Number(x.id);
+    return {
+      Id: x.id,
+      Name: driveName(x),
+      Description: 'Physical drive',
+      Status: status(storage.driveStatus(sid, x)),
+      MediaType: x.media,
+      Protocol: x.protocol,
+      CapacityBytes: x.capacityBytes,
+      BlockSizeBytes: BLOCK_SIZE,
+      Manufacturer: x.manufacturer,
+      Model: x.model,
+      SerialNumber: x.serialNumber,
+      Revision: x.firmwareVersion,
+      RotationSpeedRPM: x.rpm ?? null,
+      CapableSpeedGbs: speed,
+      NegotiatedSpeedGbs: speed,
+      EncryptionAbility: 'None',
+      EncryptionStatus: 'Unencrypted',
+      FailurePredicted: storage.driveStatus(sid, x).Health === 'Warning',
+      HotspareType: 'None',
+      Identifiers: [durableName(x)],
+      PhysicalLocation: { PartLocation: { ServiceLabel: x.bay, LocationType: 'Bay', LocationOrdinalValue: index } },
+      LocationIndicatorActive: locate,
+      IndicatorLED: locate ? 'Blinking' : 'Off',
+      Operations: erase
+        ? [
+            {
+              Operation: 'Sanitize',
+              OperationName: `SecureErase (${erase.type})`,
+              PercentageComplete: erase.percent,
+              AssociatedTask: { '@odata.id': taskUri(erase.taskId) },
+            },
+          ]
+        : [],
+      Links: {
+        Volumes: volumes,
+        'Volumes@odata.count': volumes.length,
+        Chassis: { '@odata.id': chassisUri },
+        Storage: { '@odata.id': storageUri(sid) },
+      },
+    };
+  }
+
+  function patchDrive(ctx: PatchContext<DrivePath, typeof DriveType.properties>): void {
+    const sid = ctx.params.StorageId;
+    const x = present(storage.drive(sid, ctx.params.DriveId), ctx);
+    const { LocationIndicatorActive: active, IndicatorLED: led } = ctx.body;
+    if (active !== undefined && led !== undefined && active !== (led === 'Blinking')) {
+      throw baseError('PropertyValueConflict', 'IndicatorLED', 'LocationIndicatorActive').about('IndicatorLED');
+    }
+    const on = active ?? (led === undefined ? undefined : led === 'Blinking');
+    if (on !== undefined) storage.setLocate(sid, x.id, on);
+  }
+
+  function postSecureErase(ctx: ActionContext<DrivePath, typeof SecureEraseAction>): Reply {
+    const sid = ctx.params.StorageId;
+    const x = present(storage.drive(sid, ctx.params.DriveId), ctx);
+    const task = storage.secureErase(sid, x.id, driveUri(sid, x.id), ctx.body.SanitizationType, ctx.body.OverwritePasses, payloadOf(ctx));
+    return taskAccepted(task);
+  }
+
+  function eraseAllowable(params: Readonly<Record<string, string>>): Record<string, readonly string[]> {
+    const x = storage.drive(params.StorageId ?? '', params.DriveId ?? '');
+    return { SanitizationType: x ? storage.sanitizationTypes(x) : [] };
+  }
+
+  function durableName(x: Drive) {
+    const hex = x.uuid.replace(/-/g, '');
+    return x.protocol === 'NVMe'
+      ? { DurableNameFormat: 'NGUID', DurableName: hex }
+      : { DurableNameFormat: 'NAA', DurableName: `5${hex.slice(1, 16)}` };
+  }
+
+  // -- volumes ------------------------------------------------------------------
+
+  function getVolumes(ctx: Context<VolumesPath>) {
+    const sid = ctx.params.StorageId;
+    return collection(
+      'Volumes',
+      storage.volumeList(sid).map((v) => volumeUri(sid, v.id)),
+      {
+        Description: `Logical drives of ${present(storage.controller(sid), ctx).model}`,
+        '@Redfish.OperationApplyTimeSupport': APPLY_TIME_SUPPORT,
+      },
+    );
+  }
+
+  function volumeBody(v: VolumeRecord) {
+    const c = storage.controller(v.storageId);
+    const ops: Record<string, unknown>[] = [];
+    // The task record may be gone (pruned after a controller restart interrupted it): no dangling link.
+    const task = v.taskId && d.tasks.get(v.taskId) ? { AssociatedTask: { '@odata.id': taskUri(v.taskId) } } : {};
+    if (v.state === 'PendingCreate')
+      ops.push({ Operation: 'Initialize', OperationName: 'Create at the next server reset', PercentageComplete: 0, ...task });
+    if (v.state === 'PendingDelete')
+      ops.push({ Operation: 'Delete', OperationName: 'Delete at the next server reset', PercentageComplete: 0, ...task });
+    return {
+      Id: v.id,
+      Name: v.name,
+      ...(v.displayName !== undefined ? { DisplayName: v.displayName } : {}),
+      Description: 'Logical drive',
+      Status: status(storage.volumeStatus(v)),
+      RAIDType: v.raidType,
+      VolumeType: VOLUME_TYPE_OF[v.raidType],
+      CapacityBytes: v.capacityBytes,
+      BlockSizeBytes: BLOCK_SIZE,
+      Encrypted: false,
+      Identifiers: [
+        { DurableNameFormat: 'UUID', DurableName: componentUuid(c?.serialNumber ?? v.storageId, `volume:${v.id}:${toIso(v.createdAt)}`) },
+      ],
+      Operations: ops,
+      Links: { Drives: v.drives.map((id) => ({ '@odata.id': driveUri(v.storageId, id) })), 'Drives@odata.count': v.drives.length },
+      Oem: { Vendor: { ConfigurationState: v.state, LogicalDriveNumber: Number(v.id) } },
+    };
+  }
+
+  function getVolume(ctx: Context<VolumePath>) {
+    return volumeBody(present(storage.volume(ctx.params.StorageId, ctx.params.VolumeId), ctx));
+  }
+
+  function postVolume(ctx: PostContext<VolumesPath, typeof VolumeType.properties>): Reply {
+    const sid = ctx.params.StorageId;
+    const b = ctx.body;
+    const problems: RedfishError[] = [];
+    const drives = (b.Links?.Drives ?? []).flatMap((link, i) => {
+      const path = `Links/Drives/${i}`;
+      const ref = parseDriveUri(link['@odata.id']);
+      if (!ref || !storage.controller(ref.storageId) || !storage.drive(ref.storageId, ref.driveId)) {
+        problems.push(baseError('PropertyValueIncorrect', path, link['@odata.id']).about(path));
+        return [];
+      }
+      if (ref.storageId !== sid) {
+        problems.push(baseError('PropertyValueResourceConflict', path, link['@odata.id'], storageUri(sid)).about(path));
+        return [];
+      }
+      return [{ id: ref.driveId, uri: link['@odata.id'] }];
+    });
+    if (problems.length) throw combinedError(problems);
+    const { task } = storage.createVolume(
+      sid,
+      {
+        raidType: b.RAIDType,
+        volumeType: b.VolumeType,
+        drives,
+        capacityBytes: b.CapacityBytes,
+        name: b.Name,
+        displayName: b.DisplayName,
+        encrypted: b.Encrypted,
+      },
+      payloadOf(ctx),
+    );
+    return taskAccepted(task);
+  }
+
+  function patchVolume(ctx: PatchContext<VolumePath, typeof VolumeType.properties>): void {
+    const v = present(storage.volume(ctx.params.StorageId, ctx.params.VolumeId), ctx);
+    if (ctx.body.DisplayName !== undefined) storage.setDisplayName(v, ctx.body.DisplayName);
+  }
+
+  function deleteVolume(ctx: Context<VolumePath>): Reply | undefined {
+    const task = storage.deleteVolume(ctx.params.StorageId, ctx.params.VolumeId, { ...payloadOf(ctx), HttpOperation: 'DELETE' });
+    return task ? taskAccepted(task) : undefined;
+  }
+
+  /** A drive's @odata.id as a client sends it (trailing slash optional) to its ids. */
+  function parseDriveUri(uri: string): { storageId: string; driveId: string } | undefined {
+    const m = /^\/redfish\/v1\/Systems\/([^/]+)\/Storage\/([^/]+)\/Drives\/([^/]+)\/?$/.exec(uri);
+    if (!m || decodeURIComponent(m[1] as string) !== d.config.systemId) return undefined;
+    try {
+      return { storageId: decodeURIComponent(m[2] as string), driveId: decodeURIComponent(m[3] as string) };
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function payloadOf(ctx: { uri: string; body: unknown }): TaskRecord['Payload'] {
+  return { HttpOperation: 'POST', TargetUri: ctx.uri, JsonBody: JSON.stringify(ctx.body) };
+}
+
+export function registerStorageRoutes(routes: RouteTable, d: StorageDeps): void {
+  const storage = new StorageControllers(d.hardware, d.store, d.clock, d.host, d.tasks, d.health);
+  const h = handlers(d, storage);
+  routes.param('StorageId', (id) => storage.controller(id) !== undefined);
+  const controllers = { list: () => storage.controllers(), get: (id: string) => storage.controller(id), id: (c: Controller) => c.id };
+
+  addCollection(routes, {
+    collection: '/redfish/v1/Systems/{SystemId}/Storage/',
+    member: STORAGE,
+    type: StorageType,
+    name: 'Storage',
+    extra: () => ({ Description: 'Storage subsystems of the system' }),
+    store: controllers,
+    show: h.storageBody,
+    privileges: { read: Priv.login },
+  });
+  addCollection(routes, {
+    collection: '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Controllers/',
+    member: '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Controllers/{ControllerId}/',
+    type: StorageControllerType,
+    name: 'Storage Controllers',
+    store: {
+      list: (p) => [storage.controller(p.StorageId)].filter((c): c is Controller => c !== undefined),
+      get: (id, p) => (id === '0' ? storage.controller(p.StorageId) : undefined),
+      id: () => '0',
+    },
+    show: h.controllerBody,
+    privileges: { read: Priv.login },
+  });
+  routes.add({
+    path: '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Drives/{DriveId}/',
+    type: DriveType,
+    params: { DriveId: (id, p) => storage.drive(p.StorageId ?? '', id) !== undefined },
+    get: { privilege: Priv.login, handler: h.getDrive },
+    patch: { privilege: Priv.hostStorage, handler: h.patchDrive },
+    actions: [action(SecureEraseAction, Priv.hostStorage, h.postSecureErase, { allowable: (c) => h.eraseAllowable(c.params) })],
+  });
+  routes.add({
+    path: '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Volumes/',
+    type: VolumeCollectionType,
+    // A controller without RAID (direct-attached NVMe) lists no volumes and builds none.
+    readOnlyFor: (p) => !storage.controller(p.StorageId)?.raidTypes.length,
+    get: { privilege: Priv.login, handler: h.getVolumes },
+    post: { privilege: Priv.hostStorage, handler: h.postVolume },
+  });
+  routes.add({
+    path: '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Volumes/{VolumeId}/',
+    type: VolumeType,
+    params: { VolumeId: (id, p) => storage.volume(p.StorageId ?? '', id) !== undefined },
+    get: { privilege: Priv.login, handler: h.getVolume },
+    patch: { privilege: Priv.hostStorage, handler: h.patchVolume },
+    delete: { privilege: Priv.hostStorage, handler: h.deleteVolume },
+  });
+  addCollection(routes, {
+    collection: '/redfish/v1/Systems/{SystemId}/SimpleStorage/',
+    member: '/redfish/v1/Systems/{SystemId}/SimpleStorage/{SimpleStorageId}/',
+    type: SimpleStorageType,
+    collectionType: collectionOf(SimpleStorageType),
+    name: 'Simple Storage',
+    store: controllers,
+    show: h.simpleStorageBody,
+    privileges: { read: Priv.login },
+  });
+}
