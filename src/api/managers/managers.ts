@@ -1,6 +1,8 @@
 // Managers: the management controller itself, its reset, and the vendor's
-// ClearRestApiState. NetworkProtocol is served by ./network-protocol.ts and
-// the controller's event log by ../logs/log-services.ts.
+// ClearRestApiState. NetworkProtocol is served by ./network-protocol.ts, the
+// Ethernet, serial and host interfaces by ./manager-interfaces.ts,
+// Manager.ResetToDefaults by ./reset-to-defaults.ts and the controller's event
+// log by ../logs/log-services.ts.
 //
 // Manager.Reset (GracefulRestart or ForceRestart; GracefulRestart when left
 // out) restarts the controller at once: every session ends, and pending
@@ -16,13 +18,15 @@ import { action, type ActionContext, type RouteTable } from '../../protocol/rout
 import type { Services } from '../services.js';
 import { registerManagerInterfaceRoutes, type ManagerInterfaceDeps } from './manager-interfaces.js';
 import { registerNetworkProtocolRoutes, type NetworkProtocolDeps } from './network-protocol.js';
+import { ResetToDefaultsAction, resetToDefaultsHandler, type ResetToDefaultsDeps } from './reset-to-defaults.js';
 
 export type ManagerDeps = Pick<
   Services,
   'rootLinks' | 'config' | 'clock' | 'controller' | 'logs' | 'restApiState' | 'serviceUuid' | 'firmware'
 > &
   NetworkProtocolDeps &
-  ManagerInterfaceDeps;
+  ManagerInterfaceDeps &
+  ResetToDefaultsDeps;
 
 type ManagerPath = '/redfish/v1/Managers/{ManagerId}/';
 
@@ -87,7 +91,7 @@ export const ManagerType = defineType({
     ),
     Oem: oem(VendorMCType, { readOnly: true }),
   },
-  actions: [ResetAction, ClearRestApiStateAction],
+  actions: [ResetAction, ResetToDefaultsAction, ClearRestApiStateAction],
 });
 
 function managerUri(id: string): string {
@@ -181,6 +185,7 @@ export function registerManagerRoutes(routes: RouteTable, s: ManagerDeps): void 
     get: { privilege: Priv.login, handler: h.getManager },
     actions: [
       action(ResetAction, Priv.managerConfig, h.postReset),
+      action(ResetToDefaultsAction, Priv.managerConfig, resetToDefaultsHandler(s)),
       action(ClearRestApiStateAction, Priv.managerConfig, h.postClearRestApiState),
     ],
   });

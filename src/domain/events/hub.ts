@@ -39,7 +39,8 @@ export interface EventServiceSettings {
   DeliveryRetryIntervalSeconds: number;
 }
 
-const DEFAULT_SETTINGS: EventServiceSettings = { ServiceEnabled: true, DeliveryRetryAttempts: 3, DeliveryRetryIntervalSeconds: 30 };
+/** EventService settings as the controller leaves the factory. */
+export const DEFAULT_SETTINGS: EventServiceSettings = { ServiceEnabled: true, DeliveryRetryAttempts: 3, DeliveryRetryIntervalSeconds: 30 };
 
 /** A subscription as the API shows it: the record plus its delivery state. */
 export interface SubscriptionView extends SubscriptionRecord {

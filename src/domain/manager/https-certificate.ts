@@ -6,6 +6,7 @@ import type { X509Certificate } from 'node:crypto';
 import { isWellFormedUnicode, toWellFormedUnicode } from '../../lib/unicode.js';
 import { baseError, vendorError } from '../../messages/errors.js';
 import type { Clock } from '../../platform/clock.js';
+import { issueCertificate } from '../../platform/x509.js';
 import {
   CertificateError,
   certificateMatchesKey,
@@ -113,6 +114,23 @@ export class HttpsCertificate {
     this.https.replace(certs.map((c) => c.toString()).join(''), `${keyPem}\n`);
     if (!keyBlock) this.pending.set(null);
     return leaf;
+  }
+
+  /**
+   * A new self-signed certificate for hostName, as the controller leaves the
+   * factory (Manager.ResetToDefaults); a pending CSR and its key are dropped.
+   */
+  async regenerateSelfSigned(hostName: string): Promise<void> {
+    const issued = await issueCertificate({
+      subject: `CN=${hostName}, O=Vendor, OU=Management Controller`,
+      dnsNames: [...new Set(['localhost', hostName])],
+      ipAddresses: ['127.0.0.1', '::1'],
+      notBefore: new Date(this.clock.now() - 60_000),
+      days: 3650,
+      usage: ['server'],
+    });
+    this.pending.set(null);
+    this.https.replace(issued.certPem, issued.keyPem);
   }
 
   private parse(text: string, property: string): X509Certificate[] {

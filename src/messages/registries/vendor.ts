@@ -137,6 +137,14 @@ export const VENDOR_REGISTRY = {
       paramTypes: [],
       resolution: 'Reset the management controller (Manager.Reset) to apply the change.',
     },
+    ControllerResetToDefaults: {
+      description:
+        'The management controller settings were reset to their factory defaults (Manager.ResetToDefaults); a controller reset follows.',
+      message: 'The management controller was reset to factory defaults (%1) by %2.',
+      severity: 'Warning',
+      paramTypes: ['string', 'string'],
+      resolution: 'Log in again; after ResetAll or PreserveNetwork use the factory administrator password.',
+    },
     DriveInUse: {
       description: 'The drive belongs to a volume (pending ones too) or is being erased, so it cannot be used for this operation.',
       message: 'The drive %1 is in use: %2.',
