@@ -31,6 +31,7 @@ import { Sessions } from './domain/accounts/sessions.js';
 import { Tasks } from './domain/tasks.js';
 import { Logs } from './domain/manager/logs.js';
 import { RestApiState } from './domain/manager/rest-api-state.js';
+import { VirtualMedia } from './domain/manager/virtual-media.js';
 import { SecureBoot } from './domain/secure-boot/secure-boot.js';
 import { SimulatedSensors } from './platform/thermal.js';
 import { healthFor } from './platform/hardware/health.js';
@@ -201,6 +202,14 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     events,
     log,
   });
+  const virtualMedia = new VirtualMedia({
+    store,
+    downloader: update.downloader,
+    maxBytes: config.virtualMediaBytes,
+    logs,
+    events,
+    managerUri: `/redfish/v1/Managers/${encodeURIComponent(config.managerId)}/`,
+  });
   const updateQueue = new UpdateQueueArea({
     ...update,
     store,
@@ -235,6 +244,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     settings,
     rootLinks: {},
     logs,
+    virtualMedia,
     licenseTier: licenses,
     installedLicense: licenses,
     accountPolicy,

@@ -34,10 +34,12 @@ export interface Config {
   managerId: string;
   /** Size of the firmware component repository, bytes. */
   repositoryBytes: number;
-  /** Time limit of an image download (SimpleUpdate, AddFromUri), seconds. */
+  /** Time limit of an image download (SimpleUpdate, AddFromUri, virtual media), seconds. */
   downloadTimeout: number;
   /** PEM file of extra CAs trusted for HTTPS image downloads. */
   downloadCa?: string;
+  /** Largest image virtual media accepts, bytes. */
+  virtualMediaBytes: number;
   /** Power and POST durations of the simulated server: fast (seconds) or realistic (minutes). */
   timing: string;
   /** Overrides of the timing profile, seconds. */
@@ -189,7 +191,7 @@ export const OPTIONS: readonly Option[] = [
     env: 'BMC_DOWNLOAD_TIMEOUT',
     type: 'integer',
     default: 600,
-    help: 'time limit of an image download (SimpleUpdate, AddFromUri), seconds',
+    help: 'time limit of an image download (SimpleUpdate, AddFromUri, virtual media), seconds',
   },
   {
     key: 'downloadCa',
@@ -197,6 +199,14 @@ export const OPTIONS: readonly Option[] = [
     env: 'BMC_DOWNLOAD_CA',
     type: 'string',
     help: 'PEM file of extra CAs trusted for HTTPS image downloads (added to the system roots)',
+  },
+  {
+    key: 'virtualMediaBytes',
+    flag: 'virtual-media-bytes',
+    env: 'BMC_VIRTUAL_MEDIA_BYTES',
+    type: 'integer',
+    default: 8589934592,
+    help: 'largest image virtual media accepts (read through at insert, not kept), bytes',
   },
   {
     key: 'timing',

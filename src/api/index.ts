@@ -19,6 +19,7 @@ import { registerTaskServiceRoutes } from './tasks/task-service.js';
 import { registerTelemetryServiceRoutes } from './events/telemetry-service.js';
 import { registerUpdateServiceRoutes } from './update/update-service.js';
 import { registerUpdateQueueRoutes } from './update/update-queue.js';
+import { registerVirtualMediaRoutes } from './managers/virtual-media.js';
 
 export function registerAllRoutes(s: Services): void {
   const r = s.routes;
@@ -31,6 +32,7 @@ export function registerAllRoutes(s: Services): void {
   registerChassisRoutes(r, s);
   registerManagerRoutes(r, s);
   registerLicenseServiceRoutes(r, s);
+  registerVirtualMediaRoutes(r, s);
   registerSecurityServiceRoutes(r, s);
   registerCertificateServiceRoutes(r, s);
   registerLogServiceRoutes(r, s);

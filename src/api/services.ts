@@ -18,6 +18,7 @@ import type { Tasks } from '../domain/tasks.js';
 import type { LicenseState } from '../domain/licensing/tiers.js';
 import type { Logs } from '../domain/manager/logs.js';
 import type { RestApiState } from '../domain/manager/rest-api-state.js';
+import type { VirtualMedia } from '../domain/manager/virtual-media.js';
 import type { SecureBoot } from '../domain/secure-boot/secure-boot.js';
 import type { Clock } from '../platform/clock.js';
 import type { HealthRegistry } from '../platform/hardware/health.js';
@@ -64,6 +65,8 @@ export interface Services {
   settings: { get(): ServiceSettings; set(s: ServiceSettings): void };
   /** Integrated management log and event log. */
   logs: Logs;
+  /** The manager's virtual media devices; also asked by the boot. */
+  virtualMedia: VirtualMedia;
   /** The tier the installed license grants ('None' without one): what licensed features ask (requireFeature). */
   licenseTier: LicenseState;
   /** The installed license itself (install, remove), behind `licenseTier`. */

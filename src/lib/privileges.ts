@@ -114,6 +114,8 @@ export const Priv = {
   managerConfig: [['ManagerConfigPriv']] as PrivilegeRule,
   powerAndReset: [['VirtualPowerAndResetPriv']] as PrivilegeRule,
   hostBios: [['HostBIOSConfigPriv']] as PrivilegeRule,
+  /** Inserting and ejecting virtual media: the vendor's VirtualMediaPriv. */
+  virtualMedia: [['VirtualMediaPriv']] as PrivilegeRule,
   /** Array controller configuration (volumes, drive LEDs, secure erase): the vendor's HostStorageConfigPriv. */
   hostStorage: [['HostStorageConfigPriv']] as PrivilegeRule,
   systemRecovery: [['SystemRecoveryConfigPriv']] as PrivilegeRule,

@@ -37,7 +37,10 @@ import {
 export { ComputerSystemType, SYSTEMS_URI };
 
 /** What the computer system area (and the BIOS it registers) uses. */
-export type SystemDeps = Pick<Services, 'rootLinks' | 'config' | 'serviceUuid' | 'store' | 'clock' | 'host' | 'server' | 'firmware'> &
+export type SystemDeps = Pick<
+  Services,
+  'rootLinks' | 'config' | 'serviceUuid' | 'store' | 'clock' | 'host' | 'server' | 'firmware' | 'virtualMedia'
+> &
   BiosDeps;
 
 // The system's path, for its handlers' contexts (the routes below spell it out).
@@ -204,7 +207,8 @@ function bootOptionBody(o: BootOptionDef): Record<string, unknown> {
 export function registerSystemRoutes(routes: RouteTable, d: SystemDeps): void {
   d.rootLinks.Systems = SYSTEMS_URI;
   routes.param('SystemId', (id) => id === d.config.systemId);
-  const boot = new BootSettings(d.store, d.host);
+  // An empty virtual media device is skipped at boot, and a boot from one is logged (IML).
+  const boot = new BootSettings(d.store, d.host, d.virtualMedia);
   const h = handlers(d, boot);
 
   routes.add({

@@ -128,10 +128,27 @@ export function isPermutationOfOptions(order: readonly string[]): boolean {
   return order.length === ids.size && new Set(order).size === order.length && order.every((id) => ids.has(id));
 }
 
+/**
+ * Removable boot devices (the controller's virtual media), asked at boot: an
+ * empty one is skipped, as the ROM skips a drive without media.
+ */
+export interface RemovableMedia {
+  /** For an option backed by removable media: the name of the media in it, or null when empty; undefined for a fixed device. */
+  mediaIn(option: BootOptionDef): string | null | undefined;
+  /** The target media asks to boot from once, ahead of the boot order but behind an override (the vendor's BootOnNextServerReset). */
+  bootNext(): OverrideTarget | undefined;
+  /** What a boot did: the option it booted, and the override's device it found empty. */
+  booted(option: BootOptionDef | undefined, missing: BootOptionDef | undefined): void;
+}
+
 export class BootSettings {
   private readonly saved;
 
-  constructor(store: DocumentStore, host: HostLifecycle) {
+  constructor(
+    store: DocumentStore,
+    host: HostLifecycle,
+    private readonly media?: RemovableMedia,
+  ) {
     this.saved = store.setting<BootState>('system.boot', DEFAULT_BOOT);
     host.onPost('BootDevice', () => this.consumeOverride());
   }
@@ -144,24 +161,40 @@ export class BootSettings {
     this.saved.set({ ...this.saved.get(), ...change });
   }
 
-  /** The option the server boots from now: the override, else the first of the boot order. */
+  /** The option the server boots from now: the override, else the first of the boot order (devices without media skipped). */
   bootDevice(): BootOptionDef | undefined {
+    return this.choose().option;
+  }
+
+  private choose(): { option?: BootOptionDef; missing?: BootOptionDef } {
     const s = this.saved.get();
+    const empty = (o: BootOptionDef) => this.media?.mediaIn(o) === null;
+    const inOrder = s.BootOrder.map((id) => BOOT_OPTIONS.find((o) => o.id === id));
+    const byAlias = (alias: OverrideTarget) => inOrder.find((o) => o?.alias === alias);
+    let missing: BootOptionDef | undefined;
     if (s.BootSourceOverrideEnabled !== 'Disabled' && s.BootSourceOverrideTarget !== 'None') {
-      if (s.BootSourceOverrideTarget === 'UefiTarget') return BOOT_OPTIONS.find((o) => o.uefiDevicePath === s.UefiTargetBootSourceOverride);
-      const byAlias = s.BootOrder.map((id) => BOOT_OPTIONS.find((o) => o.id === id)).find((o) => o?.alias === s.BootSourceOverrideTarget);
-      if (byAlias) return byAlias;
+      const wanted =
+        s.BootSourceOverrideTarget === 'UefiTarget'
+          ? BOOT_OPTIONS.find((o) => o.uefiDevicePath === s.UefiTargetBootSourceOverride)
+          : byAlias(s.BootSourceOverrideTarget);
+      if (wanted && !empty(wanted)) return { option: wanted };
+      missing = wanted;
     }
-    return BOOT_OPTIONS.find((o) => o.id === s.BootOrder[0]);
+    const next = this.media?.bootNext();
+    const asked = next && byAlias(next);
+    if (asked && !empty(asked)) return { option: asked, missing };
+    return { option: inOrder.find((o) => o && !empty(o)), missing };
   }
 
   /** Boot: note the device, and clear a one-time override, which this boot used. */
   private consumeOverride(): void {
     const s = this.saved.get();
-    const next: BootState = { ...s, LastBootOption: this.bootDevice()?.id ?? null };
+    const { option, missing } = this.choose();
+    const next: BootState = { ...s, LastBootOption: option?.id ?? null };
     if (s.BootSourceOverrideEnabled === 'Once') {
       Object.assign(next, { BootSourceOverrideEnabled: 'Disabled', BootSourceOverrideTarget: 'None', UefiTargetBootSourceOverride: null });
     }
     this.saved.set(next);
+    this.media?.booted(option, missing);
   }
 }

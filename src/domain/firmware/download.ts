@@ -1,8 +1,9 @@
-// Outbound image downloads (SimpleUpdate, AddFromUri): HTTP or HTTPS, no
-// redirects, streamed to disk, capped in size and in time (controller clock).
+// Outbound image downloads (SimpleUpdate, AddFromUri, virtual media): HTTP or
+// HTTPS, no redirects, streamed to disk or read through, capped in size and in
+// time (controller clock).
 import { createWriteStream, readFileSync, rmSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
+import { Transform, Writable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
@@ -16,6 +17,19 @@ export interface DownloadOptions {
   clock: Clock;
   /** Extra trusted CAs (PEM file) for HTTPS image servers. */
   caFile?: string;
+}
+
+export interface ReadOptions {
+  /** Defaults to the downloader's limit. */
+  maxBytes?: number;
+  /** Request headers (Authorization for an image server that asks for credentials). */
+  headers?: Record<string, string>;
+  /** Ask with HEAD before the GET. */
+  head?: boolean;
+  /** Where the bytes go; nowhere when left out. */
+  sink?: () => Writable;
+  /** Called when the body could not be read whole (to remove a partial file). */
+  onFailure?: () => void;
 }
 
 export interface Downloaded {
@@ -55,21 +69,50 @@ export class Downloader {
 
   /** Fetch `uri` into `dest`; throws ImageDownloadFailed with the reason. */
   async fetch(uri: string, dest: string, maxBytes = this.o.maxBytes): Promise<Downloaded> {
+    return this.read(uri, {
+      maxBytes,
+      sink: () => createWriteStream(dest, { mode: 0o600 }),
+      onFailure: () => rmSync(dest, { force: true }),
+    });
+  }
+
+  /**
+   * Read `uri` through: a HEAD first when asked (a server that refuses HEAD is
+   * then asked with GET alone), then GET, counting and hashing the bytes into
+   * `sink` (discarded without one). Throws ImageDownloadFailed with the reason.
+   */
+  async read(uri: string, o: ReadOptions = {}): Promise<Downloaded> {
+    const maxBytes = o.maxBytes ?? this.o.maxBytes;
     const abort = new AbortController();
     const timer = this.o.clock.setTimer(this.o.timeoutMs, () => abort.abort(new Error(`timed out after ${this.o.timeoutMs / 1000} s`)));
     const fail = (why: string) => vendorError(502, 'ImageDownloadFailed', uri, why);
-    try {
-      const res = await request(uri, { method: 'GET', dispatcher: this.agent, signal: abort.signal }).catch((e: Error) => {
+    const send = (method: 'HEAD' | 'GET') =>
+      request(uri, { method, headers: o.headers, dispatcher: this.agent, signal: abort.signal }).catch((e: Error) => {
         throw fail(reason(e, abort));
       });
+    const checkSize = (headers: Record<string, string | string[] | undefined>) => {
+      const declared = Number(headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes) throw fail(`the image is ${declared} bytes; at most ${maxBytes} fit`);
+    };
+    try {
+      if (o.head) {
+        const head = await send('HEAD');
+        head.body.resume();
+        if (head.statusCode !== 405 && head.statusCode !== 501) {
+          if (head.statusCode !== 200) throw fail(`the server answered HTTP ${head.statusCode}`);
+          checkSize(head.headers);
+        }
+      }
+      const res = await send('GET');
       if (res.statusCode !== 200) {
         res.body.resume();
         throw fail(`the server answered HTTP ${res.statusCode}`);
       }
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > maxBytes) {
+      try {
+        checkSize(res.headers);
+      } catch (e) {
         res.body.destroy();
-        throw fail(`the image is ${declared} bytes; at most ${maxBytes} fit`);
+        throw e;
       }
       let size = 0;
       const hash = createHash('sha256');
@@ -82,9 +125,9 @@ export class Downloader {
         },
       });
       try {
-        await pipeline(res.body, counter, createWriteStream(dest, { mode: 0o600 }));
+        await pipeline(res.body, counter, o.sink?.() ?? discard());
       } catch (e) {
-        rmSync(dest, { force: true });
+        o.onFailure?.();
         throw fail(reason(e as Error, abort));
       }
       return { size, sha256: hash.digest() };
@@ -97,6 +140,11 @@ export class Downloader {
   close(): Promise<void> {
     return this.agent.destroy(new Error('the service is shutting down'));
   }
+}
+
+/** A sink that keeps nothing: reading the image through proves it is there. */
+function discard(): Writable {
+  return new Writable({ write: (_chunk, _enc, cb) => cb() });
 }
 
 function reason(e: Error, abort: AbortController): string {

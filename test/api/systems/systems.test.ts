@@ -288,7 +288,8 @@ describe('Boot', () => {
       await svc.req('POST', RESET, { body: { ResetType: 'ForceRestart' } });
       await svc.clock.advance(BOOT_TIME);
       const sys = (await svc.get(SYS)).body;
-      assert.equal(sys.Oem.Vendor.LastBootOption, 'CD.Virtual.2.1');
+      // The virtual CD holds no media: the boot goes on with the boot order (test/api/managers/virtual-media.test.ts).
+      assert.equal(sys.Oem.Vendor.LastBootOption, 'HD.Emb.1.2');
       assert.equal(sys.Boot.BootSourceOverrideEnabled, 'Continuous');
     }
     assert.equal((await patchBoot({ BootSourceOverrideEnabled: 'Disabled', BootSourceOverrideMode: 'Legacy' })).status, 200);

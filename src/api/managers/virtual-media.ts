@@ -1,0 +1,215 @@
+// VirtualMedia of the manager: a floppy/USB key device (1) and a CD/DVD device
+// (2), as the vendor numbers them. VirtualMedia.InsertMedia and EjectMedia, and
+// the PATCH older clients send (Image to insert, Image null to eject, Inserted,
+// WriteProtected, Oem/Vendor/BootOnNextServerReset). An insert answers once the
+// controller has read the image through (../../domain/manager/virtual-media.ts);
+// only http and https images are taken.
+import { parseImageUri } from '../../domain/firmware/download.js';
+import {
+  MEDIA_TYPES,
+  TRANSFER_PROTOCOLS,
+  type InsertRequest,
+  type MediaSlot,
+  type TransferProtocol,
+} from '../../domain/manager/virtual-media.js';
+import { Priv } from '../../lib/privileges.js';
+import { baseError, type RedfishError } from '../../messages/errors.js';
+import { addCollection } from '../../protocol/collections.js';
+import { commonProps, defineAction, defineType, odataType, oem, ro, statusProp, t } from '../../protocol/description.js';
+import { success } from '../../protocol/reply.js';
+import { action, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
+import type { Services } from '../services.js';
+
+export type VirtualMediaDeps = Pick<Services, 'virtualMedia'>;
+
+type MediaPath = '/redfish/v1/Managers/{ManagerId}/VirtualMedia/{VirtualMediaId}/';
+
+const IMAGE_MAX = 2048;
+
+export const VendorVirtualMediaType = defineType({
+  name: 'VendorVirtualMedia',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'Vendor extension of a virtual media device.',
+  properties: {
+    BootOnNextServerReset: t.boolean({
+      description: 'Boot from this media once, at the next server reset, ahead of the boot order (a boot override still comes first).',
+    }),
+  },
+});
+
+const InsertMediaAction = defineAction({
+  name: 'VirtualMedia.InsertMedia',
+  description: 'Connect an image read from an http or https URI; the controller reads it through before it answers.',
+  parameters: {
+    Image: t.string({ required: true, minLength: 1, maxLength: IMAGE_MAX, description: 'URI of the image: http or https.' }),
+    Inserted: t.boolean({ description: 'Present the media to the host (default true).' }),
+    WriteProtected: t.boolean({ description: 'Present the media write-protected (default true).' }),
+    TransferProtocolType: t.enum(TRANSFER_PROTOCOLS, { description: "The URI's protocol; it must match the URI's scheme." }),
+    TransferMethod: t.enum(['Stream']),
+    UserName: t.string({ maxLength: 256, description: 'User name for the image server (HTTP Basic).' }),
+    Password: t.string({ maxLength: 256, secret: true, description: 'Password for the image server; used for the read, not kept.' }),
+  },
+});
+
+const EjectMediaAction = defineAction({
+  name: 'VirtualMedia.EjectMedia',
+  description: 'Disconnect the image.',
+  parameters: {},
+});
+
+export const VirtualMediaType = defineType({
+  name: 'VirtualMedia',
+  version: '1.6.5',
+  owner: 'DMTF',
+  description: 'A virtual media device of the management controller.',
+  properties: {
+    ...commonProps,
+    Image: t.string({
+      nullable: true,
+      minLength: 1,
+      maxLength: IMAGE_MAX,
+      description: 'URI of the connected image (http or https); a PATCH with a URI inserts it, null ejects.',
+    }),
+    ImageName: ro(t.string({ nullable: true })),
+    Inserted: t.boolean({ description: 'Whether the host sees the media; needs a connected image.' }),
+    WriteProtected: t.boolean({ description: 'Whether the host may write the media; needs a connected image.' }),
+    ConnectedVia: ro(t.enum(['NotConnected', 'URI', 'Applet', 'Oem'])),
+    MediaTypes: ro(t.array(t.enum(MEDIA_TYPES))),
+    TransferProtocolType: t.enum(TRANSFER_PROTOCOLS, { nullable: true, description: 'With Image in a PATCH: must match its scheme.' }),
+    TransferMethod: t.enum(['Stream'], { nullable: true }),
+    UserName: t.string({ nullable: true, maxLength: 256, description: 'With Image in a PATCH: user name for the image server.' }),
+    Password: t.string({ nullable: true, maxLength: 256, writeOnly: true, secret: true, description: 'With Image in a PATCH; not kept.' }),
+    EjectPolicy: ro(t.enum(['OnPowerOff', 'Session', 'Timed', 'AfterUse', 'Persistent'])),
+    Status: statusProp,
+    Oem: oem(VendorVirtualMediaType),
+  },
+  actions: [InsertMediaAction, EjectMediaAction],
+});
+
+interface ImageParams {
+  Image: string;
+  TransferProtocolType?: TransferProtocol | null;
+  UserName?: string | null;
+  Password?: string | null;
+}
+
+/**
+ * The insert request of an Image and its companions, or the error naming the bad one:
+ * the Image must be an absolute http(s) URI whose scheme matches TransferProtocolType.
+ * Credentials in the URI move to the request, so the Image shown carries none.
+ */
+function insertRequest(p: ImageParams, errors: { format(): RedfishError; conflict(): RedfishError }): InsertRequest {
+  const url = parseImageUri(p.Image);
+  if (!url) throw errors.format();
+  const protocol = url.protocol === 'https:' ? 'HTTPS' : 'HTTP';
+  if (p.TransferProtocolType && p.TransferProtocolType !== protocol) throw errors.conflict();
+  let userName = p.UserName ?? undefined;
+  let password = p.Password ?? undefined;
+  if (url.username || url.password) {
+    userName ??= decodeURIComponent(url.username);
+    password ??= decodeURIComponent(url.password);
+    url.username = '';
+    url.password = '';
+  }
+  return { image: url, userName, password };
+}
+
+function handlers(d: VirtualMediaDeps) {
+  const vm = d.virtualMedia;
+
+  function show(slot: MediaSlot) {
+    const m = vm.media(slot.id);
+    return {
+      Id: slot.id,
+      Name: 'Virtual Removable Media',
+      Description: `Virtual ${slot.label} device of the management controller`,
+      MediaTypes: [...slot.mediaTypes],
+      Image: m?.Image ?? null,
+      ImageName: m?.ImageName ?? null,
+      ConnectedVia: m ? 'URI' : 'NotConnected',
+      Inserted: m?.Inserted ?? false,
+      WriteProtected: m?.WriteProtected ?? true,
+      TransferProtocolType: m?.TransferProtocolType ?? null,
+      TransferMethod: m ? 'Stream' : null,
+      UserName: m?.UserName ?? null,
+      Password: null,
+      EjectPolicy: 'Persistent',
+      Status: { State: 'Enabled', Health: 'OK' },
+      Oem: { Vendor: { '@odata.type': odataType(VendorVirtualMediaType), BootOnNextServerReset: m?.BootOnNextServerReset ?? false } },
+    };
+  }
+
+  async function postInsert(ctx: ActionContext<MediaPath, typeof InsertMediaAction>) {
+    const id = ctx.params.VirtualMediaId;
+    const b = ctx.body;
+    const act = InsertMediaAction.name;
+    const req = insertRequest(b, {
+      format: () => baseError('ActionParameterValueFormatError', b.Image, 'Image', act).about('Image'),
+      conflict: () =>
+        baseError('ActionParameterValueConflict', 'TransferProtocolType', String(b.TransferProtocolType)).about('TransferProtocolType'),
+    });
+    // DSP2046: eject before inserting another image.
+    if (vm.media(id)) throw baseError('ResourceInUse');
+    await vm.insert(id, { ...req, inserted: b.Inserted, writeProtected: b.WriteProtected }, ctx.principal.userName);
+    return success();
+  }
+
+  function postEject(ctx: ActionContext<MediaPath, typeof EjectMediaAction>) {
+    vm.eject(ctx.params.VirtualMediaId, ctx.principal.userName);
+    return success();
+  }
+
+  async function patchMedia(slot: MediaSlot, ctx: PatchContext<MediaPath, typeof VirtualMediaType.properties>): Promise<void> {
+    const b = ctx.body;
+    const id = slot.id;
+    const user = ctx.principal.userName;
+    const conflict = (prop: string) => baseError('PropertyValueConflict', prop, 'Image').about(prop);
+    const vendor = b.Oem?.Vendor;
+    if (b.Image === null) {
+      vm.eject(id, user);
+    } else if (b.Image !== undefined) {
+      const image = b.Image;
+      const req = insertRequest(
+        { ...b, Image: image },
+        {
+          format: () => baseError('PropertyValueFormatError', image, 'Image').about('Image'),
+          conflict: () => conflict('TransferProtocolType'),
+        },
+      );
+      await vm.insert(id, { ...req, inserted: b.Inserted ?? undefined, writeProtected: b.WriteProtected ?? undefined }, user);
+      if (vendor?.BootOnNextServerReset !== undefined) vm.update(id, { BootOnNextServerReset: vendor.BootOnNextServerReset });
+      return;
+    }
+    // Without an Image, only what shows a connected one may change.
+    const credentials = (['TransferProtocolType', 'TransferMethod', 'UserName', 'Password'] as const).filter((k) => b[k] !== undefined);
+    if (credentials.length) throw conflict(credentials[0] as string);
+    const change = {
+      ...(b.Inserted !== undefined ? { Inserted: b.Inserted } : {}),
+      ...(b.WriteProtected !== undefined ? { WriteProtected: b.WriteProtected } : {}),
+      ...(vendor?.BootOnNextServerReset !== undefined ? { BootOnNextServerReset: vendor.BootOnNextServerReset } : {}),
+    };
+    const keys = Object.keys(change);
+    if (!keys.length) return;
+    if (!vm.media(id)) throw conflict(keys[0] === 'BootOnNextServerReset' ? 'Oem/Vendor/BootOnNextServerReset' : (keys[0] as string));
+    vm.update(id, change);
+  }
+
+  return { show, postInsert, postEject, patchMedia };
+}
+
+export function registerVirtualMediaRoutes(routes: RouteTable, d: VirtualMediaDeps): void {
+  const h = handlers(d);
+  addCollection(routes, {
+    collection: '/redfish/v1/Managers/{ManagerId}/VirtualMedia/',
+    member: '/redfish/v1/Managers/{ManagerId}/VirtualMedia/{VirtualMediaId}/',
+    type: VirtualMediaType,
+    name: 'Virtual Media Services',
+    extra: () => ({ Description: 'Virtual media devices of the management controller' }),
+    store: { list: () => d.virtualMedia.slots(), get: (id) => d.virtualMedia.slot(id), id: (s) => s.id },
+    show: h.show,
+    privileges: { read: Priv.login, write: Priv.virtualMedia },
+    update: { handler: h.patchMedia },
+    memberActions: [action(InsertMediaAction, Priv.virtualMedia, h.postInsert), action(EjectMediaAction, Priv.virtualMedia, h.postEject)],
+  });
+}
