@@ -63,6 +63,8 @@ export const ChassisType = defineType({
     LocationIndicatorActive: t.boolean({ description: 'True while the unit identification (UID) light is lit or blinking.' }),
     Status: statusProp,
     Thermal: t.link({ readOnly: true }),
+    NetworkAdapters: t.link({ readOnly: true }),
+    PCIeDevices: t.link({ readOnly: true }),
     Links: t.object(
       {
         ComputerSystems: t.links({ readOnly: true }),
@@ -112,6 +114,8 @@ function handlers(d: ChassisDeps, state: ChassisState, thermal: UserTempThreshol
       LocationIndicatorActive: settings.IndicatorLED !== 'Off',
       Status: { State: 'Enabled', Health: health, HealthRollup: health },
       Thermal: { '@odata.id': `${chassisUri(id)}Thermal/` },
+      NetworkAdapters: { '@odata.id': `${chassisUri(id)}NetworkAdapters/` },
+      PCIeDevices: { '@odata.id': `${chassisUri(id)}PCIeDevices/` },
       Links: {
         ComputerSystems: [{ '@odata.id': systemUri }],
         ManagedBy: [{ '@odata.id': managerUri }],

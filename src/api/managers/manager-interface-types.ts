@@ -26,10 +26,11 @@ const Ipv6Address = t.object(
 
 export const EthernetInterfaceType = defineType({
   name: 'EthernetInterface',
-  version: '1.8.0',
+  // 1.9.0: Links/Ports, by which the system's interfaces name their NetworkAdapter port.
+  version: '1.9.0',
   owner: 'DMTF',
   description:
-    "A network interface. The manager's: its dedicated management port (writable IPv4 settings, stored only) and the host interface's virtual USB NIC.",
+    "A network interface. The manager's: its dedicated management port (writable IPv4 settings, stored only) and the host interface's virtual USB NIC; the system's: one per NIC port of the hardware profile (read-only).",
   properties: {
     ...commonProps,
     Status: statusProp,
@@ -69,7 +70,7 @@ export const EthernetInterfaceType = defineType({
       { typeName: 'DHCPv4Configuration' },
     ),
     Links: t.object(
-      { Chassis: t.link({ readOnly: true }), HostInterface: t.link({ readOnly: true }) },
+      { Chassis: t.link({ readOnly: true }), HostInterface: t.link({ readOnly: true }), Ports: t.links({ readOnly: true }) },
       { readOnly: true, typeName: 'Links' },
     ),
   },

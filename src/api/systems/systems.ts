@@ -14,6 +14,7 @@ import { Priv } from '../../lib/privileges.js';
 import { baseError, combinedError, vendorMessage } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
 import { BIOS_ROM_VERSION } from '../../platform/bios-attributes.js';
+import { processorSummary, totalMemoryGiB } from '../../platform/hardware/inventory.js';
 import { serverIdentity } from '../../platform/identity.js';
 import type { Phase, ServerSimulator } from '../../platform/simulator.js';
 import { addCollection } from '../../protocol/collections.js';
@@ -21,6 +22,7 @@ import { collectionOf } from '../../protocol/description.js';
 import { collection, success } from '../../protocol/reply.js';
 import { action, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import { registerBiosRoutes, type BiosDeps } from './bios.js';
+import { pcieDeviceLinks } from '../chassis/pcie-devices.js';
 import type { Services } from '../services.js';
 import {
   BootOptionType,
@@ -41,12 +43,11 @@ export type SystemDeps = Pick<
   Services,
   'rootLinks' | 'config' | 'serviceUuid' | 'store' | 'clock' | 'host' | 'server' | 'firmware' | 'virtualMedia'
 > &
-  BiosDeps;
+  BiosDeps &
+  Pick<Services, 'hardware' | 'health'>;
 
 // The system's path, for its handlers' contexts (the routes below spell it out).
 type SystemPath = '/redfish/v1/Systems/{SystemId}/';
-
-const PROCESSOR_MODEL = 'Intel(R) Xeon(R) Gold 6248R CPU @ 3.00GHz';
 
 type PostState = (typeof POST_STATES)[number];
 type BootProgressState = (typeof BOOT_PROGRESS_STATES)[number];
@@ -84,7 +85,10 @@ function systemStatus(phase: Phase): string {
 const MAX_HOST_NAME = 255;
 
 function handlers(d: SystemDeps, boot: BootSettings) {
-  const identity = serverIdentity(d.serviceUuid);
+  const identity = serverIdentity(d.serviceUuid, d.hardware.system);
+  // The summaries follow the hardware profile (its members are under Processors/ and Memory/).
+  const cpus = processorSummary(d.hardware);
+  const memoryGiB = totalMemoryGiB(d.hardware);
   const assetTag = d.store.setting<string>('system.assetTag', '');
   // HostName: a name a client (a provisioning tool) set is kept across restarts
   // and shown whatever the power state, as the controller keeps the server name;
@@ -123,15 +127,15 @@ function handlers(d: SystemDeps, boot: BootSettings) {
       BiosVersion: d.firmware.biosVersion?.() ?? BIOS_ROM_VERSION,
       ...(st.lastResetAt !== null ? { LastResetTime: toIso(st.lastResetAt) } : {}),
       BootProgress: { LastState: p.boot, LastStateTime: toIso(p.since) },
-      Status: { State: systemStatus(st.phase), Health: 'OK', HealthRollup: 'OK' },
+      Status: { State: systemStatus(st.phase), Health: 'OK', HealthRollup: d.health.rollupPrefix('') },
       ProcessorSummary: {
-        Count: 2,
-        CoreCount: 48,
-        LogicalProcessorCount: 96,
-        Model: PROCESSOR_MODEL,
-        Status: { Health: 'OK', HealthRollup: 'OK' },
+        Count: cpus.count,
+        CoreCount: cpus.cores,
+        LogicalProcessorCount: cpus.threads,
+        Model: cpus.model,
+        Status: { Health: 'OK', HealthRollup: d.health.rollupPrefix('cpu:') },
       },
-      MemorySummary: { TotalSystemMemoryGiB: 384, Status: { Health: 'OK', HealthRollup: 'OK' } },
+      MemorySummary: { TotalSystemMemoryGiB: memoryGiB, Status: { Health: 'OK', HealthRollup: d.health.rollupPrefix('dimm:') } },
       TrustedModules: [
         tpm.installed
           ? { FirmwareVersion: '73.20.17568.5511', InterfaceType: 'TPM2_0', Status: { State: 'Enabled', Health: 'OK' } }
@@ -146,6 +150,11 @@ function handlers(d: SystemDeps, boot: BootSettings) {
       Bios: { '@odata.id': `${uri}Bios/` },
       SecureBoot: { '@odata.id': `${uri}SecureBoot/` },
       LogServices: { '@odata.id': `${uri}LogServices/` },
+      Processors: { '@odata.id': `${uri}Processors/` },
+      Memory: { '@odata.id': `${uri}Memory/` },
+      EthernetInterfaces: { '@odata.id': `${uri}EthernetInterfaces/` },
+      PCIeDevices: pcieDeviceLinks(d),
+      'PCIeDevices@odata.count': d.hardware.pcieDevices.length,
       Storage: { '@odata.id': `${uri}Storage/` },
       SimpleStorage: { '@odata.id': `${uri}SimpleStorage/` },
       Links: {

@@ -472,6 +472,12 @@ class Reader {
       'memory',
       'location',
     );
+    // Socket and slot name the Memory resource (proc<socket>dimm<slot>).
+    this.unique(
+      profile.memory.map((x) => `socket ${x.socket} slot ${x.slot}`),
+      'memory',
+      'slot',
+    );
     this.unique(
       profile.storage.map((x) => x.id),
       'storage',

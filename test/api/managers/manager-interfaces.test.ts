@@ -38,7 +38,7 @@ describe('manager interfaces', () => {
     const r = await svc.get(NIC);
     assert.equal(r.status, 200);
     const n = r.body;
-    assert.equal(n['@odata.type'], '#EthernetInterface.v1_8_0.EthernetInterface');
+    assert.equal(n['@odata.type'], '#EthernetInterface.v1_9_0.EthernetInterface');
     assert.match(n.MACAddress, /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/);
     assert.equal(parseInt(n.MACAddress.slice(0, 2), 16) & 0x03, 0x02, 'locally administered unicast');
     assert.equal(n.PermanentMACAddress, n.MACAddress);

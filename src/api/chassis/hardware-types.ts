@@ -1,0 +1,105 @@
+// Resource descriptions of the chassis' hardware inventory: network adapters
+// and their ports, PCIe devices and their functions, from the hardware profile.
+// Everything is read-only.
+import { PCIE_CLASSES } from '../../platform/hardware/profile.js';
+import { commonProps, defineType, ro, statusProp, t } from '../../protocol/description.js';
+import { LocationProp } from '../systems/inventory-types.js';
+
+export const PortType = defineType({
+  name: 'Port',
+  version: '1.4.0',
+  owner: 'DMTF',
+  description: 'A port of a network adapter: its link and the MAC address the system sees on it.',
+  properties: {
+    ...commonProps,
+    PortId: ro(t.string()),
+    PortProtocol: ro(t.enum(['Ethernet'])),
+    PortType: ro(t.enum(['BidirectionalPort'])),
+    LinkStatus: ro(t.enum(['LinkUp', 'LinkDown', 'NoLink', 'Starting', 'Training'])),
+    LinkState: ro(t.enum(['Enabled', 'Disabled'])),
+    CurrentSpeedGbps: ro(t.number({ units: 'Gbit/s', nullable: true })),
+    MaxSpeedGbps: ro(t.number({ units: 'Gbit/s' })),
+    Width: ro(t.integer()),
+    Ethernet: ro(t.object({ AssociatedMACAddresses: ro(t.array(t.string())) }, { typeName: 'EthernetProperties' })),
+    Status: statusProp,
+  },
+});
+
+export const NetworkAdapterType = defineType({
+  name: 'NetworkAdapter',
+  version: '1.5.0',
+  owner: 'DMTF',
+  description: 'A network adapter (embedded or in a PCIe slot) of the chassis.',
+  properties: {
+    ...commonProps,
+    Manufacturer: ro(t.string()),
+    Model: ro(t.string()),
+    PartNumber: ro(t.string()),
+    SerialNumber: ro(t.string()),
+    Status: statusProp,
+    Location: LocationProp,
+    Ports: t.link({ readOnly: true }),
+    Controllers: ro(
+      t.array(
+        t.object(
+          {
+            FirmwarePackageVersion: ro(t.string()),
+            ControllerCapabilities: ro(t.object({ NetworkPortCount: ro(t.integer()) }, { typeName: 'ControllerCapabilities' })),
+            Links: ro(t.object({ PCIeDevices: t.links({ readOnly: true }) }, { typeName: 'ControllerLinks' })),
+          },
+          { typeName: 'Controllers' },
+        ),
+      ),
+    ),
+  },
+});
+
+export const PCIeFunctionType = defineType({
+  name: 'PCIeFunction',
+  version: '1.2.0',
+  owner: 'DMTF',
+  description: 'A function of a PCIe device: its class and identifiers.',
+  properties: {
+    ...commonProps,
+    FunctionId: ro(t.integer()),
+    FunctionType: ro(t.enum(['Physical', 'Virtual'])),
+    DeviceClass: ro(t.enum(PCIE_CLASSES)),
+    VendorId: ro(t.string()),
+    DeviceId: ro(t.string()),
+    SubsystemVendorId: ro(t.string()),
+    SubsystemId: ro(t.string()),
+    ClassCode: ro(t.string()),
+    RevisionId: ro(t.string()),
+    Status: statusProp,
+    Links: ro(t.object({ PCIeDevice: t.link({ readOnly: true }), EthernetInterfaces: t.links({ readOnly: true }) }, { typeName: 'Links' })),
+  },
+});
+
+export const PCIeDeviceType = defineType({
+  name: 'PCIeDevice',
+  version: '1.9.0',
+  owner: 'DMTF',
+  description: 'A PCIe device of the chassis (an adapter in a slot, or an embedded controller).',
+  properties: {
+    ...commonProps,
+    Manufacturer: ro(t.string()),
+    Model: ro(t.string()),
+    DeviceType: ro(t.enum(['SingleFunction', 'MultiFunction'])),
+    FirmwareVersion: ro(t.string()),
+    PCIeInterface: ro(
+      t.object(
+        {
+          PCIeType: ro(t.enum(['Gen1', 'Gen2', 'Gen3', 'Gen4', 'Gen5', 'Gen6'])),
+          MaxPCIeType: ro(t.enum(['Gen1', 'Gen2', 'Gen3', 'Gen4', 'Gen5', 'Gen6'])),
+          LanesInUse: ro(t.integer()),
+          MaxLanes: ro(t.integer()),
+        },
+        { typeName: 'PCIeInterface' },
+      ),
+    ),
+    Slot: ro(t.object({ Location: LocationProp }, { typeName: 'Slot' })),
+    Status: statusProp,
+    PCIeFunctions: t.link({ readOnly: true }),
+    Links: ro(t.object({ Chassis: t.links({ readOnly: true }) }, { typeName: 'Links' })),
+  },
+});

@@ -1,0 +1,98 @@
+// The chassis' network adapters (Chassis/{ChassisId}/NetworkAdapters/) and
+// their ports, from the hardware profile's NICs. Port N of adapter A is the
+// system's EthernetInterface with the same MAC (see nicPorts).
+import { Priv } from '../../lib/privileges.js';
+import { componentKey } from '../../platform/hardware/health.js';
+import type { ResolvedNic } from '../../platform/hardware/identity.js';
+import { nicPorts, type NicPort } from '../../platform/hardware/inventory.js';
+import { addCollection } from '../../protocol/collections.js';
+import type { RouteTable } from '../../protocol/routes.js';
+import type { Services } from '../services.js';
+import { NetworkAdapterType, PortType } from './hardware-types.js';
+
+export type NetworkAdapterDeps = Pick<Services, 'config' | 'hardware' | 'health'>;
+
+/** Resource.Location of a part in a PCIe slot or embedded on the board. */
+export function slotLocation(slot: string) {
+  return slot === 'Embedded'
+    ? { PartLocation: { ServiceLabel: 'Embedded', LocationType: 'Embedded' } }
+    : { PartLocation: { ServiceLabel: `PCI-E Slot ${slot}`, LocationType: 'Slot', LocationOrdinalValue: Number(slot) } };
+}
+
+export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapterDeps): void {
+  const nics = d.hardware.nics;
+  const ports = nicPorts(d.hardware);
+  const chassis = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/`;
+
+  function showAdapter(nic: ResolvedNic, at: { uri: string }) {
+    const status = d.health.status(componentKey.nic(nic.id));
+    const rollup = d.health.rollup([componentKey.nic(nic.id), ...nic.ports.map((_, i) => componentKey.port(nic.id, i))]);
+    return {
+      Id: nic.id,
+      Name: nic.model,
+      Description: nic.slot === 'Embedded' ? 'Embedded network adapter' : `Network adapter in PCIe slot ${nic.slot}`,
+      Manufacturer: nic.manufacturer,
+      Model: nic.model,
+      PartNumber: nic.partNumber,
+      SerialNumber: nic.serialNumber,
+      Status: { ...status, HealthRollup: rollup },
+      Location: slotLocation(nic.slot),
+      Ports: { '@odata.id': `${at.uri}Ports/` },
+      Controllers: [
+        {
+          FirmwarePackageVersion: nic.firmwareVersion,
+          ControllerCapabilities: { NetworkPortCount: nic.ports.length },
+          Links: {
+            PCIeDevices: d.hardware.pcieDevices
+              .filter((p) => p.nic === nic.id)
+              .map((p) => ({ '@odata.id': `${chassis}PCIeDevices/${encodeURIComponent(p.id)}/` })),
+          },
+        },
+      ],
+    };
+  }
+
+  function showPort(p: NicPort) {
+    const status = d.health.status(componentKey.port(p.nic.id, p.index));
+    return {
+      Id: String(p.index + 1),
+      Name: `Port ${p.index + 1}`,
+      Description: `Port ${p.index + 1} of ${p.nic.model}`,
+      PortId: String(p.index + 1),
+      PortProtocol: 'Ethernet',
+      PortType: 'BidirectionalPort',
+      LinkStatus: p.linkUp ? 'LinkUp' : 'LinkDown',
+      LinkState: status.State === 'Enabled' ? 'Enabled' : 'Disabled',
+      CurrentSpeedGbps: p.linkUp ? p.speedMbps / 1000 : null,
+      MaxSpeedGbps: p.speedMbps / 1000,
+      Width: 1,
+      Ethernet: { AssociatedMACAddresses: [p.mac] },
+      Status: status,
+    };
+  }
+
+  addCollection(routes, {
+    collection: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/',
+    member: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/{NetworkAdapterId}/',
+    type: NetworkAdapterType,
+    name: 'Network Adapter Collection',
+    extra: () => ({ Description: 'The network adapters of the chassis' }),
+    store: { list: () => nics, get: (id) => nics.find((n) => n.id === id), id: (n) => n.id },
+    show: showAdapter,
+    privileges: { read: Priv.login },
+  });
+  addCollection(routes, {
+    collection: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/{NetworkAdapterId}/Ports/',
+    member: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/{NetworkAdapterId}/Ports/{PortId}/',
+    type: PortType,
+    name: 'Port Collection',
+    params: { NetworkAdapterId: (id) => nics.some((n) => n.id === id) },
+    store: {
+      list: ({ NetworkAdapterId }) => ports.filter((p) => p.nic.id === NetworkAdapterId),
+      get: (id, { NetworkAdapterId }) => ports.find((p) => p.nic.id === NetworkAdapterId && String(p.index + 1) === id),
+      id: (p) => String(p.index + 1),
+    },
+    show: showPort,
+    privileges: { read: Priv.login },
+  });
+}

@@ -1,0 +1,55 @@
+// The system's network interfaces (Systems/{SystemId}/EthernetInterfaces/):
+// one per NIC port of the hardware profile, numbered across all NICs. Their
+// MACs are the ports' (derived from the seed), the same the chassis'
+// NetworkAdapters/Ports show: what Ironic inspection and MAAS read.
+import { Priv } from '../../lib/privileges.js';
+import { componentKey } from '../../platform/hardware/health.js';
+import { nicPorts, type NicPort } from '../../platform/hardware/inventory.js';
+import { addCollection } from '../../protocol/collections.js';
+import type { RouteTable } from '../../protocol/routes.js';
+import { EthernetInterfaceType } from '../managers/manager-interface-types.js';
+import type { Services } from '../services.js';
+
+export type SystemEthernetDeps = Pick<Services, 'config' | 'hardware' | 'health'>;
+
+export function registerSystemEthernetRoutes(routes: RouteTable, d: SystemEthernetDeps): void {
+  const ports = nicPorts(d.hardware);
+  const chassis = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/`;
+
+  function show(p: NicPort) {
+    const status = d.health.status(componentKey.port(p.nic.id, p.index));
+    const nicStatus = d.health.status(componentKey.nic(p.nic.id));
+    // A failed adapter takes its ports with it.
+    const worst = nicStatus.Health && nicStatus.Health !== 'OK' ? nicStatus : status;
+    return {
+      Id: p.interfaceId,
+      Name: `${p.nic.model} port ${p.index + 1}`,
+      Description: `Port ${p.index + 1} of ${p.nic.slot === 'Embedded' ? 'the embedded adapter' : `the adapter in PCIe slot ${p.nic.slot}`} ${p.nic.id}`,
+      Status: worst,
+      EthernetInterfaceType: 'Physical',
+      InterfaceEnabled: worst.State === 'Enabled',
+      LinkStatus: p.linkUp ? 'LinkUp' : 'LinkDown',
+      MACAddress: p.mac,
+      PermanentMACAddress: p.mac,
+      SpeedMbps: p.linkUp ? p.speedMbps : null,
+      AutoNeg: true,
+      FullDuplex: true,
+      MTUSize: 1500,
+      Links: {
+        Chassis: { '@odata.id': chassis },
+        Ports: [{ '@odata.id': `${chassis}NetworkAdapters/${encodeURIComponent(p.nic.id)}/Ports/${p.index + 1}/` }],
+      },
+    };
+  }
+
+  addCollection(routes, {
+    collection: '/redfish/v1/Systems/{SystemId}/EthernetInterfaces/',
+    member: '/redfish/v1/Systems/{SystemId}/EthernetInterfaces/{EthernetInterfaceId}/',
+    type: EthernetInterfaceType,
+    name: 'System Ethernet Interfaces',
+    extra: () => ({ Description: 'The network interfaces of the system, one per NIC port' }),
+    store: { list: () => ports, get: (id) => ports.find((p) => p.interfaceId === id), id: (p) => p.interfaceId },
+    show,
+    privileges: { read: Priv.login },
+  });
+}

@@ -1,0 +1,73 @@
+// The system's processors (Systems/{SystemId}/Processors/) from the hardware
+// profile: one member per socket, an empty socket shown Absent. Status comes
+// from the health registry (componentKey.cpu).
+import { Priv } from '../../lib/privileges.js';
+import { componentKey } from '../../platform/hardware/health.js';
+import type { ProcessorSpec } from '../../platform/hardware/profile.js';
+import { addCollection } from '../../protocol/collections.js';
+import type { RouteTable } from '../../protocol/routes.js';
+import type { Services } from '../services.js';
+import { ProcessorType } from './inventory-types.js';
+
+export type ProcessorDeps = Pick<Services, 'config' | 'hardware' | 'health'>;
+
+interface Socket {
+  id: string;
+  index: number;
+  spec: ProcessorSpec;
+}
+
+export function registerProcessorRoutes(routes: RouteTable, d: ProcessorDeps): void {
+  const sockets: Socket[] = d.hardware.processors.map((spec, index) => ({ id: String(index + 1), index, spec }));
+  const chassis = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/`;
+
+  function show(s: Socket) {
+    const p = s.spec;
+    const status = d.health.status(componentKey.cpu(s.index));
+    const base = {
+      Id: s.id,
+      Name: 'Processors',
+      Description: `Processor in ${p.socket}`,
+      Socket: p.socket,
+      ProcessorType: 'CPU',
+      Status: status,
+      Location: { PartLocation: { ServiceLabel: p.socket, LocationType: 'Socket', LocationOrdinalValue: s.index } },
+      Links: { Chassis: { '@odata.id': chassis } },
+    };
+    if (!p.present) return { ...base, Oem: { Vendor: { ConfigStatus: { Populated: false, State: 'Disabled' } } } };
+    const cache = p.cacheKiB ?? {};
+    return {
+      ...base,
+      ProcessorArchitecture: p.architecture,
+      InstructionSet: p.instructionSet,
+      Manufacturer: p.manufacturer,
+      Model: p.model,
+      MaxSpeedMHz: p.maxSpeedMHz,
+      OperatingSpeedMHz: p.operatingSpeedMHz,
+      TotalCores: p.cores,
+      TotalThreads: p.threads,
+      Oem: {
+        Vendor: {
+          Cache: (['l1', 'l2', 'l3'] as const)
+            .filter((level) => cache[level] !== undefined)
+            .map((level) => ({ Name: `${level.toUpperCase()}-Cache`, InstalledSizeKB: cache[level], Location: 'Internal' })),
+          CoresEnabled: p.cores,
+          RatedSpeedMHz: p.operatingSpeedMHz,
+          Characteristics: p.instructionSet.endsWith('64') ? ['64Bit'] : [],
+          ConfigStatus: { Populated: true, State: status.State === 'Enabled' ? 'Enabled' : 'Disabled' },
+        },
+      },
+    };
+  }
+
+  addCollection(routes, {
+    collection: '/redfish/v1/Systems/{SystemId}/Processors/',
+    member: '/redfish/v1/Systems/{SystemId}/Processors/{ProcessorId}/',
+    type: ProcessorType,
+    name: 'Processors Collection',
+    extra: () => ({ Description: 'The processor sockets of the system' }),
+    store: { list: () => sockets, get: (id) => sockets.find((s) => s.id === id), id: (s) => s.id },
+    show,
+    privileges: { read: Priv.login },
+  });
+}
