@@ -34,7 +34,9 @@ import { RestApiState } from './domain/manager/rest-api-state.js';
 import { VirtualMedia } from './domain/manager/virtual-media.js';
 import { SecureBoot } from './domain/secure-boot/secure-boot.js';
 import { SimulatedSensors } from './platform/thermal.js';
-import { healthFor } from './platform/hardware/health.js';
+import { PowerModel, psuCarriesLoad } from './platform/power.js';
+import { combineSensors } from './platform/sensors.js';
+import { componentKey, healthFor } from './platform/hardware/health.js';
 import { resolveHardware } from './platform/hardware/identity.js';
 import { loadHardwareProfile } from './platform/hardware/profile.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
@@ -222,6 +224,17 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     runtimeAgent: config.runtimeAgent as 'installed' | 'absent' | undefined,
   });
 
+  const chassisUri = `/redfish/v1/Chassis/${encodeURIComponent(config.chassisId)}/`;
+  const thermal = new SimulatedSensors(clock, hostLifecycle, `${chassisUri}Thermal/`, hardware);
+  const power = new PowerModel({
+    clock,
+    store,
+    host: server,
+    spec: hardware.power,
+    psus: hardware.powerSupplies,
+    psuHealthy: (i) => psuCarriesLoad(health.status(componentKey.psu(hardware.powerSupplies[i]!.bay))),
+    powerUri: `${chassisUri}Power/`,
+  });
   const services: Services = {
     config,
     clock,
@@ -249,7 +262,9 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     installedLicense: licenses,
     accountPolicy,
     certificateLogin,
-    sensors: new SimulatedSensors(clock, hostLifecycle, `/redfish/v1/Chassis/${encodeURIComponent(config.chassisId)}/Thermal/`),
+    thermal,
+    power,
+    sensors: combineSensors(thermal, power),
     restApiState: new RestApiState(store, controller),
     secureBoot: new SecureBoot(store, clock, { enrollOwner: serviceUuid }),
     firmware: {

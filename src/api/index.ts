@@ -2,6 +2,7 @@
 import { registerAccountServiceRoutes } from './accounts/account-service.js';
 import { registerCertificateServiceRoutes } from './certificates/certificate-service.js';
 import { registerChassisRoutes } from './chassis/chassis.js';
+import { registerPowerRoutes } from './chassis/power.js';
 import { registerNetworkAdapterRoutes } from './chassis/network-adapters.js';
 import { registerPcieRoutes } from './chassis/pcie-devices.js';
 import type { Services } from './services.js';
@@ -38,6 +39,7 @@ export function registerAllRoutes(s: Services): void {
   registerStorageRoutes(r, s);
   registerSecureBootRoutes(r, s);
   registerChassisRoutes(r, s);
+  registerPowerRoutes(r, s);
   registerNetworkAdapterRoutes(r, s);
   registerPcieRoutes(r, s);
   registerManagerRoutes(r, s);

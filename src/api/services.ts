@@ -23,7 +23,9 @@ import type { SecureBoot } from '../domain/secure-boot/secure-boot.js';
 import type { Clock } from '../platform/clock.js';
 import type { HealthRegistry } from '../platform/hardware/health.js';
 import type { Hardware } from '../platform/hardware/identity.js';
+import type { PowerModel } from '../platform/power.js';
 import type { SensorSource } from '../platform/sensors.js';
+import type { SimulatedSensors } from '../platform/thermal.js';
 import type { ControllerLifecycle, HostLifecycle } from '../platform/lifecycle.js';
 import type { ServerSimulator } from '../platform/simulator.js';
 import type { Authentication } from '../protocol/auth.js';
@@ -79,6 +81,10 @@ export interface Services {
   secureBoot: SecureBoot;
   /** Sensor readings; the simulator replaces the default (none). */
   sensors: SensorSource;
+  /** The temperature sensors and fans of the hardware profile (Thermal, Sensors). */
+  thermal: SimulatedSensors;
+  /** Power drawn by the server, the power limit and the supplies' share (Power, PowerSubsystem, Sensors). */
+  power: PowerModel;
   /** Host-reported data that VendorMC.ClearRestApiState discards at the next controller reset; areas register theirs. */
   restApiState: RestApiState;
   /** Versions of the controller's own firmware; the update area replaces the default. */

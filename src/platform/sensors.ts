@@ -13,3 +13,8 @@ export interface SensorReading {
 export interface SensorSource {
   readings(): SensorReading[];
 }
+
+/** One source of several: the thermal sensors and the power model, read at the same instant. */
+export function combineSensors(...sources: SensorSource[]): SensorSource {
+  return { readings: () => sources.flatMap((s) => s.readings()) };
+}

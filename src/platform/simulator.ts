@@ -133,6 +133,7 @@ export class ServerSimulator {
   private stopped = false;
   /** Settles when the POST hooks started last have finished (tests and shutdown wait on it). */
   private postRun: Promise<void> = Promise.resolve();
+  private readonly phaseListeners: (() => void)[] = [];
 
   constructor(private readonly d: SimulatorDeps) {
     this.timings = timingsOf(d.options);
@@ -157,6 +158,11 @@ export class ServerSimulator {
 
   powerState(): PowerState {
     return POWER_OF[this.state.phase];
+  }
+
+  /** Called after every phase change (the power model keeps its history with it). */
+  onPhaseChange(fn: () => void): void {
+    this.phaseListeners.push(fn);
   }
 
   /** Resolves when the POST hooks of the current boot have run. */
@@ -275,6 +281,7 @@ export class ServerSimulator {
     if (phase === 'PoweringOn' || phase === 'Resetting') next.lastResetAt = now;
     if (phase === 'Post') next.bootCount++;
     this.save(next);
+    for (const fn of this.phaseListeners) fn();
     this.applyToHost(from, phase);
     if (phase === 'Post') this.startPost();
     else this.arm();

@@ -7,6 +7,7 @@
 import type { Clock } from './clock.js';
 import type { HostLifecycle, PowerState } from './lifecycle.js';
 import type { SensorReading, SensorSource } from './sensors.js';
+import { jitter, workload } from './workload.js';
 
 export interface TemperatureSpec {
   /** 1-based sensor number: the SensorNumber clients address (SetUserTempThreshold). */
@@ -192,8 +193,6 @@ export const FANS: readonly FanSpec[] = [1, 2, 3, 4, 5, 6].map((n) => ({
 const AMBIENT_BASE = 21;
 const AMBIENT_SWING = 1.5;
 const DAY_MS = 24 * 3600_000;
-const WORKLOAD_PERIOD_MS = 17 * 60_000;
-const JITTER_SLOT_MS = 5_000;
 /** Fans idle this fast while the host is off (standby airflow) and at least this fast while it runs. */
 const FAN_STANDBY_PERCENT = 10;
 const FAN_RUN_MIN_PERCENT = 22;
@@ -218,33 +217,28 @@ function heatTarget(power: PowerState): number {
   return power === 'Off' ? 0 : 1;
 }
 
-/** A value in [-0.5, 0.5), stable for a sensor within one time slot. */
-function jitter(id: string, at: number): number {
-  // FNV-1a over sensor and slot, then murmur3's finalizer: well spread, and cheap enough for every read.
-  const key = `${id}:${Math.floor(at / JITTER_SLOT_MS)}`;
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  h ^= h >>> 16;
-  return (h >>> 0) / 0x1_0000_0000 - 0.5;
-}
-
 export class SimulatedSensors implements SensorSource {
   /** Heat level of each temperature sensor, 0 (cold, host off) to 1 (host on). */
   private readonly levels: number[];
   private target: number;
   private at: number;
 
+  /** The sensors and fans of the hardware profile (the constants above by default). */
+  readonly temperatureSpecs: readonly TemperatureSpec[];
+  readonly fanSpecs: readonly FanSpec[];
+
   constructor(
     private readonly clock: Clock,
     host: HostLifecycle,
     /** Where the Thermal resource is served, for the readings' property URIs. */
     private readonly thermalUri: string,
+    sensors: { temperatures: readonly TemperatureSpec[]; fans: readonly FanSpec[] } = { temperatures: TEMPERATURE_SENSORS, fans: FANS },
   ) {
+    this.temperatureSpecs = sensors.temperatures;
+    this.fanSpecs = sensors.fans;
     this.target = heatTarget(host.powerState());
     this.at = clock.now();
-    this.levels = TEMPERATURE_SENSORS.map(() => this.target);
+    this.levels = this.temperatureSpecs.map(() => this.target);
     host.onPowerChange((_from, to) => {
       this.integrate(this.clock.now());
       this.target = heatTarget(to);
@@ -255,18 +249,20 @@ export class SimulatedSensors implements SensorSource {
     const now = this.clock.now();
     this.integrate(now);
     const ambient = AMBIENT_BASE + AMBIENT_SWING * Math.sin((2 * Math.PI * now) / DAY_MS);
-    const workload = 0.5 + 0.5 * Math.sin((2 * Math.PI * now) / WORKLOAD_PERIOD_MS);
-    const temperatures = TEMPERATURE_SENSORS.map((spec, i) => {
+    const load = workload(now);
+    const temperatures = this.temperatureSpecs.map((spec, i) => {
       const level = this.levels[i] ?? 0;
-      const heat = spec.offDelta + level * (spec.onDelta - spec.offDelta + workload * spec.swing);
+      const heat = spec.offDelta + level * (spec.onDelta - spec.offDelta + load * spec.swing);
       return { spec, celsius: Math.round(ambient + heat + jitter(spec.id, now)) };
     });
-    // Fans follow the hottest CPU, as the fan controller does.
-    const cpuLevel = Math.max(...TEMPERATURE_SENSORS.map((s, i) => (s.context === 'CPU' ? (this.levels[i] ?? 0) : 0)));
-    const hottest = Math.max(...temperatures.filter((t) => t.spec.context === 'CPU').map((t) => t.celsius));
+    // Fans follow the hottest CPU, as the fan controller does (the hottest sensor in a profile without CPU sensors).
+    const hasCpu = this.temperatureSpecs.some((s) => s.context === 'CPU');
+    const steering = (context: string) => !hasCpu || context === 'CPU';
+    const cpuLevel = Math.max(0, ...this.temperatureSpecs.map((s, i) => (steering(s.context) ? (this.levels[i] ?? 0) : 0)));
+    const hottest = Math.max(0, ...temperatures.filter((t) => steering(t.spec.context)).map((t) => t.celsius));
     const floor = FAN_STANDBY_PERCENT + cpuLevel * (FAN_RUN_MIN_PERCENT - FAN_STANDBY_PERCENT);
     const demand = Math.min(100, Math.max(floor, floor + (hottest - 45) * 2.5 * cpuLevel));
-    const fans = FANS.map((spec) => {
+    const fans = this.fanSpecs.map((spec) => {
       const percent = Math.round(Math.min(100, Math.max(0, demand + jitter(spec.id, now) * 2)));
       const rpm = Math.round(((percent / 100) * spec.maxRpm) / 10) * 10;
       return { spec, rpm, percent };
@@ -300,7 +296,7 @@ export class SimulatedSensors implements SensorSource {
   private integrate(now: number): void {
     const dt = (now - this.at) / 1000;
     if (dt <= 0) return;
-    TEMPERATURE_SENSORS.forEach((spec, i) => {
+    this.temperatureSpecs.forEach((spec, i) => {
       const level = this.levels[i] ?? 0;
       this.levels[i] = this.target + (level - this.target) * Math.exp(-dt / spec.tauSeconds);
     });

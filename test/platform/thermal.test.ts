@@ -91,4 +91,41 @@ describe('simulated thermal sensors', () => {
     assert.equal(fan.units, 'RPM');
     assert.equal(fan.uri, `${URI}#/Fans/0/Reading`);
   });
+
+  it('takes its sensors and fans from a profile; without CPU sensors the fans follow the hottest one', async () => {
+    const clock = new ManualClock('2026-11-22T08:00:00Z');
+    const host = new HostLifecycle();
+    const temperatures = [
+      {
+        number: 1,
+        id: 'Inlet',
+        name: '01-Inlet',
+        context: 'Intake',
+        offDelta: 0,
+        onDelta: 1,
+        swing: 0,
+        tauSeconds: 300,
+        upperCritical: 42,
+      },
+      { number: 2, id: 'GPU', name: '02-GPU', context: 'GPU', offDelta: 2, onDelta: 40, swing: 0, tauSeconds: 30, upperCritical: 95 },
+    ];
+    const fans = [{ number: 1, id: 'FanA', name: 'Fan A', maxRpm: 10000, lowerCritical: 500 }];
+    const sensors = new SimulatedSensors(clock, host, URI, { temperatures, fans });
+    assert.deepEqual(
+      sensors.readings().map((r) => [r.kind, r.id, r.uri]),
+      [
+        ['Temperature', 'Inlet', `${URI}#/Temperatures/0/ReadingCelsius`],
+        ['Temperature', 'GPU', `${URI}#/Temperatures/1/ReadingCelsius`],
+        ['Fan', 'FanA', `${URI}#/Fans/0/Reading`],
+      ],
+    );
+    const idle = sensors.snapshot().fans[0]!.percent;
+    assert.ok(idle <= 12, `standby airflow ${idle} %`);
+    host.setPowerState('On');
+    await clock.advance(300_000);
+    const snap = sensors.snapshot();
+    assert.ok(snap.temperatures[1]!.celsius >= 55, `GPU ${snap.temperatures[1]!.celsius}`);
+    assert.ok(snap.fans[0]!.percent > 40, `the fan follows the hot GPU: ${snap.fans[0]!.percent} %`);
+    assert.ok(snap.fans[0]!.rpm <= 10000);
+  });
 });

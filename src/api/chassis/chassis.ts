@@ -1,5 +1,6 @@
 // Chassis: the server's enclosure, its locator light and the host-reported
-// platform firmware. Thermal is served by ./thermal.ts under each chassis.
+// platform firmware. Thermal is served by ./thermal.ts under each chassis, Power,
+// PowerSubsystem, Sensors and EnvironmentMetrics by ./power.ts.
 import {
   CHASSIS_MANUFACTURER,
   CHASSIS_MODEL,
@@ -63,6 +64,10 @@ export const ChassisType = defineType({
     LocationIndicatorActive: t.boolean({ description: 'True while the unit identification (UID) light is lit or blinking.' }),
     Status: statusProp,
     Thermal: t.link({ readOnly: true }),
+    Power: t.link({ readOnly: true }),
+    PowerSubsystem: t.link({ readOnly: true }),
+    Sensors: t.link({ readOnly: true }),
+    EnvironmentMetrics: t.link({ readOnly: true }),
     NetworkAdapters: t.link({ readOnly: true }),
     PCIeDevices: t.link({ readOnly: true }),
     Links: t.object(
@@ -114,6 +119,10 @@ function handlers(d: ChassisDeps, state: ChassisState, thermal: UserTempThreshol
       LocationIndicatorActive: settings.IndicatorLED !== 'Off',
       Status: { State: 'Enabled', Health: health, HealthRollup: health },
       Thermal: { '@odata.id': `${chassisUri(id)}Thermal/` },
+      Power: { '@odata.id': `${chassisUri(id)}Power/` },
+      PowerSubsystem: { '@odata.id': `${chassisUri(id)}PowerSubsystem/` },
+      Sensors: { '@odata.id': `${chassisUri(id)}Sensors/` },
+      EnvironmentMetrics: { '@odata.id': `${chassisUri(id)}EnvironmentMetrics/` },
       NetworkAdapters: { '@odata.id': `${chassisUri(id)}NetworkAdapters/` },
       PCIeDevices: { '@odata.id': `${chassisUri(id)}PCIeDevices/` },
       Links: {

@@ -17,7 +17,7 @@ import {
 } from '../../domain/chassis/thermal-thresholds.js';
 import { Priv } from '../../lib/privileges.js';
 import { vendorMessage } from '../../messages/errors.js';
-import { FANS, TEMPERATURE_SENSORS } from '../../platform/thermal.js';
+import type { FanSpec, TemperatureSpec } from '../../platform/thermal.js';
 import { defineAction, defineType, odataType, oem, ro, statusProp, t, vendorObject, commonProps } from '../../protocol/description.js';
 import { success } from '../../protocol/reply.js';
 import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
@@ -122,15 +122,26 @@ const HEALTH_ORDER: Health[] = ['OK', 'Warning', 'Critical'];
 const worst = (a: Health, b: Health): Health => (HEALTH_ORDER.indexOf(a) >= HEALTH_ORDER.indexOf(b) ? a : b);
 
 /** What Thermal uses. */
-export type ThermalDeps = Pick<Services, 'config' | 'store' | 'sensors' | 'logs' | 'events' | 'clock' | 'controller'>;
+export type ThermalDeps = Pick<Services, 'config' | 'store' | 'sensors' | 'thermal' | 'logs' | 'events' | 'clock' | 'controller'>;
+
+/** A temperature's health from the sensor's own thresholds (the Sensors resources show the same). */
+export function temperatureHealth(spec: TemperatureSpec, celsius: number): Health {
+  if (celsius >= spec.upperCritical) return 'Critical';
+  if (spec.upperCaution !== undefined && celsius >= spec.upperCaution) return 'Warning';
+  return 'OK';
+}
+
+export function fanHealth(spec: FanSpec, rpm: number): Health {
+  return rpm < spec.lowerCritical ? 'Critical' : 'OK';
+}
 
 /** Worst health over all sensors, for the chassis to roll up. */
-export function thermalHealth(d: Pick<ThermalDeps, 'config' | 'sensors'>, user: UserTempThresholds): Health {
+export function thermalHealth(d: Pick<ThermalDeps, 'config' | 'sensors' | 'thermal'>, user: UserTempThresholds): Health {
   return thermalBody(d, user).health;
 }
 
 function thermalBody(
-  d: Pick<ThermalDeps, 'config' | 'sensors'>,
+  d: Pick<ThermalDeps, 'config' | 'sensors' | 'thermal'>,
   user: UserTempThresholds,
 ): { body: Record<string, unknown>; health: Health } {
   const uri = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/Thermal/`;
@@ -139,11 +150,9 @@ function thermalBody(
   const effective = user.effective();
   let overall: Health = 'OK';
 
-  const temperatures = TEMPERATURE_SENSORS.map((spec, i) => {
+  const temperatures = d.thermal.temperatureSpecs.map((spec, i) => {
     const reading = readings.get(`Temperature:${spec.id}`) ?? null;
-    let health: Health = 'OK';
-    if (reading !== null && spec.upperCaution !== undefined && reading >= spec.upperCaution) health = 'Warning';
-    if (reading !== null && reading >= spec.upperCritical) health = 'Critical';
+    let health: Health = reading === null ? 'OK' : temperatureHealth(spec, reading);
     if (exceeded.Warning && effective.Warning?.SensorNumber === spec.number) health = worst(health, 'Warning');
     if (exceeded.Critical && effective.Critical?.SensorNumber === spec.number) health = 'Critical';
     overall = worst(overall, health);
@@ -163,9 +172,9 @@ function thermalBody(
     };
   });
 
-  const fans = FANS.map((spec, i) => {
+  const fans = d.thermal.fanSpecs.map((spec, i) => {
     const rpm = readings.get(`Fan:${spec.id}`) ?? 0;
-    const health: Health = rpm < spec.lowerCritical ? 'Critical' : 'OK';
+    const health = fanHealth(spec, rpm);
     overall = worst(overall, health);
     return {
       '@odata.id': `${uri}#/Fans/${i}`,
@@ -225,7 +234,7 @@ function handlers(d: ThermalDeps, user: UserTempThresholds) {
 /** Serves Thermal; returns the user thresholds, whose alerts the chassis health includes. */
 export function registerThermalRoutes(routes: RouteTable, d: ThermalDeps): UserTempThresholds {
   const origin = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/Thermal/`;
-  const user = new UserTempThresholds(d.store, d.sensors, d.logs, d.events, d.clock, d.controller, origin);
+  const user = new UserTempThresholds(d.store, d.thermal, d.logs, d.events, d.clock, d.controller, origin);
   const h = handlers(d, user);
 
   routes.add({

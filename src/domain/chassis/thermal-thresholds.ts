@@ -9,7 +9,7 @@ import { vendorMessage, baseError } from '../../messages/errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ControllerLifecycle } from '../../platform/lifecycle.js';
 import type { SensorSource } from '../../platform/sensors.js';
-import { TEMPERATURE_SENSORS } from '../../platform/thermal.js';
+import type { TemperatureSpec } from '../../platform/thermal.js';
 import type { DocumentStore } from '../../store/documents.js';
 import type { EventBus } from '../events/bus.js';
 import type { Logs } from '../manager/logs.js';
@@ -48,7 +48,8 @@ export class UserTempThresholds {
 
   constructor(
     store: DocumentStore,
-    private readonly sensors: SensorSource,
+    /** The thermal sensors: their readings and the specs of the profile's temperature sensors. */
+    private readonly sensors: SensorSource & { readonly temperatureSpecs: readonly TemperatureSpec[] },
     private readonly logs: Logs,
     private readonly events: EventBus,
     clock: Clock,
@@ -76,7 +77,7 @@ export class UserTempThresholds {
 
   /** Validate and store a new threshold as pending. */
   setPending(alert: AlertType, sensorNumber: number, celsius: number): UserTempThreshold {
-    const spec = TEMPERATURE_SENSORS.find((s) => s.number === sensorNumber);
+    const spec = this.sensors.temperatureSpecs.find((s) => s.number === sensorNumber);
     if (!spec) throw baseError('ActionParameterValueNotInList', String(sensorNumber), 'SensorNumber', SET_USER_TEMP_THRESHOLD);
     // Above the hardware critical threshold the server protects itself first: such a value never alerts.
     if (celsius > spec.upperCritical) throw baseError('ActionParameterValueError', 'ThresholdCelsius', SET_USER_TEMP_THRESHOLD);
@@ -92,7 +93,7 @@ export class UserTempThresholds {
     for (const alert of ALERT_TYPES) {
       const t = this.state.effective[alert];
       if (!t) continue;
-      const id = TEMPERATURE_SENSORS.find((s) => s.number === t.SensorNumber)?.id;
+      const id = this.sensors.temperatureSpecs.find((s) => s.number === t.SensorNumber)?.id;
       const reading = readings.find((r) => r.kind === 'Temperature' && r.id === id)?.reading;
       if (reading === undefined) continue;
       const was = exceeded[alert];

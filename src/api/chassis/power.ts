@@ -1,0 +1,383 @@
+// Chassis power: Power (PowerControl with consumption, metrics and the power
+// limit; PowerSupplies; Redundancy), PowerSubsystem with its PowerSupplies and
+// their Metrics, the Sensors collection (temperatures, fans and power) and
+// EnvironmentMetrics. Every reading comes from the simulated power model and
+// thermal sensors (src/platform/power.ts, thermal.ts) at the instant of the
+// request, so Power, Thermal and Sensors agree.
+//
+// PATCH Power {"PowerControl": [{"PowerLimit": {"LimitInWatts": W | null, "LimitException": ...}}]}
+// sets the power limit: W between Oem/Vendor/PowerLimitMinWatts (idle) and
+// PowerLimitMaxWatts (the capacity), else 400 PropertyValueOutOfRange; null
+// removes it. It is kept across restarts and applies at once.
+import { Priv } from '../../lib/privileges.js';
+import { baseError } from '../../messages/errors.js';
+import { componentKey, type ComponentStatus } from '../../platform/hardware/health.js';
+import { LIMIT_CORRECTION_MS, METRICS_INTERVAL_MIN, psuCarriesLoad } from '../../platform/power.js';
+import type { FanSpec, TemperatureSpec } from '../../platform/thermal.js';
+import { addCollection } from '../../protocol/collections.js';
+import { odataType } from '../../protocol/description.js';
+import { present, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
+import type { Services } from '../services.js';
+import {
+  EnvironmentMetricsType,
+  PowerSubsystemType,
+  PowerSupplyMetricsType,
+  PowerSupplyType,
+  PowerType,
+  SensorType,
+  VendorPowerControlType,
+} from './power-types.js';
+import { fanHealth, temperatureHealth } from './thermal.js';
+
+/** What the power area uses. */
+export type PowerDeps = Pick<Services, 'config' | 'power' | 'thermal' | 'hardware' | 'health'>;
+
+type Health = 'OK' | 'Warning' | 'Critical';
+type PowerPath = '/redfish/v1/Chassis/{ChassisId}/Power/';
+
+/** Nominal line voltage of the supplies' input (high line, as in a data centre). */
+const LINE_VOLTS = 230;
+
+interface SensorEntry {
+  id: string;
+  body: Record<string, unknown>;
+}
+
+export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
+  const chassis = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/`;
+  const powerUri = `${chassis}Power/`;
+  const subsystemUri = `${chassis}PowerSubsystem/`;
+  const suppliesUri = `${subsystemUri}PowerSupplies/`;
+  const sensorsUri = `${chassis}Sensors/`;
+  const systemUri = `/redfish/v1/Systems/${encodeURIComponent(d.config.systemId)}/`;
+  const psus = d.hardware.powerSupplies;
+  type Psu = (typeof psus)[number];
+  const psuStatus = (p: Psu): ComponentStatus => d.health.status(componentKey.psu(p.bay));
+  const supplyUri = (p: Psu) => `${suppliesUri}${p.bay}/`;
+
+  /** N+1 over two or more supplies: all but one are needed. */
+  function redundancy(): { min: number; max: number; health: Health } {
+    const working = psus.filter((p) => psuCarriesLoad(psuStatus(p))).length;
+    const min = Math.max(1, psus.length - 1);
+    const health: Health = working === psus.length ? 'OK' : working >= min ? 'Warning' : 'Critical';
+    return { min, max: psus.length, health };
+  }
+  const redundant = psus.length > 1;
+
+  function allocation() {
+    const requested = d.hardware.power.maxWatts;
+    return { requested, allocated: d.power.limitWatts() ?? requested };
+  }
+
+  function getPower() {
+    const r = d.power.reading();
+    const m = d.power.metrics(METRICS_INTERVAL_MIN);
+    const limit = d.power.limit();
+    const range = d.power.limitRange();
+    const capacity = d.power.capacityWatts();
+    const { requested, allocated } = allocation();
+    const red = redundancy();
+    return {
+      Id: 'Power',
+      Name: 'Power',
+      Description: 'Power consumption, power limit and power supplies of the chassis',
+      PowerControl: [
+        {
+          '@odata.id': `${powerUri}#/PowerControl/0`,
+          MemberId: '0',
+          Name: 'Server Power Control',
+          PowerConsumedWatts: r.consumedWatts,
+          PowerRequestedWatts: requested,
+          PowerAvailableWatts: Math.max(0, capacity - allocated),
+          PowerCapacityWatts: capacity,
+          PowerAllocatedWatts: allocated,
+          PowerMetrics: {
+            IntervalInMin: m.intervalInMin,
+            MinConsumedWatts: m.minConsumedWatts,
+            MaxConsumedWatts: m.maxConsumedWatts,
+            AverageConsumedWatts: m.averageConsumedWatts,
+          },
+          PowerLimit: { LimitInWatts: limit.limitInWatts, LimitException: limit.limitException, CorrectionInMs: LIMIT_CORRECTION_MS },
+          RelatedItem: [{ '@odata.id': chassis }, { '@odata.id': systemUri }],
+          Status: { State: 'Enabled', Health: 'OK' },
+          Oem: {
+            Vendor: {
+              '@odata.type': odataType(VendorPowerControlType),
+              PowerCapActive: r.capping,
+              PowerLimitMinWatts: range.min,
+              PowerLimitMaxWatts: range.max,
+            },
+          },
+        },
+      ],
+      PowerSupplies: psus.map((p, i) => {
+        const status = psuStatus(p);
+        return {
+          '@odata.id': `${powerUri}#/PowerSupplies/${i}`,
+          MemberId: String(i),
+          Name: `Power Supply ${p.bay}`,
+          PowerSupplyType: 'AC',
+          LineInputVoltageType: 'ACHighLine',
+          LineInputVoltage: psuCarriesLoad(status) ? LINE_VOLTS : 0,
+          PowerCapacityWatts: p.capacityWatts,
+          LastPowerOutputWatts: r.psuWatts[i] ?? 0,
+          EfficiencyPercent: p.efficiencyPercent,
+          HotPluggable: true,
+          Manufacturer: p.manufacturer,
+          Model: p.model,
+          SerialNumber: p.serialNumber,
+          PartNumber: p.partNumber,
+          FirmwareVersion: p.firmwareVersion,
+          InputRanges: [
+            {
+              InputType: 'AC',
+              MinimumVoltage: 200,
+              MaximumVoltage: 240,
+              MinimumFrequencyHz: 50,
+              MaximumFrequencyHz: 60,
+              OutputWattage: p.capacityWatts,
+            },
+          ],
+          ...(redundant ? { Redundancy: [{ '@odata.id': `${powerUri}#/Redundancy/0` }] } : {}),
+          Status: status,
+        };
+      }),
+      Redundancy: redundant
+        ? [
+            {
+              '@odata.id': `${powerUri}#/Redundancy/0`,
+              MemberId: '0',
+              Name: 'PowerSupply Redundancy Group 1',
+              Mode: 'N+m',
+              MinNumNeeded: red.min,
+              MaxNumSupported: red.max,
+              RedundancySet: psus.map((_, i) => ({ '@odata.id': `${powerUri}#/PowerSupplies/${i}` })),
+              Status: { State: 'Enabled', Health: red.health },
+            },
+          ]
+        : [],
+    };
+  }
+
+  function patchPower(ctx: PatchContext<PowerPath, typeof PowerType.properties>): void {
+    // DSP0266: [{}] leaves the element as it is (resolved to the current one before the handler).
+    const wanted = ctx.body.PowerControl?.[0]?.PowerLimit;
+    if (!wanted) return;
+    const current = d.power.limit();
+    const { LimitInWatts: watts, LimitException: exception } = wanted;
+    if (watts !== undefined && watts !== null && watts !== current.limitInWatts) {
+      const { min, max } = d.power.limitRange();
+      if (watts < min || watts > max) {
+        const path = 'PowerControl/0/PowerLimit/LimitInWatts';
+        throw baseError('PropertyValueOutOfRange', String(watts), path).about(path);
+      }
+    }
+    d.power.setLimit({
+      ...(watts !== undefined ? { limitInWatts: watts } : {}),
+      ...(exception !== undefined ? { limitException: exception } : {}),
+    });
+  }
+
+  function getPowerSubsystem() {
+    const red = redundancy();
+    const { requested, allocated } = allocation();
+    return {
+      Id: 'PowerSubsystem',
+      Name: 'Power Subsystem',
+      Description: 'Power supplies of the chassis',
+      CapacityWatts: d.power.capacityWatts(),
+      Allocation: { RequestedWatts: requested, AllocatedWatts: allocated },
+      PowerSupplies: { '@odata.id': suppliesUri },
+      PowerSupplyRedundancy: redundant
+        ? [
+            {
+              RedundancyType: 'NPlusM',
+              MaxSupportedInGroup: red.max,
+              MinNeededInGroup: red.min,
+              RedundancyGroup: psus.map((p) => ({ '@odata.id': supplyUri(p) })),
+              Status: { State: 'Enabled', Health: red.health },
+            },
+          ]
+        : [],
+      Status: { State: 'Enabled', Health: red.health },
+    };
+  }
+
+  function showSupply(p: Psu) {
+    return {
+      Id: String(p.bay),
+      Name: `Power Supply ${p.bay}`,
+      PowerSupplyType: 'AC',
+      PowerCapacityWatts: p.capacityWatts,
+      Manufacturer: p.manufacturer,
+      Model: p.model,
+      SerialNumber: p.serialNumber,
+      PartNumber: p.partNumber,
+      FirmwareVersion: p.firmwareVersion,
+      HotPluggable: true,
+      Replaceable: true,
+      Location: { PartLocation: { ServiceLabel: `Power Supply ${p.bay}`, LocationType: 'Bay', LocationOrdinalValue: p.bay } },
+      InputRanges: [{ NominalVoltageType: 'AC200To240V', CapacityWatts: p.capacityWatts }],
+      EfficiencyRatings: [{ LoadPercent: 50, EfficiencyPercent: p.efficiencyPercent }],
+      Metrics: { '@odata.id': `${supplyUri(p)}Metrics/` },
+      Status: psuStatus(p),
+    };
+  }
+
+  function getSupplyMetrics(ctx: Context<'/redfish/v1/Chassis/{ChassisId}/PowerSubsystem/PowerSupplies/{PowerSupplyId}/Metrics/'>) {
+    const i = psus.findIndex((p) => String(p.bay) === ctx.params.PowerSupplyId);
+    const p = present(psus[i], ctx);
+    const status = psuStatus(p);
+    return {
+      Id: 'Metrics',
+      Name: `Power Supply ${p.bay} Metrics`,
+      InputVoltage: { DataSourceUri: `${supplyUri(p)}Metrics/`, Reading: psuCarriesLoad(status) ? LINE_VOLTS : 0 },
+      OutputPowerWatts: { DataSourceUri: `${sensorsUri}PS${i + 1}Output/`, Reading: d.power.reading().psuWatts[i] ?? 0 },
+      Status: status,
+    };
+  }
+
+  /** Every sensor, read at one instant. */
+  function sensorEntries(): SensorEntry[] {
+    const snap = d.thermal.snapshot();
+    const power = d.power.readings();
+    const temps = snap.temperatures.map(({ spec, celsius }) => ({ id: temperatureSensorId(spec), body: temperatureSensor(spec, celsius) }));
+    const fans = snap.fans.map(({ spec, rpm }) => ({ id: fanSensorId(spec), body: fanSensor(spec, rpm) }));
+    const watts = power.map((r, i) => {
+      const psu = i === 0 ? undefined : psus[i - 1];
+      return {
+        id: r.id,
+        body: {
+          Id: r.id,
+          Name: r.name,
+          ReadingType: 'Power',
+          Reading: r.reading,
+          ReadingUnits: 'W',
+          ReadingRangeMin: 0,
+          ReadingRangeMax: psu ? psu.capacityWatts : d.power.capacityWatts(),
+          PhysicalContext: psu ? 'PowerSupply' : 'Chassis',
+          RelatedItem: [{ '@odata.id': psu ? supplyUri(psu) : `${chassis}` }],
+          Status: psu ? psuStatus(psu) : { State: 'Enabled', Health: 'OK' },
+        },
+      };
+    });
+    return [...temps, ...fans, ...watts];
+  }
+
+  function temperatureSensor(spec: TemperatureSpec, celsius: number) {
+    return {
+      Id: temperatureSensorId(spec),
+      Name: spec.name,
+      ReadingType: 'Temperature',
+      Reading: celsius,
+      ReadingUnits: 'Cel',
+      ReadingRangeMin: 0,
+      ReadingRangeMax: 130,
+      PhysicalContext: spec.context,
+      Thresholds: {
+        ...(spec.upperCaution !== undefined ? { UpperCaution: { Reading: spec.upperCaution } } : {}),
+        UpperCritical: { Reading: spec.upperCritical },
+        ...(spec.upperFatal !== undefined ? { UpperFatal: { Reading: spec.upperFatal } } : {}),
+      },
+      RelatedItem: [{ '@odata.id': `${chassis}Thermal/` }],
+      Status: { State: 'Enabled', Health: temperatureHealth(spec, celsius) },
+    };
+  }
+
+  function fanSensor(spec: FanSpec, rpm: number) {
+    return {
+      Id: fanSensorId(spec),
+      Name: spec.name,
+      ReadingType: 'Rotational',
+      Reading: rpm,
+      ReadingUnits: 'RPM',
+      ReadingRangeMin: 0,
+      ReadingRangeMax: spec.maxRpm,
+      PhysicalContext: 'Fan',
+      Thresholds: { LowerCritical: { Reading: spec.lowerCritical } },
+      RelatedItem: [{ '@odata.id': `${chassis}Thermal/` }],
+      Status: { State: 'Enabled', Health: fanHealth(spec, rpm) },
+    };
+  }
+
+  /** Sensor ids, known without a reading (the member resolver asks them). */
+  const sensorIds = new Set([
+    ...d.thermal.temperatureSpecs.map(temperatureSensorId),
+    ...d.thermal.fanSpecs.map(fanSensorId),
+    ...d.power.readings().map((r) => r.id),
+  ]);
+
+  function getEnvironmentMetrics() {
+    const snap = d.thermal.snapshot();
+    const inlet = snap.temperatures.find((t) => t.spec.context === 'Intake') ?? snap.temperatures[0];
+    return {
+      Id: 'EnvironmentMetrics',
+      Name: 'Chassis Environment Metrics',
+      ...(inlet
+        ? { TemperatureCelsius: { DataSourceUri: `${sensorsUri}${temperatureSensorId(inlet.spec)}/`, Reading: inlet.celsius } }
+        : {}),
+      PowerWatts: { DataSourceUri: `${sensorsUri}PowerConsumption/`, Reading: d.power.reading().consumedWatts },
+      FanSpeedsPercent: snap.fans.map((f) => ({
+        DataSourceUri: `${sensorsUri}${fanSensorId(f.spec)}/`,
+        DeviceName: f.spec.name,
+        Reading: f.percent,
+        SpeedRPM: f.rpm,
+      })),
+    };
+  }
+
+  routes.add({
+    path: '/redfish/v1/Chassis/{ChassisId}/Power/',
+    type: PowerType,
+    get: { privilege: Priv.login, handler: getPower },
+    patch: { privilege: Priv.configureComponents, handler: patchPower },
+  });
+  routes.add({
+    path: '/redfish/v1/Chassis/{ChassisId}/PowerSubsystem/',
+    type: PowerSubsystemType,
+    get: { privilege: Priv.login, handler: getPowerSubsystem },
+  });
+  addCollection(routes, {
+    collection: '/redfish/v1/Chassis/{ChassisId}/PowerSubsystem/PowerSupplies/',
+    member: '/redfish/v1/Chassis/{ChassisId}/PowerSubsystem/PowerSupplies/{PowerSupplyId}/',
+    type: PowerSupplyType,
+    name: 'Power Supply Collection',
+    store: { list: () => psus, get: (id) => psus.find((p) => String(p.bay) === id), id: (p) => String(p.bay) },
+    show: showSupply,
+    privileges: { read: Priv.login },
+  });
+  routes.add({
+    path: '/redfish/v1/Chassis/{ChassisId}/PowerSubsystem/PowerSupplies/{PowerSupplyId}/Metrics/',
+    type: PowerSupplyMetricsType,
+    params: { PowerSupplyId: (id) => psus.some((p) => String(p.bay) === id) },
+    get: { privilege: Priv.login, handler: getSupplyMetrics },
+  });
+  addCollection(routes, {
+    collection: '/redfish/v1/Chassis/{ChassisId}/Sensors/',
+    member: '/redfish/v1/Chassis/{ChassisId}/Sensors/{SensorId}/',
+    type: SensorType,
+    name: 'Sensor Collection',
+    store: {
+      list: () => [...sensorIds].map((id) => ({ id })),
+      get: (id) => (sensorIds.has(id) ? { id } : undefined),
+      id: (s) => s.id,
+    },
+    // Read at the request's instant, so the member agrees with Thermal and Power read at the same time.
+    show: (s) => sensorEntries().find((e) => e.id === s.id)!.body,
+    privileges: { read: Priv.login },
+  });
+  routes.add({
+    path: '/redfish/v1/Chassis/{ChassisId}/EnvironmentMetrics/',
+    type: EnvironmentMetricsType,
+    get: { privilege: Priv.login, handler: getEnvironmentMetrics },
+  });
+}
+
+/** Temperatures are named apart from fans and power readings of the same id. */
+function temperatureSensorId(spec: TemperatureSpec): string {
+  return `${spec.id}Temp`;
+}
+
+function fanSensorId(spec: FanSpec): string {
+  return spec.id;
+}
