@@ -15,6 +15,7 @@ import { collection } from '../../protocol/reply.js';
 import type { PatchContext, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { registerThermalRoutes, thermalHealth, type ThermalDeps } from './thermal.js';
+import { powerSupplyHealth } from './power.js';
 import type { UserTempThresholds } from '../../domain/chassis/thermal-thresholds.js';
 
 export const CHASSIS_URI = '/redfish/v1/Chassis/';
@@ -87,7 +88,16 @@ export function chassisUri(id: string): string {
 }
 
 /** What the chassis area (and the Thermal it registers) uses. */
-export type ChassisDeps = Pick<Services, 'rootLinks' | 'config' | 'serviceUuid' | 'store' | 'host' | 'restApiState'> & ThermalDeps;
+export type ChassisDeps = Pick<
+  Services,
+  'rootLinks' | 'config' | 'serviceUuid' | 'store' | 'host' | 'restApiState' | 'hardware' | 'health'
+> &
+  ThermalDeps;
+
+const HEALTH_RANK = { OK: 0, Warning: 1, Critical: 2 } as const;
+function worstHealth(a: keyof typeof HEALTH_RANK, b: keyof typeof HEALTH_RANK): keyof typeof HEALTH_RANK {
+  return HEALTH_RANK[b] > HEALTH_RANK[a] ? b : a;
+}
 
 function handlers(d: ChassisDeps, state: ChassisState, thermal: UserTempThresholds) {
   const systemUri = `/redfish/v1/Systems/${encodeURIComponent(d.config.systemId)}/`;
@@ -102,7 +112,8 @@ function handlers(d: ChassisDeps, state: ChassisState, thermal: UserTempThreshol
     const id = d.config.chassisId;
     const settings = state.get();
     const firmware = state.hostReportedFirmware();
-    const health = thermalHealth(d, thermal);
+    // The enclosure's health includes its cooling and its power supplies.
+    const health = worstHealth(thermalHealth(d, thermal), powerSupplyHealth(d));
     return {
       Id: id,
       Name: 'Computer System Chassis',

@@ -43,6 +43,14 @@ interface SensorEntry {
   body: Record<string, unknown>;
 }
 
+/** Health of the power supplies for the chassis rollup: N+1 redundancy's (one lost: Warning), or the one supply's own. */
+export function powerSupplyHealth(d: Pick<PowerDeps, 'hardware' | 'health'>): Health {
+  const psus = d.hardware.powerSupplies;
+  const working = psus.filter((p) => psuCarriesLoad(d.health.status(componentKey.psu(p.bay)))).length;
+  const needed = Math.max(1, psus.length - 1);
+  return working === psus.length ? 'OK' : working >= needed ? 'Warning' : 'Critical';
+}
+
 export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
   const chassis = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/`;
   const powerUri = `${chassis}Power/`;
@@ -57,10 +65,7 @@ export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
 
   /** N+1 over two or more supplies: all but one are needed. */
   function redundancy(): { min: number; max: number; health: Health } {
-    const working = psus.filter((p) => psuCarriesLoad(psuStatus(p))).length;
-    const min = Math.max(1, psus.length - 1);
-    const health: Health = working === psus.length ? 'OK' : working >= min ? 'Warning' : 'Critical';
-    return { min, max: psus.length, health };
+    return { min: Math.max(1, psus.length - 1), max: psus.length, health: powerSupplyHealth(d) };
   }
   const redundant = psus.length > 1;
 

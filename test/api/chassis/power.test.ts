@@ -243,15 +243,18 @@ describe('chassis power', () => {
     assert.equal(sub.Status.Health, 'Warning');
     assert.deepEqual((await svc.get(`${SUPPLIES}2/`)).body.Status, { State: 'Enabled', Health: 'Critical' });
     assert.equal((await svc.get(`${SENSORS}PS2Output/`)).body.Reading, 0);
+    assert.equal((await svc.get(CHASSIS)).body.Status.HealthRollup, 'Warning', 'the chassis rolls up its supplies');
 
     health.set(componentKey.psu(1), { Health: 'Critical' });
     assert.equal((await svc.get(POWER)).body.Redundancy[0].Status.Health, 'Critical', 'fewer than needed');
+    assert.equal((await svc.get(CHASSIS)).body.Status.Health, 'Critical');
 
     health.clear(componentKey.psu(1));
     health.clear(componentKey.psu(2));
     p = (await svc.get(POWER)).body;
     assert.deepEqual(p.Redundancy[0].Status, { State: 'Enabled', Health: 'OK' });
     assert.ok(p.PowerSupplies[1].LastPowerOutputWatts > 0);
+    assert.equal((await svc.get(CHASSIS)).body.Status.HealthRollup, 'OK');
   });
 
   it('Sensors, Thermal, Power and EnvironmentMetrics show the same readings at the same instant', async () => {
