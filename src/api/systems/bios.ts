@@ -3,7 +3,7 @@
 // and the attribute registry in the registry store.
 import { BIOS_PASSWORDS, BiosSettings } from '../../domain/bios/bios.js';
 import { pendingTypeFits } from '../../domain/bios/validate.js';
-import { BOOT_OPTIONS, type BootSettings } from '../../domain/bios/boot.js';
+import type { BootSettings } from '../../domain/bios/boot.js';
 import { Priv } from '../../lib/privileges.js';
 import { baseError, combinedError, vendorError, vendorMessage, type RedfishError } from '../../messages/errors.js';
 import { BIOS_REGISTRY_ID, BIOS_ROM_VERSION, biosRegistryDocument } from '../../platform/bios-attributes.js';
@@ -165,12 +165,12 @@ function handlers(d: BiosDeps, boot: BootSettings) {
 
   function getBootSettings() {
     const order = boot.get().BootOrder;
-    const byId = new Map(BOOT_OPTIONS.map((o) => [o.id, o]));
+    const byId = new Map(boot.options.map((o) => [o.id, o]));
     return {
       Id: 'Boot',
       Name: 'Boot Order Current Settings',
       Description: 'The UEFI boot sources and the persistent boot order of the system ROM',
-      BootSources: BOOT_OPTIONS.map((o, i) => ({
+      BootSources: boot.options.map((o, i) => ({
         BootOptionReference: o.id,
         BootString: o.displayName,
         CorrelatableID: o.uefiDevicePath,

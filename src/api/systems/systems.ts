@@ -1,8 +1,8 @@
 // Computer systems: the one simulated server, its power actions (standard and
 // vendor), boot configuration and boot options. BIOS lives in bios.ts.
 import {
-  BOOT_OPTIONS,
   BootSettings,
+  bootOptionsFor,
   OVERRIDE_TARGETS,
   isPermutationOfOptions,
   type BootOptionDef,
@@ -108,7 +108,7 @@ function handlers(d: SystemDeps, boot: BootSettings) {
     const p = progress(d.server, d.clock.now());
     const tpm = d.host.tpm();
     const b = boot.get();
-    const last = BOOT_OPTIONS.find((o) => o.id === b.LastBootOption);
+    const last = boot.options.find((o) => o.id === b.LastBootOption);
     return {
       Id: d.config.systemId,
       Name: 'Computer System',
@@ -144,7 +144,7 @@ function handlers(d: SystemDeps, boot: BootSettings) {
       Boot: {
         ...bootBody(b),
         'BootSourceOverrideTarget@Redfish.AllowableValues': [...OVERRIDE_TARGETS],
-        'UefiTargetBootSourceOverride@Redfish.AllowableValues': BOOT_OPTIONS.map((o) => o.uefiDevicePath),
+        'UefiTargetBootSourceOverride@Redfish.AllowableValues': boot.options.map((o) => o.uefiDevicePath),
         BootOptions: { '@odata.id': `${uri}BootOptions/` },
       },
       Bios: { '@odata.id': `${uri}Bios/` },
@@ -180,7 +180,7 @@ function handlers(d: SystemDeps, boot: BootSettings) {
       throw baseError('PropertyValueFormatError', HostName, 'HostName').about('HostName');
     }
     const led = changedIndicator(uid.get(), { IndicatorLED, LocationIndicatorActive });
-    if (ctx.body.Boot) boot.update(checkBootChange(boot.get(), ctx.body.Boot));
+    if (ctx.body.Boot) boot.update(checkBootChange(boot.get(), ctx.body.Boot, boot.options));
     if (ctx.body.AssetTag !== undefined) assetTag.set(ctx.body.AssetTag);
     if (HostName !== undefined) hostName.set(HostName);
     uid.change({ IndicatorLED: led });
@@ -217,7 +217,8 @@ export function registerSystemRoutes(routes: RouteTable, d: SystemDeps): void {
   d.rootLinks.Systems = SYSTEMS_URI;
   routes.param('SystemId', (id) => id === d.config.systemId);
   // An empty virtual media device is skipped at boot, and a boot from one is logged (IML).
-  const boot = new BootSettings(d.store, d.host, d.virtualMedia);
+  // The boot options follow the hardware profile's drives and NICs.
+  const boot = new BootSettings(d.store, d.host, bootOptionsFor(d.hardware), d.virtualMedia);
   const h = handlers(d, boot);
 
   routes.add({
@@ -244,7 +245,7 @@ export function registerSystemRoutes(routes: RouteTable, d: SystemDeps): void {
     type: BootOptionType,
     name: 'Boot Options',
     extra: () => ({ Description: 'The UEFI boot options of the system' }),
-    store: { list: () => BOOT_OPTIONS, get: (id) => BOOT_OPTIONS.find((o) => o.id === id), id: (o) => o.id },
+    store: { list: () => boot.options, get: (id) => boot.options.find((o) => o.id === id), id: (o) => o.id },
     show: bootOptionBody,
     privileges: { read: Priv.login },
   });
@@ -263,13 +264,13 @@ function bootBody(b: BootState) {
 }
 
 /** Cross-property rules the type description cannot state: the whole boot order, UEFI targets. */
-function checkBootChange(current: BootState, change: Partial<BootState>): Partial<BootState> {
+function checkBootChange(current: BootState, change: Partial<BootState>, options: readonly BootOptionDef[]): Partial<BootState> {
   const errors = [];
-  if (change.BootOrder !== undefined && !isPermutationOfOptions(change.BootOrder)) {
+  if (change.BootOrder !== undefined && !isPermutationOfOptions(change.BootOrder, options)) {
     errors.push(baseError('PropertyValueIncorrect', 'Boot/BootOrder', JSON.stringify(change.BootOrder)).about('Boot/BootOrder'));
   }
   const path = change.UefiTargetBootSourceOverride;
-  if (path !== undefined && path !== null && !BOOT_OPTIONS.some((o) => o.uefiDevicePath === path)) {
+  if (path !== undefined && path !== null && !options.some((o) => o.uefiDevicePath === path)) {
     errors.push(baseError('PropertyValueNotInList', path, 'Boot/UefiTargetBootSourceOverride').about('Boot/UefiTargetBootSourceOverride'));
   }
   const target = change.BootSourceOverrideTarget ?? current.BootSourceOverrideTarget;

@@ -1,8 +1,10 @@
 // Boot configuration of the simulated server: the UEFI boot options the ROM
 // found, the persistent boot order, and the boot source override, whose Once
 // mode is consumed at the next boot (POST step BootDevice).
+import type { Hardware } from '../../platform/hardware/identity.js';
 import type { HostLifecycle } from '../../platform/lifecycle.js';
 import type { DocumentStore } from '../../store/documents.js';
+import { raidCapacity } from '../storage/raid.js';
 
 export const OVERRIDE_TARGETS = [
   'None',
@@ -35,72 +37,112 @@ export interface BootOptionDef {
   alias: OverrideTarget;
 }
 
-/** What the ROM discovers on this server's hardware. */
-export const BOOT_OPTIONS: readonly BootOptionDef[] = [
-  {
-    id: 'Boot0001',
-    structured: 'HD.Emb.1.2',
-    alias: 'Hdd',
-    displayName: 'Embedded RAID 1 : Smart Array P408i-a SR Gen10 - 894.2 GiB, RAID1 Logical Drive 1 (Target:0, Lun:0)',
-    uefiDevicePath: 'PciRoot(0x2)/Pci(0x0,0x0)/Pci(0x0,0x0)/Scsi(0x0,0x0)',
-  },
-  {
-    id: 'Boot0002',
-    structured: 'NIC.LOM.1.1.IPv4',
-    alias: 'Pxe',
-    displayName: 'Embedded LOM 1 Port 1 : Network Adapter 4-port 1Gb (PXE IPv4)',
-    uefiDevicePath: 'PciRoot(0x0)/Pci(0x1C,0x0)/Pci(0x0,0x0)/MAC(9440C9A1B2C0,0x1)/IPv4(0.0.0.0)',
-  },
-  {
-    id: 'Boot0003',
-    structured: 'NIC.LOM.1.1.IPv6',
-    alias: 'Pxe',
-    displayName: 'Embedded LOM 1 Port 1 : Network Adapter 4-port 1Gb (PXE IPv6)',
-    uefiDevicePath: 'PciRoot(0x0)/Pci(0x1C,0x0)/Pci(0x0,0x0)/MAC(9440C9A1B2C0,0x1)/IPv6(0000:0000:0000:0000:0000:0000:0000:0000)',
-  },
-  {
-    id: 'Boot0004',
-    structured: 'NIC.LOM.1.1.Httpv4',
-    alias: 'UefiHttp',
-    displayName: 'Embedded LOM 1 Port 1 : Network Adapter 4-port 1Gb (HTTP(S) IPv4)',
-    uefiDevicePath: 'PciRoot(0x0)/Pci(0x1C,0x0)/Pci(0x0,0x0)/MAC(9440C9A1B2C0,0x1)/IPv4(0.0.0.0)/Uri()',
-  },
-  {
-    id: 'Boot0005',
-    structured: 'NIC.Slot.1.1.IPv4',
-    alias: 'Pxe',
-    displayName: 'Slot 1 Port 1 : Ethernet 25Gb 2-port Adapter (PXE IPv4)',
-    uefiDevicePath: 'PciRoot(0x3)/Pci(0x0,0x0)/Pci(0x0,0x0)/MAC(B47AF1C3D4E0,0x1)/IPv4(0.0.0.0)',
-  },
-  {
-    id: 'Boot0006',
-    structured: 'HD.Slot.3.1',
-    alias: 'Hdd',
-    displayName: 'Slot 3 : NVMe Drive 1.6TB (Bay 1)',
-    uefiDevicePath: 'PciRoot(0x4)/Pci(0x2,0x0)/Pci(0x0,0x0)/NVMe(0x1,00-00-00-00-00-00-00-00)',
-  },
-  {
-    id: 'Boot0007',
-    structured: 'Generic.USB.1.1',
-    alias: 'Usb',
-    displayName: 'Generic USB Boot',
-    uefiDevicePath: 'UsbClass(0xFFFF,0xFFFF,0xFF,0xFF,0xFF)',
-  },
-  {
-    id: 'Boot0008',
-    structured: 'CD.Virtual.2.1',
-    alias: 'Cd',
-    displayName: 'Virtual CD/DVD-ROM : Management Controller Virtual USB 2:1',
-    uefiDevicePath: 'PciRoot(0x0)/Pci(0x14,0x0)/USB(0x13,0x0)/USB(0x1,0x0)',
-  },
-  {
-    id: 'Boot0009',
-    structured: 'Shell.Emb.1.1',
-    alias: 'UefiShell',
-    displayName: 'Embedded UEFI Shell',
-    uefiDevicePath: 'Fv(CDBB7B35-6833-4ED6-9AB2-57D2ACDDF6F0)/FvFile(C57AD6B7-0515-40A8-9D21-551652854E37)',
-  },
-];
+/** What boot options depend on: the hardware profile's storage and NICs. */
+export type BootHardware = Pick<Hardware, 'storage' | 'nics'>;
+
+/**
+ * The UEFI boot options the ROM discovers on this hardware, in its default
+ * order: logical drives of RAID controllers, then the drives of controllers
+ * without RAID (HBA, direct-attached NVMe), then network boot on port 1 of each
+ * NIC (PXE IPv4; the first NIC also PXE IPv6 and HTTP), the USB and virtual CD
+ * devices and the UEFI shell. Ids are Boot0001... in that order.
+ */
+export function bootOptionsFor(hw: BootHardware): BootOptionDef[] {
+  const found: Omit<BootOptionDef, 'id'>[] = [];
+  let embedded = 0;
+  const where = hw.storage.map((c) => {
+    const emb = c.slot === 'Embedded';
+    const n = emb ? ++embedded : Number(c.slot);
+    return { kind: emb ? 'Emb' : 'Slot', n, label: emb ? `Embedded RAID ${n}` : `Slot ${c.slot}` };
+  });
+  hw.storage.forEach((c, ci) => {
+    if (c.raidTypes.length === 0) return;
+    const w = where[ci]!;
+    c.volumes.forEach((v, vi) => {
+      const bytes = raidCapacity(
+        v.raidType,
+        v.drives.map((bay) => c.drives.find((d) => d.bay === bay)?.capacityBytes ?? 0),
+      );
+      found.push({
+        // Sub-instance 1 is the controller itself; its logical drives follow.
+        structured: `HD.${w.kind}.${w.n}.${vi + 2}`,
+        alias: 'Hdd',
+        displayName: `${w.label} : ${c.model} - ${gib(bytes)} GiB, ${v.raidType} ${v.name} (Target:0, Lun:${vi})`,
+        uefiDevicePath: `PciRoot(${hex(2 + ci)})/Pci(0x0,0x0)/Pci(0x0,0x0)/Scsi(0x0,${hex(vi)})`,
+      });
+    });
+  });
+  hw.storage.forEach((c, ci) => {
+    if (c.raidTypes.length > 0) return;
+    const w = where[ci]!;
+    c.drives.forEach((d, di) => {
+      const device =
+        d.protocol === 'NVMe'
+          ? `NVMe(0x1,${(d.uuid.replace(/-/g, '').slice(0, 16).match(/../g) ?? []).join('-')})`
+          : d.protocol === 'SATA'
+            ? `Sata(${hex(di)},0xFFFF,0x0)`
+            : `Scsi(${hex(di)},0x0)`;
+      found.push({
+        structured: `HD.${w.kind}.${w.n}.${di + 1}`,
+        alias: 'Hdd',
+        displayName: `${w.label} : ${d.protocol} Drive ${gib(d.capacityBytes)} GiB (Bay ${d.bay})`,
+        uefiDevicePath: `PciRoot(${hex(2 + ci)})/Pci(${hex(2 + di)},0x0)/Pci(0x0,0x0)/${device}`,
+      });
+    });
+  });
+  let lom = 0;
+  hw.nics.forEach((nic, ni) => {
+    const port = nic.ports[0];
+    if (!port) return;
+    const emb = nic.slot === 'Embedded';
+    const structured = emb ? `NIC.LOM.${++lom}.1` : `NIC.Slot.${nic.slot}.1`;
+    const label = emb ? `Embedded LOM ${lom} Port 1 : ${nic.model}` : `Slot ${nic.slot} Port 1 : ${nic.model}`;
+    const path = `${emb ? 'PciRoot(0x0)/Pci(0x1C,0x0)' : `PciRoot(${hex(8 + ni)})/Pci(0x0,0x0)`}/Pci(0x0,0x0)/MAC(${port.mac.replace(/:/g, '').toUpperCase()},0x1)`;
+    found.push({
+      structured: `${structured}.IPv4`,
+      alias: 'Pxe',
+      displayName: `${label} (PXE IPv4)`,
+      uefiDevicePath: `${path}/IPv4(0.0.0.0)`,
+    });
+    if (ni > 0) return;
+    found.push({
+      structured: `${structured}.IPv6`,
+      alias: 'Pxe',
+      displayName: `${label} (PXE IPv6)`,
+      uefiDevicePath: `${path}/IPv6(0000:0000:0000:0000:0000:0000:0000:0000)`,
+    });
+    found.push({
+      structured: `${structured}.Httpv4`,
+      alias: 'UefiHttp',
+      displayName: `${label} (HTTP(S) IPv4)`,
+      uefiDevicePath: `${path}/IPv4(0.0.0.0)/Uri()`,
+    });
+  });
+  found.push(
+    {
+      structured: 'Generic.USB.1.1',
+      alias: 'Usb',
+      displayName: 'Generic USB Boot',
+      uefiDevicePath: 'UsbClass(0xFFFF,0xFFFF,0xFF,0xFF,0xFF)',
+    },
+    {
+      structured: 'CD.Virtual.2.1',
+      alias: 'Cd',
+      displayName: 'Virtual CD/DVD-ROM : Management Controller Virtual USB 2:1',
+      uefiDevicePath: 'PciRoot(0x0)/Pci(0x14,0x0)/USB(0x13,0x0)/USB(0x1,0x0)',
+    },
+    {
+      structured: 'Shell.Emb.1.1',
+      alias: 'UefiShell',
+      displayName: 'Embedded UEFI Shell',
+      uefiDevicePath: 'Fv(CDBB7B35-6833-4ED6-9AB2-57D2ACDDF6F0)/FvFile(C57AD6B7-0515-40A8-9D21-551652854E37)',
+    },
+  );
+  return found.map((o, i) => ({ id: `Boot${(i + 1).toString(16).toUpperCase().padStart(4, '0')}`, ...o }));
+}
+
+const hex = (n: number) => `0x${n.toString(16).toUpperCase()}`;
+const gib = (bytes: number) => (bytes / 2 ** 30).toFixed(1);
 
 export interface BootState {
   BootSourceOverrideTarget: OverrideTarget;
@@ -113,18 +155,20 @@ export interface BootState {
   LastBootOption: string | null;
 }
 
-export const DEFAULT_BOOT: BootState = {
-  BootSourceOverrideTarget: 'None',
-  BootSourceOverrideEnabled: 'Disabled',
-  BootSourceOverrideMode: 'UEFI',
-  UefiTargetBootSourceOverride: null,
-  BootOrder: BOOT_OPTIONS.map((o) => o.id),
-  LastBootOption: null,
-};
+function defaultBoot(options: readonly BootOptionDef[]): BootState {
+  return {
+    BootSourceOverrideTarget: 'None',
+    BootSourceOverrideEnabled: 'Disabled',
+    BootSourceOverrideMode: 'UEFI',
+    UefiTargetBootSourceOverride: null,
+    BootOrder: options.map((o) => o.id),
+    LastBootOption: null,
+  };
+}
 
 /** True when `order` names every boot option exactly once. */
-export function isPermutationOfOptions(order: readonly string[]): boolean {
-  const ids = new Set(BOOT_OPTIONS.map((o) => o.id));
+export function isPermutationOfOptions(order: readonly string[], options: readonly BootOptionDef[]): boolean {
+  const ids = new Set(options.map((o) => o.id));
   return order.length === ids.size && new Set(order).size === order.length && order.every((id) => ids.has(id));
 }
 
@@ -147,18 +191,27 @@ export class BootSettings {
   constructor(
     store: DocumentStore,
     host: HostLifecycle,
+    /** The boot options of this hardware (bootOptionsFor). */
+    readonly options: readonly BootOptionDef[],
     private readonly media?: RemovableMedia,
   ) {
-    this.saved = store.setting<BootState>('system.boot', DEFAULT_BOOT);
+    this.saved = store.setting<BootState>('system.boot', defaultBoot(options));
     host.onPost('BootDevice', () => this.consumeOverride());
   }
 
   get(): BootState {
-    return this.saved.get();
+    const s = this.saved.get();
+    if (isPermutationOfOptions(s.BootOrder, this.options)) return s;
+    // Other hardware since the order was saved (another --hardware): the ROM keeps the
+    // options it still finds in their order and appends the new ones.
+    const kept = s.BootOrder.filter((id) => this.options.some((o) => o.id === id));
+    const order = [...new Set(kept)];
+    for (const o of this.options) if (!order.includes(o.id)) order.push(o.id);
+    return { ...s, BootOrder: order };
   }
 
   update(change: Partial<BootState>): void {
-    this.saved.set({ ...this.saved.get(), ...change });
+    this.saved.set({ ...this.get(), ...change });
   }
 
   /** The option the server boots from now: the override, else the first of the boot order (devices without media skipped). */
@@ -167,15 +220,15 @@ export class BootSettings {
   }
 
   private choose(): { option?: BootOptionDef; missing?: BootOptionDef } {
-    const s = this.saved.get();
+    const s = this.get();
     const empty = (o: BootOptionDef) => this.media?.mediaIn(o) === null;
-    const inOrder = s.BootOrder.map((id) => BOOT_OPTIONS.find((o) => o.id === id));
+    const inOrder = s.BootOrder.map((id) => this.options.find((o) => o.id === id));
     const byAlias = (alias: OverrideTarget) => inOrder.find((o) => o?.alias === alias);
     let missing: BootOptionDef | undefined;
     if (s.BootSourceOverrideEnabled !== 'Disabled' && s.BootSourceOverrideTarget !== 'None') {
       const wanted =
         s.BootSourceOverrideTarget === 'UefiTarget'
-          ? BOOT_OPTIONS.find((o) => o.uefiDevicePath === s.UefiTargetBootSourceOverride)
+          ? this.options.find((o) => o.uefiDevicePath === s.UefiTargetBootSourceOverride)
           : byAlias(s.BootSourceOverrideTarget);
       if (wanted && !empty(wanted)) return { option: wanted };
       missing = wanted;
@@ -188,7 +241,7 @@ export class BootSettings {
 
   /** Boot: note the device, and clear a one-time override, which this boot used. */
   private consumeOverride(): void {
-    const s = this.saved.get();
+    const s = this.get();
     const { option, missing } = this.choose();
     const next: BootState = { ...s, LastBootOption: option?.id ?? null };
     if (s.BootSourceOverrideEnabled === 'Once') {

@@ -52,7 +52,7 @@ describe('BIOS current and pending areas', () => {
   it('the vendor Boot and iSCSI resources have content', async () => {
     const boot = (await svc.get(`${BIOS}Boot/`)).body;
     assert.ok(boot.BootSources.some((x: any) => x.StructuredBootString === 'NIC.LOM.1.1.IPv4'));
-    assert.equal(boot.PersistentBootConfigOrder.length, 9);
+    assert.equal(boot.PersistentBootConfigOrder.length, 8);
     const iscsi = (await svc.get(`${BIOS}iScsi/`)).body;
     assert.match(iscsi.iSCSIInitiatorName, /^iqn\.2015-02\.com\.vendor:/);
     assert.equal(iscsi.iSCSISources.length, 4);

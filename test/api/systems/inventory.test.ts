@@ -330,6 +330,29 @@ describe('hardware inventory across profiles and restarts', () => {
     }
   });
 
+  it('boot options follow the profile; a saved boot order is fitted to other hardware after a restart', async () => {
+    const svc = await startTestService();
+    let restarted: TestService | undefined;
+    try {
+      const sys = (await svc.get(SYS)).body;
+      const order: string[] = sys.Boot.BootOrder;
+      const reversed = [...order].reverse();
+      assert.equal((await svc.req('PATCH', SYS, { body: { Boot: { BootOrder: reversed } } })).status, 200);
+      const pxe = await svc.get(`${SYS}BootOptions/Boot0002/`);
+      const mac = (await svc.get(`${SYS}EthernetInterfaces/1/`)).body.MACAddress.replace(/:/g, '').toUpperCase();
+      assert.ok(pxe.body.UefiDevicePath.includes(`MAC(${mac},`), 'PXE on the first port, by its MAC');
+      restarted = await svc.restart({ hardware: 'vs380-gen10-nvme' });
+      const options = (await restarted.get(`${SYS}BootOptions/`)).body.Members.map((m: any) => m['@odata.id'].split('/').at(-2));
+      assert.equal(options.length, 16, 'boot mirror, 8 NVMe drives, PXE/HTTP on the OCP NIC, PXE on the slot NIC, USB, CD, shell');
+      const after: string[] = (await restarted.get(SYS)).body.Boot.BootOrder;
+      assert.deepEqual([...after].sort(), [...options].sort(), 'a permutation of the options found now');
+      assert.deepEqual(after.slice(0, reversed.length), reversed, 'the options still found keep their saved order');
+      assert.equal((await restarted.req('PATCH', SYS, { body: { Boot: { BootOrder: options } } })).status, 200);
+    } finally {
+      await (restarted ?? svc).close();
+    }
+  });
+
   it('keeps MACs and serials across a restart; another controller (data dir) has others', async () => {
     const svc = await startTestService();
     const other = await startTestService();
