@@ -207,6 +207,7 @@ export class Dispatcher {
     const ctx = requestContext(match, principal, query, p.req.headers, p.req.clientIp);
     ctx.socket = p.req.socket;
     ctx.stream = stream;
+    ctx.annotations = redfishAnnotations(body);
 
     if (method === 'GET' || method === 'HEAD') return this.read(p, method === 'HEAD');
 
@@ -412,6 +413,12 @@ function withoutConfigureSelf(held: ReadonlySet<Privilege>): ReadonlySet<Privile
 
 function requestContext(match: Match, principal: Principal, query: Query, headers: IncomingHttpHeaders, clientIp: string): RequestContext {
   return { params: match.params, uri: match.uri, principal, query, body: {}, problems: [], headers, clientIp };
+}
+
+/** The top-level `@Redfish.*` members of a JSON object body. */
+function redfishAnnotations(body: unknown): Readonly<Record<string, unknown>> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
+  return Object.fromEntries(Object.entries(body).filter(([k]) => k.startsWith('@Redfish.')));
 }
 
 function anonymous(): Principal {

@@ -31,6 +31,8 @@ export interface RequestContext<Params = Readonly<Record<string, string>>, Body 
   body: Body;
   /** Messages for properties that failed validation in a partially applied PATCH. */
   problems: ExtendedInfo[];
+  /** The body's top-level `@Redfish.*` annotations (e.g. `@Redfish.OperationApplyTime`), which validation leaves out of `body`. */
+  annotations?: Readonly<Record<string, unknown>>;
   headers: IncomingHttpHeaders;
   clientIp: string;
   socket?: TLSSocket;

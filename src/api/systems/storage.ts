@@ -265,6 +265,8 @@ function handlers(d: StorageDeps, storage: StorageControllers) {
       Operations: ops,
       Links: { Drives: v.drives.map((id) => ({ '@odata.id': driveUri(v.storageId, id) })), 'Drives@odata.count': v.drives.length },
       Oem: { Vendor: { ConfigurationState: v.state, LogicalDriveNumber: Number(v.id) } },
+      // A DELETE applies OnReset too (DSP0266: the annotation on the member for its deletion).
+      '@Redfish.OperationApplyTimeSupport': APPLY_TIME_SUPPORT,
     };
   }
 
@@ -274,6 +276,7 @@ function handlers(d: StorageDeps, storage: StorageControllers) {
 
   function postVolume(ctx: PostContext<VolumesPath, typeof VolumeType.properties>): Reply {
     const sid = ctx.params.StorageId;
+    onResetOnly(ctx);
     const b = ctx.body;
     const problems: RedfishError[] = [];
     const drives = (b.Links?.Drives ?? []).flatMap((link, i) => {
@@ -312,8 +315,20 @@ function handlers(d: StorageDeps, storage: StorageControllers) {
   }
 
   function deleteVolume(ctx: Context<VolumePath>): Reply | undefined {
+    onResetOnly(ctx);
     const task = storage.deleteVolume(ctx.params.StorageId, ctx.params.VolumeId, { ...payloadOf(ctx), HttpOperation: 'DELETE' });
     return task ? taskAccepted(task) : undefined;
+  }
+
+  /** A client may ask for the one apply time there is; another (Immediate) is refused rather than ignored. */
+  function onResetOnly(ctx: { annotations?: Readonly<Record<string, unknown>> }): void {
+    const asked = ctx.annotations?.['@Redfish.OperationApplyTime'];
+    if (asked === undefined || asked === 'OnReset') return;
+    const shown = typeof asked === 'string' ? asked : JSON.stringify(asked);
+    const e = baseError('PropertyValueNotInList', shown, '@Redfish.OperationApplyTime');
+    // Set by hand: about() reads dots as path separators.
+    for (const i of e.infos) i.RelatedProperties = ['#/@Redfish.OperationApplyTime'];
+    throw e;
   }
 
   /** A drive's @odata.id as a client sends it (trailing slash optional) to its ids. */

@@ -96,6 +96,24 @@ describe('RAID volumes', () => {
     assert.equal((await req('DELETE', `${VOLUMES}2/`)).status, 200);
   });
 
+  it('the apply time a client may ask is OnReset, for a create and a delete; Immediate is refused, not ignored', async () => {
+    const volume = (await get(`${VOLUMES}1/`)).body;
+    assert.deepEqual(volume['@Redfish.OperationApplyTimeSupport'].SupportedValues, ['OnReset']);
+    let r = await create({ '@Redfish.OperationApplyTime': 'Immediate', RAIDType: 'RAID0', Links: links(2) });
+    assert.equal(r.status, 400);
+    assert.deepEqual(ids(r.body), ['Base.PropertyValueNotInList']);
+    assert.deepEqual(r.body.error['@Message.ExtendedInfo'][0].RelatedProperties, ['#/@Redfish.OperationApplyTime']);
+    assert.deepEqual(await members(), [`${VOLUMES}1/`]);
+    r = await create({ '@Redfish.OperationApplyTime': 'OnReset', RAIDType: 'RAID0', Links: links(2) });
+    assert.equal(r.status, 202);
+    r = await req('DELETE', `${VOLUMES}2/`, { body: { '@Redfish.OperationApplyTime': 'Immediate' } });
+    assert.equal(r.status, 400);
+    assert.deepEqual(ids(r.body), ['Base.PropertyValueNotInList']);
+    r = await req('DELETE', `${VOLUMES}2/`, { body: { '@Redfish.OperationApplyTime': 'OnReset' } });
+    assert.equal(r.status, 200);
+    assert.deepEqual(await members(), [`${VOLUMES}1/`]);
+  });
+
   it('impossible layouts are refused with registry messages naming the property', async () => {
     const cases: [unknown, number, string[], string?][] = [
       [{ RAIDType: 'RAID5', Links: links(2, 3) }, 400, ['Base.PropertyValueConflict'], '#/Links/Drives'],
