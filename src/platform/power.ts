@@ -49,12 +49,19 @@ export interface PhaseSource {
   onPhaseChange(fn: () => void): void;
 }
 
+/** The id of a supply's output reading (a Sensor and a MetricId). */
+export function psuSensorId(bay: number): string {
+  return `PS${bay}Output`;
+}
+
 /** A supply carries load unless it has failed (Critical) or is not enabled (absent, offline). */
 export function psuCarriesLoad(status: ComponentStatus): boolean {
   return status.State === 'Enabled' && status.Health !== 'Critical';
 }
 
 export interface PowerSupplyInput {
+  /** Bay number, naming the supply's reading (PS<bay>Output); the position (1-based) without one. */
+  bay?: number;
   capacityWatts: number;
 }
 
@@ -169,8 +176,8 @@ export class PowerModel implements SensorSource {
         uri: `${uri}#/PowerControl/0/PowerConsumedWatts`,
       },
       ...r.psuWatts.map((w, i) => ({
-        id: `PS${i + 1}Output`,
-        name: `Power supply ${i + 1} output`,
+        id: psuSensorId(this.d.psus[i]?.bay ?? i + 1),
+        name: `Power supply ${this.d.psus[i]?.bay ?? i + 1} output`,
         kind: 'Power' as const,
         reading: w,
         units: 'W' as const,

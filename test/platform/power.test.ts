@@ -9,7 +9,7 @@ const SPEC = { standbyWatts: 18, idleWatts: 140, maxWatts: 520 };
 const TIMINGS = { powerOnMs: 2_000, postMs: 5_000, shutdownMs: 5_000 };
 
 /** A host whose phase the test sets, and a store of one document per key. */
-function setup(opts: { psus?: number[]; healthy?: (i: number) => boolean; saved?: Map<string, unknown> } = {}) {
+function setup(opts: { psus?: number[]; bays?: number[]; healthy?: (i: number) => boolean; saved?: Map<string, unknown> } = {}) {
   const clock = new ManualClock('2026-11-22T08:00:00Z');
   const listeners: (() => void)[] = [];
   let state = { phase: 'Off' as Phase, phaseSince: clock.now() };
@@ -30,7 +30,7 @@ function setup(opts: { psus?: number[]; healthy?: (i: number) => boolean; saved?
     store: store as never,
     host,
     spec: SPEC,
-    psus: (opts.psus ?? [800, 800]).map((capacityWatts) => ({ capacityWatts })),
+    psus: (opts.psus ?? [800, 800]).map((capacityWatts, i) => ({ capacityWatts, ...(opts.bays ? { bay: opts.bays[i] } : {}) })),
     psuHealthy: (i) => healthy(i),
     powerUri: URI,
   });
@@ -184,5 +184,17 @@ describe('simulated power draw', () => {
     );
     assert.equal(r[0]!.reading, r[1]!.reading);
     assert.equal(s.model.capacityWatts(), 1600, 'one supply: its own capacity');
+  });
+
+  it('names each supply reading by its bay', () => {
+    const s = setup({ psus: [800, 800], bays: [1, 3] });
+    assert.deepEqual(
+      s.model.readings().map((r) => [r.id, r.name, r.uri]),
+      [
+        ['PowerConsumption', 'Power consumption', `${URI}#/PowerControl/0/PowerConsumedWatts`],
+        ['PS1Output', 'Power supply 1 output', `${URI}#/PowerSupplies/0/LastPowerOutputWatts`],
+        ['PS3Output', 'Power supply 3 output', `${URI}#/PowerSupplies/1/LastPowerOutputWatts`],
+      ],
+    );
   });
 });

@@ -12,7 +12,7 @@
 import { Priv } from '../../lib/privileges.js';
 import { baseError } from '../../messages/errors.js';
 import { componentKey, type ComponentStatus } from '../../platform/hardware/health.js';
-import { LIMIT_CORRECTION_MS, METRICS_INTERVAL_MIN, psuCarriesLoad } from '../../platform/power.js';
+import { LIMIT_CORRECTION_MS, METRICS_INTERVAL_MIN, psuCarriesLoad, psuSensorId } from '../../platform/power.js';
 import type { FanSpec, TemperatureSpec } from '../../platform/thermal.js';
 import { addCollection } from '../../protocol/collections.js';
 import { odataType } from '../../protocol/description.js';
@@ -237,7 +237,7 @@ export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
       Id: 'Metrics',
       Name: `Power Supply ${p.bay} Metrics`,
       InputVoltage: { DataSourceUri: `${supplyUri(p)}Metrics/`, Reading: psuCarriesLoad(status) ? LINE_VOLTS : 0 },
-      OutputPowerWatts: { DataSourceUri: `${sensorsUri}PS${i + 1}Output/`, Reading: d.power.reading().psuWatts[i] ?? 0 },
+      OutputPowerWatts: { DataSourceUri: `${sensorsUri}${psuSensorId(p.bay)}/`, Reading: d.power.reading().psuWatts[i] ?? 0 },
       Status: status,
     };
   }
