@@ -2,10 +2,12 @@
 // profile (Storage, Controllers, Drives, Volumes) and SimpleStorage for older
 // clients. Volumes are created and deleted OnReset: the change is pending (a
 // task tracks it) until the server's next POST applies it.
+import { componentKey, type ComponentStatus } from '../../platform/hardware/health.js';
 import { componentUuid } from '../../platform/hardware/identity.js';
 import { toIso } from '../../platform/clock.js';
 import { Priv } from '../../lib/privileges.js';
 import { baseError, combinedError, type RedfishError } from '../../messages/errors.js';
+import { resourceEvent, storageDeviceEvent } from '../../messages/event-messages.js';
 import { StorageControllers, type Controller, type Drive, type VolumeRecord } from '../../domain/storage/storage.js';
 import { VOLUME_TYPE_OF } from '../../domain/storage/raid.js';
 import { taskUri, type TaskRecord } from '../../domain/tasks.js';
@@ -35,7 +37,7 @@ import {
 import { systemUri } from './system-types.js';
 
 /** What the storage area uses. */
-export type StorageDeps = Pick<Services, 'config' | 'store' | 'clock' | 'host' | 'tasks' | 'hardware' | 'health'>;
+export type StorageDeps = Pick<Services, 'config' | 'store' | 'clock' | 'host' | 'tasks' | 'hardware' | 'health' | 'events' | 'logs'>;
 
 const STORAGE = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/';
 type VolumesPath = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Volumes/';
@@ -343,6 +345,55 @@ function handlers(d: StorageDeps, storage: StorageControllers) {
   }
 }
 
+/** Where a controller is, as its event messages name it. */
+function placeOf(c: Controller): string {
+  return c.slot === 'Embedded' ? 'Embedded' : `Slot ${c.slot}`;
+}
+
+/** The words the controller's events use for a status. */
+function statusWord(s: ComponentStatus): string {
+  if (s.State === 'Absent') return 'Absent';
+  if (s.Health === 'Critical') return 'Failed';
+  if (s.Health === 'Warning') return s.State === 'Enabled' ? 'Degraded' : 'Predictive Failure';
+  return 'OK';
+}
+
+/**
+ * Events and IML entries of the array controllers: volumes POST built or removed, and drive status
+ * changes from the health registry (an injected fault), with what they do to the drive's volumes.
+ */
+function announceChanges(d: StorageDeps, storage: StorageControllers): void {
+  const sys = systemUri(d);
+  const uriOf = (sid: string, kind: 'Drives' | 'Volumes', id: string) =>
+    `${sys}Storage/${encodeURIComponent(sid)}/${kind}/${encodeURIComponent(id)}/`;
+  storage.onApplied((v, change) => {
+    const uri = uriOf(v.storageId, 'Volumes', v.id);
+    if (change === 'deleted') {
+      d.events.publish(resourceEvent('ResourceRemoved'), uri, 'ResourceRemoved');
+      return;
+    }
+    d.events.publish(resourceEvent('ResourceCreated'), uri, 'ResourceAdded');
+    const c = storage.controller(v.storageId);
+    if (c) d.logs.write('IML', storageDeviceEvent('DrvArrLogDrvStatusChange', v.id, placeOf(c), 'OK'), uri);
+  });
+  d.health.onChange((key, status) => {
+    for (const c of storage.controllers()) {
+      const x = storage.drives(c.id).find((dr) => componentKey.drive(c.id, dr.bay) === key);
+      if (!x) continue;
+      const msg = storageDeviceEvent('DrvArrPhyDrvStatusChange', x.bay, placeOf(c), statusWord(status));
+      const uri = uriOf(c.id, 'Drives', x.id);
+      d.logs.write('IML', msg, uri);
+      d.events.publish(msg, uri, 'StatusChange');
+      for (const v of storage.volumesOfDrive(c.id, x.id).filter((vol) => vol.state !== 'PendingCreate')) {
+        const vm = storageDeviceEvent('DrvArrLogDrvStatusChange', v.id, placeOf(c), statusWord(storage.volumeStatus(v)));
+        const vuri = uriOf(c.id, 'Volumes', v.id);
+        d.logs.write('IML', vm, vuri);
+        d.events.publish(vm, vuri, 'StatusChange');
+      }
+    }
+  });
+}
+
 function payloadOf(ctx: { uri: string; body: unknown }): TaskRecord['Payload'] {
   return { HttpOperation: 'POST', TargetUri: ctx.uri, JsonBody: JSON.stringify(ctx.body) };
 }
@@ -351,6 +402,7 @@ export function registerStorageRoutes(routes: RouteTable, d: StorageDeps): void 
   const storage = new StorageControllers(d.hardware, d.store, d.clock, d.host, d.tasks, d.health);
   const h = handlers(d, storage);
   routes.param('StorageId', (id) => storage.controller(id) !== undefined);
+  announceChanges(d, storage);
   const controllers = { list: () => storage.controllers(), get: (id: string) => storage.controller(id), id: (c: Controller) => c.id };
 
   addCollection(routes, {

@@ -75,6 +75,7 @@ export class StorageControllers {
   private readonly erasing = new Map<string, EraseState & { timer: TimerHandle }>();
   /** Handles of the tasks of pending volume changes (this controller run's only). */
   private readonly pendingTasks = new Map<string, TaskHandle>();
+  private readonly appliedListeners: ((v: VolumeRecord, change: 'created' | 'deleted') => void)[] = [];
 
   constructor(
     private readonly hardware: Pick<Hardware, 'storage'>,
@@ -221,16 +222,24 @@ export class StorageControllers {
     if (current) this.volumes.put(docId(v.storageId, v.id), { ...current, displayName: name });
   }
 
+  /** Hear each volume change POST applies (events, logs). */
+  onApplied(fn: (v: VolumeRecord, change: 'created' | 'deleted') => void): void {
+    this.appliedListeners.push(fn);
+  }
+
   /** POST applies the controller's pending configuration. */
   private applyPending(): void {
     for (const v of this.volumes.list()) {
       if (v.state === 'PendingCreate') {
         const { taskId: _, ...rest } = v;
-        this.volumes.put(docId(v.storageId, v.id), { ...rest, state: 'Active' });
+        const active: VolumeRecord = { ...rest, state: 'Active' };
+        this.volumes.put(docId(v.storageId, v.id), active);
         this.finishPending(v, 'applied');
+        for (const fn of this.appliedListeners) fn(active, 'created');
       } else if (v.state === 'PendingDelete') {
         this.volumes.delete(docId(v.storageId, v.id));
         this.finishPending(v, 'applied');
+        for (const fn of this.appliedListeners) fn(v, 'deleted');
       }
     }
   }

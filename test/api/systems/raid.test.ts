@@ -193,6 +193,11 @@ describe('RAID volumes', () => {
     assert.deepEqual(v.Status, { State: 'Enabled', Health: 'OK' });
     assert.deepEqual(v.Operations, []);
     assert.equal(v.CapacityBytes, 2 * HDD);
+    const iml = (await get(`${SYS}LogServices/IML/Entries/`)).body.Members as any[];
+    const built = iml.filter(
+      (e) => e.MessageId.endsWith('.DrvArrLogDrvStatusChange') && e.Links.OriginOfCondition['@odata.id'] === `${VOLUMES}2/`,
+    );
+    assert.deepEqual(built.at(-1)?.MessageArgs, ['2', 'Embedded', 'OK']);
     const done = (await get(task['@odata.id'])).body;
     assert.equal(done.TaskState, 'Completed');
     assert.equal(done.PercentComplete, 100);

@@ -210,6 +210,15 @@ describe('Storage inventory (default profile)', () => {
       assert.deepEqual((await svc.get(ST)).body.Status, { State: 'Enabled', Health: 'OK', HealthRollup: 'Critical' });
       const simple = (await svc.get(`${SYS}SimpleStorage/DE00A000/`)).body;
       assert.equal(simple.Devices[0].Status.Health, 'Critical');
+      // The IML records the drive's failure and what it did to the mirror (StorageDevice registry).
+      const iml = (await svc.get(`${SYS}LogServices/IML/Entries/`)).body.Members as any[];
+      const recent = iml
+        .filter((e) => e.MessageId.startsWith('StorageDevice.'))
+        .map((e) => [e.MessageId.replace(/\.\d+\.\d+\./, '.'), e.MessageArgs, e.Links.OriginOfCondition['@odata.id']]);
+      assert.deepEqual(recent.slice(-2).sort(), [
+        ['StorageDevice.DrvArrLogDrvStatusChange', ['1', 'Embedded', 'Degraded'], `${ST}Volumes/1/`],
+        ['StorageDevice.DrvArrPhyDrvStatusChange', ['1I:1:1', 'Embedded', 'Failed'], drive(0)],
+      ]);
       health.set(componentKey.drive('DE00A000', '1I:1:2'), { Health: 'Critical' });
       assert.deepEqual((await svc.get(`${ST}Volumes/1/`)).body.Status, { State: 'UnavailableOffline', Health: 'Critical' });
       health.set(componentKey.drive('DE00A000', '2I:1:6'), { Health: 'Warning' });
