@@ -136,6 +136,7 @@ describe('hardware profile', () => {
       ],
       ['pcie link', (p) => (p.pcieDevices[0].storage = 'Nope'), /pcieDevices\[0\]\.storage: expected the id of a controller/],
       ['system', (p) => delete p.system.model, /system\.model: expected a non-empty string, got nothing/],
+      ['chassis type', (p) => (p.chassis.chassisType = 'Tower'), /chassis\.chassisType: expected one of RackMount, Blade/],
       ['no cpu', (p) => (p.processors = [{ socket: 'Proc 1', present: false }]), /processors: expected at least one present processor/],
     ];
     for (const [name, edit, message] of cases) {

@@ -1,15 +1,9 @@
 // Chassis: the server's enclosure, its locator light and the host-reported
 // platform firmware. Thermal is served by ./thermal.ts under each chassis, Power,
 // PowerSubsystem, Sensors and EnvironmentMetrics by ./power.ts.
-import {
-  CHASSIS_MANUFACTURER,
-  CHASSIS_MODEL,
-  ChassisState,
-  INDICATOR_LED_VALUES,
-  changedIndicator,
-  chassisSerialNumber,
-} from '../../domain/chassis/chassis.js';
+import { ChassisState, INDICATOR_LED_VALUES, changedIndicator, chassisSerialNumber } from '../../domain/chassis/chassis.js';
 import { Priv } from '../../lib/privileges.js';
+import { CHASSIS_TYPES } from '../../platform/hardware/profile.js';
 import { collectionOf, defineType, odataType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import { collection } from '../../protocol/reply.js';
 import type { PatchContext, RouteTable } from '../../protocol/routes.js';
@@ -51,7 +45,8 @@ export const ChassisType = defineType({
   description: 'The physical enclosure of the server.',
   properties: {
     ...commonProps,
-    ChassisType: ro(t.enum(['RackMount', 'Blade', 'Enclosure', 'StandAlone', 'Sled', 'Other'])),
+    ChassisType: ro(t.enum(CHASSIS_TYPES)),
+    HeightMm: ro(t.number({ units: 'mm' })),
     Manufacturer: ro(t.string()),
     Model: ro(t.string()),
     SKU: ro(t.string()),
@@ -118,12 +113,14 @@ function handlers(d: ChassisDeps, state: ChassisState, thermal: UserTempThreshol
       Id: id,
       Name: 'Computer System Chassis',
       Description: 'Rack-mount server enclosure',
-      ChassisType: 'RackMount',
-      Manufacturer: CHASSIS_MANUFACTURER,
-      Model: CHASSIS_MODEL,
-      SKU: 'P52534-B21',
+      // Model, part number and height follow the hardware profile's chassis.
+      ChassisType: d.hardware.chassis.chassisType,
+      HeightMm: Math.round(d.hardware.chassis.heightU * 44.45 * 10) / 10,
+      Manufacturer: d.hardware.system.manufacturer,
+      Model: d.hardware.chassis.model,
+      SKU: d.hardware.chassis.partNumber,
       SerialNumber: chassisSerialNumber(d.serviceUuid),
-      PartNumber: 'P52534-B21',
+      PartNumber: d.hardware.chassis.partNumber,
       AssetTag: settings.AssetTag,
       PowerState: d.host.powerState(),
       IndicatorLED: settings.IndicatorLED,

@@ -71,14 +71,15 @@ const PendingBody = { Attributes: BiosType.properties.Attributes } satisfies Pro
 /** What the BIOS area uses. */
 export type BiosDeps = Pick<
   Services,
-  'serviceUuid' | 'config' | 'store' | 'clock' | 'host' | 'firmware' | 'logs' | 'events' | 'registries'
+  'serviceUuid' | 'config' | 'store' | 'clock' | 'host' | 'firmware' | 'logs' | 'events' | 'registries' | 'hardware'
 >;
 
 // Handlers' paths (the routes below spell them out in full).
 type BiosPath = '/redfish/v1/Systems/{SystemId}/Bios/';
 
 function handlers(d: BiosDeps, boot: BootSettings) {
-  const identity = serverIdentity(d.serviceUuid);
+  // The ROM reports the profile's product id (SKU) and the serial number.
+  const identity = serverIdentity(d.serviceUuid, d.hardware.system);
   const bios = new BiosSettings(
     d.store,
     d.clock,

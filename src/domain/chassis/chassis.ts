@@ -30,9 +30,6 @@ export const REPORTED_FIRMWARE: HostReportedFirmware = {
   ServerPlatformServicesFirmware: '6.1.4.47',
 };
 
-export const CHASSIS_MODEL = 'RS220 Gen11';
-export const CHASSIS_MANUFACTURER = 'Vendor';
-
 /** A serial number of the vendor's form, stable for the life of the data directory. */
 export function chassisSerialNumber(serviceUuid: string): string {
   const h = createHash('sha256').update(`chassis:${serviceUuid}`).digest('hex').toUpperCase();

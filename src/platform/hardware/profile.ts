@@ -46,6 +46,8 @@ export const PCIE_CLASSES = [
   'EncryptionController',
   'Other',
 ] as const;
+/** DMTF Chassis.ChassisType values a server enclosure takes. */
+export const CHASSIS_TYPES = ['RackMount', 'Blade', 'Enclosure', 'StandAlone', 'Sled', 'Other'] as const;
 export const TEMPERATURE_CONTEXTS = [
   'Intake',
   'Exhaust',
@@ -80,7 +82,7 @@ export interface HardwareProfile {
     /** Rack units. */
     heightU: number;
     /** DMTF ChassisType; default RackMount. */
-    chassisType: string;
+    chassisType: (typeof CHASSIS_TYPES)[number];
   };
   processors: ProcessorSpec[];
   memory: DimmSpec[];
@@ -447,7 +449,7 @@ class Reader {
         model: this.str(c, 'model', 'chassis'),
         partNumber: this.str(c, 'partNumber', 'chassis'),
         heightU: this.posInt(c, 'heightU', 'chassis'),
-        chassisType: this.str(c, 'chassisType', 'chassis', 'RackMount'),
+        chassisType: this.oneOf(c, 'chassisType', 'chassis', CHASSIS_TYPES, 'RackMount'),
       },
       processors: this.list(o, 'processors', '').map((v, i) => this.processor(v, `processors[${i}]`)),
       memory: this.list(o, 'memory', '').map((v, i) => this.dimm(v, `memory[${i}]`)),

@@ -57,6 +57,8 @@ describe('hardware inventory (default profile)', () => {
       [2, 48, 96, 'Intel(R) Xeon(R) Gold 6248R CPU @ 3.00GHz'],
     );
     assert.equal(b.MemorySummary.TotalSystemMemoryGiB, 384);
+    const ch = (await svc.get(CH)).body;
+    assert.deepEqual([ch.Manufacturer, ch.Model, ch.HeightMm], ['Vendor', 'VS380 Gen10', 88.9]);
   });
 
   it('links every inventory collection from the system and the chassis', async () => {
@@ -242,6 +244,8 @@ describe('hardware inventory across profiles and restarts', () => {
         [1, 12, 24],
       );
       assert.equal(sys.MemorySummary.TotalSystemMemoryGiB, 96);
+      const ch = (await svc.get(CH)).body;
+      assert.deepEqual([ch.Model, ch.PartNumber, ch.ChassisType, ch.HeightMm], ['VS360 Gen10', '867959-B21', 'RackMount', 44.5]);
       const cpus = await members(svc, `${SYS}Processors/`);
       assert.deepEqual(
         cpus.map((c) => c.Status.State),
