@@ -338,3 +338,60 @@ describe('Drive secure erase', () => {
     assert.equal((await get(taskUri)).body.TaskState, 'Completed');
   });
 });
+
+describe("Ironic's redfish RAID interface, as sushy drives it", () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService();
+  });
+  after(() => svc.close());
+  const req = (method: string, path: string, o: RequestOptions = {}) => svc.req(method, path, { auth: 'basic', ...o });
+  const get = (path: string) => req('GET', path);
+
+  it('delete_configuration and create_configuration OnReset, a reboot, then every task monitor reports done', async () => {
+    const storage = (await get((await get(SYS)).body.Storage['@odata.id'])).body;
+    const st = (await get(storage.Members[0]['@odata.id'])).body;
+    assert.ok(st.StorageControllers[0].SupportedRAIDTypes.includes('RAID1'));
+    const volumes = (await get(st.Volumes['@odata.id'])).body;
+    assert.ok(volumes['@Redfish.OperationApplyTimeSupport'].SupportedValues.includes('OnReset'));
+    const monitors: string[] = [];
+    for (const m of volumes.Members) {
+      const r = await req('DELETE', m['@odata.id'], { body: { '@Redfish.OperationApplyTime': 'OnReset' } });
+      assert.equal(r.status, 202);
+      monitors.push(r.headers.location as string);
+    }
+    // Physical disks picked by protocol and media, as the RAID interface does.
+    const hdds: string[] = [];
+    for (const d of st.Drives) {
+      const x = (await get(d['@odata.id'])).body;
+      if (x.MediaType === 'HDD' && x.Protocol === 'SAS') hdds.push(d['@odata.id']);
+    }
+    assert.equal(hdds.length, 4);
+    const r = await req('POST', st.Volumes['@odata.id'], {
+      body: {
+        Encrypted: false,
+        VolumeType: 'Mirrored',
+        RAIDType: 'RAID1',
+        CapacityBytes: 100 * 1024 ** 3,
+        Links: { Drives: hdds.slice(0, 2).map((u) => ({ '@odata.id': u })) },
+        '@Redfish.OperationApplyTime': 'OnReset',
+      },
+    });
+    assert.equal(r.status, 202, r.text);
+    monitors.push(r.headers.location as string);
+    for (const m of monitors) assert.equal((await get(m)).status, 202, 'still pending before the reboot');
+
+    assert.equal((await req('POST', RESET, { body: { ResetType: 'On' } })).status, 200);
+    await svc.clock.advance(BOOT_TIME);
+    for (const m of monitors) assert.equal((await get(m)).status, 200, `${m} done`);
+    const after = (await get(st.Volumes['@odata.id'])).body;
+    assert.equal(after.Members.length, 1);
+    const v = (await get(after.Members[0]['@odata.id'])).body;
+    assert.equal(v.RAIDType, 'RAID1');
+    assert.equal(v.CapacityBytes, 100 * 1024 ** 3);
+    assert.deepEqual(
+      v.Links.Drives.map((x: any) => x['@odata.id']),
+      hdds.slice(0, 2),
+    );
+  });
+});
