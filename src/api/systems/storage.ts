@@ -121,7 +121,13 @@ function handlers(d: StorageDeps, storage: StorageControllers) {
   }
 
   function controllerBody(c: Controller) {
-    return { Id: '0', Name: c.model, Description: 'Array controller', ...controllerCommon(c), Links: { PCIeFunctions: [] } };
+    // The functions of the PCIe device the profile ties to this controller.
+    const functions = d.hardware.pcieDevices
+      .filter((dev) => dev.storage === c.id)
+      .flatMap((dev) =>
+        dev.functions.map((_, i) => ({ '@odata.id': `${chassisUri}PCIeDevices/${encodeURIComponent(dev.id)}/PCIeFunctions/${i}/` })),
+      );
+    return { Id: '0', Name: c.model, Description: 'Array controller', ...controllerCommon(c), Links: { PCIeFunctions: functions } };
   }
 
   function simpleStorageBody(c: Controller) {

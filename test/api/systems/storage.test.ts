@@ -53,6 +53,10 @@ describe('Storage inventory (default profile)', () => {
     assert.equal(ctrl.FirmwareVersion, '3.53');
     assert.equal(ctrl.SerialNumber, hw.serialNumber);
     assert.equal(ctrl.SpeedGbps, 12);
+    assert.equal(ctrl.Links.PCIeFunctions.length, 1);
+    const fn = await svc.get(ctrl.Links.PCIeFunctions[0]['@odata.id']);
+    assert.equal(fn.status, 200);
+    assert.equal(fn.body.DeviceClass, 'MassStorageController');
     assert.equal((await svc.get(`${ST}Controllers/1/`)).status, 404);
 
     const links: { '@odata.id': string }[] = b.Drives;
