@@ -857,3 +857,36 @@ export function biosRegistryDocument(): object {
     },
   };
 }
+
+/** What the ROM's hardware-dependent defaults look at. */
+export interface BiosHardware {
+  processors: readonly { present: boolean; cores: number; threads: number }[];
+  storage: readonly { slot: string; raidTypes: readonly string[]; drives: readonly { protocol: string }[] }[];
+  nics: readonly { slot: string; ports: readonly unknown[] }[];
+}
+
+/**
+ * Defaults that depend on the installed hardware (the registry itself is the ROM
+ * family's, the same for every profile): Hyper-Threading only where the
+ * processors run two threads per core, the embedded SATA controller in RAID
+ * mode when it holds the server's logical drives, and network boot on port 1 of
+ * each NIC the registry names (the ports the boot options offer PXE on).
+ */
+export function hardwareDefaults(hw: BiosHardware): Record<string, AttrValue> {
+  const out: Record<string, AttrValue> = {};
+  const cpus = hw.processors.filter((p) => p.present);
+  out.ProcHyperthreading = cpus.length > 0 && cpus.every((p) => p.threads > p.cores) ? 'Enabled' : 'Disabled';
+  const swRaid = hw.storage.some((c) => c.slot === 'Embedded' && c.raidTypes.length > 0 && c.drives.every((d) => d.protocol === 'SATA'));
+  out.EmbeddedSata = swRaid ? 'RaidMode' : 'SataAhci';
+  const names = new Set(list.map((a) => a.AttributeName));
+  let lom = 0;
+  for (const nic of hw.nics) {
+    const prefix = nic.slot === 'Embedded' ? (++lom === 1 ? 'EmbNicPort' : undefined) : `Slot${nic.slot}NicPort`;
+    if (prefix === undefined) continue;
+    nic.ports.forEach((_, i) => {
+      const name = `${prefix}${i + 1}Boot`;
+      if (names.has(name)) out[name] = i === 0 ? 'NetworkBoot' : 'Disabled';
+    });
+  }
+  return out;
+}

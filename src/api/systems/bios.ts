@@ -6,7 +6,7 @@ import { pendingTypeFits } from '../../domain/bios/validate.js';
 import type { BootSettings } from '../../domain/bios/boot.js';
 import { Priv } from '../../lib/privileges.js';
 import { baseError, combinedError, vendorError, vendorMessage, type RedfishError } from '../../messages/errors.js';
-import { BIOS_REGISTRY_ID, BIOS_ROM_VERSION, biosRegistryDocument } from '../../platform/bios-attributes.js';
+import { BIOS_REGISTRY_ID, BIOS_ROM_VERSION, biosRegistryDocument, hardwareDefaults } from '../../platform/bios-attributes.js';
 import { toIso } from '../../platform/clock.js';
 import { serverIdentity } from '../../platform/identity.js';
 import { defineAction, defineType, oem, ro, t, commonProps, type Props } from '../../protocol/description.js';
@@ -88,6 +88,7 @@ function handlers(d: BiosDeps, boot: BootSettings) {
     { logs: d.logs, events: d.events },
     `/redfish/v1/Systems/${d.config.systemId}/Bios/`,
     d.config.scryptLogN,
+    hardwareDefaults(d.hardware),
   );
   const views = new Representations();
   const iscsi = iscsiSetting(d, defaultIscsi(identity.SerialNumber));

@@ -49,6 +49,7 @@ export function defaultAttributes(): Record<string, AttrValue> {
 
 export class BiosSettings {
   private readonly saved;
+  private readonly defaults: Readonly<Record<string, AttrValue>>;
   /** Attribute views, rebuilt only when the stored state or the reported facts change. */
   private readonly views = new Representations<Record<string, unknown>>(4);
 
@@ -60,9 +61,12 @@ export class BiosSettings {
     private readonly sinks: BiosSinks,
     private readonly biosUri: string,
     private readonly scryptLogN: number,
+    /** Defaults that depend on the installed hardware (hardwareDefaults), over the registry's. */
+    hardware: Readonly<Record<string, AttrValue>> = {},
   ) {
+    this.defaults = Object.freeze({ ...DEFAULTS, ...hardware });
     this.saved = store.setting<BiosState>('bios.state', {
-      current: defaultAttributes(),
+      current: { ...this.defaults },
       pending: {},
       resetToDefaults: false,
       messages: [],
@@ -85,7 +89,7 @@ export class BiosSettings {
     const s = this.saved.peek();
     const reported = this.reported();
     return this.views.get('current', [s, ...Object.values(reported)], (): Record<string, AttrValue> => ({
-      ...DEFAULTS,
+      ...this.defaults,
       ...s.current,
       ...reported,
       AdminPassword: null,
@@ -98,7 +102,7 @@ export class BiosSettings {
     const s = this.saved.peek();
     const current = this.currentAttributes();
     return this.views.get('pending', [s, current], () => {
-      const base = s.resetToDefaults ? { ...DEFAULTS, ...this.reported() } : current;
+      const base = s.resetToDefaults ? { ...this.defaults, ...this.reported() } : current;
       // Only scalars: an older database may hold nested values this version refuses at PATCH.
       const pending = Object.entries(s.pending).filter(([, v]) => v === null || typeof v !== 'object');
       return { ...base, ...Object.fromEntries(pending), AdminPassword: null, PowerOnPassword: null };
@@ -136,7 +140,7 @@ export class BiosSettings {
     const s = this.saved.get();
     const pendingNames = Object.keys(s.pending);
     if (!s.resetToDefaults && pendingNames.length === 0) return;
-    const base = s.resetToDefaults ? { ...DEFAULTS, ...this.reported() } : { ...this.currentAttributes() };
+    const base = s.resetToDefaults ? { ...this.defaults, ...this.reported() } : { ...this.currentAttributes() };
     delete base.AdminPassword;
     delete base.PowerOnPassword;
     const outcome = resolvePending(base, s.pending);

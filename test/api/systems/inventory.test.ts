@@ -59,6 +59,12 @@ describe('hardware inventory (default profile)', () => {
     assert.equal(b.MemorySummary.TotalSystemMemoryGiB, 384);
     const ch = (await svc.get(CH)).body;
     assert.deepEqual([ch.Manufacturer, ch.Model, ch.HeightMm], ['Vendor', 'VS380 Gen10', 88.9]);
+    // Network boot on port 1 of each NIC, as the boot options offer PXE there.
+    const attrs = (await svc.get(`${SYS}Bios/`)).body.Attributes;
+    assert.deepEqual(
+      [attrs.EmbNicPort1Boot, attrs.EmbNicPort2Boot, attrs.Slot1NicPort1Boot, attrs.Slot1NicPort2Boot, attrs.EmbeddedSata],
+      ['NetworkBoot', 'Disabled', 'NetworkBoot', 'Disabled', 'SataAhci'],
+    );
   });
 
   it('links every inventory collection from the system and the chassis', async () => {
@@ -254,6 +260,9 @@ describe('hardware inventory across profiles and restarts', () => {
       assert.equal(cpus[1].TotalCores, undefined);
       assert.equal((await members(svc, `${SYS}EthernetInterfaces/`)).length, 4);
       assert.equal((await members(svc, `${SYS}Memory/`)).length, 12);
+      // BIOS defaults that depend on the hardware: the S100i holds SATA logical drives in RAID mode.
+      const attrs = (await svc.get(`${SYS}Bios/`)).body.Attributes;
+      assert.deepEqual([attrs.EmbeddedSata, attrs.ProcHyperthreading, attrs.EmbNicPort1Boot], ['RaidMode', 'Enabled', 'NetworkBoot']);
     } finally {
       await svc.close();
     }
@@ -328,6 +337,8 @@ describe('hardware inventory across profiles and restarts', () => {
       assert.equal(i.macs[0], '02:00:00:00:00:01');
       assert.equal(i.macs.length, 2);
       assert.equal((await svc.get(`${SYS}Processors/1/`)).body.InstructionSet, 'ARM-A64');
+      // One thread per core: no Hyper-Threading to enable.
+      assert.equal((await svc.get(`${SYS}Bios/`)).body.Attributes.ProcHyperthreading, 'Disabled');
       assert.deepEqual((await svc.get(`${CH}PCIeDevices/`)).body.Members, []);
     } finally {
       await svc.close();
