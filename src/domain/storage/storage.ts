@@ -110,11 +110,17 @@ export class StorageControllers {
   }
 
   volumeList(storageId: string): VolumeRecord[] {
-    return this.volumes.list().filter((v) => v.storageId === storageId);
+    return this.volumes.list().filter((v) => v.storageId === storageId && this.fits(v));
   }
 
   volume(storageId: string, id: string): VolumeRecord | undefined {
-    return this.volumes.get(docId(storageId, id));
+    const v = this.volumes.get(docId(storageId, id));
+    return v && this.fits(v) ? v : undefined;
+  }
+
+  /** A stored volume whose drives the current profile still has (the data dir may have served another profile). */
+  private fits(v: VolumeRecord): boolean {
+    return v.drives.every((id) => this.drive(v.storageId, id) !== undefined);
   }
 
   /** Volumes (pending ones too) a drive belongs to. */
@@ -283,17 +289,25 @@ export class StorageControllers {
           const ids = spec.drives.map((bay) => String(c.drives.findIndex((d) => d.bay === bay)));
           const members = ids.map((id) => this.drive(c.id, id)).filter((d): d is Drive => d !== undefined);
           const id = String(i + 1);
+          let capacityBytes: number;
+          try {
+            const drives = members.map((d) => ({ uri: d.bay, capacityBytes: d.capacityBytes, mediaType: d.media, protocol: d.protocol }));
+            capacityBytes = planVolume(spec.raidType, c.raidTypes, drives);
+          } catch (e) {
+            // A layout the controller would refuse stops the start, naming the profile's volume.
+            const why = e instanceof RedfishError ? e.infos.map((m) => m.Message).join(' ') : String(e);
+            throw new Error(
+              `hardware profile: storage ${c.id}, volume ${spec.name} (${spec.raidType} over ${spec.drives.length} drives): ${why}`,
+              { cause: e },
+            );
+          }
           this.volumes.put(docId(c.id, id), {
             id,
             storageId: c.id,
             name: spec.name,
             raidType: spec.raidType,
             drives: ids,
-            capacityBytes: planVolume(
-              spec.raidType,
-              c.raidTypes,
-              members.map((d) => ({ uri: d.bay, capacityBytes: d.capacityBytes, mediaType: d.media, protocol: d.protocol })),
-            ),
+            capacityBytes,
             state: 'Active',
             createdAt: this.clock.now(),
           });

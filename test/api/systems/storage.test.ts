@@ -2,6 +2,9 @@
 // Controllers, Drives, Volumes, SimpleStorage), as sushy and Ansible walk it;
 // the drives' locate LED; health from the hardware health registry.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { componentKey } from '../../../src/platform/hardware/health.js';
 import { messageIds, startTestService, type TestService } from '../../support/service.js';
@@ -301,5 +304,42 @@ describe('Storage inventory (NVMe profile: two controllers)', () => {
     assert.equal(r.status, 409);
     assert.deepEqual(messageIds(r.body), ['Base.1.12.PropertyValueResourceConflict', 'Base.1.12.PropertyValueResourceConflict']);
     assert.deepEqual(r.body.error['@Message.ExtendedInfo'][1].RelatedProperties, ['#/Links/Drives/1']);
+  });
+});
+
+describe('Storage and the profile', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bmc-storage-profile-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const profile = (edit: (text: string) => string): string => {
+    const file = join(dir, `p${Math.random().toString(36).slice(2)}.yaml`);
+    writeFileSync(file, edit(readFileSync(new URL('../../../profiles/default.yaml', import.meta.url), 'utf8')));
+    return file;
+  };
+
+  it('a profile volume the controller could not build stops the start, naming it', async () => {
+    const file = profile((t) =>
+      t.replace(
+        '{ name: Logical Drive 1, raidType: RAID1, drives: ["1I:1:1", "1I:1:2"] }',
+        '{ name: Bad, raidType: RAID5, drives: ["1I:1:1", "1I:1:2"] }',
+      ),
+    );
+    await assert.rejects(startTestService({ config: { hardware: file } }), /storage DE00A000, volume Bad \(RAID5 over 2 drives\)/);
+  });
+
+  it('volumes on drives a later profile lacks are not shown', async () => {
+    const data = mkdtempSync(join(dir, 'data-'));
+    let svc = await startTestService({ dataDir: data });
+    try {
+      const r = await svc.req('POST', `${ST}Volumes/`, { body: { RAIDType: 'RAID0', Links: { Drives: [{ '@odata.id': drive(5) }] } } });
+      assert.equal(r.status, 202);
+      // The same controller with only its first four drives.
+      const fewer = profile((t) => t.replace(/\n {6}- \{ bay: "2I:1:5"[^\n]*/, '').replace(/\n {6}- \{ bay: "2I:1:6"[^\n]*/, ''));
+      svc = await svc.restart({ hardware: fewer });
+      assert.equal((await svc.get(ST)).body.Drives.length, 4);
+      assert.deepEqual((await svc.get(`${ST}Volumes/`)).body.Members, [{ '@odata.id': `${ST}Volumes/1/` }]);
+      assert.equal((await svc.get(`${ST}Volumes/2/`)).status, 404);
+    } finally {
+      await svc.close();
+    }
   });
 });
