@@ -153,6 +153,11 @@ describe('hardware profile', () => {
     assert.throws(() => parseHardwareProfile('{', 'x.json'), /hardware profile x\.json: not valid JSON/);
     assert.throws(() => parseHardwareProfile('a: [', 'x.yaml'), /hardware profile x\.yaml: not valid YAML/);
     assert.throws(() => parseHardwareProfile('- 1', 'x.yaml'), /hardware profile x\.yaml: top level: expected an object, got \[1\]/);
+    // The first section's bad field is the one named.
+    assert.throws(
+      () => parseHardwareProfile('system: {}\n', 'x.yaml'),
+      /x\.yaml: system\.manufacturer: expected a non-empty string, got nothing/,
+    );
   });
 });
 

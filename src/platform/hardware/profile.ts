@@ -5,7 +5,7 @@
 // bad one fails the start with an error naming it (`processors[1].cores: ...`).
 // Serial numbers and MACs may be given; those left out are derived from the
 // service's seed (./identity.ts), so two controllers differ and a restart keeps them.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, extname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
@@ -283,7 +283,12 @@ export function loadHardwareProfile(nameOrPath: string): HardwareProfile {
 
 /** Names of the shipped profiles. */
 export function shippedProfileNames(): string[] {
-  return ['default', 'vs360-gen10', 'vs380-gen10-nvme'];
+  const names = readdirSync(SHIPPED_PROFILES_DIR)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.slice(0, -'.yaml'.length))
+    .sort();
+  // The default first, as --help lists them.
+  return [...names.filter((n) => n === 'default'), ...names.filter((n) => n !== 'default')];
 }
 
 function resolveProfileFile(nameOrPath: string): string {
@@ -427,7 +432,18 @@ class Reader {
       'pcieDevices',
     ]);
     const s = this.obj(o.system, 'system', ['manufacturer', 'model', 'sku']);
+    const system = {
+      manufacturer: this.str(s, 'manufacturer', 'system'),
+      model: this.str(s, 'model', 'system'),
+      sku: this.str(s, 'sku', 'system'),
+    };
     const c = this.obj(o.chassis, 'chassis', ['model', 'partNumber', 'heightU', 'chassisType']);
+    const chassis = {
+      model: this.str(c, 'model', 'chassis'),
+      partNumber: this.str(c, 'partNumber', 'chassis'),
+      heightU: this.posInt(c, 'heightU', 'chassis'),
+      chassisType: this.oneOf(c, 'chassisType', 'chassis', CHASSIS_TYPES, 'RackMount'),
+    };
     const p = this.obj(o.power, 'power', ['standbyWatts', 'idleWatts', 'maxWatts']);
     const power = {
       standbyWatts: this.num(p, 'standbyWatts', 'power', 0),
@@ -440,17 +456,8 @@ class Reader {
     const profile: HardwareProfile = {
       name: o.name === undefined ? name : this.str(o, 'name', ''),
       ...(o.description !== undefined ? { description: this.str(o, 'description', '') } : {}),
-      system: {
-        manufacturer: this.str(s, 'manufacturer', 'system'),
-        model: this.str(s, 'model', 'system'),
-        sku: this.str(s, 'sku', 'system'),
-      },
-      chassis: {
-        model: this.str(c, 'model', 'chassis'),
-        partNumber: this.str(c, 'partNumber', 'chassis'),
-        heightU: this.posInt(c, 'heightU', 'chassis'),
-        chassisType: this.oneOf(c, 'chassisType', 'chassis', CHASSIS_TYPES, 'RackMount'),
-      },
+      system,
+      chassis,
       processors: this.list(o, 'processors', '').map((v, i) => this.processor(v, `processors[${i}]`)),
       memory: this.list(o, 'memory', '').map((v, i) => this.dimm(v, `memory[${i}]`)),
       storage: this.list(o, 'storage', '', true).map((v, i) => this.controller(v, `storage[${i}]`)),
