@@ -90,7 +90,7 @@ const storageControllerEntry = t.object(
 
 export const StorageType = defineType({
   name: 'Storage',
-  version: '1.15.0',
+  version: '1.21.0',
   owner: 'DMTF',
   description: 'A storage subsystem: one array controller with its drives and volumes.',
   properties: {
@@ -117,7 +117,7 @@ export const SecureEraseAction = defineAction({
 
 export const DriveType = defineType({
   name: 'Drive',
-  version: '1.17.0',
+  version: '1.22.0',
   owner: 'DMTF',
   description: 'A physical drive attached to an array controller.',
   properties: {
@@ -176,7 +176,7 @@ export const VendorVolumeExtType = defineType({
 
 export const VolumeType = defineType({
   name: 'Volume',
-  version: '1.9.0',
+  version: '1.10.2',
   owner: 'DMTF',
   description: 'A logical drive an array controller builds from its drives.',
   properties: {
@@ -213,7 +213,7 @@ export const VolumeType = defineType({
 
 export const SimpleStorageType = defineType({
   name: 'SimpleStorage',
-  version: '1.3.0',
+  version: '1.3.2',
   owner: 'DMTF',
   description: 'A storage controller and its devices, as older clients read them.',
   properties: {

@@ -37,7 +37,7 @@ describe('Storage inventory (default profile)', () => {
     const hw = svc.running.services.hardware.storage[0];
     assert.ok(hw);
     const b = (await svc.get(ST)).body;
-    assert.equal(b['@odata.type'], '#Storage.v1_15_0.Storage');
+    assert.equal(b['@odata.type'], '#Storage.v1_21_0.Storage');
     assert.equal(b.Id, 'DE00A000');
     assert.deepEqual(b.Status, { State: 'Enabled', Health: 'OK', HealthRollup: 'OK' });
     assert.equal(b.Drives.length, 6);
@@ -67,7 +67,7 @@ describe('Storage inventory (default profile)', () => {
       const spec: (typeof hw.drives)[number] | undefined = hw.drives[i];
       assert.ok(spec);
       const d = (await svc.get(link['@odata.id'])).body;
-      assert.equal(d['@odata.type'], '#Drive.v1_17_0.Drive');
+      assert.equal(d['@odata.type'], '#Drive.v1_22_0.Drive');
       assert.equal(d.CapacityBytes, spec.capacityBytes);
       assert.equal(d.MediaType, spec.media);
       assert.equal(d.Protocol, spec.protocol);
@@ -101,7 +101,7 @@ describe('Storage inventory (default profile)', () => {
     assert.deepEqual(col.Members, [{ '@odata.id': `${ST}Volumes/1/` }]);
     assert.deepEqual(col['@Redfish.OperationApplyTimeSupport'].SupportedValues, ['OnReset']);
     const v = (await svc.get(`${ST}Volumes/1/`)).body;
-    assert.equal(v['@odata.type'], '#Volume.v1_9_0.Volume');
+    assert.equal(v['@odata.type'], '#Volume.v1_10_2.Volume');
     assert.equal(v.RAIDType, 'RAID1');
     assert.equal(v.VolumeType, 'Mirrored');
     assert.equal(v.CapacityBytes, 480103981056);
@@ -117,7 +117,7 @@ describe('Storage inventory (default profile)', () => {
     const col = (await svc.get(`${SYS}SimpleStorage/`)).body;
     assert.deepEqual(col.Members, [{ '@odata.id': `${SYS}SimpleStorage/DE00A000/` }]);
     const s = (await svc.get(`${SYS}SimpleStorage/DE00A000/`)).body;
-    assert.equal(s['@odata.type'], '#SimpleStorage.v1_3_0.SimpleStorage');
+    assert.equal(s['@odata.type'], '#SimpleStorage.v1_3_2.SimpleStorage');
     assert.deepEqual(
       s.Devices.map((x: any) => x.CapacityBytes),
       svc.running.services.hardware.storage[0]?.drives.map((x) => x.capacityBytes),
