@@ -24,7 +24,9 @@ export const ServerConfigLockType = defineType({
     ServerConfigLockStatus: t.enum(['Enabled', 'Disabled'] as const),
     ServerConfigLockPassword: t.string({ writeOnly: true, secret: true, nullable: true, maxLength: 32, pattern: '^[\\x20-\\x7E]*$' }),
     ServerConfigLockExcludeFwRevs: t.boolean(),
-    ServerConfigLockDigest: ro(t.string({ description: 'Digest of the locked configuration, recorded at POST; empty while unlocked.' })),
+    ServerConfigLockDigest: ro(
+      t.string({ nullable: true, description: 'Digest of the locked configuration, recorded at POST; null while unlocked.' }),
+    ),
   },
 });
 
@@ -63,7 +65,7 @@ const DEFAULT_LOCK = {
   ServerConfigLockStatus: 'Disabled',
   ServerConfigLockPassword: null,
   ServerConfigLockExcludeFwRevs: false,
-  ServerConfigLockDigest: '',
+  ServerConfigLockDigest: null,
 } satisfies VendorValues;
 
 const DEFAULT_KMS = {
@@ -114,7 +116,7 @@ function handlers(d: BiosVendorSettingsDeps) {
             ? createHash('sha256')
                 .update(`${serial}|${boot.bootCount}|${String(next.ServerConfigLockExcludeFwRevs)}`)
                 .digest('hex')
-            : '',
+            : null,
       }),
     }),
   };

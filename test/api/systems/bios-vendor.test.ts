@@ -58,7 +58,7 @@ describe('vendor BIOS resources with a pending area', () => {
           ServerConfigLockStatus: 'Disabled',
           ServerConfigLockPassword: null,
           ServerConfigLockExcludeFwRevs: false,
-          ServerConfigLockDigest: '',
+          ServerConfigLockDigest: null,
         },
       ],
       [
