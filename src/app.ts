@@ -53,6 +53,7 @@ import { ControllerLifecycle, HostLifecycle } from './platform/lifecycle.js';
 import { isSelfSigned } from './platform/x509-verify.js';
 import { ServerSimulator } from './platform/simulator.js';
 import { Authentication } from './protocol/auth.js';
+import { dialect } from './protocol/dialect.js';
 import { Dispatcher } from './protocol/dispatch.js';
 import { RouteTable } from './protocol/routes.js';
 import { openDatabase, type Migration } from './store/database.js';
@@ -165,6 +166,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     maxSubscriptions: () => config.maxSubscriptions,
     maxStreamsPerAccount: () => config.maxSsePerAccount,
     isAdministrator,
+    wireStyle: dialect(config.dialect).json,
   });
   eventHub.start();
   // SSE streams end with their session, and when their account no longer allows them.
@@ -256,6 +258,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     serviceUuid,
     settings,
     rootLinks: {},
+    dialect: dialect(config.dialect),
     logs,
     virtualMedia,
     licenseTier: licenses,
@@ -294,7 +297,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     key: https.key,
     bodyLimit: config.bodyLimit,
     limits: config,
-    dispatcher: new Dispatcher(services.routes, auth, log, { onWrite: resourceWriteEvents(events) }),
+    dispatcher: new Dispatcher(services.routes, auth, log, { onWrite: resourceWriteEvents(events) }, services.dialect),
     log,
   });
   // Trusted CAs registered before the listener existed (certificate login).

@@ -64,6 +64,8 @@ export interface Config {
   bodyTimeout: number;
   /** Open connections accepted at once; more are closed at once. */
   maxConnections: number;
+  /** Conventions served: spec (SPEC.md's, iLO's) or dmtf (DMTF's, strictly). */
+  dialect: string;
 }
 
 interface Option {
@@ -238,6 +240,14 @@ export const OPTIONS: readonly Option[] = [
     help: 'seconds a graceful OS shutdown takes (overrides --timing)',
   },
   {
+    key: 'dialect',
+    flag: 'dialect',
+    env: 'BMC_DIALECT',
+    type: 'string',
+    default: 'spec',
+    help: "Conventions served: spec (SPEC.md's: trailing slashes, /redfish/v1/schemas) or dmtf (DMTF's, strictly)",
+  },
+  {
     key: 'tpm',
     flag: 'tpm',
     env: 'BMC_TPM',
@@ -360,6 +370,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   if (config.maxSsePerAccount < 1) throw new ConfigError('--max-sse-per-account must be at least 1');
   if (config.maxAccounts < 1) throw new ConfigError('--max-accounts must be at least 1');
   if (!['fast', 'realistic'].includes(config.timing)) throw new ConfigError(`--timing must be fast or realistic, got ${config.timing}`);
+  if (!['spec', 'dmtf'].includes(config.dialect)) throw new ConfigError(`--dialect must be spec or dmtf, got ${config.dialect}`);
   if (!['absent', 'installed', 'in-use'].includes(config.tpm))
     throw new ConfigError(`--tpm must be absent, installed or in-use, got ${config.tpm}`);
   if (config.runtimeAgent !== undefined && !['absent', 'installed'].includes(config.runtimeAgent)) {

@@ -29,6 +29,7 @@ import type { SimulatedSensors } from '../platform/thermal.js';
 import type { ControllerLifecycle, HostLifecycle } from '../platform/lifecycle.js';
 import type { ServerSimulator } from '../platform/simulator.js';
 import type { Authentication } from '../protocol/auth.js';
+import type { Dialect } from '../protocol/dialect.js';
 import type { RouteTable } from '../protocol/routes.js';
 import type { DocumentStore } from '../store/documents.js';
 
@@ -105,6 +106,8 @@ export interface Services {
   httpsCertificate: HttpsCertificate;
   /** Links the service root shows, filled by the areas as they register. */
   rootLinks: Record<string, string>;
+  /** The conventions served (--dialect): the protocol layer applies them; few areas need to know. */
+  dialect: Dialect;
 }
 
 export interface HttpsIdentity {

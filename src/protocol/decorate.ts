@@ -2,7 +2,8 @@
 // annotations, the Actions object from the route's declared actions,
 // Members@odata.count, its ETag — and the Allow and Link headers of a GET.
 import { deepFreeze } from '../lib/freeze.js';
-import { localJsonSchemaUri, odataType, type ActionDef, type ResourceType } from './description.js';
+import { localJsonSchemaUri, odataType, type ActionDef, type Props, type ResourceType } from './description.js';
+import type { Dialect } from './dialect.js';
 import { etagOfJson, etagSource, hasVolatile, weakEtag } from './etag.js';
 import { stampVendorTypes } from './oem.js';
 import { actionPath, allowedMethods, type ActionRoute, type AnyRoute, type Match } from './routes.js';
@@ -28,6 +29,7 @@ export function decorate(
   params: Readonly<Record<string, string>>,
   body: Json,
   type: ResourceType | undefined,
+  dialect?: Pick<Dialect, 'hidesDeprecated' | 'vendorActions'>,
 ): Decorated {
   // A frozen body is a memoized representation (memo.ts): decorated once per URI.
   const reusable = Object.isFrozen(body) && !route?.actions?.some((a) => a.allowable);
@@ -35,7 +37,7 @@ export function decorate(
     const known = decoratedBodies.get(body);
     if (known?.uri === uri) return known.decorated;
   }
-  const decorated = decorateNew(route, uri, params, body, type);
+  const decorated = decorateNew(route, uri, params, body, type, dialect);
   if (reusable) {
     Object.freeze(decorated.resource);
     decoratedBodies.set(body, { uri, decorated });
@@ -49,6 +51,7 @@ function decorateNew(
   params: Readonly<Record<string, string>>,
   body: Json,
   type: ResourceType | undefined,
+  dialect?: Pick<Dialect, 'hidesDeprecated' | 'vendorActions'>,
 ): Decorated {
   const resource: Json = {};
   if (type) {
@@ -57,8 +60,9 @@ function decorateNew(
     resource['@odata.type'] = odataType(type);
   }
   Object.assign(resource, type ? stampVendorTypes(body, type.properties) : body);
+  if (type && dialect?.hidesDeprecated) dropDeprecated(resource, type.properties);
   if (Array.isArray(resource.Members)) resource['Members@odata.count'] = resource.Members.length;
-  if (route?.actions?.length) addActions(resource, route, uri, params);
+  if (route?.actions?.length) addActions(resource, route, uri, params, dialect?.vendorActions ?? 'oem-vendor');
   // One serialization serves both the ETag and, for a plain GET, the body.
   const json = type && hasVolatile(type.properties) ? undefined : JSON.stringify(resource);
   const etag = json !== undefined ? etagOfJson(json) : weakEtag(etagSource(resource, type?.properties));
@@ -93,11 +97,17 @@ export function linkHeader(type: ResourceType): string {
 const actionEntries = new WeakMap<ActionRoute<string, any>, Map<string, Json>>();
 
 /** One action's entry (target and allowable values); fixed ones are made once per URI and shared. */
-function actionEntry(a: ActionRoute<string, any>, route: AnyRoute, uri: string, params: Readonly<Record<string, string>>): Json {
+function actionEntry(
+  a: ActionRoute<string, any>,
+  route: AnyRoute,
+  uri: string,
+  params: Readonly<Record<string, string>>,
+  vendorPlace: Dialect['vendorActions'],
+): Json {
   let byUri = a.allowable ? undefined : actionEntries.get(a);
   const known = byUri?.get(uri);
   if (known) return known;
-  const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def)}` };
+  const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def, vendorPlace)}` };
   const overrides = a.allowable?.({ params }) ?? {};
   const def: ActionDef = a.def;
   for (const [name, prop] of Object.entries(def.parameters)) {
@@ -112,14 +122,75 @@ function actionEntry(a: ActionRoute<string, any>, route: AnyRoute, uri: string, 
   return entry;
 }
 
-/** Actions derived from the route's declarations, with allowable values from parameter enums. */
-function addActions(resource: Json, route: AnyRoute, uri: string, params: Readonly<Record<string, string>>): void {
+/**
+ * Leaves out the properties the description marks deprecated (the DMTF dialect shows their
+ * replacements only). Objects on the way down are copied before they change: the handler's
+ * objects may be shared state.
+ */
+function dropDeprecated(resource: Json, props: Props): void {
+  for (const [name, prop] of Object.entries(props)) {
+    const value = resource[name];
+    if (value === undefined) continue;
+    if (prop.deprecated !== undefined) {
+      delete resource[name];
+      delete resource[`${name}@odata.count`];
+    } else if (prop.type === 'object' && isJson(value) && hasDeprecated(prop.properties)) {
+      const copy = { ...value };
+      dropDeprecated(copy, prop.properties);
+      resource[name] = copy;
+    } else if (prop.type === 'array' && prop.items.type === 'object' && Array.isArray(value) && hasDeprecated(prop.items.properties)) {
+      const items = prop.items.properties;
+      resource[name] = value.map((v: unknown) => {
+        if (!isJson(v)) return v;
+        const copy = { ...v };
+        dropDeprecated(copy, items);
+        return copy;
+      });
+    }
+  }
+}
+
+const deprecatedWithin = new WeakMap<Props, boolean>();
+
+/** Whether any property at or below these is deprecated (descriptions are fixed: computed once). */
+function hasDeprecated(props: Props): boolean {
+  let known = deprecatedWithin.get(props);
+  if (known === undefined) {
+    known = Object.values(props).some(
+      (p) =>
+        p.deprecated !== undefined ||
+        (p.type === 'object' && hasDeprecated(p.properties)) ||
+        (p.type === 'array' && p.items.type === 'object' && hasDeprecated(p.items.properties)),
+    );
+    deprecatedWithin.set(props, known);
+  }
+  return known;
+}
+
+function isJson(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Actions derived from the route's declarations, with allowable values from parameter enums.
+ * Vendor actions go under Oem/Vendor/Actions (iLO's place, SPEC.md) or Actions/Oem (DMTF's).
+ */
+function addActions(
+  resource: Json,
+  route: AnyRoute,
+  uri: string,
+  params: Readonly<Record<string, string>>,
+  vendorPlace: Dialect['vendorActions'],
+): void {
   let standard: Json | undefined;
   let vendor: Json | undefined;
   for (const a of route.actions ?? []) {
     // Copy on the way down, once: the handler's objects may be shared state.
     let holder: Json;
-    if (a.def.oem) {
+    if (a.def.oem && vendorPlace === 'actions-oem') {
+      standard ??= resource.Actions = { ...(resource.Actions as Json | undefined) };
+      holder = vendor ??= standard.Oem = { ...(standard.Oem as Json | undefined) };
+    } else if (a.def.oem) {
       if (!vendor) {
         const oem = (resource.Oem = { ...(resource.Oem as Json | undefined) });
         const v = (oem.Vendor = { ...(oem.Vendor as Json | undefined) });
@@ -129,6 +200,6 @@ function addActions(resource: Json, route: AnyRoute, uri: string, params: Readon
     } else {
       holder = standard ??= resource.Actions = { ...(resource.Actions as Json | undefined) };
     }
-    holder[`#${a.def.name}`] = actionEntry(a, route, uri, params);
+    holder[`#${a.def.name}`] = actionEntry(a, route, uri, params, vendorPlace);
   }
 }

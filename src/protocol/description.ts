@@ -16,6 +16,8 @@ interface PropBase {
   readonly volatile?: boolean;
   /** A credential or key: its value is never echoed in messages (write-only ones neither). */
   readonly secret?: boolean;
+  /** Deprecated by DMTF: what replaces it. The DMTF dialect leaves it out; schemas mark it. */
+  readonly deprecated?: string;
 }
 
 export interface StringProp<V extends string = string> extends PropBase {

@@ -19,6 +19,7 @@ import {
 import type { Authentication } from './auth.js';
 import { unauthorized } from './auth.js';
 import { allowHeader, decorate, linkHeader, type Decorated } from './decorate.js';
+import { dialect as dialectNamed, type Dialect } from './dialect.js';
 import { etagMatches, withEtag } from './etag.js';
 import type { Principal } from './principal.js';
 import { parseQuery, type Query } from './query.js';
@@ -85,6 +86,7 @@ export class Dispatcher {
     private readonly auth: Authentication,
     private readonly log: DispatchLogger,
     private readonly hooks: DispatchHooks = {},
+    private readonly dialect: Dialect = dialectNamed('spec'),
   ) {}
 
   /** Everything that can be decided before the body is read. */
@@ -101,7 +103,7 @@ export class Dispatcher {
       const legacy = /^\/rest\/v1(\/.*)?$/i.exec(path);
       if (legacy) {
         const rest = (legacy[1] ?? '/').replace(/\/+$/, '');
-        return redirect(`/redfish/v1${rest}/${search}`);
+        return this.redirect(`/redfish/v1${rest}/${search}`);
       }
 
       const match = this.routes.match(path);
@@ -121,8 +123,8 @@ export class Dispatcher {
       if (!match) throw baseError('ResourceMissingAtURI', path);
 
       const isRead = method === 'GET' || method === 'HEAD';
-      if (isRead && !path.endsWith('/') && !match.route.file && !match.action) {
-        return redirect(`${path}/${search}`);
+      if (isRead && this.dialect.redirectsToSlash && !path.endsWith('/') && !match.route.file && !match.action) {
+        return this.redirect(`${path}/${search}`);
       }
       // A wrong id in any position is a 404 for every method, before any handler runs.
       let exists = this.routes.resolves(match);
@@ -156,7 +158,9 @@ export class Dispatcher {
   }
 
   private notifyWrite(p: Prepared, out: Outgoing): void {
-    const created = out.status === 201 ? out.headers.Location : undefined;
+    const location = out.status === 201 ? out.headers.Location : undefined;
+    // Events name resources in the canonical form, whatever the dialect shows.
+    const created = location === undefined ? undefined : (this.routes.match(location)?.uri ?? location);
     if (p.method === 'POST' && !created) return;
     try {
       this.hooks.onWrite?.({
@@ -178,7 +182,7 @@ export class Dispatcher {
     const err = e as RedfishError;
     const headers: Record<string, string> = { ...BASE_HEADERS, 'Content-Type': JSON_TYPE, ...err.headers };
     if (err.status === 401) headers['WWW-Authenticate'] = 'Basic realm="Redfish", charset="UTF-8"';
-    return { status: err.status, headers, body: JSON.stringify(redfishErrorBody(err.infos)) };
+    return { status: err.status, headers, body: this.dialect.json(JSON.stringify(redfishErrorBody(err.infos))) };
   }
 
   /** GET a resource on behalf of a principal, decorated, as $expand and `only` need it. */
@@ -203,6 +207,7 @@ export class Dispatcher {
 
   private async run(p: Prepared, body: unknown, stream?: Readable): Promise<Outgoing> {
     const { match, method, principal, query } = p;
+    if (body !== undefined) body = this.canonicalUris(body);
     const route = match.route;
     const ctx = requestContext(match, principal, query, p.req.headers, p.req.clientIp);
     ctx.socket = p.req.socket;
@@ -258,7 +263,11 @@ export class Dispatcher {
     const got = p.match.route.get ? await this.getDecorated(p.match, p.principal, { only: false, any: false }) : undefined;
     if (!got || 'passthrough' in got) return this.reply(new Reply(200, successBody(infos)));
     const body = { ...got.resource, '@Message.ExtendedInfo': infos };
-    return { status: 200, headers: { ...BASE_HEADERS, 'Content-Type': JSON_TYPE, ETag: got.etag }, body: JSON.stringify(body) };
+    return {
+      status: 200,
+      headers: { ...BASE_HEADERS, 'Content-Type': JSON_TYPE, ETag: got.etag },
+      body: this.dialect.json(JSON.stringify(body)),
+    };
   }
 
   /** Resolve null/{} array elements of a PATCH against the resource as it is now. */
@@ -270,7 +279,7 @@ export class Dispatcher {
   private async read(p: Prepared, head: boolean): Promise<Outgoing> {
     const { match, principal, query } = p;
     const got = await this.getDecorated(match, principal, query, p.req.headers);
-    if ('passthrough' in got) return this.reply(got.passthrough, head);
+    if ('passthrough' in got) return this.reply(got.passthrough, head, match.route.verbatim);
     let { resource, etag } = got;
     const { type } = got;
 
@@ -306,8 +315,10 @@ export class Dispatcher {
     };
     if (type) headers.Link = linkHeader(type);
     let body: string;
-    if (resource === got.resource) body = got.body ??= got.json && got.json !== '{}' ? withEtag(got.json, etag) : JSON.stringify(resource);
-    else body = JSON.stringify(resource);
+    // The dialect's spelling is part of the representation kept for reuse.
+    if (resource === got.resource)
+      body = got.body ??= this.dialect.json(got.json && got.json !== '{}' ? withEtag(got.json, etag) : JSON.stringify(resource));
+    else body = this.dialect.json(JSON.stringify(resource));
     if (head) headers['Content-Length'] = String(Buffer.byteLength(body));
     return { status: 200, headers, body: head ? undefined : body };
   }
@@ -327,7 +338,7 @@ export class Dispatcher {
     if (raw instanceof RawReply || raw instanceof Reply || raw instanceof StreamReply) return { passthrough: raw };
     if (!isObject(raw)) throw baseError('ResourceMissingAtURI', match.uri);
     const body = route.type?.autoExpand && Array.isArray(raw.Members) ? await this.expandMembers(raw, principal) : raw;
-    return decorate(route, match.uri, match.params, body, route.type);
+    return decorate(route, match.uri, match.params, body, route.type, this.dialect);
   }
 
   /** Members shown whole, as their own GETs answer them (OData.AutoExpand). */
@@ -354,7 +365,7 @@ export class Dispatcher {
     throw new Error(`handler for ${uri} returned ${typeof result}`);
   }
 
-  private reply(r: Reply | RawReply | StreamReply, head = false): Outgoing {
+  private reply(r: Reply | RawReply | StreamReply, head = false, verbatim = false): Outgoing {
     if (r instanceof StreamReply) {
       const headers = { ...BASE_HEADERS, 'Cache-Control': 'no-cache', ...r.headers };
       return { status: r.status, headers, stream: head ? undefined : r.start };
@@ -366,15 +377,46 @@ export class Dispatcher {
     }
     let body = r.body;
     const headers: Record<string, string> = { ...BASE_HEADERS, ...r.headers };
+    if (headers.Location !== undefined) headers.Location = this.dialect.uri(headers.Location);
     if (r.resource) {
       const match = this.routes.match(r.resource.uri);
-      const decorated = decorate(match?.route, r.resource.uri, match?.params ?? {}, r.resource.body, match?.route.type);
+      const decorated = decorate(match?.route, r.resource.uri, match?.params ?? {}, r.resource.body, match?.route.type, this.dialect);
       body = decorated.resource;
       headers.ETag = decorated.etag;
     }
     if (body === undefined) return { status: r.status, headers };
     headers['Content-Type'] = JSON_TYPE;
-    return { status: r.status, headers, body: JSON.stringify(body) };
+    const text = JSON.stringify(body);
+    return { status: r.status, headers, body: verbatim ? text : this.dialect.json(text) };
+  }
+
+  /**
+   * A body's links in the form handlers compare: a Redfish URI a client sent without its trailing
+   * slash (as the DMTF dialect shows them, and as DMTF-minded clients write them) gets it back.
+   */
+  private canonicalUris(value: unknown): unknown {
+    if (typeof value === 'string') {
+      if (!value.startsWith('/redfish/v1') || value.endsWith('/') || /[?#]/.test(value)) return value;
+      const m = this.routes.match(value);
+      return m && !m.route.file && !m.membersAlias && m.uri.endsWith('/') ? m.uri : value;
+    }
+    // In place (the body was parsed for this request); only changed strings are written back.
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const c = this.canonicalUris(value[i]);
+        if (c !== value[i]) value[i] = c;
+      }
+    } else if (isObject(value)) {
+      for (const k of Object.keys(value)) {
+        const c = this.canonicalUris(value[k]);
+        if (c !== value[k]) value[k] = c;
+      }
+    }
+    return value;
+  }
+
+  private redirect(location: string): Outgoing {
+    return { status: 308, headers: { ...BASE_HEADERS, Location: this.dialect.uri(location), 'Content-Type': JSON_TYPE }, body: '{}' };
   }
 
   private authorize(match: Match, method: Method, principal: Principal): void {
@@ -423,8 +465,4 @@ function redfishAnnotations(body: unknown): Readonly<Record<string, unknown>> {
 
 function anonymous(): Principal {
   return { userName: '', accountId: '', roleId: 'ReadOnly', privileges: new Set(), method: 'none' };
-}
-
-function redirect(location: string): Outgoing {
-  return { status: 308, headers: { ...BASE_HEADERS, Location: location, 'Content-Type': JSON_TYPE }, body: '{}' };
 }

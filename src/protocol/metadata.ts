@@ -88,7 +88,12 @@ const EDM: Record<string, string> = {
  */
 function servedProperties(type: ResourceType): Props {
   if (type.properties.Actions) return type.properties;
-  return { ...type.properties, Actions: t.object({}, { readOnly: true, additionalProperties: true, typeName: 'Actions' }) };
+  // Oem: where the DMTF dialect lists vendor actions (Actions/Oem).
+  const oemActions = t.object({}, { readOnly: true, additionalProperties: true, typeName: 'OemActions' });
+  return {
+    ...type.properties,
+    Actions: t.object({ Oem: oemActions }, { readOnly: true, additionalProperties: true, typeName: 'Actions' }),
+  };
 }
 
 /**
@@ -101,9 +106,14 @@ function actionsOf(type: ResourceType, actions: readonly ActionDef[]): ActionDef
   return actions.filter((a) => !a.oem && a.name.slice(0, a.name.lastIndexOf('.')) === type.name);
 }
 
-/** Bound actions, as DMTF declares them: in the unversioned namespace, bound to the type's Actions. */
-function csdlActions(type: ResourceType, actions: readonly ActionDef[], ns: string, complex: string[]): string[] {
-  return actionsOf(type, actions).flatMap((a) => [
+/**
+ * Bound actions, as DMTF declares them: in the unversioned namespace, bound to the type's Actions.
+ * Vendor actions are declared too where the dialect shows them under Actions/Oem (DMTF's place,
+ * where DMTF's validator looks them up); see actionsOf for why not under Oem/Vendor/Actions.
+ */
+function csdlActions(type: ResourceType, actions: readonly ActionDef[], ns: string, complex: string[], vendor: boolean): string[] {
+  const declared = vendor ? actions.filter((a) => a.name.slice(0, a.name.lastIndexOf('.')) === type.name) : actionsOf(type, actions);
+  return declared.flatMap((a) => [
     `      <Action Name="${a.name.slice(a.name.lastIndexOf('.') + 1)}" IsBound="true">`,
     ...(a.description ? [`        <Annotation Term="OData.Description" String="${xmlEscape(a.description)}"/>`] : []),
     `        <Parameter Name="${type.name}" Type="${ns}.Actions"/>`,
@@ -115,11 +125,11 @@ function csdlActions(type: ResourceType, actions: readonly ActionDef[], ns: stri
 }
 
 /** CSDL of a vendor type: the entity or complex type and its parts, and the actions of its namespace. */
-export function vendorCsdl(type: ResourceType, actions: readonly ActionDef[] = []): string {
+export function vendorCsdl(type: ResourceType, actions: readonly ActionDef[] = [], vendorActions = false): string {
   const ns = versionedNamespace(type);
   const complex: string[] = [];
   const props = csdlProperties(servedProperties(type), ns, complex, '        ');
-  const bound = csdlActions(type, actions, ns, complex);
+  const bound = csdlActions(type, actions, ns, complex, vendorActions);
   const isEntity = Boolean(type.properties['@odata.id'] || type.properties.Id);
   const kind = isEntity ? 'EntityType' : 'ComplexType';
   const base = isEntity ? ' BaseType="Resource.v1_0_0.Resource"' : ' BaseType="Resource.OemObject"';
@@ -337,6 +347,8 @@ function jsonProp(p: Prop, definitions: Record<string, object>, refs: SchemaRefs
   const common = {
     ...(p.description ? { description: p.description } : {}),
     readonly: Boolean(p.readOnly),
+    // As DMTF's JSON Schemas say it.
+    ...(p.deprecated ? { deprecated: `This property has been deprecated in favor of ${p.deprecated}.` } : {}),
   };
   const nullable = (t: string) => (p.nullable ? [t, 'null'] : t);
   switch (p.type) {

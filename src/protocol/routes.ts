@@ -137,6 +137,8 @@ export interface ResourceRoute<
   open?: boolean;
   /** A file: its canonical form has no trailing slash and GET is not redirected. */
   file?: boolean;
+  /** Served exactly as written, whatever the dialect (DSP0266 fixes /redfish as {"v1": "/redfish/v1/"}). */
+  verbatim?: boolean;
   /** True when the principal owns the resource (grants ConfigureSelf). */
   ownedBy?(principal: Principal, params: PathParams<P>): boolean;
   /** Resolvers of this route's own parameters; the table's shared ones (RouteTable.param) cover the rest. */
@@ -191,8 +193,14 @@ export function splitPath(path: string): string[] {
   return path.split('/').filter((s) => s !== '');
 }
 
-export function actionPath(route: Pick<AnyRoute, 'path'>, def: ActionDef): string {
-  return `${route.path}Actions/${def.oem ? 'Oem/Vendor/' : ''}${def.name}/`;
+/** Where an action is invoked: vendor ones under Actions/Oem/Vendor/ (SPEC.md's target) or Actions/Oem/ (DMTF's). */
+export function actionPath(
+  route: Pick<AnyRoute, 'path'>,
+  def: ActionDef,
+  vendorPlace: 'oem-vendor' | 'actions-oem' = 'oem-vendor',
+): string {
+  const oem = vendorPlace === 'oem-vendor' ? 'Oem/Vendor/' : 'Oem/';
+  return `${route.path}Actions/${def.oem ? oem : ''}${def.name}/`;
 }
 
 /** Paths remembered by match(); the table is fixed once built, so a path always matches the same way. */
@@ -263,7 +271,11 @@ export class RouteTable {
     }
     if (!route.file && !route.path.endsWith('/')) throw new Error(`route ${route.path} must end in '/'`);
     this.insert(route.path, { route });
-    for (const action of route.actions ?? []) this.insert(actionPath(route, action.def), { route, action });
+    for (const action of route.actions ?? []) {
+      this.insert(actionPath(route, action.def), { route, action });
+      // Either dialect's target of a vendor action is served, whichever the service shows.
+      if (action.def.oem) this.insert(actionPath(route, action.def, 'actions-oem'), { route, action });
+    }
     if (route.post && route.type?.memberType) this.insert(`${route.path}Members/`, { route, membersAlias: true });
     this.all.push(route);
     this.matched.clear();

@@ -19,8 +19,6 @@ import { RawReply } from '../../protocol/reply.js';
 import { present, type Context, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
-export const SCHEMAS_URI = '/redfish/v1/schemas/';
-
 export const JsonSchemaFileType = defineType({
   name: 'JsonSchemaFile',
   version: '1.1.4',
@@ -44,7 +42,7 @@ export const JsonSchemaFileType = defineType({
 const schemaId = (type: ResourceType) => (type.version ? `${type.name}.v${type.version.replace(/\./g, '_')}` : type.name);
 
 /** What the schema area uses (the types served come from the route table). */
-export type SchemaDeps = Pick<Services, 'rootLinks'>;
+export type SchemaDeps = Pick<Services, 'rootLinks' | 'dialect'>;
 
 function schemaFileBody(type: ResourceType): Record<string, unknown> {
   const local = localJsonSchemaUri(type);
@@ -60,7 +58,7 @@ function schemaFileBody(type: ResourceType): Record<string, unknown> {
   };
 }
 
-function handlers(routes: RouteTable) {
+function handlers(routes: RouteTable, d: SchemaDeps) {
   // Computed on first use: by then every area has registered its routes.
   let cache: Map<string, ResourceType> | undefined;
   let files: Map<string, StoreFile> | undefined;
@@ -92,7 +90,11 @@ function handlers(routes: RouteTable) {
     const file = present(storeFile(ctx.params.File), ctx);
     switch (file.kind) {
       case 'csdl':
-        return new RawReply(200, 'application/xml; charset=utf-8', vendorCsdl(file.type, routes.actionDefs()));
+        return new RawReply(
+          200,
+          'application/xml; charset=utf-8',
+          vendorCsdl(file.type, routes.actionDefs(), d.dialect.vendorActions === 'actions-oem'),
+        );
       case 'json':
         return new RawReply(200, 'application/json; charset=utf-8', JSON.stringify(servedJsonSchema(file.type, routes.actionDefs())));
       case 'odata':
@@ -104,12 +106,14 @@ function handlers(routes: RouteTable) {
 type StoreFile = { kind: 'json' | 'csdl'; type: ResourceType } | { kind: 'odata' };
 
 export function registerSchemaRoutes(routes: RouteTable, d: SchemaDeps): void {
-  d.rootLinks.JsonSchemas = SCHEMAS_URI;
-  const h = handlers(routes);
+  // SPEC.md's /redfish/v1/schemas/, or DMTF's /redfish/v1/JsonSchemas/ (the dialect's choice).
+  const collection = d.dialect.jsonSchemasUri;
+  d.rootLinks.JsonSchemas = collection;
+  const h = handlers(routes, d);
 
   addCollection(routes, {
-    collection: '/redfish/v1/schemas/',
-    member: '/redfish/v1/schemas/{SchemaId}/',
+    collection,
+    member: `${collection}{SchemaId}/`,
     type: JsonSchemaFileType,
     name: 'JSON Schemas',
     extra: () => ({ Description: 'Schemas of the types this service serves' }),

@@ -132,7 +132,7 @@ function handlers(d: ServiceRootDeps, routes: RouteTable) {
 export function registerServiceRootRoutes(routes: RouteTable, d: ServiceRootDeps): void {
   const h = handlers(d, routes);
   // The entry points and service documents: reachable without credentials.
-  routes.add({ path: '/redfish', file: true, open: true, get: { privilege: Priv.none, handler: h.getVersions } });
+  routes.add({ path: '/redfish', file: true, verbatim: true, open: true, get: { privilege: Priv.none, handler: h.getVersions } });
   routes.add({ path: '/redfish/v1/', type: ServiceRootType, open: true, get: { privilege: Priv.none, handler: h.getServiceRoot } });
   routes.add({ path: '/redfish/v1/$metadata', file: true, open: true, get: { privilege: Priv.none, handler: h.getMetadata } });
   routes.add({ path: '/redfish/v1/openapi.yaml', file: true, open: true, get: { privilege: Priv.none, handler: h.getOpenApi } });

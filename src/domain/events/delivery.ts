@@ -4,7 +4,7 @@
 // limit; every request has a deadline on the controller clock.
 import { Agent, request } from 'undici';
 import type { Clock, TimerHandle } from '../../platform/clock.js';
-import { wireBody, type LoggedEvent } from './format.js';
+import { wireJson, type LoggedEvent } from './format.js';
 import type { EventOutbox } from './outbox.js';
 
 /** How long a listener may take to answer one delivery. */
@@ -29,6 +29,7 @@ export class HttpsSender {
   constructor(
     private readonly clock: Clock,
     private readonly timeoutMs = DELIVERY_TIMEOUT_MS,
+    private readonly style: (json: string) => string = (json) => json,
   ) {}
 
   async send(target: DeliveryTarget, event: LoggedEvent): Promise<DeliveryResult> {
@@ -42,7 +43,7 @@ export class HttpsSender {
       const res = await request(target.Destination, {
         method: 'POST',
         headers,
-        body: JSON.stringify(wireBody(event, target.Context)),
+        body: wireJson(event, target.Context, this.style),
         dispatcher: target.VerifyCertificate ? this.verified : this.insecure,
         signal: ac.signal,
       });

@@ -77,6 +77,11 @@ export function sameMessage(wanted: string, actual: string): boolean {
 }
 
 /** The body POSTed to a listener (or sent as SSE data) for one logged event. */
+/** An event as sent, spelled as the service's dialect spells URIs (`style`). */
+export function wireJson(e: LoggedEvent, context: string, style: (json: string) => string): string {
+  return style(JSON.stringify(wireBody(e, context)));
+}
+
 export function wireBody(e: LoggedEvent, context: string): Record<string, unknown> {
   if (e.kind === 'MetricReport') return { ...e.body, Context: context };
   const record = { ...(e.body as unknown as EventRecordBody) };

@@ -76,6 +76,8 @@ export interface HubDeps {
   isAdministrator?: (accountId: string) => boolean;
   /** Outbound HTTPS; tests and the benchmark use the default. */
   sender?: HttpsSender;
+  /** How events spell URIs on the wire (the service's dialect); default as the areas write them. */
+  wireStyle?: (json: string) => string;
 }
 
 export class EventHub {
@@ -95,11 +97,12 @@ export class EventHub {
   constructor(private readonly d: HubDeps) {
     this.outbox = new EventOutbox(d.store.db);
     this.subs = new SubscriptionStore(d.store);
-    this.sender = d.sender ?? new HttpsSender(d.clock);
+    const style = d.wireStyle ?? ((json: string) => json);
+    this.sender = d.sender ?? new HttpsSender(d.clock, undefined, style);
     this.settingDoc = d.store.setting('event.service', DEFAULT_SETTINGS);
     this.current = { ...DEFAULT_SETTINGS, ...this.settingDoc.get() };
     this.pending = this.outbox.pendingCounts();
-    this.sse = new SseStreams(d.clock, this.outbox, (id) => this.sseRecords.delete(id));
+    this.sse = new SseStreams(d.clock, this.outbox, (id) => this.sseRecords.delete(id), style);
   }
 
   /** Listen to the bus and resume deliveries left pending by the last run. */

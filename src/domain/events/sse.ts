@@ -4,7 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Clock, TimerHandle } from '../../platform/clock.js';
 import type { EventPredicate } from './filter.js';
-import { wireBody, type LoggedEvent } from './format.js';
+import { wireJson, type LoggedEvent } from './format.js';
 import type { EventOutbox } from './outbox.js';
 
 /** A client that stops reading is cut off once this much is buffered for it. */
@@ -41,6 +41,7 @@ export class SseStreams {
     private readonly clock: Clock,
     private readonly outbox: EventOutbox,
     private readonly closed: (id: string) => void,
+    private readonly style: (json: string) => string,
   ) {}
 
   /** Attach a response: replay what followed Last-Event-ID, then stream live. */
@@ -97,7 +98,7 @@ export class SseStreams {
       s.res.destroy();
       return;
     }
-    s.res.write(`id: ${e.id}\ndata: ${JSON.stringify(wireBody(e, s.context))}\n\n`);
+    s.res.write(`id: ${e.id}\ndata: ${wireJson(e, s.context, this.style)}\n\n`);
   }
 
   private drop(id: string): void {

@@ -1,0 +1,53 @@
+// Dialects: how the service spells what it serves. `spec` is SPEC.md's (iLO's)
+// conventions; `dmtf` follows DMTF's strictly, as OpenBMC does. Areas write one
+// canonical form (URIs with a trailing slash); the dispatcher turns it into the
+// dialect's on the way out, so no area knows which dialect it serves.
+import { unslashJson, unslashUri } from '../lib/uri-style.js';
+
+export const DIALECTS = ['spec', 'dmtf'] as const;
+export type DialectName = (typeof DIALECTS)[number];
+
+export interface Dialect {
+  readonly name: DialectName;
+  /** A GET without the trailing slash is redirected to it (spec), or served as is (dmtf). */
+  readonly redirectsToSlash: boolean;
+  /** Deprecated properties (described with `deprecated`) are left out of what is served. */
+  readonly hidesDeprecated: boolean;
+  /** Vendor actions sit under Oem/Vendor/Actions (iLO's place) or under Actions/Oem (DMTF's). */
+  readonly vendorActions: 'oem-vendor' | 'actions-oem';
+  /** The JsonSchemaFile collection. */
+  readonly jsonSchemasUri: string;
+  /** A serialized JSON body as the dialect spells it. */
+  json(text: string): string;
+  /** A URI (a Location header) as the dialect spells it. */
+  uri(uri: string): string;
+}
+
+const same = (s: string) => s;
+
+const DIALECT: Record<DialectName, Dialect> = {
+  spec: {
+    name: 'spec',
+    redirectsToSlash: true,
+    hidesDeprecated: false,
+    vendorActions: 'oem-vendor',
+    jsonSchemasUri: '/redfish/v1/schemas/',
+    json: same,
+    uri: same,
+  },
+  dmtf: {
+    name: 'dmtf',
+    redirectsToSlash: false,
+    hidesDeprecated: true,
+    vendorActions: 'actions-oem',
+    jsonSchemasUri: '/redfish/v1/JsonSchemas/',
+    json: unslashJson,
+    uri: unslashUri,
+  },
+};
+
+export function dialect(name: string): Dialect {
+  const d = DIALECT[name as DialectName];
+  if (!d) throw new Error(`unknown dialect ${name}`);
+  return d;
+}
