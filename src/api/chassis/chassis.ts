@@ -1,7 +1,9 @@
 // Chassis: the server's enclosure, its locator light and the host-reported
-// platform firmware. Thermal is served by ./thermal.ts under each chassis, Power,
-// PowerSubsystem, Sensors and EnvironmentMetrics by ./power.ts.
+// platform firmware. Thermal is served by ./thermal.ts under each chassis (ThermalSubsystem by
+// ./thermal-subsystem.ts), Power, PowerSubsystem, Sensors and EnvironmentMetrics by ./power.ts,
+// TrustedComponents by ./trusted-components.ts.
 import { ChassisState, INDICATOR_LED_VALUES, changedIndicator, chassisSerialNumber } from '../../domain/chassis/chassis.js';
+import { registerTrustedComponentRoutes } from './trusted-components.js';
 import { Priv } from '../../lib/privileges.js';
 import { CHASSIS_TYPES } from '../../platform/hardware/profile.js';
 import { collectionOf, defineType, odataType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
@@ -55,12 +57,15 @@ export const ChassisType = defineType({
     AssetTag: t.string({ maxLength: 32, description: 'A user-assigned asset tag.' }),
     PowerState: ro(t.enum(['On', 'Off', 'PoweringOn', 'PoweringOff'])),
     IndicatorLED: t.enum(INDICATOR_LED_VALUES, {
-      description: 'The unit identification (UID) light; deprecated in favour of LocationIndicatorActive.',
+      description: 'The unit identification (UID) light.',
+      deprecated: 'LocationIndicatorActive',
     }),
     LocationIndicatorActive: t.boolean({ description: 'True while the unit identification (UID) light is lit or blinking.' }),
     Status: statusProp,
-    Thermal: t.link({ readOnly: true }),
-    Power: t.link({ readOnly: true }),
+    Thermal: t.link({ readOnly: true, deprecated: 'ThermalSubsystem' }),
+    ThermalSubsystem: t.link({ readOnly: true }),
+    TrustedComponents: t.link({ readOnly: true }),
+    Power: t.link({ readOnly: true, deprecated: 'PowerSubsystem' }),
     PowerSubsystem: t.link({ readOnly: true }),
     Sensors: t.link({ readOnly: true }),
     EnvironmentMetrics: t.link({ readOnly: true }),
@@ -127,6 +132,8 @@ function handlers(d: ChassisDeps, state: ChassisState, thermal: UserTempThreshol
       LocationIndicatorActive: settings.IndicatorLED !== 'Off',
       Status: { State: 'Enabled', Health: health, HealthRollup: health },
       Thermal: { '@odata.id': `${chassisUri(id)}Thermal/` },
+      ThermalSubsystem: { '@odata.id': `${chassisUri(id)}ThermalSubsystem/` },
+      TrustedComponents: { '@odata.id': `${chassisUri(id)}TrustedComponents/` },
       Power: { '@odata.id': `${chassisUri(id)}Power/` },
       PowerSubsystem: { '@odata.id': `${chassisUri(id)}PowerSubsystem/` },
       Sensors: { '@odata.id': `${chassisUri(id)}Sensors/` },
@@ -160,6 +167,7 @@ export function registerChassisRoutes(routes: RouteTable, d: ChassisDeps): void 
   routes.param('ChassisId', (id) => id === d.config.chassisId);
   const state = new ChassisState(d.store, d.host, d.restApiState);
   const h = handlers(d, state, registerThermalRoutes(routes, d));
+  registerTrustedComponentRoutes(routes, d);
 
   routes.add({
     path: '/redfish/v1/Chassis/',

@@ -22,30 +22,10 @@ import { defineAction, defineType, odataType, oem, ro, statusProp, t, vendorObje
 import { success } from '../../protocol/reply.js';
 import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { registerThermalSubsystemRoutes } from './thermal-subsystem.js';
+import { VendorThermalExtType } from './thermal-types.js';
 
 type Health = 'OK' | 'Warning' | 'Critical';
-
-const userThreshold = t.object(
-  {
-    SensorNumber: ro(t.integer()),
-    SensorName: ro(t.string()),
-    ThresholdCelsius: ro(t.integer({ units: 'Cel' })),
-  },
-  { readOnly: true, nullable: true, typeName: 'UserTempThreshold' },
-);
-
-export const VendorThermalExtType = defineType({
-  name: 'VendorThermalExt',
-  version: '1.0.0',
-  owner: 'Vendor',
-  description: 'User-defined temperature thresholds: effective ones, and pending ones that take effect at the next controller reset.',
-  properties: {
-    WarningUsertTempThreshold: userThreshold,
-    CriticalUsertTempThreshold: userThreshold,
-    PendingWarningUsertTempThreshold: userThreshold,
-    PendingCriticalUsertTempThreshold: userThreshold,
-  },
-});
 
 export const VendorThermalFanType = defineType({
   name: 'VendorThermalFan',
@@ -236,12 +216,14 @@ export function registerThermalRoutes(routes: RouteTable, d: ThermalDeps): UserT
   const origin = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/Thermal/`;
   const user = new UserTempThresholds(d.store, d.thermal, d.logs, d.events, d.clock, d.controller, origin);
   const h = handlers(d, user);
+  const setUserTempThreshold = action(SetUserTempThresholdAction, Priv.managerConfig, h.postSetUserTempThreshold);
 
   routes.add({
     path: '/redfish/v1/Chassis/{ChassisId}/Thermal/',
     type: ThermalType,
     get: { privilege: Priv.login, handler: h.getThermal },
-    actions: [action(SetUserTempThresholdAction, Priv.managerConfig, h.postSetUserTempThreshold)],
+    actions: [setUserTempThreshold],
   });
+  registerThermalSubsystemRoutes(routes, () => thermalBody(d, user), setUserTempThreshold);
   return user;
 }

@@ -58,7 +58,7 @@ export const EventDestinationType = defineType({
     EventFormatType: t.enum(['Event', 'MetricReport'], { createOnly: true }),
     RegistryPrefixes: t.array(t.string({ maxLength: 64 }), { maxItems: 64 }),
     MessageIds: t.array(t.string({ maxLength: 128 }), { maxItems: 64 }),
-    EventTypes: t.array(t.enum(EVENT_TYPES), { description: 'Deprecated filter on EventType.' }),
+    EventTypes: t.array(t.enum(EVENT_TYPES), { description: 'Filter on EventType.', deprecated: 'RegistryPrefixes and ResourceTypes' }),
     HttpHeaders: t.array(t.object({}, { additionalProperties: t.string({ maxLength: 1024 }), typeName: 'HttpHeaderProperty' }), {
       maxItems: 16,
       // Listener credentials: no error message quotes a value.
@@ -123,7 +123,7 @@ export const EventServiceType = defineType({
             'RegistryPrefix',
             'ResourceType',
             'SubordinateResources',
-          ].map((k) => [k, ro(t.boolean())]),
+          ].map((k) => [k, k === 'EventType' ? ro(t.boolean({ deprecated: 'RegistryPrefix and ResourceType' })) : ro(t.boolean())]),
         ),
         { typeName: 'SSEFilterPropertiesSupported' },
       ),

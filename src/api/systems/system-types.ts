@@ -90,15 +90,21 @@ export const ComputerSystemType = defineType({
           CoreCount: ro(t.integer()),
           LogicalProcessorCount: ro(t.integer()),
           Model: ro(t.string()),
-          Status: statusProp,
+          Status: { ...statusProp, deprecated: 'the Status of each Processor' },
         },
         { typeName: 'ProcessorSummary' },
       ),
     ),
-    MemorySummary: ro(t.object({ TotalSystemMemoryGiB: ro(t.number()), Status: statusProp }, { typeName: 'MemorySummary' })),
+    MemorySummary: ro(
+      t.object(
+        { TotalSystemMemoryGiB: ro(t.number()), Status: { ...statusProp, deprecated: 'the Status of each Memory' } },
+        { typeName: 'MemorySummary' },
+      ),
+    ),
     TrustedModules: ro(
       t.array(
         t.object({ FirmwareVersion: ro(t.string()), InterfaceType: ro(t.string()), Status: statusProp }, { typeName: 'TrustedModules' }),
+        { deprecated: 'TrustedComponents' },
       ),
     ),
     Boot: BootProp,
@@ -112,7 +118,12 @@ export const ComputerSystemType = defineType({
     'PCIeDevices@odata.count': ro(t.integer()),
     Storage: t.link({ readOnly: true }),
     SimpleStorage: t.link({ readOnly: true }),
-    Links: ro(t.object({ Chassis: t.links({ readOnly: true }), ManagedBy: t.links({ readOnly: true }) }, { typeName: 'Links' })),
+    Links: ro(
+      t.object(
+        { Chassis: t.links({ readOnly: true }), ManagedBy: t.links({ readOnly: true }), TrustedComponents: t.links({ readOnly: true }) },
+        { typeName: 'Links' },
+      ),
+    ),
     Oem: oem(VendorComputerSystemExtType, { readOnly: true }),
   },
 });

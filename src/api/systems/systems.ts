@@ -24,6 +24,7 @@ import { action, type ActionContext, type PatchContext, type RouteTable } from '
 import { registerBiosRoutes, type BiosDeps } from './bios.js';
 import { pcieDeviceLinks } from '../chassis/pcie-devices.js';
 import type { Services } from '../services.js';
+import { TPM_FIRMWARE_VERSION, trustedComponentUris } from '../chassis/trusted-components.js';
 import {
   BootOptionType,
   ComputerSystemType,
@@ -138,7 +139,7 @@ function handlers(d: SystemDeps, boot: BootSettings) {
       MemorySummary: { TotalSystemMemoryGiB: memoryGiB, Status: { Health: 'OK', HealthRollup: d.health.rollupPrefix('dimm:') } },
       TrustedModules: [
         tpm.installed
-          ? { FirmwareVersion: '73.20.17568.5511', InterfaceType: 'TPM2_0', Status: { State: 'Enabled', Health: 'OK' } }
+          ? { FirmwareVersion: TPM_FIRMWARE_VERSION, InterfaceType: 'TPM2_0', Status: { State: 'Enabled', Health: 'OK' } }
           : { Status: { State: 'Absent' } },
       ],
       Boot: {
@@ -160,6 +161,7 @@ function handlers(d: SystemDeps, boot: BootSettings) {
       Links: {
         Chassis: [{ '@odata.id': `/redfish/v1/Chassis/${d.config.chassisId}/` }],
         ManagedBy: [{ '@odata.id': `/redfish/v1/Managers/${d.config.managerId}/` }],
+        TrustedComponents: trustedComponentUris(d).map((u) => ({ '@odata.id': u })),
       },
       Oem: {
         Vendor: {

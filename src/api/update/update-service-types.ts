@@ -64,7 +64,10 @@ export const UpdateServiceType = defineType({
     ...commonProps,
     ServiceEnabled: ro(t.boolean()),
     Status: statusProp,
-    HttpPushUri: ro(t.string({ format: 'uri-reference' })),
+    HttpPushUri: ro(t.string({ format: 'uri-reference', deprecated: 'MultipartHttpPushUri' })),
+    MultipartHttpPushUri: ro(
+      t.string({ format: 'uri-reference', description: 'The same upload, with the parts DMTF names: UpdateParameters and UpdateFile.' }),
+    ),
     MaxImageSizeBytes: ro(t.integer({ units: 'By' })),
     FirmwareInventory: link(),
     SoftwareInventory: link(),

@@ -92,6 +92,7 @@ function handlers(d: UpdateServiceDeps) {
       ServiceEnabled: true,
       Status: { State: 'Enabled', Health: 'OK' },
       HttpPushUri: UPLOAD_URI,
+      MultipartHttpPushUri: UPLOAD_URI,
       MaxImageSizeBytes: fw.repository.totalBytes,
       FirmwareInventory: { '@odata.id': '/redfish/v1/UpdateService/FirmwareInventory/' },
       SoftwareInventory: { '@odata.id': '/redfish/v1/UpdateService/SoftwareInventory/' },

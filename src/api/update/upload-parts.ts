@@ -85,6 +85,46 @@ export function parseUploadParams(text: string | undefined): UploadParams {
   return out;
 }
 
+/**
+ * DMTF's `UpdateParameters` part (MultipartHttpPushUri): `Targets` (firmware inventory URIs; as on
+ * iLO, the image itself decides what it updates, so they are checked for form only),
+ * `@Redfish.OperationApplyTime` (Immediate: the upload applies as it completes) and the upload
+ * parameters of the `parameters` part under `Oem.Vendor`.
+ */
+export function parseUpdateParameters(text: string): UploadParams {
+  let p: unknown;
+  try {
+    p = JSON.parse(text);
+  } catch {
+    throw baseError('MalformedJSON');
+  }
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) throw baseError('UnrecognizedRequestBody');
+  let vendor: unknown;
+  for (const [k, v] of Object.entries(p)) {
+    switch (k) {
+      case 'Targets':
+        if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.startsWith('/redfish/v1/UpdateService/FirmwareInventory/'))) {
+          throw baseError('ActionParameterValueFormatError', JSON.stringify(v), 'Targets', 'MultipartHttpPushUri');
+        }
+        break;
+      case '@Redfish.OperationApplyTime':
+        if (v !== 'Immediate') throw baseError('ActionParameterValueNotInList', JSON.stringify(v), k, 'MultipartHttpPushUri');
+        break;
+      case 'Oem': {
+        const oem = v as Record<string, unknown> | null;
+        if (typeof oem !== 'object' || oem === null || Array.isArray(oem) || Object.keys(oem).some((x) => x !== 'Vendor')) {
+          throw baseError('ActionParameterValueFormatError', JSON.stringify(v), 'Oem', 'MultipartHttpPushUri');
+        }
+        vendor = oem.Vendor;
+        break;
+      }
+      default:
+        throw baseError('ActionParameterUnknown', 'MultipartHttpPushUri', k);
+    }
+  }
+  return parseUploadParams(vendor === undefined ? undefined : JSON.stringify(vendor));
+}
+
 /** A small part's text; undefined when it is too large or cut short. */
 export async function collect(file: Readable): Promise<string | undefined> {
   const chunks: Buffer[] = [];

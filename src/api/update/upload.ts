@@ -21,7 +21,16 @@ import type { Principal } from '../../protocol/principal.js';
 import { success } from '../../protocol/reply.js';
 import type { Context, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { SMALL_PART_MAX, appendSection, collect, cookie, parseUploadParams, type SectionAssembly } from './upload-parts.js';
+import {
+  SMALL_PART_MAX,
+  appendSection,
+  collect,
+  cookie,
+  parseUpdateParameters,
+  parseUploadParams,
+  type SectionAssembly,
+  type UploadParams,
+} from './upload-parts.js';
 
 export const UPLOAD_URI = '/redfish/v1/UpdateService/upload/';
 /** What an upload needs, whether its credentials came with the headers or later in the form. */
@@ -58,6 +67,8 @@ class Upload {
   private file?: { name: string; tmp: string; size: number; sha256: Buffer };
   private fileDone?: Promise<void>;
   private paramsText?: string;
+  /** The UpdateParameters part of a MultipartHttpPushUri upload. */
+  private updateParameters?: string;
   private compsig?: string;
   private releaseSpace?: () => void;
   private readonly smallParts: Promise<void>[] = [];
@@ -104,6 +115,14 @@ class Upload {
     const principal = this.d.auth.principalOfToken(token, this.ctx);
     if (!satisfies(principal.privileges, this.privilege)) throw baseError('InsufficientPrivilege');
     this.principal = principal;
+  }
+
+  /** The upload parameters: iLO's `parameters` part, or DMTF's `UpdateParameters` (MultipartHttpPushUri). */
+  private params(): UploadParams {
+    if (this.paramsText !== undefined && this.updateParameters !== undefined) {
+      throw baseError('ActionParameterDuplicate', 'upload', 'UpdateParameters');
+    }
+    return this.updateParameters !== undefined ? parseUpdateParameters(this.updateParameters) : parseUploadParams(this.paramsText);
   }
 
   private fail(e: unknown): void {
@@ -155,6 +174,7 @@ class Upload {
             this.fail(e);
           }
         } else if (name === 'parameters') this.paramsText = value;
+        else if (name === 'UpdateParameters') this.updateParameters = value;
         else if (name === 'compsig') this.compsig = value;
       });
       // Parts still being read: a form that fails ends them, so nobody waits for their end.
@@ -170,11 +190,12 @@ class Upload {
         }
         open.add(file);
         file.once('close', () => open.delete(file));
-        if (name === 'parameters' || name === 'compsig') {
+        if (name === 'parameters' || name === 'UpdateParameters' || name === 'compsig') {
           this.smallParts.push(
             collect(file).then((text) => {
               if (text === undefined) this.fail(baseError('UnrecognizedRequestBody'));
               else if (name === 'parameters') this.paramsText = text;
+              else if (name === 'UpdateParameters') this.updateParameters = text;
               else this.compsig = text;
             }),
           );
@@ -209,7 +230,7 @@ class Upload {
     try {
       if (!this.principal) throw unauthorized();
       if (!validFilename(name)) throw baseError('ActionParameterValueFormatError', printableFilename(rawName ?? ''), 'filename', 'upload');
-      const params = parseUploadParams(this.paramsText);
+      const params = this.params();
       if (params.Section === undefined || params.Section === 0) this.fw.repository.checkReplaceable(name);
       this.op = this.fw.status.begin('Uploading', params.UploadCurrentEtag);
     } catch (e) {
@@ -258,7 +279,7 @@ class Upload {
   }
 
   private async finish(op: UpdateOperation, file: NonNullable<Upload['file']>): Promise<unknown> {
-    const params = parseUploadParams(this.paramsText);
+    const params = this.params();
     let path = file.tmp;
     let size = file.size;
     let sha256 = file.sha256;

@@ -1,0 +1,165 @@
+// ThermalSubsystem: DMTF's replacement for the deprecated Thermal resource —
+// fans as resources of their own and the temperatures as ThermalMetrics. The
+// readings, health and user thresholds are Thermal's own, at the same instant.
+import { Priv } from '../../lib/privileges.js';
+import { addCollection } from '../../protocol/collections.js';
+import { collectionOf, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
+import type { ActionRoute, RouteTable } from '../../protocol/routes.js';
+import { VendorThermalExtType } from './thermal-types.js';
+
+type Json = Record<string, unknown>;
+
+/** What Thermal shows now: its Temperatures[] and Fans[] entries, health and vendor thresholds. */
+export interface ThermalView {
+  health: string;
+  body: Json;
+}
+
+const reading = (units: string) =>
+  t.object({ Reading: ro(t.number({ units, nullable: true, volatile: true })) }, { readOnly: true, typeName: 'SensorExcerpt' });
+
+export const FanType = defineType({
+  name: 'Fan',
+  version: '1.5.0',
+  owner: 'DMTF',
+  description: 'A fan of the chassis.',
+  properties: {
+    ...commonProps,
+    PhysicalContext: ro(t.string()),
+    Status: statusProp,
+    SpeedPercent: ro(
+      t.object(
+        {
+          Reading: ro(t.number({ units: '%', nullable: true, volatile: true })),
+          SpeedRPM: ro(t.number({ units: '{rev}/min', nullable: true, volatile: true })),
+        },
+        { typeName: 'SensorFanExcerpt' },
+      ),
+    ),
+    HotPluggable: ro(t.boolean()),
+    Replaceable: ro(t.boolean()),
+  },
+});
+
+export const ThermalMetricsType = defineType({
+  name: 'ThermalMetrics',
+  version: '1.3.0',
+  owner: 'DMTF',
+  description: 'Temperature readings of the chassis.',
+  properties: {
+    ...commonProps,
+    TemperatureSummaryCelsius: ro(t.object({ Intake: reading('Cel') }, { typeName: 'TemperatureSummary' })),
+    TemperatureReadingsCelsius: ro(
+      t.array(
+        t.object(
+          {
+            DeviceName: ro(t.string()),
+            PhysicalContext: ro(t.string()),
+            Reading: ro(t.number({ units: 'Cel', nullable: true, volatile: true })),
+          },
+          { typeName: 'SensorArrayExcerpt' },
+        ),
+      ),
+    ),
+  },
+});
+
+export const ThermalSubsystemType = defineType({
+  name: 'ThermalSubsystem',
+  version: '1.3.0',
+  owner: 'DMTF',
+  description: 'Cooling of the chassis: its fans and temperatures.',
+  properties: {
+    ...commonProps,
+    Status: statusProp,
+    Fans: t.link({ readOnly: true }),
+    ThermalMetrics: t.link({ readOnly: true }),
+    Oem: oem(VendorThermalExtType, { readOnly: true }),
+  },
+});
+
+interface FanEntry {
+  Name: string;
+  PhysicalContext: string;
+  Reading: number;
+  Status: Json;
+  Oem?: { Vendor?: { SpeedPercent?: number } };
+}
+
+interface TemperatureEntry {
+  Name: string;
+  PhysicalContext: string;
+  ReadingCelsius: number | null;
+}
+
+/**
+ * Serves ThermalSubsystem beside Thermal, from Thermal's own view; the vendor
+ * SetUserTempThreshold action is offered here too (same handler and privilege).
+ */
+export function registerThermalSubsystemRoutes(
+  routes: RouteTable,
+  view: () => ThermalView,
+  setUserTempThreshold: ActionRoute<string, any>,
+): void {
+  const base = '/redfish/v1/Chassis/{ChassisId}/ThermalSubsystem/';
+  const fans = () => (view().body.Fans as FanEntry[]).map((f, i) => ({ id: String(i + 1), f }));
+
+  routes.add({
+    path: base,
+    type: ThermalSubsystemType,
+    get: {
+      privilege: Priv.login,
+      handler: (ctx) => {
+        const v = view();
+        return {
+          Id: 'ThermalSubsystem',
+          Name: 'Thermal Subsystem',
+          Status: { State: 'Enabled', Health: v.health, HealthRollup: v.health },
+          Fans: { '@odata.id': `${ctx.uri}Fans/` },
+          ThermalMetrics: { '@odata.id': `${ctx.uri}ThermalMetrics/` },
+          Oem: v.body.Oem,
+        };
+      },
+    },
+    actions: [setUserTempThreshold],
+  });
+  routes.add({
+    path: `${base}ThermalMetrics/`,
+    type: ThermalMetricsType,
+    get: {
+      privilege: Priv.login,
+      handler: () => {
+        const temps = view().body.Temperatures as TemperatureEntry[];
+        const intake = temps.find((x) => x.PhysicalContext === 'Intake');
+        return {
+          Id: 'ThermalMetrics',
+          Name: 'Chassis Thermal Metrics',
+          TemperatureSummaryCelsius: { Intake: { Reading: intake?.ReadingCelsius ?? null } },
+          TemperatureReadingsCelsius: temps.map((x) => ({
+            DeviceName: x.Name,
+            PhysicalContext: x.PhysicalContext,
+            Reading: x.ReadingCelsius,
+          })),
+        };
+      },
+    },
+  });
+  addCollection(routes, {
+    collection: `${base}Fans/`,
+    member: `${base}Fans/{FanId}/`,
+    type: FanType,
+    collectionType: collectionOf(FanType),
+    name: 'Fans',
+    store: { list: fans, get: (id) => fans().find((x) => x.id === id), id: (x) => x.id },
+    show: ({ id, f }) => ({
+      Id: id,
+      Name: f.Name,
+      PhysicalContext: f.PhysicalContext,
+      Status: f.Status,
+      SpeedPercent: { Reading: f.Oem?.Vendor?.SpeedPercent ?? null, SpeedRPM: f.Reading },
+      HotPluggable: true,
+      Replaceable: true,
+    }),
+    privileges: { read: Priv.login },
+  });
+}
