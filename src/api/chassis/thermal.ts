@@ -216,14 +216,15 @@ export function registerThermalRoutes(routes: RouteTable, d: ThermalDeps): UserT
   const origin = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/Thermal/`;
   const user = new UserTempThresholds(d.store, d.thermal, d.logs, d.events, d.clock, d.controller, origin);
   const h = handlers(d, user);
-  const setUserTempThreshold = action(SetUserTempThresholdAction, Priv.managerConfig, h.postSetUserTempThreshold);
+  // One action, offered on Thermal and on ThermalSubsystem (a route each).
+  const setUserTempThreshold = () => action(SetUserTempThresholdAction, Priv.managerConfig, h.postSetUserTempThreshold);
 
   routes.add({
     path: '/redfish/v1/Chassis/{ChassisId}/Thermal/',
     type: ThermalType,
     get: { privilege: Priv.login, handler: h.getThermal },
-    actions: [setUserTempThreshold],
+    actions: [setUserTempThreshold()],
   });
-  registerThermalSubsystemRoutes(routes, () => thermalBody(d, user), setUserTempThreshold);
+  registerThermalSubsystemRoutes(routes, () => thermalBody(d, user), setUserTempThreshold());
   return user;
 }
