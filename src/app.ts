@@ -56,7 +56,7 @@ import { Authentication } from './protocol/auth.js';
 import { dialect } from './protocol/dialect.js';
 import { Dispatcher } from './protocol/dispatch.js';
 import { RouteTable } from './protocol/routes.js';
-import { openDatabase, type Migration } from './store/database.js';
+import { openDatabase, type Durability, type Migration } from './store/database.js';
 import { DocumentStore } from './store/documents.js';
 import { prepareDataDir, tightenDataDir } from './store/data-dir.js';
 import { SECRETS_KEY_FILE, Secrets } from './store/secrets.js';
@@ -94,7 +94,12 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   // A logger handed in (tests) is the caller's; otherwise the service owns a buffered one.
   let ownLog: ServiceLog | undefined;
   const log = opts.logger ?? (ownLog = createLog(config.logLevel, clock)).log;
-  const db = openDatabase(join(dataDir, DATABASE_FILE), () => clock.now(), [...EVENT_MIGRATIONS, ...(opts.migrations ?? [])]);
+  const db = openDatabase(
+    join(dataDir, DATABASE_FILE),
+    () => clock.now(),
+    [...EVENT_MIGRATIONS, ...(opts.migrations ?? [])],
+    config.durability as Durability,
+  );
   const store = new DocumentStore(db, Secrets.loadOrCreate(dataDir));
 
   const uuidSetting = store.setting<string | null>('service.uuid', null);

@@ -66,6 +66,8 @@ export interface Config {
   maxConnections: number;
   /** Conventions served: spec (SPEC.md's, iLO's) or dmtf (DMTF's, strictly). */
   dialect: string;
+  /** What an acknowledged write survives: crash (kill -9) or power-loss (a sync per commit). */
+  durability: string;
 }
 
 interface Option {
@@ -240,6 +242,14 @@ export const OPTIONS: readonly Option[] = [
     help: 'seconds a graceful OS shutdown takes (overrides --timing)',
   },
   {
+    key: 'durability',
+    flag: 'durability',
+    env: 'BMC_DURABILITY',
+    type: 'string',
+    default: 'crash',
+    help: 'What an acknowledged write survives: crash (the process killed, kill -9) or power-loss (an fsync per commit, slower writes)',
+  },
+  {
     key: 'dialect',
     flag: 'dialect',
     env: 'BMC_DIALECT',
@@ -370,6 +380,9 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   if (config.maxSsePerAccount < 1) throw new ConfigError('--max-sse-per-account must be at least 1');
   if (config.maxAccounts < 1) throw new ConfigError('--max-accounts must be at least 1');
   if (!['fast', 'realistic'].includes(config.timing)) throw new ConfigError(`--timing must be fast or realistic, got ${config.timing}`);
+  if (!['crash', 'power-loss'].includes(config.durability)) {
+    throw new ConfigError(`--durability must be crash or power-loss, got ${config.durability}`);
+  }
   if (!['spec', 'dmtf'].includes(config.dialect)) throw new ConfigError(`--dialect must be spec or dmtf, got ${config.dialect}`);
   if (!['absent', 'installed', 'in-use'].includes(config.tpm))
     throw new ConfigError(`--tpm must be absent, installed or in-use, got ${config.tpm}`);

@@ -1,5 +1,7 @@
-// The embedded database. WAL with synchronous=FULL: a write that returned has
-// reached the disk, so an acknowledged change survives kill -9.
+// The embedded database, in WAL mode. With synchronous=NORMAL (the default
+// durability, 'crash') a committed write is in the WAL file, handed to the
+// operating system, before it returns: it survives kill -9 of the process,
+// though not a power loss. 'power-loss' (synchronous=FULL) syncs every commit.
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -34,7 +36,15 @@ const CORE_MIGRATIONS: readonly Migration[] = [
  * The file is 0600; SQLite gives its -wal and -shm files the database file's mode.
  * `now` (ms since the epoch, the controller clock) dates the migrations it applies.
  */
-export function openDatabase(path: string, now: () => number, extraMigrations: readonly Migration[] = []): Db {
+/** What an acknowledged write survives: the process being killed (crash), or the machine losing power too. */
+export type Durability = 'crash' | 'power-loss';
+
+export function openDatabase(
+  path: string,
+  now: () => number,
+  extraMigrations: readonly Migration[] = [],
+  durability: Durability = 'crash',
+): Db {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     closeSync(openSync(path, 'a', 0o600));
@@ -43,7 +53,7 @@ export function openDatabase(path: string, now: () => number, extraMigrations: r
   }
   const db = new Database(path);
   if (path !== ':memory:') db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma(durability === 'power-loss' ? 'synchronous = FULL' : 'synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   // Deleted and overwritten content is zeroed where that costs no extra I/O, so a value
   // rewritten in place (a plain secret sealed at start) leaves no copy behind.

@@ -225,8 +225,11 @@ describe('dialect spec (the default)', () => {
     assert.doesNotMatch(csdl.text, /<Action Name="PowerButton"/);
   });
 
-  it('refuses an unknown dialect at start', () => {
+  it('refuses an unknown dialect (or durability) at start', () => {
     assert.throws(() => parseConfig(['--dialect', 'openbmc'], {}), ConfigError);
+    assert.throws(() => parseConfig(['--durability', 'none'], {}), ConfigError);
+    assert.equal(parseConfig([], {}).durability, 'crash');
+    assert.equal(parseConfig([], { BMC_DURABILITY: 'power-loss' }).durability, 'power-loss');
     assert.equal(parseConfig(['--dialect', 'dmtf'], {}).dialect, 'dmtf');
     assert.equal(parseConfig([], {}).dialect, 'spec');
   });

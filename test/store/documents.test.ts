@@ -1,10 +1,11 @@
 // One contract for the document store, over a SQLite file and in memory.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase, type Durability } from '../../src/store/database.js';
 import { DocumentStore } from '../../src/store/documents.js';
 
 interface Doc {
@@ -99,6 +100,40 @@ describe('DocumentStore durability', () => {
     const second = new DocumentStore(openDatabase(path, now));
     assert.deepEqual(second.collection<Doc>('k').get('one'), { n: 1 });
     assert.equal(second.setting('s', 0).get(), 5);
+  });
+
+  it('syncs each commit only for --durability power-loss; by default a commit survives kill -9 without one', () => {
+    const synchronous = (durability?: Durability) => {
+      const db = openDatabase(join(dir, `sync-${durability ?? 'default'}.sqlite`), now, [], durability);
+      const mode = db.pragma('synchronous', { simple: true });
+      db.close();
+      return mode;
+    };
+    assert.equal(synchronous(), 1); // NORMAL
+    assert.equal(synchronous('crash'), 1);
+    assert.equal(synchronous('power-loss'), 2); // FULL
+    // A process that commits and is then killed with SIGKILL, before any close or checkpoint.
+    const path = join(dir, 'killed.sqlite');
+    const store = new URL('../../src/store/', import.meta.url).href;
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { openDatabase } = await import('${store}database.ts');
+         const { DocumentStore } = await import('${store}documents.ts');
+         const docs = new DocumentStore(openDatabase(${JSON.stringify(path)}, () => 0)).collection('k');
+         for (let i = 0; i < 300; i++) docs.put('d' + i, { n: i });
+         process.kill(process.pid, 'SIGKILL');`,
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.equal(child.signal, 'SIGKILL', child.stderr);
+    const after = new DocumentStore(openDatabase(path, now)).collection<Doc>('k');
+    assert.equal(after.list().length, 300);
+    assert.deepEqual(after.get('d299'), { n: 299 });
   });
 
   it('dates each applied migration with the clock it is given, once', () => {
