@@ -177,6 +177,50 @@ export class Authentication<A extends AuthAccount = AuthAccount, S extends AuthS
 
   /** Check a user name and password, as session login and Basic both do. */
   async login(userName: string, password: string, req: AuthRequest): Promise<A> {
+    // Credentials verified recently (a session login or Basic) skip the slow hash; a wrong
+    // password or an unknown user never hits, so they still pay exactly one hash.
+    const key = this.credentialKey(userName, password);
+    const known = this.verifiedAccount(key, req);
+    if (known) {
+      for (const p of this.policies) p.afterLogin(known, true, req, userName);
+      return known;
+    }
+    const verified = await this.verifyLogin(userName, password, req);
+    this.rememberVerified(key, verified.Id, this.clock.now());
+    return verified;
+  }
+
+  /** An in-memory keyed digest of a user name and password: what the verified-credentials cache holds. */
+  private credentialKey(userName: string, password: string): string {
+    return createHmac('sha256', this.cacheKey).update(`${userName}:${password}`).digest('base64');
+  }
+
+  /**
+   * The account of credentials verified within BASIC_CACHE_MS, while no account changed since
+   * (password, role, enabled...: the directory's generation); its lockout still applies.
+   */
+  private verifiedAccount(key: string, req: AuthRequest): A | undefined {
+    const hit = this.basicCache.get(key);
+    if (!hit) return undefined;
+    if (hit.generation === this.accounts.generation && hit.expires > this.clock.now()) {
+      const account = this.accounts.get(hit.accountId);
+      if (account && canLogIn(account)) {
+        for (const p of this.policies) p.beforeLogin(account, req);
+        return account;
+      }
+    }
+    this.basicCache.delete(key);
+    return undefined;
+  }
+
+  private rememberVerified(key: string, accountId: string, now: number): { accountId: string; generation: number; expires: number } {
+    if (this.basicCache.size >= BASIC_CACHE_MAX) this.basicCache.clear();
+    const entry = { accountId, generation: this.accounts.generation, expires: now + BASIC_CACHE_MS };
+    this.basicCache.set(key, entry);
+    return entry;
+  }
+
+  private async verifyLogin(userName: string, password: string, req: AuthRequest): Promise<A> {
     const account = this.accounts.findByUserName(userName);
     // Every attempt pays exactly one password hash: an unknown user, a disabled account or a
     // locked-out one is checked against a dummy hash of the same cost, and a lockout is only
@@ -298,29 +342,18 @@ export class Authentication<A extends AuthAccount = AuthAccount, S extends AuthS
     const user = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
 
-    const key = createHmac('sha256', this.cacheKey).update(decoded).digest('base64');
-    const hit = this.basicCache.get(key);
-    if (hit && hit.generation === this.accounts.generation && hit.expires > now) {
-      const account = this.accounts.get(hit.accountId);
-      if (account && canLogIn(account)) {
-        // A lockout applies to cached credentials too.
-        for (const p of this.policies) p.beforeLogin(account, req);
-        this.holdConnectionSlot(req, account);
-        if (socket) this.basicBySocket.set(socket, { header, accountId: account.Id, generation: hit.generation, expires: hit.expires });
-        return this.principalOf(account, 'basic');
-      }
-    }
-    this.basicCache.delete(key);
-    return this.login(user, password, req).then((account) => this.admitBasic(req, account, header, key, now));
+    // Credentials verified recently answer at once (a lockout applies to them too).
+    const key = this.credentialKey(user, password);
+    const known = this.verifiedAccount(key, req);
+    if (known) return this.admitBasic(req, known, header, key, now);
+    return this.verifyLogin(user, password, req).then((account) => this.admitBasic(req, account, header, key, now));
   }
 
-  /** After a verified password: hold a slot, remember the credentials, and let the account in. */
+  /** After verified credentials: hold a slot, remember them (and this connection's header), and let the account in. */
   private admitBasic(req: AuthRequest, account: A, header: string, key: string, now: number): Principal {
     const socket = req.socket;
     this.holdConnectionSlot(req, account);
-    if (this.basicCache.size >= BASIC_CACHE_MAX) this.basicCache.clear();
-    const entry = { accountId: account.Id, generation: this.accounts.generation, expires: now + BASIC_CACHE_MS };
-    this.basicCache.set(key, entry);
+    const entry = this.basicCache.get(key) ?? this.rememberVerified(key, account.Id, now);
     if (socket) this.basicBySocket.set(socket, { header, ...entry });
     return this.principalOf(account, 'basic');
   }

@@ -61,6 +61,39 @@ describe('login timing oracle: one password verification per attempt', () => {
     assert.deepEqual(await attempt('locked', PASSWORD), { status: 401, verifications: 1 });
   });
 
+  it('skips the hash for credentials verified recently, until the account changes or a minute passes', async () => {
+    await svc.running.services.accounts.create({ UserName: 'repeat', Password: PASSWORD, RoleId: 'Operator' });
+    assert.deepEqual(await attempt('repeat', PASSWORD), { status: 201, verifications: 1 });
+    assert.deepEqual(await attempt('repeat', PASSWORD), { status: 201, verifications: 0 });
+    // A wrong password is never a hit.
+    assert.deepEqual(await attempt('repeat', 'wrong-password'), { status: 401, verifications: 1 });
+    // Basic on a new connection shares what a session login verified.
+    const agent = new Agent({ connect: { rejectUnauthorized: false } });
+    try {
+      const before = checks();
+      const res = await request(`${svc.url}/redfish/v1/SessionService/`, {
+        headers: { authorization: basic('repeat', PASSWORD) },
+        dispatcher: agent,
+      });
+      await res.body.arrayBuffer();
+      assert.equal(res.statusCode, 200);
+      assert.equal(checks() - before, 0);
+    } finally {
+      await agent.close();
+    }
+    // Any account change drops the cache: the next login is verified again.
+    assert.equal((await svc.req('PATCH', '/redfish/v1/AccountService/Accounts/6/', { body: { RoleId: 'ReadOnly' } })).status, 200);
+    assert.deepEqual(await attempt('repeat', PASSWORD), { status: 201, verifications: 1 });
+    // A new password: the old one fails, with a hash.
+    const changed = await svc.req('PATCH', '/redfish/v1/AccountService/Accounts/6/', { body: { Password: 'Timing-Pass-2' } });
+    assert.equal(changed.status, 200, changed.text);
+    assert.deepEqual(await attempt('repeat', PASSWORD), { status: 401, verifications: 1 });
+    assert.deepEqual(await attempt('repeat', 'Timing-Pass-2'), { status: 201, verifications: 1 });
+    // The entry expires with controller time.
+    await svc.clock.advance(61_000);
+    assert.deepEqual(await attempt('repeat', 'Timing-Pass-2'), { status: 201, verifications: 1 });
+  });
+
   it('does the same for the first Basic request of a connection', async () => {
     for (const [user, password] of [
       ['nobody-here', 'x-password'],
