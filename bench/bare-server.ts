@@ -12,7 +12,7 @@ interface Canned {
 const [certFile, keyFile, cannedFile, port] = process.argv.slice(2);
 const canned = JSON.parse(readFileSync(cannedFile as string, 'utf8')) as Record<string, Canned>;
 const server = createServer({ cert: readFileSync(certFile as string), key: readFileSync(keyFile as string) }, (req, res) => {
-  const c = canned[req.url ?? ''];
+  const c = canned[`${req.method} ${req.url ?? ''}`];
   if (!c) {
     res.writeHead(404).end();
     return;

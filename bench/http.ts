@@ -1,9 +1,9 @@
-// HTTP benchmark (issue: service core). Runs the real service and a bare
-// node:https server sending the same bytes, each pinned to CPU 0 with taskset,
-// and loads both with autocannon from CPU 1. Prints requests/s, p99 and ratios.
-// The root and the session collection are memoized representations (protocol/memo.ts);
-// the last scenario is a resource built on every GET, for comparison.
-//   npm run bench            (10 s per scenario)   BENCH_SECONDS=5 npm run bench   (builds dist/ first)
+// HTTP benchmark (issues: service core, performance II). Runs the real service and a
+// bare node:https server sending the same bytes, each pinned to CPU 0 with taskset, and
+// loads both with autocannon from CPU 1: GETs of memoized and built resources, a
+// 20-member $expand, an update queue member, a PATCH; then session create + delete pairs,
+// and RSS idle and after. Prints one table and writes bench/results.json.
+//   npm run bench  (10 s per scenario)   BENCH_SECONDS=5 npm run bench   BENCH_DURABILITY=power-loss npm run bench
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,9 +48,19 @@ async function start(cmd: string[], port: number): Promise<ChildProcess> {
   throw new Error(`${cmd[0]} did not listen on ${port}`);
 }
 
-async function fetchCanned(base: string, path: string, headers: Record<string, string>) {
-  const res = await request(base + path, { headers, dispatcher: agent });
+interface Scenario {
+  name: string;
+  method?: 'GET' | 'PATCH';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+async function fetchCanned(base: string, s: Scenario) {
+  const headers = { ...s.headers, ...(s.body ? { 'content-type': 'application/json' } : {}) };
+  const res = await request(base + s.path, { method: s.method ?? 'GET', headers, body: s.body, dispatcher: agent });
   const body = await res.body.text();
+  if (res.statusCode >= 300) throw new Error(`${s.method ?? 'GET'} ${s.path}: ${res.statusCode} ${body}`);
   const keep = ['content-type', 'odata-version', 'etag', 'allow', 'cache-control', 'link'];
   const out: Record<string, string> = {};
   for (const h of keep) if (res.headers[h]) out[h] = String(res.headers[h]);
@@ -64,22 +74,70 @@ interface Result {
   non2xx: number;
 }
 
-async function load(url: string, headers: Record<string, string>): Promise<Result> {
+async function load(url: string, s: Scenario): Promise<Result> {
+  const headers = { ...s.headers, ...(s.body ? { 'content-type': 'application/json' } : {}) };
+  const o = { url, headers, method: s.method ?? 'GET', body: s.body, connections: CONNECTIONS, tlsOptions: { rejectUnauthorized: false } };
   // Warm up first (JIT, connection set-up), so both servers are measured in their steady state.
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: 2, tlsOptions: { rejectUnauthorized: false } });
-  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: SECONDS, tlsOptions: { rejectUnauthorized: false } });
+  await autocannon({ ...o, duration: 2 });
+  const r = await autocannon({ ...o, duration: SECONDS });
   return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
 
-/** Resident memory of a process now and at its peak, from /proc (taskset execs the server, so the pid is node's). */
-function memory(pid: number | undefined): string {
+/** Resident memory of a process, MiB, now and at its peak, from /proc (taskset execs the server, so the pid is node's). */
+function memory(pid: number | undefined): { rss: number; peak: number } {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    return `RSS ${(kb('VmRSS') / 1024).toFixed(0)} MiB, peak ${(kb('VmHWM') / 1024).toFixed(0)} MiB`;
+    return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
   } catch {
-    return 'unknown (no /proc)';
+    return { rss: NaN, peak: NaN };
   }
+}
+
+/** Session create + delete pairs per second: CONNECTIONS clients logging in and out in a loop. */
+async function sessionPairs(base: string): Promise<{ pairs: number; p99: number }> {
+  const pool = new Agent({ connect: { rejectUnauthorized: false }, connections: CONNECTIONS });
+  const latencies: number[] = [];
+  let pairs = 0;
+  const until = performance.now() + SECONDS * 1000;
+  const worker = async () => {
+    while (performance.now() < until) {
+      const start = performance.now();
+      const r = await request(`${base}/redfish/v1/SessionService/Sessions/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ UserName: 'Administrator', Password: PASSWORD }),
+        dispatcher: pool,
+      });
+      await r.body.text();
+      if (r.statusCode !== 201) throw new Error(`login: ${r.statusCode}`);
+      const d = await request(`${base}${String(r.headers.location)}`, {
+        method: 'DELETE',
+        headers: { 'x-auth-token': String(r.headers['x-auth-token']) },
+        dispatcher: pool,
+      });
+      await d.body.text();
+      if (d.statusCode !== 200) throw new Error(`logout: ${d.statusCode}`);
+      latencies.push(performance.now() - start);
+      pairs++;
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  return { pairs: pairs / SECONDS, p99: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? NaN) };
+}
+
+async function call(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
+  const res = await request(base + path, {
+    method: method as 'POST',
+    headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+    dispatcher: agent,
+  });
+  const text = await res.body.text();
+  if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);
+  return res;
 }
 
 async function main(): Promise<void> {
@@ -96,55 +154,95 @@ async function main(): Promise<void> {
       '--admin-password',
       PASSWORD,
       '--max-sessions',
-      '64',
+      '256',
+      '--max-sessions-per-account',
+      '256',
       '--log-level',
       LOG_LEVEL,
+      ...(process.env.BENCH_DURABILITY ? ['--durability', process.env.BENCH_DURABILITY] : []),
     ],
     svcPort,
   );
+  await new Promise((r) => setTimeout(r, 2000));
+  const idle = memory(svc.pid);
   const base = `https://127.0.0.1:${svcPort}`;
   try {
-    const login = await request(`${base}/redfish/v1/SessionService/Sessions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ UserName: 'Administrator', Password: PASSWORD }),
-      dispatcher: agent,
-    });
-    await login.body.text();
-    const token = String(login.headers['x-auth-token']);
     const basicAuth = `Basic ${Buffer.from(`Administrator:${PASSWORD}`).toString('base64')}`;
+    const auth = { authorization: basicAuth };
+    // A 20-member collection, and a member of the update queue.
+    for (let i = 1; i <= 19; i++) {
+      await call(base, 'POST', '/redfish/v1/AccountService/Accounts/', auth, {
+        UserName: `bench${i}`,
+        Password: `Bench-Pass-${i}xx`,
+        RoleId: 'ReadOnly',
+      });
+    }
+    const task = await call(base, 'POST', '/redfish/v1/UpdateService/UpdateTaskQueue/', auth, {
+      Name: 'bench-wait',
+      UpdatableBy: ['Bmc'],
+      Command: 'Wait',
+      WaitTimeSeconds: 3600,
+    });
+    const taskPath = String(task.headers.location);
 
-    const scenarios = [
-      { name: 'GET /redfish/v1/ (no auth)', path: '/redfish/v1/', headers: {} as Record<string, string> },
-      { name: 'GET Sessions/ (X-Auth-Token)', path: '/redfish/v1/SessionService/Sessions/', headers: { 'x-auth-token': token } },
-      { name: 'GET Sessions/ (Basic)', path: '/redfish/v1/SessionService/Sessions/', headers: { authorization: basicAuth } },
-      { name: 'GET /redfish/v1/ (X-Auth-Token)', path: '/redfish/v1/', headers: { 'x-auth-token': token } },
-      // For scale: a resource the service builds, serializes and hashes on every GET (not memoized).
-      { name: 'GET Systems/1/ (X-Auth-Token)', path: '/redfish/v1/Systems/1/', headers: { 'x-auth-token': token } },
+    const scenarios: Scenario[] = [
+      { name: 'GET /redfish/v1/ (no auth)', path: '/redfish/v1/', headers: {} },
+      { name: 'GET SessionService/', path: '/redfish/v1/SessionService/', headers: auth },
+      { name: 'GET Systems/1/', path: '/redfish/v1/Systems/1/', headers: auth },
+      { name: 'GET Systems/1/Bios/', path: '/redfish/v1/Systems/1/Bios/', headers: auth },
+      { name: 'GET Chassis/1/Thermal/', path: '/redfish/v1/Chassis/1/Thermal/', headers: auth },
+      { name: 'GET Accounts/?$expand=. (20)', path: '/redfish/v1/AccountService/Accounts/?$expand=.', headers: auth },
+      { name: 'GET UpdateTaskQueue member', path: taskPath, headers: auth },
+      {
+        name: 'PATCH Systems/1/ (boot override)',
+        method: 'PATCH',
+        path: '/redfish/v1/Systems/1/',
+        headers: auth,
+        body: JSON.stringify({ Boot: { BootSourceOverrideTarget: 'Pxe', BootSourceOverrideEnabled: 'Once' } }),
+      },
     ];
     const canned: Record<string, Awaited<ReturnType<typeof fetchCanned>>> = {};
-    for (const s of scenarios) canned[s.path] ??= await fetchCanned(base, s.path, s.headers);
+    for (const s of scenarios) canned[`${s.method ?? 'GET'} ${s.path}`] ??= await fetchCanned(base, s);
     const cannedFile = join(dir, 'canned.json');
     writeFileSync(cannedFile, JSON.stringify(canned));
     const bare = await start(
       ['bench/bare-server.ts', join(dir, 'https-cert.pem'), join(dir, 'https-key.pem'), cannedFile, String(barePort)],
       barePort,
     );
+    const results: Record<string, unknown>[] = [];
     try {
       console.log(
-        `bench: ${SECONDS}s per run, ${CONNECTIONS} connections, servers on CPU 0, load on CPU 1, log level ${LOG_LEVEL}, node ${process.version}`,
+        `bench: ${SECONDS}s per run, ${CONNECTIONS} connections, Basic auth, servers on CPU 0, load on CPU 1, log level ${LOG_LEVEL}, node ${process.version}`,
       );
-      console.log('scenario                         | service req/s | p99 ms | bare req/s | p99 ms | ratio');
+      console.log(`service RSS idle after start: ${idle.rss} MiB`);
+      console.log('scenario                           | service req/s | p99 ms | bare req/s | p99 ms | ratio');
       for (const s of scenarios) {
-        const mine = await load(base + s.path, s.headers);
-        const yard = await load(`https://127.0.0.1:${barePort}${s.path}`, s.headers);
+        const mine = await load(base + s.path, s);
+        const yard = await load(`https://127.0.0.1:${barePort}${s.path}`, s);
         const ratio = mine.rps / yard.rps;
+        results.push({
+          scenario: s.name,
+          rps: Math.round(mine.rps),
+          p99: mine.p99,
+          bareRps: Math.round(yard.rps),
+          bareP99: yard.p99,
+          ratio,
+        });
         console.log(
-          `${s.name.padEnd(32)} | ${mine.rps.toFixed(0).padStart(13)} | ${String(mine.p99).padStart(6)} | ${yard.rps.toFixed(0).padStart(10)} | ${String(yard.p99).padStart(6)} | ${(ratio * 100).toFixed(0)}%` +
+          `${s.name.padEnd(34)} | ${mine.rps.toFixed(0).padStart(13)} | ${String(mine.p99).padStart(6)} | ${yard.rps.toFixed(0).padStart(10)} | ${String(yard.p99).padStart(6)} | ${(ratio * 100).toFixed(0)}%` +
             (mine.errors || mine.non2xx ? `  (errors ${mine.errors}, non-2xx ${mine.non2xx})` : ''),
         );
       }
-      console.log(`service memory after the runs: ${memory(svc.pid)}`);
+      const sessions = await sessionPairs(base);
+      results.push({ scenario: 'session create + delete', pairsPerSecond: Math.round(sessions.pairs), p99: sessions.p99 });
+      console.log(`session create + delete            | ${sessions.pairs.toFixed(0).padStart(9)} pairs/s | p99 ${sessions.p99} ms`);
+      const after = memory(svc.pid);
+      console.log(`service RSS after the runs: ${after.rss} MiB (peak ${after.peak} MiB)`);
+      writeFileSync(
+        new URL('results.json', import.meta.url),
+        `${JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, logLevel: LOG_LEVEL, node: process.version, idleRssMiB: idle.rss, afterRssMiB: after.rss, peakRssMiB: after.peak, results }, null, 2)}\n`,
+      );
+      console.log('written: bench/results.json');
     } finally {
       bare.kill('SIGTERM');
     }
