@@ -61,7 +61,9 @@ function decorateNew(
   }
   Object.assign(resource, type ? stampVendorTypes(body, type.properties) : body);
   if (type && dialect?.hidesDeprecated) dropDeprecated(resource, type.properties);
-  if (Array.isArray(resource.Members)) resource['Members@odata.count'] = resource.Members.length;
+  // A page (applyPaging) carries the count of the whole collection already.
+  if (Array.isArray(resource.Members) && resource['Members@odata.count'] === undefined)
+    resource['Members@odata.count'] = resource.Members.length;
   if (route?.actions?.length) addActions(resource, route, uri, params, dialect?.vendorActions ?? 'oem-vendor');
   // One serialization serves both the ETag and, for a plain GET, the body.
   const json = type && hasVolatile(type.properties) ? undefined : JSON.stringify(resource);

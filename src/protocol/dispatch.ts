@@ -296,10 +296,8 @@ export class Dispatcher {
         etag = String(single['@odata.etag']);
       }
     }
-    if (query.top !== undefined || query.skip !== undefined) {
-      if (!type?.memberType) throw baseError('QueryNotSupportedOnResource');
-      resource = applyPaging(resource, match.uri, query.top, query.skip);
-    }
+    // A page of a collection was cut before decoration and expansion (getDecorated).
+    if ((query.top !== undefined || query.skip !== undefined) && !type?.memberType) throw baseError('QueryNotSupportedOnResource');
     if (query.select) resource = applySelect(resource, query.select);
     if (query.expand) {
       const { mode, levels } = query.expand;
@@ -337,7 +335,12 @@ export class Dispatcher {
     if (raw instanceof Promise) raw = await raw;
     if (raw instanceof RawReply || raw instanceof Reply || raw instanceof StreamReply) return { passthrough: raw };
     if (!isObject(raw)) throw baseError('ResourceMissingAtURI', match.uri);
-    const body = route.type?.autoExpand && Array.isArray(raw.Members) ? await this.expandMembers(raw, principal) : raw;
+    let shown: Json = raw;
+    // $top/$skip cost the page: members outside it are neither expanded, serialized nor hashed.
+    if ((query.top !== undefined || query.skip !== undefined) && route.type?.memberType && Array.isArray(shown.Members)) {
+      shown = applyPaging(shown, match.uri, query.top, query.skip);
+    }
+    const body = route.type?.autoExpand && Array.isArray(shown.Members) ? await this.expandMembers(shown, principal) : shown;
     return decorate(route, match.uri, match.params, body, route.type, this.dialect);
   }
 

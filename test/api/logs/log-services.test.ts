@@ -17,6 +17,30 @@ describe('log services', () => {
   });
   after(() => svc.close());
 
+  it('pages a full log at the cost of the page: only the entries shown are read', async () => {
+    const logs = svc.running.services.logs;
+    for (let i = 0; i < MAX_LOG_RECORDS; i++) logs.write('IEL', vendorMessage('LogCleared', 'Integrated Event Log', `filler-${i}`));
+    const reads = { n: 0 };
+    const get = logs.get.bind(logs);
+    logs.get = (log, id) => (reads.n++, get(log, id));
+    try {
+      const page = await svc.get(`${IEL}Entries/?$skip=10&$top=5`);
+      assert.equal(page.status, 200);
+      assert.equal(page.body.Members.length, 5);
+      assert.equal(page.body['Members@odata.count'], MAX_LOG_RECORDS);
+      assert.equal(page.body['Members@odata.nextLink'], `${IEL}Entries/?$skip=15&$top=5`);
+      assert.ok(page.body.Members.every((m: { MessageId?: string }) => m.MessageId !== undefined), 'members shown whole (AutoExpand)');
+      // Each entry shown is read twice (its id resolved, then shown); none outside the page.
+      assert.equal(reads.n, 2 * 5);
+      reads.n = 0;
+      const all = await svc.get(`${IEL}Entries/`);
+      assert.equal(all.body.Members.length, MAX_LOG_RECORDS);
+      assert.equal(reads.n, 2 * MAX_LOG_RECORDS);
+    } finally {
+      logs.get = get;
+    }
+  });
+
   it('serves the IML under the system and the IEL under the manager', async () => {
     const sys = await svc.get(SYS_LOGS);
     assert.equal(sys.status, 200);
