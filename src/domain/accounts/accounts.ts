@@ -1,9 +1,9 @@
 // Controller user accounts: storage, password checks and change notification.
 // The rules of account changes (an enabled administrator always remains...)
 // live in account-change.ts.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword, unmatchableHash, verifyPassword } from './passwords.js';
 import {
   effectivePrivileges,
   roleOf,
@@ -49,15 +49,14 @@ export class Accounts {
    * A hash of a random password, made once with the same cost as real ones: logins of unknown,
    * disabled or locked-out accounts verify against it, so they take as long as a wrong password.
    */
-  private readonly dummyHash: Promise<string>;
+  private readonly dummyHash: string;
 
   constructor(
     store: DocumentStore,
     private readonly scryptLogN: number,
   ) {
     this.docs = store.collection<AccountRecord>('account');
-    this.dummyHash = hashPassword(randomBytes(18).toString('base64'), scryptLogN);
-    this.dummyHash.catch(() => undefined); // awaited (and any failure seen) on first use
+    this.dummyHash = unmatchableHash(scryptLogN);
   }
 
   list(): AccountRecord[] {
@@ -136,7 +135,7 @@ export class Accounts {
   async checkPassword(record: AccountRecord | undefined, password: string): Promise<boolean> {
     this.passwordChecks++;
     if (!record) {
-      await verifyPassword(password, await this.dummyHash);
+      await verifyPassword(password, this.dummyHash);
       return false;
     }
     return verifyPassword(password, record.PasswordHash);

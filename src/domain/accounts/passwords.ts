@@ -19,6 +19,14 @@ export async function hashPassword(password: string, logN = DEFAULT_SCRYPT_LOG_N
   return `scrypt$${logN}$8$1$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
+/**
+ * A hash no password matches (random salt and key), of the same cost as a real one: verifying
+ * against it takes as long as a real check, without paying for a hash (and its 32 MiB) to make it.
+ */
+export function unmatchableHash(logN = DEFAULT_SCRYPT_LOG_N): string {
+  return `scrypt$${logN}$8$1$${randomBytes(16).toString('base64')}$${randomBytes(KEY_LENGTH).toString('base64')}`;
+}
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, logN, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !logN || !r || !p || !salt || !hash) return false;

@@ -2,7 +2,8 @@
 // in order and a slow or dead listener only ever holds up itself. Each loop has
 // at most one request in flight, so concurrency is bounded by the subscription
 // limit; every request has a deadline on the controller clock.
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from '../../lib/undici.js';
 import type { Clock, TimerHandle } from '../../platform/clock.js';
 import { wireJson, type LoggedEvent } from './format.js';
 import type { EventOutbox } from './outbox.js';
@@ -23,14 +24,20 @@ export type DeliveryResult = true | string;
 
 /** POSTs events over HTTPS with undici; TLS is checked only when the subscription asks for it. */
 export class HttpsSender {
-  private readonly insecure = new Agent({ connect: { rejectUnauthorized: false }, keepAliveTimeout: 30_000 });
-  private readonly verified = new Agent({ connect: { rejectUnauthorized: true }, keepAliveTimeout: 30_000 });
+  /** Made on the first delivery that needs each. */
+  private agents: { insecure?: Agent; verified?: Agent } = {};
 
   constructor(
     private readonly clock: Clock,
     private readonly timeoutMs = DELIVERY_TIMEOUT_MS,
     private readonly style: (json: string) => string = (json) => json,
   ) {}
+
+  private agent(verify: boolean): Agent {
+    const { Agent } = undici();
+    if (verify) return (this.agents.verified ??= new Agent({ connect: { rejectUnauthorized: true }, keepAliveTimeout: 30_000 }));
+    return (this.agents.insecure ??= new Agent({ connect: { rejectUnauthorized: false }, keepAliveTimeout: 30_000 }));
+  }
 
   async send(target: DeliveryTarget, event: LoggedEvent): Promise<DeliveryResult> {
     const headers: Record<string, string> = {};
@@ -40,11 +47,11 @@ export class HttpsSender {
     const ac = new AbortController();
     const deadline = this.clock.setTimer(this.timeoutMs, () => ac.abort());
     try {
-      const res = await request(target.Destination, {
+      const res = await undici().request(target.Destination, {
         method: 'POST',
         headers,
         body: wireJson(event, target.Context, this.style),
-        dispatcher: target.VerifyCertificate ? this.verified : this.insecure,
+        dispatcher: this.agent(target.VerifyCertificate),
         signal: ac.signal,
       });
       await res.body.dump();
@@ -60,7 +67,7 @@ export class HttpsSender {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.insecure.close(), this.verified.close()]);
+    await Promise.all([this.agents.insecure?.close(), this.agents.verified?.close()]);
   }
 }
 

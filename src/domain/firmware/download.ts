@@ -6,7 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import { Transform, Writable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from '../../lib/undici.js';
 import { vendorError } from '../../messages/errors.js';
 import { safeFilename } from './repository.js';
 import type { Clock } from '../../platform/clock.js';
@@ -59,12 +60,16 @@ export function fileNameOf(u: URL): string {
 }
 
 export class Downloader {
-  private readonly agent: Agent;
+  private readonly ca?: string;
+  private made?: Agent;
 
   constructor(private readonly o: DownloadOptions) {
-    const ca = o.caFile ? readFileSync(o.caFile, 'utf8') : undefined;
-    // Extra CAs add to the system roots rather than replace them.
-    this.agent = new Agent({ connect: ca ? { ca: [...rootCertificates, ca] } : {}, connections: 4 });
+    this.ca = o.caFile ? readFileSync(o.caFile, 'utf8') : undefined;
+  }
+
+  /** Made on the first download. Extra CAs add to the system roots rather than replace them. */
+  private get agent(): Agent {
+    return (this.made ??= new (undici().Agent)({ connect: this.ca ? { ca: [...rootCertificates, this.ca] } : {}, connections: 4 }));
   }
 
   /** Fetch `uri` into `dest`; throws ImageDownloadFailed with the reason. */
@@ -87,9 +92,11 @@ export class Downloader {
     const timer = this.o.clock.setTimer(this.o.timeoutMs, () => abort.abort(new Error(`timed out after ${this.o.timeoutMs / 1000} s`)));
     const fail = (why: string) => vendorError(502, 'ImageDownloadFailed', uri, why);
     const send = (method: 'HEAD' | 'GET') =>
-      request(uri, { method, headers: o.headers, dispatcher: this.agent, signal: abort.signal }).catch((e: Error) => {
-        throw fail(reason(e, abort));
-      });
+      undici()
+        .request(uri, { method, headers: o.headers, dispatcher: this.agent, signal: abort.signal })
+        .catch((e: Error) => {
+          throw fail(reason(e, abort));
+        });
     const checkSize = (headers: Record<string, string | string[] | undefined>) => {
       const declared = Number(headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) throw fail(`the image is ${declared} bytes; at most ${maxBytes} fit`);
@@ -137,8 +144,8 @@ export class Downloader {
   }
 
   /** Abort downloads in flight (service shutdown). */
-  close(): Promise<void> {
-    return this.agent.destroy(new Error('the service is shutting down'));
+  async close(): Promise<void> {
+    await this.made?.destroy(new Error('the service is shutting down'));
   }
 }
 
