@@ -31,7 +31,9 @@ function freePort(): Promise<number> {
 /** Start a server pinned to CPU 0; ready when its port accepts TLS connections. */
 async function start(cmd: string[], port: number): Promise<ChildProcess> {
   // Compiled JavaScript runs as is (the service as `npm start` runs it); TypeScript through tsx.
-  const args = cmd[0]?.endsWith('.js') ? cmd : ['--import', 'tsx', ...cmd];
+  // The service runs with the node flags `npm start` gives it (package.json config.node_flags).
+  const flags = (process.env.npm_package_config_node_flags ?? '').split(' ').filter(Boolean);
+  const args = cmd[0]?.endsWith('.js') ? [...flags, ...cmd] : ['--import', 'tsx', ...cmd];
   const proc = spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
   let exited = false;
   proc.on('exit', () => (exited = true));
@@ -126,6 +128,22 @@ async function sessionPairs(base: string): Promise<{ pairs: number; p99: number 
   await pool.close();
   latencies.sort((a, b) => a - b);
   return { pairs: pairs / SECONDS, p99: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? NaN) };
+}
+
+/** `count` requests, each on a TLS connection of its own (50 at a time): connection set-up and tear-down. */
+async function connectionChurn(base: string, authorization: string, count: number): Promise<number> {
+  let done = 0;
+  const worker = async () => {
+    while (done < count) {
+      done++;
+      const fresh = new Agent({ connect: { rejectUnauthorized: false }, pipelining: 0 });
+      const r = await request(`${base}/redfish/v1/SessionService/`, { headers: { authorization }, dispatcher: fresh });
+      await r.body.text();
+      await fresh.close();
+    }
+  };
+  await Promise.all(Array.from({ length: 50 }, worker));
+  return done;
 }
 
 async function call(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
@@ -236,11 +254,18 @@ async function main(): Promise<void> {
       const sessions = await sessionPairs(base);
       results.push({ scenario: 'session create + delete', pairsPerSecond: Math.round(sessions.pairs), p99: sessions.p99 });
       console.log(`session create + delete            | ${sessions.pairs.toFixed(0).padStart(9)} pairs/s | p99 ${sessions.p99} ms`);
+      const churned = await connectionChurn(base, basicAuth, 10_000);
+      console.log(`${churned} new TLS connections, one GET each`);
+      const loaded = memory(svc.pid);
+      // Once load stops: what the service keeps.
+      await new Promise((r) => setTimeout(r, 10_000));
       const after = memory(svc.pid);
-      console.log(`service RSS after the runs: ${after.rss} MiB (peak ${after.peak} MiB)`);
+      console.log(
+        `service RSS: idle ${idle.rss} MiB, at the end of the load ${loaded.rss} MiB, 10 s later ${after.rss} MiB (${((after.rss / idle.rss - 1) * 100).toFixed(0)}% over idle; peak ${after.peak} MiB)`,
+      );
       writeFileSync(
         new URL('results.json', import.meta.url),
-        `${JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, logLevel: LOG_LEVEL, node: process.version, idleRssMiB: idle.rss, afterRssMiB: after.rss, peakRssMiB: after.peak, results }, null, 2)}\n`,
+        `${JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, logLevel: LOG_LEVEL, node: process.version, idleRssMiB: idle.rss, loadedRssMiB: loaded.rss, afterRssMiB: after.rss, peakRssMiB: after.peak, results }, null, 2)}\n`,
       );
       console.log('written: bench/results.json');
     } finally {
