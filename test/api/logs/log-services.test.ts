@@ -29,7 +29,10 @@ describe('log services', () => {
       assert.equal(page.body.Members.length, 5);
       assert.equal(page.body['Members@odata.count'], MAX_LOG_RECORDS);
       assert.equal(page.body['Members@odata.nextLink'], `${IEL}Entries/?$skip=15&$top=5`);
-      assert.ok(page.body.Members.every((m: { MessageId?: string }) => m.MessageId !== undefined), 'members shown whole (AutoExpand)');
+      assert.ok(
+        page.body.Members.every((m: { MessageId?: string }) => m.MessageId !== undefined),
+        'members shown whole (AutoExpand)',
+      );
       // Each entry shown is read twice (its id resolved, then shown); none outside the page.
       assert.equal(reads.n, 2 * 5);
       reads.n = 0;
