@@ -39,7 +39,8 @@ export class HttpsSender {
     return (this.agents.insecure ??= new Agent({ connect: { rejectUnauthorized: false }, keepAliveTimeout: 30_000 }));
   }
 
-  async send(target: DeliveryTarget, event: LoggedEvent): Promise<DeliveryResult> {
+  /** POST events (in order, together: see wireBody) to the target. */
+  async send(target: DeliveryTarget, events: readonly LoggedEvent[]): Promise<DeliveryResult> {
     const headers: Record<string, string> = {};
     // The subscription's headers first, so they cannot replace the protocol ones.
     for (const h of target.HttpHeaders) Object.assign(headers, h);
@@ -50,7 +51,7 @@ export class HttpsSender {
       const res = await undici().request(target.Destination, {
         method: 'POST',
         headers,
-        body: wireJson(event, target.Context, this.style),
+        body: wireJson(events, target.Context, this.style),
         dispatcher: this.agent(target.VerifyCertificate),
         signal: ac.signal,
       });
@@ -81,6 +82,9 @@ export interface WorkerPolicy {
   /** Every retry failed and the policy is not RetryForever. */
   exhausted(lastError: string): void;
 }
+
+/** Event records sent together at most, when a backlog waits. */
+const MAX_BATCH = 32;
 
 /** The delivery loop of one subscription. */
 export class DeliveryWorker {
@@ -132,15 +136,19 @@ export class DeliveryWorker {
       for (;;) {
         const target = this.policy.target();
         if (this.stopped || !target?.enabled) return;
-        const event = this.outbox.next(target.Id);
-        if (!event) return;
-        const result = await this.sender.send(target, event);
+        const owed = this.outbox.next(target.Id, MAX_BATCH);
+        if (!owed.length) return;
+        // A backlog travels in one POST (an Event's Events array holds several records, in
+        // order); a metric report goes alone. With nothing waiting, one record per POST.
+        const end = owed.findIndex((e) => e.kind !== 'Event');
+        const batch = end === 0 ? owed.slice(0, 1) : end < 0 ? owed : owed.slice(0, end);
+        const result = await this.sender.send(target, batch);
         if (this.stopped) return;
         if (result === true) {
           this.failures = 0;
           this.lastError = undefined;
-          this.outbox.ack(target.Id, event.id);
-          this.policy.delivered(event.id);
+          this.outbox.ack(target.Id, batch[batch.length - 1]!.id);
+          for (const e of batch) this.policy.delivered(e.id);
           continue;
         }
         this.failures++;

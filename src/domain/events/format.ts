@@ -77,20 +77,28 @@ export function sameMessage(wanted: string, actual: string): boolean {
 }
 
 /** The body POSTed to a listener (or sent as SSE data) for one logged event. */
-/** An event as sent, spelled as the service's dialect spells URIs (`style`). */
-export function wireJson(e: LoggedEvent, context: string, style: (json: string) => string): string {
-  return style(JSON.stringify(wireBody(e, context)));
+/**
+ * What is sent for logged events, spelled as the service's dialect spells URIs (`style`):
+ * a metric report alone, or event records together in one Event's Events array (in order).
+ */
+export function wireJson(events: readonly LoggedEvent[], context: string, style: (json: string) => string): string {
+  return style(JSON.stringify(wireBody(events, context)));
 }
 
-export function wireBody(e: LoggedEvent, context: string): Record<string, unknown> {
-  if (e.kind === 'MetricReport') return { ...e.body, Context: context };
-  const record = { ...(e.body as unknown as EventRecordBody) };
-  record.EventId ??= String(e.id);
+function wireBody(events: readonly LoggedEvent[], context: string): Record<string, unknown> {
+  const first = events[0];
+  if (!first) throw new Error('no event to send');
+  if (first.kind === 'MetricReport') return { ...first.body, Context: context };
+  const records = events.map((e) => {
+    const record = { ...(e.body as unknown as EventRecordBody) };
+    record.EventId ??= String(e.id);
+    return record;
+  });
   return {
     '@odata.type': EVENT_ODATA_TYPE,
-    Id: String(e.id),
+    Id: String(first.id),
     Name: 'Event Array',
     Context: context,
-    Events: [record],
+    Events: records,
   };
 }

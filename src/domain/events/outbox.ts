@@ -68,7 +68,7 @@ export class EventOutbox {
       enqueue: db.prepare('INSERT OR IGNORE INTO event_outbox (subscription, event) VALUES (?, ?)'),
       next: db.prepare(
         `SELECT l.* FROM event_outbox o JOIN event_log l ON l.id = o.event
-         WHERE o.subscription = ? AND o.event > ? ORDER BY o.event LIMIT 1`,
+         WHERE o.subscription = ? AND o.event > ? ORDER BY o.event LIMIT ?`,
       ),
       ack: db.prepare('DELETE FROM event_outbox WHERE subscription = ? AND event <= ?'),
       dropOldest: db.prepare(
@@ -106,10 +106,9 @@ export class EventOutbox {
     return logged;
   }
 
-  /** The oldest event still owed to a subscription. */
-  next(subscription: string): LoggedEvent | undefined {
-    const row = this.s.next.get(subscription, this.acked.get(subscription) ?? 0) as Row | undefined;
-    return row ? toEvent(row) : undefined;
+  /** The oldest events still owed to a subscription, at most `max`, in order. */
+  next(subscription: string, max = 1): LoggedEvent[] {
+    return (this.s.next.all(subscription, this.acked.get(subscription) ?? 0, max) as Row[]).map(toEvent);
   }
 
   /**

@@ -98,7 +98,7 @@ export class SseStreams {
       s.res.destroy();
       return;
     }
-    s.res.write(`id: ${e.id}\ndata: ${wireJson(e, s.context, this.style)}\n\n`);
+    s.res.write(`id: ${e.id}\ndata: ${wireJson([e], s.context, this.style)}\n\n`);
   }
 
   private drop(id: string): void {

@@ -108,7 +108,10 @@ describe('event delivery', () => {
     const l = await listener();
     await subscribe(svc, { Destination: l.url, Context: 'order', RegistryPrefixes: ['StorageDevice'] });
     for (let i = 0; i < 20; i++) await testEvent(svc, i);
-    await waitFor(() => l.received.length === 20, '20 deliveries');
+    await waitFor(() => l.events().length === 20, '20 events');
+    // Events that wait travel together (an Event's Events array), in order, never one split.
+    assert.ok(l.received.length <= 20);
+    assert.ok(l.received.every((d) => d.body.Events.length >= 1 && d.body.Events.length <= 32));
     assert.deepEqual(
       l.events().map((e) => e.MessageArgs[0]),
       Array.from({ length: 20 }, (_, i) => String(i)),
@@ -118,6 +121,27 @@ describe('event delivery', () => {
       [...ids].sort((a, b) => a - b),
       ids,
     );
+  });
+
+  it('sends a backlog together: up to 32 records per POST, in order, after a listener outage', async () => {
+    const l = await listener();
+    l.mode = 'fail';
+    const id = await subscribe(svc, { Destination: l.url, Context: 'batch', RegistryPrefixes: ['StorageDevice'] });
+    for (let i = 0; i < 40; i++) await testEvent(svc, i);
+    await failedAttempts(svc, l, id, 1);
+    l.mode = 'ok';
+    await svc.clock.advance(30_000);
+    await waitFor(() => l.events().length === 40, 'the backlog');
+    // The retry takes what waits by then: all 40, in two POSTs.
+    assert.deepEqual(
+      l.received.map((d) => d.body.Events.length),
+      [32, 8],
+    );
+    assert.deepEqual(
+      l.events().map((e) => e.MessageArgs[0]),
+      Array.from({ length: 40 }, (_, i) => String(i)),
+    );
+    assert.equal(l.received[0]!.body.Id, l.events()[0].EventId);
   });
 
   it('retries DeliveryRetryAttempts times, DeliveryRetryIntervalSeconds apart, then TerminateAfterRetries removes it', async () => {
@@ -172,7 +196,7 @@ describe('event delivery', () => {
     assert.equal((await svc.get(`${SUBS}${id}/`)).body.Oem.Vendor.PendingEvents, 3);
     l.mode = 'ok';
     assert.equal((await svc.req('PATCH', `${SUBS}${id}/`, { body: { Status: { State: 'Enabled' } } })).status, 200);
-    await waitFor(() => l.received.length === 3, 'the kept events');
+    await waitFor(() => l.events().length === 3, 'the kept events');
     assert.deepEqual(
       l.events().map((e) => e.MessageArgs[0]),
       ['1', '2', '3'],
@@ -207,7 +231,7 @@ describe('event delivery', () => {
     const slowId = await subscribe(svc, { Destination: slow.url, Context: 'slow', RegistryPrefixes: ['StorageDevice'] });
     await subscribe(svc, { Destination: fast.url, Context: 'fast', RegistryPrefixes: ['StorageDevice'] });
     for (let i = 0; i < 5; i++) await testEvent(svc, i);
-    await waitFor(() => fast.received.length === 5 && slow.attempts === 1, 'fast deliveries');
+    await waitFor(() => fast.events().length === 5 && slow.attempts === 1, 'fast deliveries');
     assert.equal(slow.received.length, 0);
     assert.ok(hubOf(svc).deliveryState(slowId).inFlight);
     const started = performance.now();
@@ -218,7 +242,7 @@ describe('event delivery', () => {
     assert.match(hubOf(svc).get(slowId)?.lastError ?? '', /no answer within 30 s/);
     slow.mode = 'ok';
     await svc.clock.advance(30_000);
-    await waitFor(() => slow.received.length === 5, 'slow deliveries');
+    await waitFor(() => slow.events().length === 5, 'slow deliveries');
     assert.deepEqual(
       slow.events().map((e) => e.MessageArgs[0]),
       ['0', '1', '2', '3', '4'],
@@ -250,7 +274,7 @@ describe('event delivery', () => {
     await l.open();
     assert.equal(l.port, port);
     await svc.clock.advance(30_000);
-    await waitFor(() => l.received.length === 6, 'every event');
+    await waitFor(() => l.events().length === 6, 'every event');
     assert.deepEqual(
       l.events().map((e) => e.MessageArgs[0]),
       ['0', '1', '2', '3', '4', '5'],
