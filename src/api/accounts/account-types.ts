@@ -78,7 +78,9 @@ export const VendorAccountServiceType = defineType({
 /** LDAP and ActiveDirectory: the same shape (DMTF ExternalAccountProvider); settings stored only, no directory behind them. */
 const ExternalAccountProviderProp = t.object(
   {
-    AccountProviderType: ro(t.enum(['LDAPService', 'ActiveDirectoryService'])),
+    AccountProviderType: ro(
+      t.enum(['LDAPService', 'ActiveDirectoryService'], { deprecated: 'the property that holds the provider (LDAP, ActiveDirectory)' }),
+    ),
     ServiceEnabled: t.boolean({ description: 'Stored only: logins stay local, no directory server is contacted.' }),
     ServiceAddresses: t.array(t.string({ maxLength: 255 }), {
       description: `Up to ${MAX_SERVICE_ADDRESSES} directory servers: host names or IP addresses (with an optional :port), or ldap:// or ldaps:// URIs.`,

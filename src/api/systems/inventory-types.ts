@@ -94,7 +94,7 @@ export const MemoryType = defineType({
     OperatingSpeedMhz: ro(t.integer({ units: 'MHz' })),
     AllowedSpeedsMHz: ro(t.array(t.integer())),
     ErrorCorrection: ro(t.enum(['NoECC', 'SingleBitECC', 'MultiBitECC', 'AddressParity'])),
-    DeviceLocator: ro(t.string()),
+    DeviceLocator: ro(t.string({ deprecated: 'MemoryLocation' })),
     MemoryLocation: ro(
       t.object(
         { Socket: ro(t.integer()), MemoryController: ro(t.integer()), Channel: ro(t.integer()), Slot: ro(t.integer()) },

@@ -97,7 +97,7 @@ export const StorageType = defineType({
     ...commonProps,
     Status: statusProp,
     Controllers: t.link({ readOnly: true }),
-    StorageControllers: ro(t.array(storageControllerEntry)),
+    StorageControllers: ro(t.array(storageControllerEntry, { deprecated: 'Controllers' })),
     'StorageControllers@odata.count': ro(t.integer()),
     Drives: t.links({ readOnly: true }),
     'Drives@odata.count': ro(t.integer()),
@@ -142,7 +142,7 @@ export const DriveType = defineType({
     PhysicalLocation: locationProp,
     LocationIndicatorActive: t.boolean({ description: 'The drive bay locate LED is lit (blinking).' }),
     // A bay LED blinks to locate; it has no steady 'Lit' state.
-    IndicatorLED: t.enum(['Blinking', 'Off'], { description: 'Deprecated form of LocationIndicatorActive (Blinking while locating).' }),
+    IndicatorLED: t.enum(['Blinking', 'Off'], { description: 'Blinking while locating.', deprecated: 'LocationIndicatorActive' }),
     Operations: operationsProp,
     Links: ro(
       t.object(

@@ -70,7 +70,8 @@ export const ComputerSystemType = defineType({
         'Host name of the server: the one a client set (RFC 1123 labels, at most 255 characters; null clears it), else the one the running OS reports.',
     }),
     IndicatorLED: t.enum(INDICATOR_LED_VALUES, {
-      description: 'The unit identification (UID) light, shared with the chassis; deprecated in favour of LocationIndicatorActive.',
+      description: 'The unit identification (UID) light, shared with the chassis.',
+      deprecated: 'LocationIndicatorActive',
     }),
     LocationIndicatorActive: t.boolean({ description: 'True while the unit identification (UID) light is lit or blinking.' }),
     PowerState: ro(t.enum(['On', 'Off', 'PoweringOn', 'PoweringOff'])),
