@@ -17,6 +17,8 @@ export interface Dialect {
   readonly vendorActions: 'oem-vendor' | 'actions-oem';
   /** The JsonSchemaFile collection. */
   readonly jsonSchemasUri: string;
+  /** Drives are shown under their Storage (iLO's place) or under the Chassis (DMTF's current one). */
+  readonly drivesUnder: 'storage' | 'chassis';
   /** A serialized JSON body as the dialect spells it. */
   json(text: string): string;
   /** A URI (a Location header) as the dialect spells it. */
@@ -32,6 +34,7 @@ const DIALECT: Record<DialectName, Dialect> = {
     hidesDeprecated: false,
     vendorActions: 'oem-vendor',
     jsonSchemasUri: '/redfish/v1/schemas/',
+    drivesUnder: 'storage',
     json: same,
     uri: same,
   },
@@ -41,6 +44,7 @@ const DIALECT: Record<DialectName, Dialect> = {
     hidesDeprecated: true,
     vendorActions: 'actions-oem',
     jsonSchemasUri: '/redfish/v1/JsonSchemas/',
+    drivesUnder: 'chassis',
     json: unslashJson,
     uri: unslashUri,
   },

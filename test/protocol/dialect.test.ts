@@ -121,6 +121,32 @@ describe('dialect dmtf', () => {
     assert.equal(es.SSEFilterPropertiesSupported.RegistryPrefix, true);
   });
 
+  it('shows drives under the chassis and virtual media under the system, as DMTF places them now', async () => {
+    const storage = (await svc.get('/redfish/v1/Systems/1/Storage')).body;
+    const first = (await svc.get(storage.Members[0]['@odata.id'])).body;
+    const link: string = first.Drives[0]['@odata.id'];
+    assert.match(link, /^\/redfish\/v1\/Chassis\/1\/Drives\/[^/]+\.[^/]+$/);
+    const drive = await svc.get(link);
+    assert.equal(drive.status, 200);
+    assert.equal(drive.body['@odata.id'], link);
+    assert.equal(drive.body.Id, link.slice(link.lastIndexOf('/') + 1));
+    assert.equal(drive.body.IndicatorLED, undefined);
+    assert.equal((await svc.req('PATCH', link, { body: { LocationIndicatorActive: true } })).status, 200);
+    assert.equal((await svc.get(link)).body.LocationIndicatorActive, true);
+    assert.equal((await svc.get('/redfish/v1/Chassis/1/Drives/nope.0')).status, 404);
+    assert.equal(first.StorageControllers, undefined);
+
+    const sys = (await svc.get('/redfish/v1/Systems/1')).body;
+    assert.equal(sys.VirtualMedia['@odata.id'], '/redfish/v1/Systems/1/VirtualMedia');
+    assert.equal((await svc.get('/redfish/v1/Managers/1')).body.VirtualMedia, undefined);
+    const media = (await svc.get(sys.VirtualMedia['@odata.id'])).body;
+    assert.equal(media['Members@odata.count'], 2);
+    const cd = (await svc.get(media.Members[1]['@odata.id'])).body;
+    assert.equal(cd.Actions['#VirtualMedia.InsertMedia'].target, `${media.Members[1]['@odata.id']}/Actions/VirtualMedia.InsertMedia`);
+    const memory = (await svc.get('/redfish/v1/Systems/1/Memory')).body;
+    assert.equal((await svc.get(memory.Members[0]['@odata.id'])).body.DeviceLocator, undefined);
+  });
+
   it('lists vendor actions under Actions/Oem with DMTF-style targets, and both targets work', async () => {
     const sys = (await svc.get('/redfish/v1/Systems/1')).body;
     assert.equal(sys.Oem.Vendor.Actions, undefined);
@@ -220,6 +246,11 @@ describe('dialect spec (the default)', () => {
     const us = (await svc.get('/redfish/v1/UpdateService/')).body;
     assert.equal(us.HttpPushUri, '/redfish/v1/UpdateService/upload/');
     assert.equal(us.MultipartHttpPushUri, '/redfish/v1/UpdateService/upload/');
+    // Virtual media under both the manager and the system: the same devices.
+    assert.equal((await svc.get('/redfish/v1/Managers/1/')).body.VirtualMedia['@odata.id'], '/redfish/v1/Managers/1/VirtualMedia/');
+    assert.equal(sys.VirtualMedia['@odata.id'], '/redfish/v1/Systems/1/VirtualMedia/');
+    const eject = await svc.req('POST', '/redfish/v1/Systems/1/VirtualMedia/2/Actions/VirtualMedia.EjectMedia/', { body: {} });
+    assert.equal(eject.status, 200, eject.text);
     // Undeclared here: DMTF's validator fails declared OEM actions outside Actions/Oem (README, Dialects).
     const csdl = await svc.get('/redfish/v1/SchemaStore/en/VendorComputerSystemExt_v1.xml');
     assert.doesNotMatch(csdl.text, /<Action Name="PowerButton"/);

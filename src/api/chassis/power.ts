@@ -284,7 +284,7 @@ export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
         UpperCritical: { Reading: spec.upperCritical },
         ...(spec.upperFatal !== undefined ? { UpperFatal: { Reading: spec.upperFatal } } : {}),
       },
-      RelatedItem: [{ '@odata.id': `${chassis}Thermal/` }],
+      RelatedItem: [{ '@odata.id': `${chassis}ThermalSubsystem/` }],
       Status: { State: 'Enabled', Health: temperatureHealth(spec, celsius) },
     };
   }
@@ -300,7 +300,7 @@ export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
       ReadingRangeMax: spec.maxRpm,
       PhysicalContext: 'Fan',
       Thresholds: { LowerCritical: { Reading: spec.lowerCritical } },
-      RelatedItem: [{ '@odata.id': `${chassis}Thermal/` }],
+      RelatedItem: [{ '@odata.id': `${chassis}ThermalSubsystem/` }],
       Status: { State: 'Enabled', Health: fanHealth(spec, rpm) },
     };
   }

@@ -102,7 +102,10 @@ const HEALTH_ORDER: Health[] = ['OK', 'Warning', 'Critical'];
 const worst = (a: Health, b: Health): Health => (HEALTH_ORDER.indexOf(a) >= HEALTH_ORDER.indexOf(b) ? a : b);
 
 /** What Thermal uses. */
-export type ThermalDeps = Pick<Services, 'config' | 'store' | 'sensors' | 'thermal' | 'logs' | 'events' | 'clock' | 'controller'>;
+export type ThermalDeps = Pick<
+  Services,
+  'config' | 'store' | 'sensors' | 'thermal' | 'logs' | 'events' | 'clock' | 'controller' | 'dialect'
+>;
 
 /** A temperature's health from the sensor's own thresholds (the Sensors resources show the same). */
 export function temperatureHealth(spec: TemperatureSpec, celsius: number): Health {
@@ -213,7 +216,8 @@ function handlers(d: ThermalDeps, user: UserTempThresholds) {
 
 /** Serves Thermal; returns the user thresholds, whose alerts the chassis health includes. */
 export function registerThermalRoutes(routes: RouteTable, d: ThermalDeps): UserTempThresholds {
-  const origin = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/Thermal/`;
+  // Alerts name Thermal, or its replacement where deprecated resources are not shown (DMTF dialect).
+  const origin = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/${d.dialect.hidesDeprecated ? 'ThermalSubsystem' : 'Thermal'}/`;
   const user = new UserTempThresholds(d.store, d.thermal, d.logs, d.events, d.clock, d.controller, origin);
   const h = handlers(d, user);
   // One action, offered on Thermal and on ThermalSubsystem (a route each).

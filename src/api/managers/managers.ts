@@ -78,7 +78,7 @@ export const ManagerType = defineType({
     Status: statusProp,
     NetworkProtocol: t.link({ readOnly: true }),
     LogServices: t.link({ readOnly: true }),
-    VirtualMedia: t.link({ readOnly: true }),
+    VirtualMedia: t.link({ readOnly: true, deprecated: 'the VirtualMedia of the ComputerSystem' }),
     EthernetInterfaces: t.link({ readOnly: true }),
     SerialInterfaces: t.link({ readOnly: true }),
     HostInterfaces: t.link({ readOnly: true }),

@@ -15,14 +15,18 @@ import {
 import { Priv } from '../../lib/privileges.js';
 import { baseError, type RedfishError } from '../../messages/errors.js';
 import { addCollection } from '../../protocol/collections.js';
-import { commonProps, defineAction, defineType, odataType, oem, ro, statusProp, t } from '../../protocol/description.js';
+import { commonProps, defineAction, defineType, odataType, oem, ro, statusProp, t, type ActionDef } from '../../protocol/description.js';
 import { success } from '../../protocol/reply.js';
 import { action, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
 export type VirtualMediaDeps = Pick<Services, 'virtualMedia'>;
 
-type MediaPath = '/redfish/v1/Managers/{ManagerId}/VirtualMedia/{VirtualMediaId}/';
+// The device's paths (under the manager and under the system), for its handlers' contexts.
+type MediaPath =
+  '/redfish/v1/Managers/{ManagerId}/VirtualMedia/{VirtualMediaId}/' | '/redfish/v1/Systems/{SystemId}/VirtualMedia/{VirtualMediaId}/';
+type OnMedia<D extends ActionDef> = MediaPath extends infer P ? (P extends MediaPath ? ActionContext<P, D> : never) : never;
+type PatchOnMedia = MediaPath extends infer P ? (P extends MediaPath ? PatchContext<P, typeof VirtualMediaType.properties> : never) : never;
 
 const IMAGE_MAX = 2048;
 
@@ -140,7 +144,7 @@ function handlers(d: VirtualMediaDeps) {
     };
   }
 
-  async function postInsert(ctx: ActionContext<MediaPath, typeof InsertMediaAction>) {
+  async function postInsert(ctx: OnMedia<typeof InsertMediaAction>) {
     const id = ctx.params.VirtualMediaId;
     const b = ctx.body;
     const act = InsertMediaAction.name;
@@ -155,12 +159,12 @@ function handlers(d: VirtualMediaDeps) {
     return success();
   }
 
-  function postEject(ctx: ActionContext<MediaPath, typeof EjectMediaAction>) {
+  function postEject(ctx: OnMedia<typeof EjectMediaAction>) {
     vm.eject(ctx.params.VirtualMediaId, ctx.principal.userName);
     return success();
   }
 
-  async function patchMedia(slot: MediaSlot, ctx: PatchContext<MediaPath, typeof VirtualMediaType.properties>): Promise<void> {
+  async function patchMedia(slot: MediaSlot, ctx: PatchOnMedia): Promise<void> {
     const b = ctx.body;
     const id = slot.id;
     const user = ctx.principal.userName;
@@ -198,18 +202,35 @@ function handlers(d: VirtualMediaDeps) {
   return { show, postInsert, postEject, patchMedia };
 }
 
+/**
+ * The same devices under the manager (iLO's place, SPEC.md) and under the system (DMTF's current
+ * place; Manager.VirtualMedia is deprecated): one state behind both.
+ */
 export function registerVirtualMediaRoutes(routes: RouteTable, d: VirtualMediaDeps): void {
   const h = handlers(d);
-  addCollection(routes, {
-    collection: '/redfish/v1/Managers/{ManagerId}/VirtualMedia/',
-    member: '/redfish/v1/Managers/{ManagerId}/VirtualMedia/{VirtualMediaId}/',
+  const common = {
     type: VirtualMediaType,
     name: 'Virtual Media Services',
     extra: () => ({ Description: 'Virtual media devices of the management controller' }),
-    store: { list: () => d.virtualMedia.slots(), get: (id) => d.virtualMedia.slot(id), id: (s) => s.id },
+    store: { list: () => d.virtualMedia.slots(), get: (id: string) => d.virtualMedia.slot(id), id: (s: MediaSlot) => s.id },
     show: h.show,
     privileges: { read: Priv.login, write: Priv.virtualMedia },
     update: { handler: h.patchMedia },
-    memberActions: [action(InsertMediaAction, Priv.virtualMedia, h.postInsert), action(EjectMediaAction, Priv.virtualMedia, h.postEject)],
+  };
+  const actions = () => [
+    action(InsertMediaAction, Priv.virtualMedia, h.postInsert),
+    action(EjectMediaAction, Priv.virtualMedia, h.postEject),
+  ];
+  addCollection(routes, {
+    ...common,
+    collection: '/redfish/v1/Managers/{ManagerId}/VirtualMedia/',
+    member: '/redfish/v1/Managers/{ManagerId}/VirtualMedia/{VirtualMediaId}/',
+    memberActions: actions(),
+  });
+  addCollection(routes, {
+    ...common,
+    collection: '/redfish/v1/Systems/{SystemId}/VirtualMedia/',
+    member: '/redfish/v1/Systems/{SystemId}/VirtualMedia/{VirtualMediaId}/',
+    memberActions: actions(),
   });
 }

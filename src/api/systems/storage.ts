@@ -37,7 +37,10 @@ import {
 import { systemUri } from './system-types.js';
 
 /** What the storage area uses. */
-export type StorageDeps = Pick<Services, 'config' | 'store' | 'clock' | 'host' | 'tasks' | 'hardware' | 'health' | 'events' | 'logs'>;
+export type StorageDeps = Pick<
+  Services,
+  'config' | 'store' | 'clock' | 'host' | 'tasks' | 'hardware' | 'health' | 'events' | 'logs' | 'dialect'
+>;
 
 const STORAGE = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/';
 type VolumesPath = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Volumes/';
@@ -54,7 +57,9 @@ const APPLY_TIME_SUPPORT = {
 function handlers(d: StorageDeps, storage: StorageControllers) {
   const sys = systemUri(d);
   const storageUri = (id: string) => `${sys}Storage/${encodeURIComponent(id)}/`;
-  const driveUri = (sid: string, id: string) => `${storageUri(sid)}Drives/${encodeURIComponent(id)}/`;
+  // Under its Storage (SPEC.md), or under the chassis as `<StorageId>.<DriveId>` (the DMTF dialect).
+  const driveUri = (sid: string, id: string) =>
+    d.dialect.drivesUnder === 'chassis' ? chassisDriveUri(d, sid, id) : `${storageUri(sid)}Drives/${encodeURIComponent(id)}/`;
   const volumeUri = (sid: string, id: string) => `${storageUri(sid)}Volumes/${encodeURIComponent(id)}/`;
   const chassisUri = `/redfish/v1/Chassis/${d.config.chassisId}/`;
 
@@ -340,11 +345,18 @@ function handlers(d: StorageDeps, storage: StorageControllers) {
   }
 
   /** A drive's @odata.id as a client sends it (trailing slash optional) to its ids. */
+  /** A drive link, in either place a drive is shown (under its Storage, or under the chassis). */
   function parseDriveUri(uri: string): { storageId: string; driveId: string } | undefined {
-    const m = /^\/redfish\/v1\/Systems\/([^/]+)\/Storage\/([^/]+)\/Drives\/([^/]+)\/?$/.exec(uri);
-    if (!m || decodeURIComponent(m[1] as string) !== d.config.systemId) return undefined;
     try {
-      return { storageId: decodeURIComponent(m[2] as string), driveId: decodeURIComponent(m[3] as string) };
+      const m = /^\/redfish\/v1\/Systems\/([^/]+)\/Storage\/([^/]+)\/Drives\/([^/]+)\/?$/.exec(uri);
+      if (m) {
+        if (decodeURIComponent(m[1] as string) !== d.config.systemId) return undefined;
+        return { storageId: decodeURIComponent(m[2] as string), driveId: decodeURIComponent(m[3] as string) };
+      }
+      const c = /^\/redfish\/v1\/Chassis\/([^/]+)\/Drives\/([^/]+)\/?$/.exec(uri);
+      if (!c || decodeURIComponent(c[1] as string) !== d.config.chassisId) return undefined;
+      const p = storageParamsOf(decodeURIComponent(c[2] as string));
+      return p.StorageId ? { storageId: p.StorageId, driveId: p.DriveId } : undefined;
     } catch {
       return undefined;
     }
@@ -371,7 +383,9 @@ function statusWord(s: ComponentStatus): string {
 function announceChanges(d: StorageDeps, storage: StorageControllers): void {
   const sys = systemUri(d);
   const uriOf = (sid: string, kind: 'Drives' | 'Volumes', id: string) =>
-    `${sys}Storage/${encodeURIComponent(sid)}/${kind}/${encodeURIComponent(id)}/`;
+    kind === 'Drives' && d.dialect.drivesUnder === 'chassis'
+      ? chassisDriveUri(d, sid, id)
+      : `${sys}Storage/${encodeURIComponent(sid)}/${kind}/${encodeURIComponent(id)}/`;
   storage.onApplied((v, change) => {
     const uri = uriOf(v.storageId, 'Volumes', v.id);
     if (change === 'deleted') {
@@ -442,6 +456,7 @@ export function registerStorageRoutes(routes: RouteTable, d: StorageDeps): void 
     patch: { privilege: Priv.hostStorage, handler: h.patchDrive },
     actions: [action(SecureEraseAction, Priv.hostStorage, h.postSecureErase, { allowable: (c) => h.eraseAllowable(c.params) })],
   });
+  if (d.dialect.drivesUnder === 'chassis') registerChassisDrives(routes, storage, h);
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Volumes/',
     type: VolumeCollectionType,
@@ -467,5 +482,40 @@ export function registerStorageRoutes(routes: RouteTable, d: StorageDeps): void 
     store: controllers,
     show: h.simpleStorageBody,
     privileges: { read: Priv.login },
+  });
+}
+
+/** A drive under the chassis (the DMTF dialect's place): its id there is `<StorageId>.<DriveId>`. */
+function chassisDriveUri(d: Pick<StorageDeps, 'config'>, sid: string, id: string): string {
+  return `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/Drives/${encodeURIComponent(`${sid}.${id}`)}/`;
+}
+
+/** A drive's id under the chassis, `<StorageId>.<DriveId>`, as the storage paths' parameters. */
+function storageParamsOf(chassisDriveId: string): { StorageId: string; DriveId: string } {
+  const dot = chassisDriveId.lastIndexOf('.');
+  return dot < 0 ? { StorageId: '', DriveId: '' } : { StorageId: chassisDriveId.slice(0, dot), DriveId: chassisDriveId.slice(dot + 1) };
+}
+
+/** The drives under the chassis (the DMTF dialect's place): the same handlers, the storage parameters read from the id. */
+function registerChassisDrives(routes: RouteTable, storage: StorageControllers, h: ReturnType<typeof handlers>): void {
+  const asStorage = <C extends { params: Readonly<Record<string, string>> }>(ctx: C) =>
+    ({ ...ctx, params: { ...ctx.params, ...storageParamsOf(ctx.params.ChassisDriveId ?? '') } }) as never;
+  routes.add({
+    path: '/redfish/v1/Chassis/{ChassisId}/Drives/{ChassisDriveId}/',
+    type: DriveType,
+    params: {
+      ChassisDriveId: (id) => {
+        const p = storageParamsOf(id);
+        return storage.drive(p.StorageId, p.DriveId) !== undefined;
+      },
+    },
+    // Its Id is the last segment of the URI it is read at.
+    get: { privilege: Priv.login, handler: (ctx) => ({ ...h.getDrive(asStorage(ctx)), Id: ctx.params.ChassisDriveId }) },
+    patch: { privilege: Priv.hostStorage, handler: (ctx) => h.patchDrive(asStorage(ctx)) },
+    actions: [
+      action(SecureEraseAction, Priv.hostStorage, (ctx) => h.postSecureErase(asStorage(ctx)), {
+        allowable: (c) => h.eraseAllowable(storageParamsOf(c.params.ChassisDriveId ?? '')),
+      }),
+    ],
   });
 }

@@ -119,6 +119,7 @@ export const ComputerSystemType = defineType({
     'PCIeDevices@odata.count': ro(t.integer()),
     Storage: t.link({ readOnly: true }),
     SimpleStorage: t.link({ readOnly: true }),
+    VirtualMedia: t.link({ readOnly: true, description: 'The virtual media devices of the system (the manager shows the same devices).' }),
     Links: ro(
       t.object(
         { Chassis: t.links({ readOnly: true }), ManagedBy: t.links({ readOnly: true }), TrustedComponents: t.links({ readOnly: true }) },

@@ -158,6 +158,7 @@ function handlers(d: SystemDeps, boot: BootSettings) {
       'PCIeDevices@odata.count': d.hardware.pcieDevices.length,
       Storage: { '@odata.id': `${uri}Storage/` },
       SimpleStorage: { '@odata.id': `${uri}SimpleStorage/` },
+      VirtualMedia: { '@odata.id': `${uri}VirtualMedia/` },
       Links: {
         Chassis: [{ '@odata.id': `/redfish/v1/Chassis/${d.config.chassisId}/` }],
         ManagedBy: [{ '@odata.id': `/redfish/v1/Managers/${d.config.managerId}/` }],
