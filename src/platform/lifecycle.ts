@@ -70,9 +70,13 @@ export class HostLifecycle {
     }
   }
 
+  /** Bumped by every change of power, OS or TPM state: representations built from it are current while it holds. */
+  generation = 0;
+
   setPowerState(to: PowerState): void {
     const from = this.state.power;
     this.state.power = to;
+    this.generation++;
     if (to !== 'On') this.state.os = false;
     if (from !== to) for (const fn of this.power) fn(from, to);
   }
@@ -80,11 +84,13 @@ export class HostLifecycle {
   setOsRunning(running: boolean): void {
     const was = this.state.os;
     this.state.os = running;
+    this.generation++;
     if (running && !was) for (const fn of this.osUp) fn();
   }
 
   setTpm(tpm: TpmState): void {
     this.state.tpm = { ...tpm };
+    this.generation++;
   }
 }
 

@@ -54,6 +54,7 @@ export class DocumentStore {
   private readonly kinds = new Map<string, Kind>();
   private readonly settings = new Map<string, string | undefined>();
   private readonly secretKey?: Secrets;
+  private changes = 0;
 
   /** secrets: the data dir's key (store/secrets.ts); an in-memory database gets a key of its own. */
   constructor(
@@ -73,6 +74,14 @@ export class DocumentStore {
       getSetting: db.prepare('SELECT value FROM setting WHERE key = ?'),
       putSetting: db.prepare('INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     };
+  }
+
+  /**
+   * Bumped by every write (and rollback): representations built from stored state are
+   * current while it is unchanged (lib/memo.ts keys).
+   */
+  get generation(): number {
+    return this.changes;
   }
 
   /** Seals the values areas keep secret at rest (listener headers, CHAP secrets, license keys). */
@@ -125,6 +134,7 @@ export class DocumentStore {
         const existing = k.rows.get(id);
         const seq = existing?.seq ?? k.maxSeq + 1;
         s.upsert.run(kind, id, seq, body);
+        this.changes++;
         k.frozenList = undefined;
         if (existing) {
           existing.body = body;
@@ -138,11 +148,13 @@ export class DocumentStore {
         const k = this.kind(kind);
         const body = JSON.stringify(doc);
         s.renameDoc.run(newId, body, kind, oldId);
+        this.changes++;
         k.rows = new Map([...k.rows].map(([id, row]) => (id === oldId ? [newId, { seq: row.seq, body }] : [id, row])));
         k.frozenList = undefined;
       },
       delete: (id) => {
         const removed = s.del.run(kind, id).changes > 0;
+        this.changes++;
         const k = this.kind(kind);
         k.rows.delete(id);
         k.frozenList = undefined;
@@ -150,6 +162,7 @@ export class DocumentStore {
       },
       clear: () => {
         s.clear.run(kind);
+        this.changes++;
         const k = this.kind(kind);
         k.rows.clear();
         k.frozenList = undefined;
@@ -184,6 +197,7 @@ export class DocumentStore {
       set: (value) => {
         const t = JSON.stringify(value);
         s.putSetting.run(key, t);
+        this.changes++;
         this.settings.set(key, t);
       },
     };
@@ -195,6 +209,7 @@ export class DocumentStore {
       return this.db.transaction(fn)();
     } catch (e) {
       // The in-memory copies may hold writes that were just rolled back.
+      this.changes++;
       this.kinds.clear();
       this.settings.clear();
       throw e;

@@ -1,5 +1,6 @@
 // Computer systems: the one simulated server, its power actions (standard and
 // vendor), boot configuration and boot options. BIOS lives in bios.ts.
+import { Representations } from '../../lib/memo.js';
 import {
   BootSettings,
   bootOptionsFor,
@@ -97,16 +98,27 @@ function handlers(d: SystemDeps, boot: BootSettings) {
   // and null while the OS is not running.
   const hostName = d.store.setting<string | null>('system.hostName', null);
   const uid = new UidLight(d.store);
+  const views = new Representations(4);
   return { getSystems, getSystem, patchSystem, postReset, postPowerButton, postSystemReset };
 
   function getSystems() {
     return collection('Computer System Collection', [systemUri(d)], { Description: 'Computer Systems view' });
   }
 
+  /**
+   * Rebuilt only when what it shows changes: stored state (boot, asset tag, the server's phase,
+   * firmware), the host (power, OS, TPM), component health, or POST progress on the clock.
+   */
   function getSystem() {
+    const p = progress(d.server, d.clock.now());
+    return views.get(systemUri(d), [d.store.generation, d.host.generation, d.health.generation, p.boot, p.post, p.since], () =>
+      buildSystem(p),
+    );
+  }
+
+  function buildSystem(p: ReturnType<typeof progress>) {
     const uri = systemUri(d);
     const st = d.server.snapshot();
-    const p = progress(d.server, d.clock.now());
     const tpm = d.host.tpm();
     const b = boot.get();
     const last = boot.options.find((o) => o.id === b.LastBootOption);
