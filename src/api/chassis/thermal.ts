@@ -9,6 +9,7 @@
 // PendingCriticalUsertTempThreshold); the next controller reset makes it
 // effective (Oem/Vendor/WarningUsertTempThreshold, CriticalUsertTempThreshold).
 // One threshold per alert type: a new one replaces the previous.
+import { Representations } from '../../lib/memo.js';
 import {
   ALERT_TYPES,
   SET_USER_TEMP_THRESHOLD,
@@ -104,7 +105,7 @@ const worst = (a: Health, b: Health): Health => (HEALTH_ORDER.indexOf(a) >= HEAL
 /** What Thermal uses. */
 export type ThermalDeps = Pick<
   Services,
-  'config' | 'store' | 'sensors' | 'thermal' | 'logs' | 'events' | 'clock' | 'controller' | 'dialect'
+  'config' | 'store' | 'sensors' | 'thermal' | 'logs' | 'events' | 'clock' | 'controller' | 'dialect' | 'host' | 'health'
 >;
 
 /** A temperature's health from the sensor's own thresholds (the Sensors resources show the same). */
@@ -119,8 +120,24 @@ export function fanHealth(spec: FanSpec, rpm: number): Health {
 }
 
 /** Worst health over all sensors, for the chassis to roll up. */
-export function thermalHealth(d: Pick<ThermalDeps, 'config' | 'sensors' | 'thermal'>, user: UserTempThresholds): Health {
-  return thermalBody(d, user).health;
+export function thermalHealth(d: ThermalViewDeps, user: UserTempThresholds): Health {
+  return thermalView(d, user).health;
+}
+
+/** Readings are sampled once a second of controller time, as a controller's sensor scan does. */
+const SENSOR_TICK_MS = 1000;
+type ThermalViewDeps = Pick<ThermalDeps, 'config' | 'sensors' | 'thermal' | 'clock' | 'store' | 'host' | 'health'>;
+const views = new WeakMap<UserTempThresholds, Representations<{ body: Record<string, unknown>; health: Health }>>();
+
+/**
+ * Thermal as it is now, rebuilt once per sensor tick or when the stored state (user thresholds),
+ * the host's power or component health change; shared by Thermal, ThermalSubsystem and the chassis.
+ */
+function thermalView(d: ThermalViewDeps, user: UserTempThresholds): { body: Record<string, unknown>; health: Health } {
+  let v = views.get(user);
+  if (!v) views.set(user, (v = new Representations(2)));
+  const key = [Math.floor(d.clock.now() / SENSOR_TICK_MS), d.store.generation, d.host.generation, d.health.generation];
+  return v.get('thermal', key, () => thermalBody(d, user));
 }
 
 function thermalBody(
@@ -205,7 +222,7 @@ function handlers(d: ThermalDeps, user: UserTempThresholds) {
   return { getThermal, postSetUserTempThreshold };
 
   function getThermal() {
-    return thermalBody(d, user).body;
+    return thermalView(d, user).body;
   }
 
   function postSetUserTempThreshold(ctx: ActionContext<ThermalPath, typeof SetUserTempThresholdAction>) {
@@ -229,6 +246,6 @@ export function registerThermalRoutes(routes: RouteTable, d: ThermalDeps): UserT
     get: { privilege: Priv.login, handler: h.getThermal },
     actions: [setUserTempThreshold()],
   });
-  registerThermalSubsystemRoutes(routes, () => thermalBody(d, user), setUserTempThreshold());
+  registerThermalSubsystemRoutes(routes, () => thermalView(d, user), setUserTempThreshold());
   return user;
 }
