@@ -4,6 +4,7 @@
 // Accounts are created, changed and deleted by holders of UserConfigPriv; any
 // account may change its own password (ConfigureSelf). The rules of a change
 // (an enabled administrator always remains...) are the domain's (account-change.ts).
+import { Representations } from '../../lib/memo.js';
 import {
   changedAccount,
   privilegesFor,
@@ -76,6 +77,7 @@ function mayManageAccounts(p: Principal): boolean {
 
 function accountServiceHandlers(s: AccountServiceDeps) {
   const directories = new DirectorySettingsStore(s.store);
+  const views = new Representations();
   function getAccountService() {
     return {
       Id: 'AccountService',
@@ -141,8 +143,10 @@ function accountServiceHandlers(s: AccountServiceDeps) {
     return created(accountUri(record.Id), accountBody(s, record));
   }
 
+  /** Rebuilt when anything stored changes (the account, its login bookkeeping) or its lockout ends. */
   function getAccount(ctx: Context<AccountPath>) {
-    return accountBody(s, present(s.accounts.get(ctx.params.AccountId), ctx));
+    const a = present(s.accounts.get(ctx.params.AccountId), ctx);
+    return views.get(accountUri(a.Id), [s.store.generation, s.accountPolicy.isLocked(a)], () => accountBody(s, a));
   }
 
   async function patchAccount(ctx: PatchContext<AccountPath, typeof ManagerAccountType.properties>): Promise<void> {
