@@ -1,0 +1,151 @@
+// Cost growth (issue: performance II): GET throughput and p99 of a resource and of
+// collection pages on an empty service, then again once it holds 1,000 event
+// subscriptions, full logs (the IML and IEL keep 1,000 records each) and 500
+// components in the repository. The service runs as `npm start` runs it, on CPU 0;
+// the load comes from CPU 1.
+//   npm run bench:growth      BENCH_SECONDS=5 npm run bench:growth
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import { buildPackage } from '../src/tools/fwpkg.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const PASSWORD = 'Bench-Pass-123';
+const agent = new Agent({ connect: { rejectUnauthorized: false }, connections: 8 });
+const auth = `Basic ${Buffer.from(`Administrator:${PASSWORD}`).toString('base64')}`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await request(base + path, {
+    method: method as 'POST',
+    headers: { authorization: auth, ...(body && !Buffer.isBuffer(body) ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: Buffer.isBuffer(body) ? body : body ? JSON.stringify(body) : undefined,
+    dispatcher: agent,
+  });
+  const text = await res.body.text();
+  if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`);
+  return text;
+}
+
+function multipart(name: string, data: Buffer, compsig: string): { body: Buffer; type: string } {
+  const b = `----growth${Math.random().toString(16).slice(2)}`;
+  const part = (field: string, filename: string, content: Buffer | string) =>
+    Buffer.concat([
+      Buffer.from(
+        `--${b}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      Buffer.isBuffer(content) ? content : Buffer.from(content),
+      Buffer.from('\r\n'),
+    ]);
+  const params = Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="parameters"\r\n\r\n{"UpdateTarget":false}\r\n`);
+  return {
+    body: Buffer.concat([params, part('compsig', `${name}.compsig`, compsig), part('file', name, data), Buffer.from(`--${b}--\r\n`)]),
+    type: `multipart/form-data; boundary=${b}`,
+  };
+}
+
+const SCENARIOS = [
+  ['GET Systems/1/', '/redfish/v1/Systems/1/'],
+  ['GET Subscriptions/?$top=20', '/redfish/v1/EventService/Subscriptions/?$top=20'],
+  ['GET IEL Entries/?$top=20', '/redfish/v1/Managers/1/LogServices/IEL/Entries/?$top=20'],
+  ['GET ComponentRepository/?$top=20', '/redfish/v1/UpdateService/ComponentRepository/?$top=20'],
+] as const;
+
+async function measure(base: string): Promise<Map<string, { rps: number; p99: number }>> {
+  const out = new Map<string, { rps: number; p99: number }>();
+  for (const [name, path] of SCENARIOS) {
+    const o = { url: base + path, headers: { authorization: auth }, connections: 32, tlsOptions: { rejectUnauthorized: false } };
+    await autocannon({ ...o, duration: 2 });
+    const r = await autocannon({ ...o, duration: SECONDS });
+    if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    out.set(name, { rps: r.requests.average, p99: r.latency.p99 });
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bmc-growth-'));
+  const port = await freePort();
+  const flags = (process.env.npm_package_config_node_flags ?? '').split(' ').filter(Boolean);
+  const args = [...flags, 'dist/cli.js', '--port', String(port), '--data-dir', dir, '--admin-password', PASSWORD, '--log-level', 'warn'];
+  const svc: ChildProcess = spawn(
+    'taskset',
+    ['-c', '0', process.execPath, ...args, '--max-subscriptions', '1100', '--max-sessions', '256', '--max-sessions-per-account', '256'],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const base = `https://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i++) {
+      const up = await call(base, 'GET', '/redfish/v1/').then(
+        () => true,
+        () => false,
+      );
+      if (up) break;
+      if (i > 300) throw new Error('the service did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const empty = await measure(base);
+
+    const start = performance.now();
+    for (let i = 0; i < 1000; i++) {
+      await call(base, 'POST', '/redfish/v1/EventService/Subscriptions/', {
+        Destination: `https://127.0.0.1:9/listener-${i}`,
+        Protocol: 'Redfish',
+        RegistryPrefixes: ['StorageDevice'],
+      });
+    }
+    // Fill the IEL (it keeps 1,000 records): every host name change is recorded.
+    for (let i = 0; i < 1000; i++) await call(base, 'PATCH', '/redfish/v1/Managers/1/NetworkProtocol/', { HostName: `growth-${i}` });
+    for (let i = 0; i < 500; i++) {
+      const name = `growth-${i}.fwpkg`;
+      const path = join(dir, name);
+      const sig = await buildPackage({ dataDir: dir, targets: ['IE'], version: `1.0.${i}`, out: path });
+      const { body, type } = multipart(name, readFileSync(path), readFileSync(sig, 'utf8'));
+      await call(base, 'POST', '/redfish/v1/UpdateService/upload/', body, { 'content-type': type });
+    }
+    const held = {
+      subscriptions: JSON.parse(await call(base, 'GET', '/redfish/v1/EventService/Subscriptions/?$top=1'))['Members@odata.count'],
+      iel: JSON.parse(await call(base, 'GET', '/redfish/v1/Managers/1/LogServices/IEL/Entries/?$top=1'))['Members@odata.count'],
+      components: JSON.parse(await call(base, 'GET', '/redfish/v1/UpdateService/ComponentRepository/?$top=1'))['Members@odata.count'],
+    };
+    console.log(
+      `populated in ${((performance.now() - start) / 1000).toFixed(0)} s: ${held.subscriptions} subscriptions, ${held.iel} IEL records, ${held.components} components`,
+    );
+    const full = await measure(base);
+    console.log(`cost growth: ${SECONDS} s per run, 32 connections, Basic, service on CPU 0, load on CPU 1`);
+    console.log('scenario                          | empty req/s | p99 | populated req/s | p99 | change');
+    for (const [name] of SCENARIOS) {
+      const a = empty.get(name)!;
+      const b = full.get(name)!;
+      console.log(
+        `${name.padEnd(33)} | ${a.rps.toFixed(0).padStart(11)} | ${String(a.p99).padStart(3)} | ${b.rps.toFixed(0).padStart(15)} | ${String(b.p99).padStart(3)} | ${((b.rps / a.rps - 1) * 100).toFixed(0)}%`,
+      );
+    }
+  } finally {
+    svc.kill('SIGTERM');
+    await agent.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
