@@ -25,6 +25,8 @@ export type DeliveryResult = true | string;
 export class HttpsSender {
   private readonly insecure = new Agent({ connect: { rejectUnauthorized: false }, keepAliveTimeout: 30_000 });
   private readonly verified = new Agent({ connect: { rejectUnauthorized: true }, keepAliveTimeout: 30_000 });
+  /** Set by the control API: why a destination cannot be reached now (an injected fault), else undefined. */
+  unreachable?: (destination: string) => string | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -32,6 +34,8 @@ export class HttpsSender {
   ) {}
 
   async send(target: DeliveryTarget, event: LoggedEvent): Promise<DeliveryResult> {
+    const blocked = this.unreachable?.(target.Destination);
+    if (blocked) return blocked;
     const headers: Record<string, string> = {};
     // The subscription's headers first, so they cannot replace the protocol ones.
     for (const h of target.HttpHeaders) Object.assign(headers, h);

@@ -60,6 +60,8 @@ export function fileNameOf(u: URL): string {
 
 export class Downloader {
   private readonly agent: Agent;
+  /** Set by the control API: why the download of `uri` fails now (an injected fault), else undefined. */
+  failure?: (uri: string) => string | undefined;
 
   constructor(private readonly o: DownloadOptions) {
     const ca = o.caFile ? readFileSync(o.caFile, 'utf8') : undefined;
@@ -83,6 +85,8 @@ export class Downloader {
    */
   async read(uri: string, o: ReadOptions = {}): Promise<Downloaded> {
     const maxBytes = o.maxBytes ?? this.o.maxBytes;
+    const injected = this.failure?.(uri);
+    if (injected) throw vendorError(502, 'ImageDownloadFailed', uri, injected);
     const abort = new AbortController();
     const timer = this.o.clock.setTimer(this.o.timeoutMs, () => abort.abort(new Error(`timed out after ${this.o.timeoutMs / 1000} s`)));
     const fail = (why: string) => vendorError(502, 'ImageDownloadFailed', uri, why);
