@@ -115,14 +115,15 @@ export class ManualClock implements Clock {
     return this.add(this.current + Math.max(1, periodMs), fn, Math.max(1, periodMs));
   }
 
-  /** Move time forward, firing every timer that falls due, in order. */
+  /** Move time forward, firing every timer that falls due, in order (periodic ones at most MAX_CATCH_UP times, as OffsetClock). */
   async advance(ms: number): Promise<void> {
     const target = this.current + ms;
+    const runs = new Map<PendingTimer, number>();
     for (;;) {
       const next = this.nextDue(target);
       if (!next) break;
       this.current = next.at;
-      if (next.period !== undefined) next.at += next.period;
+      if (next.period !== undefined) catchUp(next, runs, target);
       else this.timers = this.timers.filter((t) => t !== next);
       next.fn();
       // Let promise chains started by the timer settle before the next one fires.
@@ -156,6 +157,15 @@ export class ManualClock implements Clock {
     }
     return best;
   }
+}
+
+/** Reschedule a periodic timer that just fired during an advance; past MAX_CATCH_UP runs it skips to its last period before `target`. */
+function catchUp(t: PendingTimer, runs: Map<PendingTimer, number>, target: number): void {
+  const period = t.period as number;
+  const n = (runs.get(t) ?? 0) + 1;
+  runs.set(t, n);
+  t.at += period;
+  if (n >= MAX_CATCH_UP && t.at <= target) t.at += Math.floor((target - t.at) / period) * period;
 }
 
 /** A clock whose time the control API can move: ManualClock, and OffsetClock in a running service. */
@@ -213,10 +223,7 @@ export class OffsetClock implements MovableClock {
         if (!next) break;
         this.pinned = next.at;
         if (next.period !== undefined) {
-          const n = (runs.get(next) ?? 0) + 1;
-          runs.set(next, n);
-          next.at += next.period;
-          if (n >= MAX_CATCH_UP && next.at <= target) next.at += Math.floor((target - next.at) / next.period) * next.period;
+          catchUp(next, runs, target);
         } else {
           this.timers = this.timers.filter((t) => t !== next);
         }
