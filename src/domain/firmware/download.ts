@@ -30,6 +30,8 @@ export interface ReadOptions {
   sink?: () => Writable;
   /** Called when the body could not be read whole (to remove a partial file). */
   onFailure?: () => void;
+  /** Bytes received so far, and the size the server declared (undefined without Content-Length). */
+  onProgress?: (received: number, total: number | undefined) => void;
 }
 
 export interface Downloaded {
@@ -70,9 +72,10 @@ export class Downloader {
   }
 
   /** Fetch `uri` into `dest`; throws ImageDownloadFailed with the reason. */
-  async fetch(uri: string, dest: string, maxBytes = this.o.maxBytes): Promise<Downloaded> {
+  async fetch(uri: string, dest: string, maxBytes = this.o.maxBytes, onProgress?: ReadOptions['onProgress']): Promise<Downloaded> {
     return this.read(uri, {
       maxBytes,
+      onProgress,
       sink: () => createWriteStream(dest, { mode: 0o600 }),
       onFailure: () => rmSync(dest, { force: true }),
     });
@@ -119,12 +122,16 @@ export class Downloader {
         throw e;
       }
       let size = 0;
+      const declared = Number(res.headers['content-length']);
+      const total = Number.isFinite(declared) && declared > 0 ? declared : undefined;
+      const progress = o.onProgress;
       const hash = createHash('sha256');
       const counter = new Transform({
         transform(chunk: Buffer, _enc, cb) {
           size += chunk.length;
           if (size > maxBytes) return cb(new Error(`the image exceeds ${maxBytes} bytes`));
           hash.update(chunk);
+          progress?.(size, total);
           cb(null, chunk);
         },
       });

@@ -1,0 +1,53 @@
+// Issue 17 item 4: a long download shows its progress as PercentComplete on
+// the task and its task monitor while the bytes arrive.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { startTestService, type TestService } from '../../support/service.js';
+import { waitUntil } from '../../support/wait.js';
+
+const SIZE = 1024 * 1024;
+
+describe('progress: PercentComplete of a download task', () => {
+  let svc: TestService;
+  let server: Server;
+  let release: () => void = () => undefined;
+
+  before(async () => {
+    svc = await startTestService();
+    // Sends half the image, then holds the rest until the test releases it.
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': SIZE });
+      res.write(Buffer.alloc(SIZE / 2, 1));
+      release = () => res.end(Buffer.alloc(SIZE / 2, 2));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  });
+  after(async () => {
+    release();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    await svc.close();
+  });
+
+  it('SimpleUpdate: the task monitor answers 202 with PercentComplete following the bytes, then the task ends', async () => {
+    const { port } = server.address() as AddressInfo;
+    const r = await svc.req('POST', '/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate/', {
+      auth: 'basic',
+      body: { ImageURI: `http://127.0.0.1:${port}/rom.bin` },
+    });
+    assert.equal(r.status, 202, r.text);
+    const monitor = r.headers.location as string;
+    let seen: any;
+    await waitUntil(async () => {
+      seen = await svc.get(monitor, { auth: 'basic' });
+      return seen.status === 202 && seen.body.PercentComplete === 20;
+    }, 'half the image downloaded: 20 % (the download is the first 40 %)');
+    assert.equal(seen.body.TaskState, 'Running');
+    const task = await svc.get(`/redfish/v1/TaskService/Tasks/${monitor.split('/').filter(Boolean).pop()}/`, { auth: 'basic' });
+    assert.equal(task.body.PercentComplete, 20);
+    release();
+    await waitUntil(async () => (await svc.get(monitor, { auth: 'basic' })).status !== 202, 'the task to end');
+  });
+});
