@@ -7,7 +7,7 @@ import { EventListener, waitFor } from '../../support/event-listener.js';
 import { makePackage, upload } from '../../support/firmware.js';
 import { installLicense } from '../../support/licenses.js';
 import { messageIds, startTestService, type TestService } from '../../support/service.js';
-import { QUEUE, WINDOWS, settle } from '../../support/update-queue.js';
+import { QUEUE, SETS, WINDOWS, addComponent, settle } from '../../support/update-queue.js';
 
 const SYS = '/redfish/v1/Systems/1/';
 const CH = '/redfish/v1/Chassis/1/';
@@ -244,6 +244,33 @@ describe('control API: enabled', () => {
     assert.equal((await svc.get(`${US}FirmwareInventory/4/`, { auth: 'basic' })).body.Status.Health, 'OK');
   });
 
+  it('ImageCorruption: with LogAndRepairAutomatically the scan repairs the image from the recovery set', async () => {
+    await addComponent(svc, { targets: ['SPS'], version: '4.1.4.505', file: 'sps-recovery.fwpkg', criticality: 'Critical' });
+    const set = await svc.req('POST', SETS, {
+      auth: 'basic',
+      body: {
+        Name: 'System Recovery Set',
+        IsRecovery: true,
+        Sequence: [{ Name: 'SPS recovery', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Filename: 'sps-recovery.fwpkg' }],
+      },
+    });
+    assert.equal(set.status, 201, set.text);
+    const p = await svc.req('PATCH', US, { auth: 'basic', body: { Oem: { Vendor: { OnIntegrityFailure: 'LogAndRepairAutomatically' } } } });
+    assert.equal(p.status, 200, p.text);
+    const r = await control('faults', { Fault: 'ImageCorruption', Firmware: '4' });
+    assert.equal(r.status, 201, r.text);
+    const check = `${US}Actions/Oem/Vendor/VendorMCUpdateServiceExt.StartFirmwareIntegrityCheck/`;
+    assert.equal((await svc.req('POST', check, { auth: 'basic', body: {} })).status, 200);
+    const scan = svc.running.services.update.integrity.current();
+    await svc.clock.advance(SCAN_DURATION_MS);
+    await scan;
+    assert.ok(iml().includes('Vendor.1.0.FirmwareIntegrityRepaired'));
+    const item = (await svc.get(`${US}FirmwareInventory/4/`, { auth: 'basic' })).body;
+    assert.equal(item.Status.Health, 'OK');
+    assert.equal(item.Version, '4.1.4.505');
+    assert.equal((await svc.get(US, { auth: 'basic' })).body.Oem.Vendor.LastIntegrityScanResult, 'Repaired');
+  });
+
   it('ListenerUnreachable makes deliveries fail and retry; clearing lets them through', async () => {
     const r = await control('faults', { Fault: 'ListenerUnreachable', Destination: listener.url });
     assert.equal(r.status, 201, r.text);
@@ -294,6 +321,20 @@ describe('control API: enabled', () => {
     const sys = (await svc.get(SYS, { auth: 'basic' })).body;
     assert.equal(sys.TrustedModules?.[0]?.Status?.State ?? 'Absent', 'Absent');
     assert.equal(svc.running.services.updateQueue.runtimeAgent.state().installed, true);
+  });
+
+  it('faults and held readings survive a restart of the service', async () => {
+    const f = await control('faults', { Fault: 'FanFailure', Fan: 'Fan3' });
+    assert.equal(f.status, 201, f.text);
+    assert.equal((await control('sensors', { Sensor: 'InletAmbient', ReadingCelsius: 30 })).status, 200);
+    svc = await svc.restart({ enableControl: true });
+    const state = (await control('', undefined, 'GET')).body.State;
+    assert.ok(state.Faults.some((x: any) => x.Id === f.body.Id));
+    const thermal = (await svc.get(`${CH}Thermal/`, { auth: 'basic' })).body;
+    assert.equal(thermal.Fans.find((x: any) => x.Name === 'Fan 3' || /3$/.test(x.Name)).Reading, 0);
+    assert.equal(thermal.Temperatures.find((x: any) => /Inlet/.test(x.Name)).ReadingCelsius, 30);
+    assert.equal((await control(`faults/${f.body.Id}`, undefined, 'DELETE')).status, 200);
+    assert.equal((await control('sensors/InletAmbient', undefined, 'DELETE')).status, 200);
   });
 
   it('every action is in the IEL as a simulated event naming the user', () => {
