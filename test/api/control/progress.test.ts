@@ -50,4 +50,21 @@ describe('progress: PercentComplete of a download task', () => {
     release();
     await waitUntil(async () => (await svc.get(monitor, { auth: 'basic' })).status !== 202, 'the task to end');
   });
+
+  it('an update queue task shows PercentComplete moving with the controller clock while InProgress', async () => {
+    const r = await svc.req('POST', '/redfish/v1/UpdateService/UpdateTaskQueue/', {
+      auth: 'basic',
+      body: { Name: 'pause', UpdatableBy: ['Bmc'], Command: 'Wait', WaitTimeSeconds: 100 },
+    });
+    assert.equal(r.status, 201, r.text);
+    const uri = r.headers.location as string;
+    const task = async () => (await svc.get(uri, { auth: 'basic' })).body;
+    await waitUntil(async () => (await task()).State === 'InProgress', 'the Bmc updater to start it');
+    assert.equal((await task()).PercentComplete, 0);
+    await svc.clock.advance(50_000);
+    assert.equal((await task()).PercentComplete, 50);
+    await svc.clock.advance(50_000);
+    await waitUntil(async () => (await task()).State === 'Complete', 'the wait to end');
+    assert.equal((await task()).PercentComplete, 100);
+  });
 });
