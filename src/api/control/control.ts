@@ -46,6 +46,8 @@ const SensorBody = {
   ReadingCelsius: t.number({ minimum: -60, maximum: 200 }),
   ReadingRPM: t.integer({ minimum: 0, maximum: 100000 }),
   ReadingWatts: t.integer({ minimum: 0, maximum: 100000 }),
+  /** The same as DELETE /control/sensors/{Sensor}: the reading follows the simulation again. */
+  Clear: t.boolean(),
 };
 const HostBody = { RuntimeAgent: t.boolean(), Tpm: t.enum(TPM_STATES) };
 
@@ -87,6 +89,11 @@ function handlers(c: ScenarioControl) {
 
     postSensor(ctx: PostContext<'/control/sensors/', typeof SensorBody>) {
       const b = ctx.body;
+      if (b.Clear === true) {
+        const released = c.releaseSensor(b.Sensor, by(ctx));
+        if (!released) throw baseError('PropertyValueNotInList', b.Sensor, 'Sensor').about('Sensor');
+        return new Reply(200, released);
+      }
       return new Reply(200, c.holdSensor(b.Sensor, { celsius: b.ReadingCelsius, rpm: b.ReadingRPM, watts: b.ReadingWatts }, by(ctx)));
     },
 

@@ -214,7 +214,8 @@ export class ScenarioControl {
     const found = this.findSensor(sensor);
     if (!found) throw baseError('PropertyValueNotInList', sensor, 'Sensor');
     const given = [reading.celsius, reading.rpm, reading.watts].filter((v) => v !== undefined).length;
-    if (given !== 1) throw baseError('PropertyMissing', 'ReadingCelsius, ReadingRPM or ReadingWatts (exactly one)');
+    if (given === 0) throw baseError('PropertyMissing', 'ReadingCelsius, ReadingRPM or ReadingWatts');
+    if (given > 1) throw baseError('PropertyValueConflict', 'ReadingCelsius', 'ReadingRPM or ReadingWatts');
     const unit = found.kind === 'Temperature' ? 'celsius' : found.kind === 'Fan' ? 'rpm' : 'watts';
     const value = reading[unit];
     const prop = unit === 'celsius' ? 'ReadingCelsius' : unit === 'rpm' ? 'ReadingRPM' : 'ReadingWatts';

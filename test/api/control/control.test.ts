@@ -312,6 +312,13 @@ describe('control API: enabled', () => {
     r = await control('sensors/CPU1', undefined, 'DELETE');
     assert.equal(r.status, 200, r.text);
     assert.notEqual((await temp()).ReadingCelsius, 95);
+    // The same through POST with Clear.
+    assert.equal((await control('sensors', { Sensor: 'CPU1', ReadingCelsius: 33 })).status, 200);
+    assert.equal((await temp()).ReadingCelsius, 33);
+    r = await control('sensors', { Sensor: 'CPU1', Clear: true });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual((await control('', undefined, 'GET')).body.State.Sensors, []);
+    assert.equal((await control('sensors', { Sensor: 'CPU1', Clear: true })).status, 400);
   });
 
   it('host: RuntimeAgent and TPM', async () => {
