@@ -110,6 +110,7 @@ function handlers(d: UpdateServiceDeps) {
           OnIntegrityFailure: scan.OnIntegrityFailure,
           ScanEveryDays: scan.ScanEveryDays,
           FirmwareIntegrityScanInProgress: fw.integrity.isRunning(),
+          FirmwareIntegrityScanPercentComplete: fw.integrity.percentComplete(),
           LastIntegrityScanTime: scan.lastScanAt !== undefined ? toIso(scan.lastScanAt) : null,
           LastIntegrityScanResult: scan.lastResult ?? null,
         },

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { SCAN_DURATION_MS } from '../../../src/domain/firmware/integrity.js';
 import { startTestService, type TestService } from '../../support/service.js';
 import { waitUntil } from '../../support/wait.js';
 
@@ -66,5 +67,16 @@ describe('progress: PercentComplete of a download task', () => {
     await svc.clock.advance(50_000);
     await waitUntil(async () => (await task()).State === 'Complete', 'the wait to end');
     assert.equal((await task()).PercentComplete, 100);
+  });
+
+  it('a running firmware integrity scan shows its PercentComplete on the update service', async () => {
+    const vendor = async () => (await svc.get('/redfish/v1/UpdateService/', { auth: 'basic' })).body.Oem.Vendor;
+    assert.equal((await vendor()).FirmwareIntegrityScanPercentComplete, null);
+    const scan = svc.running.services.update.integrity.start();
+    await svc.clock.advance(SCAN_DURATION_MS / 4);
+    assert.equal((await vendor()).FirmwareIntegrityScanPercentComplete, 25);
+    await svc.clock.advance(SCAN_DURATION_MS);
+    await scan;
+    assert.equal((await vendor()).FirmwareIntegrityScanPercentComplete, null);
   });
 });
