@@ -48,7 +48,8 @@ import { STORAGE_DEVICE_REGISTRY } from './messages/registries/storage-device.js
 import { TASK_EVENT_REGISTRY } from './messages/registries/task-event.js';
 import { VENDOR_REGISTRY } from './messages/registries/vendor.js';
 import { VENDOR_RESOURCE_EVENT_REGISTRY } from './messages/registries/vendor-resource-event.js';
-import { ScopedClock, SystemClock, type Clock } from './platform/clock.js';
+import { OffsetClock, ScopedClock, SystemClock, type Clock, type MovableClock } from './platform/clock.js';
+import { ScenarioControl } from './domain/control/control.js';
 import { ControllerLifecycle, HostLifecycle } from './platform/lifecycle.js';
 import { isSelfSigned } from './platform/x509-verify.js';
 import { ServerSimulator } from './platform/simulator.js';
@@ -90,7 +91,9 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   // 0700 (an existing one is narrowed); the files the start writes in it are tightened below.
   prepareDataDir(dataDir);
   // Scoped: close() cancels every timer this instance armed, whoever armed it.
-  const clock = new ScopedClock(opts.clock ?? new SystemClock());
+  // With the control API the clock can be moved: real time plus an offset (tests hand in a ManualClock).
+  const baseClock = opts.clock ?? (config.enableControl ? new OffsetClock() : new SystemClock());
+  const clock = new ScopedClock(baseClock);
   // A logger handed in (tests) is the caller's; otherwise the service owns a buffered one.
   let ownLog: ServiceLog | undefined;
   const log = opts.logger ?? (ownLog = createLog(config.logLevel, clock)).log;
@@ -285,6 +288,26 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     https,
     httpsCertificate: new HttpsCertificate(store, clock, https),
   };
+  if (config.enableControl) {
+    if (!isMovable(baseClock)) throw new Error('the control API needs a clock it can move');
+    services.control = new ScenarioControl({
+      clock: movable(clock, baseClock),
+      store,
+      server,
+      host: hostLifecycle,
+      health,
+      hardware,
+      thermal,
+      power,
+      firmware: update,
+      eventHub,
+      runtimeAgent: updateQueue.runtimeAgent,
+      logs,
+      events,
+      log,
+      chassisUri,
+    });
+  }
   registerAllRoutes(services);
   // Every file the start wrote or found is 0600 and every directory 0700, first start or older data dir alike.
   tightenDataDir(dataDir, [
@@ -302,7 +325,17 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     key: https.key,
     bodyLimit: config.bodyLimit,
     limits: config,
-    dispatcher: new Dispatcher(services.routes, auth, log, { onWrite: resourceWriteEvents(events) }, services.dialect),
+    dispatcher: new Dispatcher(
+      services.routes,
+      auth,
+      log,
+      {
+        onWrite: resourceWriteEvents(events),
+        // Off, the control API does not exist for anyone: 404 before credentials are asked for.
+        missingBeforeAuth: config.enableControl ? undefined : (path) => /^\/control(\/|$)/i.test(path),
+      },
+      services.dialect,
+    ),
     log,
   });
   // Trusted CAs registered before the listener existed (certificate login).
@@ -336,6 +369,20 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       db.close();
       await ownLog?.close();
     },
+  };
+}
+
+function isMovable(c: Clock): c is MovableClock {
+  return typeof (c as Partial<MovableClock>).advance === 'function';
+}
+
+/** The service's scoped clock, moved by moving the clock under it. */
+function movable(scoped: ScopedClock, base: MovableClock): MovableClock {
+  return {
+    now: () => scoped.now(),
+    setTimer: (ms, fn) => scoped.setTimer(ms, fn),
+    setInterval: (ms, fn) => scoped.setInterval(ms, fn),
+    advance: (ms) => base.advance(ms),
   };
 }
 

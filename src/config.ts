@@ -68,13 +68,16 @@ export interface Config {
   dialect: string;
   /** What an acknowledged write survives: crash (kill -9) or power-loss (a sync per commit). */
   durability: string;
+  /** Serve the scenario control API under /control/ (clock, power events, faults, held sensors). */
+  enableControl: boolean;
 }
 
 interface Option {
   flag: string;
   env: string;
-  type: 'string' | 'integer';
-  default?: string | number;
+  /** A boolean is a flag without a value; its environment variable reads 1/true or 0/false. */
+  type: 'string' | 'integer' | 'boolean';
+  default?: string | number | boolean;
   help: string;
   key: keyof Config;
 }
@@ -328,6 +331,14 @@ export const OPTIONS: readonly Option[] = [
     type: 'string',
     help: 'host-side update manager (RuntimeAgent updater) of the simulated server at start: installed or absent (default: as last set, absent at first start)',
   },
+  {
+    key: 'enableControl',
+    flag: 'enable-control',
+    env: 'BMC_ENABLE_CONTROL',
+    type: 'boolean',
+    default: false,
+    help: 'serve the scenario control API under /control/ (move the clock, power events, faults, held sensors; administrators only); off: /control/ is 404',
+  },
 ];
 
 export class ConfigError extends Error {}
@@ -342,13 +353,18 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
 export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Config {
   const { values } = parseArgs({
     args: [...argv],
-    options: Object.fromEntries(OPTIONS.map((o) => [o.flag, { type: 'string' as const }])),
+    options: Object.fromEntries(OPTIONS.map((o) => [o.flag, { type: o.type === 'boolean' ? ('boolean' as const) : ('string' as const) }])),
     strict: true,
     allowPositionals: false,
   });
   const out: Record<string, unknown> = {};
   for (const o of OPTIONS) {
-    const raw = (values as Record<string, string | undefined>)[o.flag] ?? env[o.env];
+    const given = (values as Record<string, string | boolean | undefined>)[o.flag];
+    if (o.type === 'boolean') {
+      out[o.key] = given === true || (given === undefined && booleanEnv(o, env[o.env]));
+      continue;
+    }
+    const raw = (given as string | undefined) ?? env[o.env];
     if (raw === undefined || raw === '') {
       if (o.default !== undefined) out[o.key] = o.default;
       continue;
@@ -392,6 +408,14 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   return config;
 }
 
+/** A boolean option's environment variable: 1/true or 0/false (unset or empty: the default). */
+function booleanEnv(o: Option, raw: string | undefined): boolean {
+  if (raw === undefined || raw === '') return o.default === true;
+  if (/^(1|true|yes)$/i.test(raw)) return true;
+  if (/^(0|false|no)$/i.test(raw)) return false;
+  throw new ConfigError(`${o.env} must be 1/true or 0/false, got "${raw}"`);
+}
+
 /** The password a file holds: one line, its line ending dropped. */
 function readPasswordFile(file: string): string {
   let text: string;
@@ -408,7 +432,7 @@ function readPasswordFile(file: string): string {
 
 export function usage(): string {
   const lines = OPTIONS.map((o) => {
-    const def = o.default !== undefined ? ` (default ${o.default})` : '';
+    const def = o.default !== undefined && o.type !== 'boolean' ? ` (default ${o.default})` : '';
     return `  --${o.flag.padEnd(16)} ${o.env.padEnd(20)} ${o.help}${def}`;
   });
   return `Usage: npm start -- [options]\n\nOptions (flag, environment variable, meaning):\n${lines.join('\n')}\n`;

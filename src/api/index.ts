@@ -6,6 +6,7 @@ import { registerPowerRoutes } from './chassis/power.js';
 import { registerNetworkAdapterRoutes } from './chassis/network-adapters.js';
 import { registerPcieRoutes } from './chassis/pcie-devices.js';
 import type { Services } from './services.js';
+import { registerControlRoutes } from './control/control.js';
 import { registerEventServiceRoutes } from './events/event-service.js';
 import { registerLicenseServiceRoutes } from './managers/license-service.js';
 import { registerLogServiceRoutes } from './logs/log-services.js';
@@ -55,6 +56,8 @@ export function registerAllRoutes(s: Services): void {
   registerTaskServiceRoutes(r, s);
   registerRegistryRoutes(r, s);
   registerSchemaRoutes(r, s);
+  // Outside the Redfish tree, and only with --enable-control.
+  registerControlRoutes(r, s);
   // Every {Param} of every route resolves, or the service does not start.
   r.verify();
 }

@@ -2,6 +2,7 @@
 // Built once by the composition root (src/app.ts).
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { ScenarioControl } from '../domain/control/control.js';
 import type { AccountPolicy } from '../domain/accounts/account-policy.js';
 import type { AccountRecord, Accounts } from '../domain/accounts/accounts.js';
 import type { CertificateLogin } from '../domain/accounts/certificate-login.js';
@@ -104,6 +105,8 @@ export interface Services {
   https: HttpsIdentity;
   /** The HTTPS certificate's key, pending CSR and replacement (vendor HttpsCert and CertificateService). */
   httpsCertificate: HttpsCertificate;
+  /** The scenario control API's state and actions; only with --enable-control. */
+  control?: ScenarioControl;
   /** Links the service root shows, filled by the areas as they register. */
   rootLinks: Record<string, string>;
   /** The conventions served (--dialect): the protocol layer applies them; few areas need to know. */

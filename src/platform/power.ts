@@ -108,6 +108,7 @@ export interface PowerModelDeps {
 export class PowerModel implements SensorSource {
   private readonly setting: { get(): PowerLimitSetting; set(v: PowerLimitSetting): void };
   private readonly history: Segment[];
+  private heldWatts?: number;
 
   constructor(private readonly d: PowerModelDeps) {
     this.setting = d.store.setting<PowerLimitSetting>('power.limit', NO_LIMIT);
@@ -186,8 +187,17 @@ export class PowerModel implements SensorSource {
     ];
   }
 
+  /** Hold the consumption at exactly this many watts (control API), or let it follow the host again (undefined). */
+  holdWatts(watts: number | undefined): void {
+    this.heldWatts = watts;
+  }
+
   /** The reading at controller time `at`, from the history of phases and limits. */
   readingAt(at: number): PowerReading {
+    if (this.heldWatts !== undefined) {
+      const w = this.heldWatts;
+      return { at, consumedWatts: w, demandWatts: w, capping: false, psuWatts: this.split(w) };
+    }
     const seg = this.segmentAt(at);
     const demand = this.demand(seg.phase, seg.phaseSince, at);
     let consumed = Math.round(demand);
@@ -222,6 +232,7 @@ export class PowerModel implements SensorSource {
         return running + (post - running) * Math.exp(-inPhase / OS_SETTLE_MS) + noise(0.03 * range + 2);
       }
       case 'OsStopping':
+      case 'OsHalted':
         return idle + noise(0.02 * range + 2);
       case 'PoweringOff':
         return idle + (standby - idle) * ramp(inPhase, t.shutdownMs) + noise(2);

@@ -7,6 +7,10 @@
 //   OsRunning --GracefulRestart/Nmi--> OsStopping --shutdown s--> Resetting
 //   (Post|OsRunning|OsStopping) --ForceRestart--> Resetting --powerOn s--> Post
 //   any powered phase --ForceOff--> Off
+//   OsRunning --OsCrash (control API)--> OsHalted (host on, no OS) --ForceRestart--> Resetting
+//
+// The control API (--enable-control) also pulls and restores AC power (the host
+// is off and cannot be powered on meanwhile), and stalls POST where it is.
 //
 // POST hooks (BIOS apply, secure boot, UEFI updaters, boot override) run when
 // Post is entered, with PowerState already On; the OS starts when POST ends.
@@ -22,7 +26,10 @@ export type ResetType = (typeof RESET_TYPES)[number];
 export const PUSH_TYPES = ['Press', 'PressAndHold'] as const;
 export type PushType = (typeof PUSH_TYPES)[number];
 
-export type Phase = 'Off' | 'PoweringOn' | 'Resetting' | 'Post' | 'OsRunning' | 'OsStopping' | 'PoweringOff';
+export type Phase = 'Off' | 'PoweringOn' | 'Resetting' | 'Post' | 'OsRunning' | 'OsHalted' | 'OsStopping' | 'PoweringOff';
+
+/** Power restore policy after AC power comes back: the DMTF PowerRestorePolicyTypes. */
+export type PowerRestorePolicy = 'AlwaysOn' | 'AlwaysOff' | 'LastState';
 
 /** What the store keeps about the server. */
 export interface ServerState {
@@ -37,6 +44,11 @@ export interface ServerState {
   /** A VendorComputerSystemExt.SystemReset waiting for the next power off. */
   auxCycleArmed: boolean;
   auxCycles: number;
+  /** AC power is pulled (control API); with the phase the host was in when it went. Absent in older stores. */
+  acLost?: { phase: Phase } | null;
+  /** POST stalls where it is until resumed (control API); stalledAt: when the current POST stopped. */
+  postStalled?: boolean;
+  stalledAt?: number | null;
 }
 
 export interface Timings {
@@ -98,6 +110,7 @@ const POWER_OF: Record<Phase, PowerState> = {
   Resetting: 'On',
   Post: 'On',
   OsRunning: 'On',
+  OsHalted: 'On',
   OsStopping: 'On',
   PoweringOff: 'PoweringOff',
 };
@@ -109,6 +122,7 @@ const DESCRIBED: Record<Phase, string> = {
   Resetting: 'being reset',
   Post: 'in POST (no operating system running)',
   OsRunning: 'running its operating system',
+  OsHalted: 'halted after an operating system crash',
   OsStopping: 'shutting down its operating system for a restart',
   PoweringOff: 'powering off',
 };
@@ -173,6 +187,7 @@ export class ServerSimulator {
   /** ComputerSystem.Reset. Throws a 400 when the reset does not apply in the current state. */
   reset(type: ResetType): void {
     const p = this.state.phase;
+    if (this.state.acLost && (type === 'On' || type === 'PushPowerButton')) throw this.conflict('ResetType', type);
     const powered = p !== 'Off';
     switch (type) {
       case 'On':
@@ -190,7 +205,8 @@ export class ServerSimulator {
         break;
       case 'ForceRestart':
         if (p === 'PoweringOn') return this.enter('PoweringOn');
-        if (p === 'Post' || p === 'OsRunning' || p === 'OsStopping' || p === 'Resetting') return this.enter('Resetting');
+        if (p === 'Post' || p === 'OsRunning' || p === 'OsHalted' || p === 'OsStopping' || p === 'Resetting')
+          return this.enter('Resetting');
         break;
       case 'Nmi':
         if (p === 'OsRunning') return this.nmi();
@@ -203,6 +219,7 @@ export class ServerSimulator {
 
   /** VendorComputerSystemExt.PowerButton. */
   powerButton(push: PushType): void {
+    if (this.state.acLost) throw this.conflict('PushType', push);
     if (push === 'Press') return this.pressButton('PushType', push);
     // Holding the button four seconds cuts power whatever runs.
     if (this.state.phase === 'Off') throw this.conflict('PushType', push);
@@ -220,6 +237,72 @@ export class ServerSimulator {
     }
     this.save({ ...this.state, auxCycleArmed: true });
     return false;
+  }
+
+  // -- simulated events (control API) ---------------------------------------------
+
+  /** True while AC power is pulled. */
+  acLost(): boolean {
+    return Boolean(this.state.acLost);
+  }
+
+  /** AC power lost: the host goes off at once, whatever it was doing; the controller logs it. */
+  pullPower(): void {
+    if (this.state.acLost) return;
+    const was = this.state.phase;
+    if (was !== 'Off') this.enter('Off');
+    this.save({ ...this.state, acLost: { phase: was } });
+    this.d.logs.write('IML', vendorMessage('AcPowerLost'), this.systemUri);
+    this.d.events.publish(vendorMessage('AcPowerLost'), this.systemUri, 'Alert');
+  }
+
+  /** AC power back: the host follows the power restore policy (LastState: on when it was on). */
+  restorePower(policy: PowerRestorePolicy = 'LastState'): void {
+    const lost = this.state.acLost;
+    if (!lost) return;
+    this.save({ ...this.state, acLost: null });
+    this.d.logs.write('IML', vendorMessage('AcPowerRestored', policy), this.systemUri);
+    this.d.events.publish(vendorMessage('AcPowerRestored', policy), this.systemUri, 'Alert');
+    if (policy === 'AlwaysOn' || (policy === 'LastState' && lost.phase !== 'Off' && lost.phase !== 'PoweringOff')) this.enter('PoweringOn');
+  }
+
+  /** POST stops where it is (now, or at the next POST) until resumePost(). */
+  stallPost(): void {
+    if (this.state.postStalled) return;
+    const inPost = this.state.phase === 'Post';
+    this.save({ ...this.state, postStalled: true, stalledAt: inPost ? this.d.clock.now() : null });
+    if (inPost) {
+      this.timer?.cancel();
+      this.timer = undefined;
+    }
+  }
+
+  /** POST goes on from where it stopped. */
+  resumePost(): void {
+    if (!this.state.postStalled) return;
+    const { stalledAt, phase } = this.state;
+    const next: ServerState = { ...this.state, postStalled: false, stalledAt: null };
+    if (phase === 'Post' && stalledAt !== null && stalledAt !== undefined) {
+      // The stall does not count as POST time: the phase start and end move by its length.
+      const shift = this.d.clock.now() - stalledAt;
+      next.phaseSince += shift;
+      if (next.endsAt !== null) next.endsAt += shift;
+    }
+    this.save(next);
+    if (phase === 'Post') this.arm();
+  }
+
+  /** The instant POST progress is read at: where it stopped while stalled. */
+  postClock(now: number): number {
+    return this.state.phase === 'Post' && this.state.stalledAt != null ? this.state.stalledAt : now;
+  }
+
+  /** The operating system crashes: the host stays on with no OS running, as after a stop error with ASR off. */
+  osCrash(): void {
+    if (this.state.phase !== 'OsRunning') throw this.conflict('Event', 'OsCrash');
+    this.d.logs.write('IML', vendorMessage('OsCrashed'), this.systemUri);
+    this.d.events.publish(vendorMessage('OsCrashed'), this.systemUri, 'Alert');
+    this.enter('OsHalted');
   }
 
   /** Cancel timers; the state stays stored for the next start. */
@@ -280,6 +363,7 @@ export class ServerSimulator {
     const next: ServerState = { ...this.state, phase, phaseSince: now, endsAt: dur === null ? null : now + dur };
     if (phase === 'PoweringOn' || phase === 'Resetting') next.lastResetAt = now;
     if (phase === 'Post') next.bootCount++;
+    next.stalledAt = phase === 'Post' && this.state.postStalled ? now : null;
     this.save(next);
     for (const fn of this.phaseListeners) fn();
     this.applyToHost(from, phase);
@@ -293,7 +377,7 @@ export class ServerSimulator {
     const uri = this.systemUri;
     host.setPowerState(POWER_OF[to]);
     if (to === 'OsRunning') host.setOsRunning(true);
-    if (to === 'Resetting' || to === 'OsStopping' || to === 'Post') host.setOsRunning(false);
+    if (to === 'Resetting' || to === 'OsStopping' || to === 'Post' || to === 'OsHalted') host.setOsRunning(false);
     if (POWER_OF[from] === POWER_OF[to]) return;
     const event =
       to === 'Off'
@@ -316,7 +400,7 @@ export class ServerSimulator {
       .catch((err: unknown) => this.d.log.error({ err }, 'POST hook failed'))
       .then(() => {
         if (gen !== this.generation || this.stopped) return;
-        this.save({ ...this.state, endsAt: this.d.clock.now() + this.timings.postMs });
+        this.save({ ...this.state, endsAt: (this.state.stalledAt ?? this.d.clock.now()) + this.timings.postMs });
         this.arm();
       });
   }
@@ -326,6 +410,7 @@ export class ServerSimulator {
     this.timer = undefined;
     const { endsAt, phase } = this.state;
     if (endsAt === null || this.stopped) return;
+    if (phase === 'Post' && this.state.postStalled) return;
     const gen = this.generation;
     this.timer = this.d.clock.setTimer(endsAt - this.d.clock.now(), () => {
       if (gen === this.generation && !this.stopped) this.enter(FOLLOWS[phase] ?? 'Off');

@@ -222,6 +222,10 @@ export class SimulatedSensors implements SensorSource {
   private readonly levels: number[];
   private target: number;
   private at: number;
+  /** Readings held exactly (control API), by sensor id: °C for temperatures, RPM for fans. */
+  private readonly held = new Map<string, number>();
+  /** Fans that stopped (a fan fault): they read 0 RPM. */
+  private readonly stopped = new Set<string>();
 
   /** The sensors and fans of the hardware profile (the constants above by default). */
   readonly temperatureSpecs: readonly TemperatureSpec[];
@@ -253,7 +257,7 @@ export class SimulatedSensors implements SensorSource {
     const temperatures = this.temperatureSpecs.map((spec, i) => {
       const level = this.levels[i] ?? 0;
       const heat = spec.offDelta + level * (spec.onDelta - spec.offDelta + load * spec.swing);
-      return { spec, celsius: Math.round(ambient + heat + jitter(spec.id, now)) };
+      return { spec, celsius: this.held.get(spec.id) ?? Math.round(ambient + heat + jitter(spec.id, now)) };
     });
     // Fans follow the hottest CPU, as the fan controller does (the hottest sensor in a profile without CPU sensors).
     const hasCpu = this.temperatureSpecs.some((s) => s.context === 'CPU');
@@ -263,6 +267,9 @@ export class SimulatedSensors implements SensorSource {
     const floor = FAN_STANDBY_PERCENT + cpuLevel * (FAN_RUN_MIN_PERCENT - FAN_STANDBY_PERCENT);
     const demand = Math.min(100, Math.max(floor, floor + (hottest - 45) * 2.5 * cpuLevel));
     const fans = this.fanSpecs.map((spec) => {
+      if (this.stopped.has(spec.id)) return { spec, rpm: 0, percent: 0 };
+      const heldRpm = this.held.get(spec.id);
+      if (heldRpm !== undefined) return { spec, rpm: heldRpm, percent: Math.min(100, Math.round((100 * heldRpm) / spec.maxRpm)) };
       const percent = Math.round(Math.min(100, Math.max(0, demand + jitter(spec.id, now) * 2)));
       const rpm = Math.round(((percent / 100) * spec.maxRpm) / 10) * 10;
       return { spec, rpm, percent };
@@ -290,6 +297,27 @@ export class SimulatedSensors implements SensorSource {
         uri: `${this.thermalUri}#/Fans/${i}/Reading`,
       })),
     ];
+  }
+
+  /** Bumped by every hold, release and fan stop: views of the readings are current while it holds (and the time does). */
+  generation = 0;
+
+  /** Hold a sensor's reading exactly, without jitter, until released (°C, or RPM for a fan). */
+  hold(id: string, value: number): void {
+    this.held.set(id, value);
+    this.generation++;
+  }
+
+  release(id: string): boolean {
+    this.generation++;
+    return this.held.delete(id);
+  }
+
+  /** A fan stops (fault) or runs again. */
+  setFanStopped(id: string, stopped: boolean): void {
+    if (stopped) this.stopped.add(id);
+    else this.stopped.delete(id);
+    this.generation++;
   }
 
   /** Move every heat level from the last integration time to `now` toward the current target. */

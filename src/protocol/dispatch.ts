@@ -59,6 +59,8 @@ export interface WriteNotice {
 export interface DispatchHooks {
   /** Called after each successful create (201), PATCH/PUT or DELETE on a resource; never for actions. */
   onWrite?(notice: WriteNotice): void;
+  /** Paths answered 404 before authentication when no route serves them (the control API while it is off). */
+  missingBeforeAuth?(path: string): boolean;
 }
 
 export interface Prepared {
@@ -107,6 +109,7 @@ export class Dispatcher {
       }
 
       const match = this.routes.match(path);
+      if (!match && this.hooks.missingBeforeAuth?.(path)) throw baseError('ResourceMissingAtURI', path);
       const method = req.method.toUpperCase();
       const open = match !== undefined && (match.route.open === true || methodSpec(match, method)?.open === true);
       const authReq = { headers: req.headers, clientIp: req.clientIp, socket: req.socket };

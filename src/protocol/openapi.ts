@@ -125,6 +125,7 @@ export function openApiDocument(routes: RouteTable, info: OpenApiInfo): Json {
 
   const paths: Json = {};
   for (const route of routes.routes()) {
+    if (route.outside) continue;
     const item: Json = {};
     const params = pathParams(route.path);
     if (params.length) item.parameters = params;

@@ -135,6 +135,8 @@ export interface ResourceRoute<
   type?: T;
   /** Reachable without credentials (service root, $metadata, odata). */
   open?: boolean;
+  /** Outside the Redfish tree (the control API): no type, and left out of OpenAPI and the route walks of the Redfish tests. */
+  outside?: boolean;
   /** A file: its canonical form has no trailing slash and GET is not redirected. */
   file?: boolean;
   /** Served exactly as written, whatever the dialect (DSP0266 fixes /redfish as {"v1": "/redfish/v1/"}). */

@@ -1,7 +1,7 @@
 // `npm run cli -- fwpkg build ...`: builds and signs firmware packages with the
 // vendor signing key of a data dir, so a service on that data dir accepts them.
-import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -16,6 +16,7 @@ import {
   type Criticality,
 } from '../domain/firmware/package.js';
 import { makeCompsig, sha256File, VendorSigningKey } from '../domain/firmware/signing.js';
+import { readWithProgress, sha256WithProgress } from './progress.js';
 import type { Tool } from './tool.js';
 
 const USAGE = `Usage: npm run cli -- fwpkg build --data-dir <dir> --target <DeviceClass>[,<DeviceClass>...] --version <v> --out <file.fwpkg|file.bin>
@@ -115,11 +116,9 @@ export const fwpkgTool: Tool = {
         activation: oneOf(v.activation, ACTIVATIONS, 'activation'),
         criticality: oneOf(v.criticality, CRITICALITIES, 'criticality'),
         name: v.name,
-        image: v.image ? readFileSync(v.image) : size !== undefined ? randomBytes(size) : undefined,
+        image: v.image ? await readWithProgress(v.image, 'reading image') : size !== undefined ? randomBytes(size) : undefined,
       });
-      const digest = createHash('sha256')
-        .update(readFileSync(v.out as string))
-        .digest('hex');
+      const digest = await sha256WithProgress(v.out as string, 'hashing package');
       process.stdout.write(`wrote ${v.out} (sha256 ${digest})\nwrote ${sig}\n`);
     } catch (e) {
       process.stderr.write(`${(e as Error).message}\n\n${USAGE}`);

@@ -131,12 +131,19 @@ const views = new WeakMap<UserTempThresholds, Representations<{ body: Record<str
 
 /**
  * Thermal as it is now, rebuilt once per sensor tick or when the stored state (user thresholds),
- * the host's power or component health change; shared by Thermal, ThermalSubsystem and the chassis.
+ * the host's power, component health or a held reading change; shared by Thermal, ThermalSubsystem
+ * and the chassis.
  */
 function thermalView(d: ThermalViewDeps, user: UserTempThresholds): { body: Record<string, unknown>; health: Health } {
   let v = views.get(user);
   if (!v) views.set(user, (v = new Representations(2)));
-  const key = [Math.floor(d.clock.now() / SENSOR_TICK_MS), d.store.generation, d.host.generation, d.health.generation];
+  const key = [
+    Math.floor(d.clock.now() / SENSOR_TICK_MS),
+    d.store.generation,
+    d.host.generation,
+    d.health.generation,
+    d.thermal.generation,
+  ];
   return v.get('thermal', key, () => thermalBody(d, user));
 }
 

@@ -67,11 +67,13 @@ function progress(server: ServerSimulator, now: number): { post: PostState; boot
     case 'Post': {
       // POST walks memory training, PCI enumeration, then device discovery.
       const third = server.timings.postMs / 3;
-      const elapsed = now - st.phaseSince;
+      const elapsed = server.postClock(now) - st.phaseSince;
       if (elapsed < third) return { post: 'InPost', boot: 'MemoryInitializationStarted', since: st.phaseSince };
       if (elapsed < 2 * third) return { post: 'InPost', boot: 'PCIResourceConfigStarted', since: st.phaseSince + third };
       return { post: 'InPostDiscoveryComplete', boot: 'SystemHardwareInitializationComplete', since: st.phaseSince + 2 * third };
     }
+    case 'OsHalted':
+      return { post: 'FinishedPost', boot: 'OSBootStarted', since: st.phaseSince };
     default:
       return { post: 'FinishedPost', boot: 'OSRunning', since: st.phaseSince };
   }

@@ -59,6 +59,15 @@ export const VendorUpdateTaskType = defineType({
     WaitTimeSeconds: waitTime({ createOnly: true }),
     Targets: targets({ createOnly: true }),
     State: ro(t.enum(TASK_STATES)),
+    PercentComplete: ro(
+      t.integer({
+        minimum: 0,
+        maximum: 100,
+        units: '%',
+        volatile: true,
+        description: 'How far the task has come (InProgress: its wait or apply time on the controller clock).',
+      }),
+    ),
     RunBy: ro(t.enum(AGENTS, { nullable: true, description: 'The updater that ran it.' })),
     Created: ro(t.dateTime()),
     Modified: ro(t.dateTime()),

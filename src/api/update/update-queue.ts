@@ -4,7 +4,7 @@
 // service; the recovery install set also needs SystemRecoveryConfigPriv,
 // checked per request because it depends on the data.
 import type { UpdateQueueArea } from '../../domain/update-queue/area.js';
-import type { QueueStatus } from '../../domain/update-queue/queue.js';
+import { APPLY_MS, type QueueStatus } from '../../domain/update-queue/queue.js';
 import {
   installSetUri,
   taskUri,
@@ -41,7 +41,7 @@ import {
 } from './update-queue-types.js';
 
 /** What the update queue area reads. */
-export type UpdateQueueDeps = Pick<Services, 'updateQueue' | 'logs'>;
+export type UpdateQueueDeps = Pick<Services, 'updateQueue' | 'logs' | 'clock'>;
 
 type WindowPath = '/redfish/v1/UpdateService/MaintenanceWindows/{WindowId}/';
 type InstallSetPath = '/redfish/v1/UpdateService/InstallSets/{InstallSetId}/';
@@ -53,7 +53,19 @@ const TaskCancel = { State: t.enum(['Canceled']) };
 
 const iso = (ms: number | null) => (ms === null ? null : toIso(ms));
 
-function taskBody(t: TaskRecord): Record<string, unknown> {
+/**
+ * How far a task has come: an InProgress task moves with the controller clock over its wait
+ * or its updater's apply time (the write ends it); a Complete one is 100, the others 0.
+ */
+function percentComplete(t: TaskRecord, now: number): number {
+  if (t.State === 'Complete') return 100;
+  if (t.State !== 'InProgress' || t.StartedAt === null) return 0;
+  const duration = t.Command === 'Wait' ? t.WaitTimeSeconds * 1000 : APPLY_MS[t.RunBy ?? 'Bmc'];
+  if (duration <= 0) return 99;
+  return Math.max(0, Math.min(99, Math.floor((100 * (now - t.StartedAt)) / duration)));
+}
+
+function taskBody(t: TaskRecord, now: number): Record<string, unknown> {
   return {
     Id: t.Id,
     Name: t.Name,
@@ -68,6 +80,7 @@ function taskBody(t: TaskRecord): Record<string, unknown> {
     WaitTimeSeconds: t.WaitTimeSeconds,
     Targets: t.Targets,
     State: t.State,
+    PercentComplete: percentComplete(t, now),
     RunBy: t.RunBy,
     Created: toIso(t.Created),
     Modified: toIso(t.Modified),
@@ -254,7 +267,7 @@ export function registerUpdateQueueRoutes(routes: RouteTable, d: UpdateQueueDeps
     name: 'Update Task Queue',
     extra: h.queueExtra,
     store: h.tasks,
-    show: taskBody,
+    show: (t: TaskRecord) => taskBody(t, d.clock.now()),
     privileges,
     create: { handler: h.postTask },
     update: { body: TaskCancel, handler: h.patchTask },

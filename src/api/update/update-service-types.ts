@@ -49,6 +49,16 @@ const VendorMCUpdateServiceExtType = defineType({
     OnIntegrityFailure: t.enum(['LogOnly', 'LogAndRepairAutomatically']),
     ScanEveryDays: t.integer({ minimum: 1, maximum: 365, description: 'Days between background scans.' }),
     FirmwareIntegrityScanInProgress: ro(t.boolean()),
+    FirmwareIntegrityScanPercentComplete: ro(
+      t.integer({
+        nullable: true,
+        minimum: 0,
+        maximum: 100,
+        units: '%',
+        volatile: true,
+        description: 'How far the running scan has come; null when none runs.',
+      }),
+    ),
     LastIntegrityScanTime: ro(t.dateTime({ nullable: true })),
     LastIntegrityScanResult: ro(t.enum(['OK', 'Failed', 'Repaired'], { nullable: true })),
     Actions: ro(t.object({}, { additionalProperties: true })),

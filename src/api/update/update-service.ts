@@ -9,6 +9,7 @@ import { inventoryUri, type InventoryItem } from '../../domain/firmware/inventor
 import { fileNameOf, parseImageUri } from '../../domain/firmware/download.js';
 import { SIMPLE_UPDATE_CLASSES } from '../../domain/firmware/package.js';
 import { verifyImage } from '../../domain/firmware/verify.js';
+import type { TaskHandle } from '../../domain/tasks.js';
 import { INSTALL_SETS_URI, MAINTENANCE_WINDOWS_URI, UPDATE_QUEUE_URI } from '../../domain/update-queue/records.js';
 import { Priv } from '../../lib/privileges.js';
 import { baseError, vendorError } from '../../messages/errors.js';
@@ -110,6 +111,7 @@ function handlers(d: UpdateServiceDeps) {
           OnIntegrityFailure: scan.OnIntegrityFailure,
           ScanEveryDays: scan.ScanEveryDays,
           FirmwareIntegrityScanInProgress: fw.integrity.isRunning(),
+          FirmwareIntegrityScanPercentComplete: fw.integrity.percentComplete(),
           LastIntegrityScanTime: scan.lastScanAt !== undefined ? toIso(scan.lastScanAt) : null,
           LastIntegrityScanResult: scan.lastResult ?? null,
         },
@@ -157,7 +159,7 @@ function handlers(d: UpdateServiceDeps) {
       const tmp = fw.repository.incomingPath();
       try {
         const filename = fileNameOf(url);
-        const got = await fw.downloader.fetch(url.href, tmp);
+        const got = await fw.downloader.fetch(url.href, tmp, undefined, downloadProgress(task));
         task.progress(40);
         op.set('Verifying');
         const info = await verifyImage(fw.signingKey, tmp, filename, got.sha256, undefined);
@@ -196,7 +198,8 @@ function handlers(d: UpdateServiceDeps) {
       let stored = false;
       try {
         const filename = fileNameOf(url);
-        const got = await fw.downloader.fetch(url.href, tmp, fw.repository.freeBytes() + (fw.repository.get(filename)?.SizeBytes ?? 0));
+        const room = fw.repository.freeBytes() + (fw.repository.get(filename)?.SizeBytes ?? 0);
+        const got = await fw.downloader.fetch(url.href, tmp, room, downloadProgress(task));
         let compsig: string | undefined;
         if (sigUrl) {
           await fw.downloader.fetch(sigUrl.href, sigTmp, COMPSIG_MAX_BYTES);
@@ -275,4 +278,17 @@ export function registerUpdateServiceRoutes(routes: RouteTable, d: UpdateService
 
   registerUploadRoutes(routes, d);
   registerComponentRepositoryRoutes(routes, d);
+}
+
+/** The download is the first 40 % of a SimpleUpdate/AddFromUri task: PercentComplete follows the bytes, in steps of 5 %. */
+function downloadProgress(task: TaskHandle): (received: number, total: number | undefined) => void {
+  let shown = 0;
+  return (received, total) => {
+    if (!total) return;
+    const percent = Math.floor((40 * Math.min(received, total)) / total / 5) * 5;
+    if (percent > shown && percent < 40) {
+      shown = percent;
+      task.progress(percent);
+    }
+  };
 }

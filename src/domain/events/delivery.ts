@@ -26,6 +26,8 @@ export type DeliveryResult = true | string;
 export class HttpsSender {
   /** Made on the first delivery that needs each. */
   private agents: { insecure?: Agent; verified?: Agent } = {};
+  /** Set by the control API: why a destination cannot be reached now (an injected fault), else undefined. */
+  unreachable?: (destination: string) => string | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -41,6 +43,8 @@ export class HttpsSender {
 
   /** POST events (in order, together: see wireBody) to the target. */
   async send(target: DeliveryTarget, events: readonly LoggedEvent[]): Promise<DeliveryResult> {
+    const blocked = this.unreachable?.(target.Destination);
+    if (blocked) return blocked;
     const headers: Record<string, string> = {};
     // The subscription's headers first, so they cannot replace the protocol ones.
     for (const h of target.HttpHeaders) Object.assign(headers, h);

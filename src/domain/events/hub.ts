@@ -219,6 +219,11 @@ export class EventHub {
   }
 
   /** Delivery state of a subscription (tests and diagnostics). */
+  /** An injected fault (control API): deliveries to the destinations it names fail with its reason. */
+  setDeliveryFault(unreachable: ((destination: string) => string | undefined) | undefined): void {
+    this.sender.unreachable = unreachable;
+  }
+
   deliveryState(id: string): { pending: number; failures: number; waitingForRetry: boolean; inFlight: boolean } {
     const w = this.workers.get(id);
     return {

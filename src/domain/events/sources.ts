@@ -50,6 +50,8 @@ export interface ResourceWrite {
 /** The dispatcher's onWrite hook: ResourceEvent messages for API writes. */
 export function resourceWriteEvents(bus: EventBus): (w: ResourceWrite) => void {
   return (w) => {
+    // The control API (/control/) is not a Redfish resource: its writes are simulated events of their own.
+    if (!w.uri.startsWith('/redfish/')) return;
     if (w.method === 'POST') bus.publish(resourceEvent('ResourceCreated'), w.uri, 'ResourceAdded');
     else if (w.method === 'DELETE') bus.publish(resourceEvent('ResourceRemoved'), w.uri, 'ResourceRemoved');
     else bus.publish(resourceEvent('ResourceChanged'), w.uri, 'ResourceUpdated');

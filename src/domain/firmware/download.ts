@@ -31,6 +31,8 @@ export interface ReadOptions {
   sink?: () => Writable;
   /** Called when the body could not be read whole (to remove a partial file). */
   onFailure?: () => void;
+  /** Bytes received so far, and the size the server declared (undefined without Content-Length). */
+  onProgress?: (received: number, total: number | undefined) => void;
 }
 
 export interface Downloaded {
@@ -62,6 +64,8 @@ export function fileNameOf(u: URL): string {
 export class Downloader {
   private readonly ca?: string;
   private made?: Agent;
+  /** Set by the control API: why the download of `uri` fails now (an injected fault), else undefined. */
+  failure?: (uri: string) => string | undefined;
 
   constructor(private readonly o: DownloadOptions) {
     this.ca = o.caFile ? readFileSync(o.caFile, 'utf8') : undefined;
@@ -73,9 +77,10 @@ export class Downloader {
   }
 
   /** Fetch `uri` into `dest`; throws ImageDownloadFailed with the reason. */
-  async fetch(uri: string, dest: string, maxBytes = this.o.maxBytes): Promise<Downloaded> {
+  async fetch(uri: string, dest: string, maxBytes = this.o.maxBytes, onProgress?: ReadOptions['onProgress']): Promise<Downloaded> {
     return this.read(uri, {
       maxBytes,
+      onProgress,
       sink: () => createWriteStream(dest, { mode: 0o600 }),
       onFailure: () => rmSync(dest, { force: true }),
     });
@@ -88,6 +93,8 @@ export class Downloader {
    */
   async read(uri: string, o: ReadOptions = {}): Promise<Downloaded> {
     const maxBytes = o.maxBytes ?? this.o.maxBytes;
+    const injected = this.failure?.(uri);
+    if (injected) throw vendorError(502, 'ImageDownloadFailed', uri, injected);
     const abort = new AbortController();
     const timer = this.o.clock.setTimer(this.o.timeoutMs, () => abort.abort(new Error(`timed out after ${this.o.timeoutMs / 1000} s`)));
     const fail = (why: string) => vendorError(502, 'ImageDownloadFailed', uri, why);
@@ -122,12 +129,16 @@ export class Downloader {
         throw e;
       }
       let size = 0;
+      const declared = Number(res.headers['content-length']);
+      const total = Number.isFinite(declared) && declared > 0 ? declared : undefined;
+      const progress = o.onProgress;
       const hash = createHash('sha256');
       const counter = new Transform({
         transform(chunk: Buffer, _enc, cb) {
           size += chunk.length;
           if (size > maxBytes) return cb(new Error(`the image exceeds ${maxBytes} bytes`));
           hash.update(chunk);
+          progress?.(size, total);
           cb(null, chunk);
         },
       });

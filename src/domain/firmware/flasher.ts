@@ -6,7 +6,7 @@
 import type { EventBus } from '../events/bus.js';
 import type { Logs } from '../manager/logs.js';
 import { resourceEvent, vendorResourceEvent } from '../../messages/event-messages.js';
-import { vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { RedfishError, vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
 import type { ControllerLifecycle, HostLifecycle } from '../../platform/lifecycle.js';
 import { compareVersions, inventoryUri, type Inventory, type InventoryItem } from './inventory.js';
 import { imageDigest, type PackageDevice, type PackageInfo } from './package.js';
@@ -47,6 +47,9 @@ export interface FlasherDeps {
 }
 
 export class Flasher {
+  /** Set by the control API: why flashing this image fails now (an injected fault), else undefined. */
+  failure?: (src: FlashSource) => string | undefined;
+
   constructor(private readonly d: FlasherDeps) {
     d.host.onPost('UefiUpdates', () => this.applyPending());
   }
@@ -93,6 +96,13 @@ export class Flasher {
    */
   async apply(src: FlashSource, opts: { targets?: readonly string[]; op?: UpdateOperation } = {}): Promise<FlashResult> {
     const items = this.check(src.info, opts.targets);
+    const injected = this.failure?.(src);
+    if (injected) {
+      const target = items.map(({ item }) => item.Name).join(', ');
+      const m = vendorMessage('FirmwareFlashFailed', src.filename, target, injected);
+      for (const { item } of items) this.d.logs.write('IML', m, inventoryUri(item));
+      throw new RedfishError(500, [m]);
+    }
     const op = opts.op ?? this.d.status.begin('Updating');
     const own = opts.op ? undefined : op;
     op.set('Updating');

@@ -48,6 +48,8 @@ export class IntegrityScanner {
   private readonly setting;
   private timer?: TimerHandle;
   private running?: Promise<ScanReport>;
+  /** Controller time the running scan started. */
+  private startedAt = 0;
   /** Replaced by the install-set area: the recovery set's image for a device class. */
   recoveryImageFor: RecoveryImageSource = () => undefined;
 
@@ -74,6 +76,12 @@ export class IntegrityScanner {
     return this.running !== undefined;
   }
 
+  /** How far the running scan has come, on the controller clock (null when none runs). */
+  percentComplete(): number | null {
+    if (!this.running) return null;
+    return Math.min(99, Math.floor((100 * (this.clock.now() - this.startedAt)) / SCAN_DURATION_MS));
+  }
+
   /** The scan in progress, if any (tests and callers that wait for its report). */
   current(): Promise<ScanReport> | undefined {
     return this.running;
@@ -94,6 +102,7 @@ export class IntegrityScanner {
   /** Start a scan now; resolves when it finishes. Returns the running one when already scanning. */
   start(): Promise<ScanReport> {
     if (this.running) return this.running;
+    this.startedAt = this.clock.now();
     const scan = new Promise<void>((res) => this.clock.setTimer(SCAN_DURATION_MS, res))
       .then(() => this.verify())
       .finally(() => {

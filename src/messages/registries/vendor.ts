@@ -10,6 +10,20 @@ export const VENDOR_REGISTRY = {
   owningEntity: 'Vendor',
   language: 'en',
   messages: {
+    AcPowerLost: {
+      description: 'The server lost AC power (simulated through the control API): it is off and cannot be powered on until power returns.',
+      message: 'The server lost AC input power.',
+      severity: 'Critical',
+      paramTypes: [],
+      resolution: 'Restore AC power to the server.',
+    },
+    AcPowerRestored: {
+      description: 'AC power returned to the server; the host follows the power restore policy.',
+      message: 'AC input power was restored; power restore policy %1.',
+      severity: 'OK',
+      paramTypes: ['string'],
+      resolution: 'None.',
+    },
     AuxPowerCycleArmed: {
       description: 'An auxiliary power cycle was requested while the server is powered; it starts at the next power off.',
       message: 'The auxiliary power cycle is armed and starts when the server next powers off.',
@@ -130,6 +144,13 @@ export const VENDOR_REGISTRY = {
       paramTypes: ['string'],
       resolution: "Send the component's .compsig file in the compsig part (or as CompSigURI) with the component.",
     },
+    ControlActionRejected: {
+      description: "A control API request cannot be carried out in the simulated server's current state.",
+      message: 'The control action %1 cannot be carried out: %2.',
+      severity: 'Warning',
+      paramTypes: ['string', 'string'],
+      resolution: 'Change the simulated state first (see GET /control/) and resend the request.',
+    },
     ControllerReset: {
       description: 'The management controller was reset; sessions ended and pending controller settings were applied.',
       message: 'The management controller was reset.',
@@ -165,6 +186,13 @@ export const VENDOR_REGISTRY = {
       severity: 'Warning',
       paramTypes: ['string', 'string', 'string'],
       resolution: 'Install a license key of the required tier through the LicenseService.',
+    },
+    FirmwareFlashFailed: {
+      description: 'Writing a firmware image to a device failed; the device keeps its previous firmware.',
+      message: 'Flashing %1 to %2 failed: %3.',
+      severity: 'Critical',
+      paramTypes: ['string', 'string', 'string'],
+      resolution: 'Retry the update; if it fails again, replace the device or use the recovery install set.',
     },
     FirmwareImageInvalid: {
       description: 'A file is not a firmware image or component package the controller understands.',
@@ -327,6 +355,14 @@ export const VENDOR_REGISTRY = {
       paramTypes: ['string'],
       resolution: 'Send OData-Version: 4.0, or omit the header.',
     },
+    OsCrashed: {
+      description:
+        'The host operating system stopped with a fatal error (a stop error, kernel panic or machine check); the server stays powered on.',
+      message: 'The host operating system crashed and halted.',
+      severity: 'Critical',
+      paramTypes: [],
+      resolution: 'Collect the crash dump and restart the server (ComputerSystem.Reset with ForceRestart).',
+    },
     PasswordTooShort: {
       description: 'The password is shorter than the minimum password length of the account service.',
       message: 'The password is shorter than the minimum length of %1 characters.',
@@ -418,6 +454,14 @@ export const VENDOR_REGISTRY = {
       severity: 'Warning',
       paramTypes: ['string', 'string'],
       resolution: 'Use the HttpPushUri upload or AddFromUri for component packages.',
+    },
+    SimulatedEvent: {
+      description:
+        'A scenario control request (control API, --enable-control) changed the simulated server or controller; the record says who asked and what.',
+      message: 'Simulated event requested by %1: %2.',
+      severity: 'Warning',
+      paramTypes: ['string', 'string'],
+      resolution: 'None: the change was requested through the control API for testing.',
     },
     SystemResetRequired: {
       description: 'The pending settings are stored and are applied at the next reset of the server.',
