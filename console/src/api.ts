@@ -108,7 +108,11 @@ export async function members(uri: string): Promise<Json[]> {
 }
 
 /** A write; answers the response body (if JSON) and Location. */
-export async function send(method: 'POST' | 'PATCH' | 'DELETE', uri: string, body?: unknown): Promise<{ status: number; location?: string; body?: Json }> {
+export async function send(
+  method: 'POST' | 'PATCH' | 'DELETE',
+  uri: string,
+  body?: unknown,
+): Promise<{ status: number; location?: string; body?: Json }> {
   const res = await call(method, uri, body);
   if (!res.ok) throw new ApiError(res.status, await errorText(res));
   const type = res.headers.get('Content-Type') ?? '';

@@ -28,7 +28,7 @@ function allowed(state: Json, field: string, fallback: readonly string[]): reado
   const controls = (Array.isArray(state.Controls) ? state.Controls : []) as Json[];
   for (const c of controls) {
     const v = c?.[`${field}@Redfish.AllowableValues`] ?? c?.Parameters?.[field]?.AllowableValues;
-    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v;
   }
   return fallback;
 }
@@ -74,13 +74,21 @@ export const control: View = {
         h(
           'div',
           { class: 'buttons' },
-          ...ADVANCE.map(([label, s]) => h('button', { data: { advance: String(s) }, onclick: () => run(`Clock ${label}`, `${CONTROL}clock`, { AdvanceSeconds: s }) }, label)),
+          ...ADVANCE.map(([label, s]) =>
+            h(
+              'button',
+              { data: { advance: String(s) }, onclick: () => run(`Clock ${label}`, `${CONTROL}clock`, { AdvanceSeconds: s }) },
+              label,
+            ),
+          ),
         ),
         h('h3', {}, 'Power events'),
         h(
           'div',
           { class: 'buttons' },
-          ...allowed(body, 'Event', POWER_EVENTS).map((ev) => h('button', { data: { event: ev }, onclick: () => run(ev, `${CONTROL}power`, { Event: ev }) }, ev)),
+          ...allowed(body, 'Event', POWER_EVENTS).map((ev) =>
+            h('button', { data: { event: ev }, onclick: () => run(ev, `${CONTROL}power`, { Event: ev }) }, ev),
+          ),
         ),
       ),
       h(
@@ -90,14 +98,32 @@ export const control: View = {
         h(
           'div',
           { class: 'buttons' },
-          ...allowed(body, 'Fault', FAULTS).map((f) => h('button', { data: { fault: f }, onclick: () => run(`Inject ${f}`, `${CONTROL}faults`, { Fault: f }) }, `Inject ${f}`)),
+          ...allowed(body, 'Fault', FAULTS).map((f) =>
+            h('button', { data: { fault: f }, onclick: () => run(`Inject ${f}`, `${CONTROL}faults`, { Fault: f }) }, `Inject ${f}`),
+          ),
         ),
-        table(faults, [
-          ['Id', (f) => text(f.Id)],
-          ['Fault', (f) => text(f.Fault)],
-          ['Details', (f) => text(Object.fromEntries(Object.entries(f).filter(([k]) => k !== 'Id' && k !== 'Fault')))],
-          ['', (f) => h('button', { data: { clear: String(f.Id) }, onclick: () => run(`Clear ${text(f.Fault)}`, `${CONTROL}faults/${encodeURIComponent(String(f.Id))}`, undefined, 'DELETE') }, 'Clear')],
-        ], 'No fault injected'),
+        table(
+          faults,
+          [
+            ['Id', (f) => text(f.Id)],
+            ['Fault', (f) => text(f.Fault)],
+            ['Details', (f) => text(Object.fromEntries(Object.entries(f).filter(([k]) => k !== 'Id' && k !== 'Fault')))],
+            [
+              '',
+              (f) =>
+                h(
+                  'button',
+                  {
+                    data: { clear: String(f.Id) },
+                    onclick: () =>
+                      run(`Clear ${text(f.Fault)}`, `${CONTROL}faults/${encodeURIComponent(String(f.Id))}`, undefined, 'DELETE'),
+                  },
+                  'Clear',
+                ),
+            ],
+          ],
+          'No fault injected',
+        ),
       ),
       h(
         'section',

@@ -60,10 +60,10 @@ export function text(v: unknown): string {
   return String(v);
 }
 
-/** A Health badge (OK, Warning, Critical, or none). */
+/** A Health badge (OK, Warning, Critical); a dash where there is none (an empty slot). */
 export function health(value: unknown, id?: string): HTMLElement {
-  const v = typeof value === 'string' ? value : 'Unknown';
-  return h('span', { class: `badge health-${v.toLowerCase()}`, id, data: { health: v } }, v);
+  if (typeof value !== 'string') return h('span', { id, data: { health: '' } }, '—');
+  return h('span', { class: `badge health-${value.toLowerCase()}`, id, data: { health: value } }, value);
 }
 
 /** A table of rows, one column per [heading, value getter]. */

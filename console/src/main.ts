@@ -26,7 +26,13 @@ function showLogin(message?: string): void {
   if (poll !== undefined) clearInterval(poll);
   if (transition !== undefined) clearTimeout(transition);
   const user = h('input', { id: 'login-user', name: 'username', autocomplete: 'username', placeholder: 'User name' });
-  const pass = h('input', { id: 'login-password', name: 'password', type: 'password', autocomplete: 'current-password', placeholder: 'Password' });
+  const pass = h('input', {
+    id: 'login-password',
+    name: 'password',
+    type: 'password',
+    autocomplete: 'current-password',
+    placeholder: 'Password',
+  });
   const error = h('p', { class: 'error', id: 'login-error' }, message ?? '');
   const form = h(
     'form',
@@ -135,7 +141,8 @@ async function showConsole(): Promise<void> {
     event(e: Json) {
       const named = origins(e);
       const headerWatch = [SYSTEM, CHASSIS];
-      if (named.length === 0 || named.some((u) => [...active.watch, ...headerWatch].some((w) => u.startsWith(w) || w.startsWith(u)))) schedule();
+      if (named.length === 0 || named.some((u) => [...active.watch, ...headerWatch].some((w) => u.startsWith(w) || w.startsWith(u))))
+        schedule();
       else if (active.watch.length === 0) schedule();
     },
     status(on) {

@@ -375,7 +375,9 @@ async function inventoryGroup(title: string, uri: string): Promise<Node> {
       'div',
       { class: 'group', data: { inventory: title } },
       h('h3', {}, title, ' ', health(pick(res, 'Status.Health'))),
-      arrays.length ? arrays.map(([k, v]) => [h('h4', {}, k), resourceTable(v as Json[])]) : facts(scalars(res).map(([k, v]) => [k, text(v)])),
+      arrays.length
+        ? arrays.map(([k, v]) => [h('h4', {}, k), resourceTable(v as Json[])])
+        : facts(scalars(res).map(([k, v]) => [k, text(v)])),
     );
   } catch (e) {
     return h('div', { class: 'group' }, h('h3', {}, title), h('p', { class: 'error' }, (e as Error).message));
@@ -397,4 +399,3 @@ function resourceTable(list: readonly Json[]): HTMLElement {
 }
 
 export const VIEWS: readonly View[] = [power, bios, secureBoot, updates, subscriptions, logs, inventory];
-

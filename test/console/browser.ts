@@ -49,12 +49,36 @@ export async function loginThroughPage(page: Page, user: string, password: strin
   await page.waitForSelector('#view[data-view]');
 }
 
+/** An element as page functions read it. */
+interface PageElement {
+  textContent: string | null;
+  dataset: Record<string, string | undefined>;
+  querySelectorAll(selector: string): Iterable<PageElement> & ArrayLike<PageElement>;
+}
+
+/** What functions run in the page use of its globals (the tests are type-checked without the DOM lib). */
+export interface PageGlobals {
+  document: PageElement & { body: PageElement; querySelector(selector: string): PageElement | null };
+  sessionStorage: { length: number };
+  /** Set only if injected markup ever ran. */
+  __xss?: number;
+}
+
 /** Wait until the element's text is `want` (the page updates from events and polls). */
 export async function waitText(page: Page, selector: string, want: string, timeout = 10_000): Promise<void> {
   try {
-    await page.waitForFunction(([s, w]) => document.querySelector(s!)?.textContent === w, [selector, want] as const, { timeout, polling: 50 });
+    const check = ([s, w]: readonly [string, string]) =>
+      (globalThis as unknown as PageGlobals).document.querySelector(s)?.textContent === w;
+    await page.waitForFunction(check, [selector, want] as const, {
+      timeout,
+      polling: 50,
+    });
   } catch (e) {
-    const got = await page.locator(selector).first().textContent({ timeout: 100 }).catch(() => null);
+    const got = await page
+      .locator(selector)
+      .first()
+      .textContent({ timeout: 100 })
+      .catch(() => null);
     throw new Error(`${selector} never read "${want}" within ${timeout} ms (last: ${JSON.stringify(got)})`, { cause: e });
   }
 }
@@ -67,7 +91,7 @@ export async function openTab(page: Page, view: string): Promise<void> {
 /** The cell texts of the BIOS diff row of one attribute: [name, current, pending], and whether it is marked pending. */
 export async function biosRow(page: Page, attribute: string): Promise<{ cells: string[]; pending: boolean } | undefined> {
   return page.evaluate((a) => {
-    const row = document.querySelector(`tr[data-attribute="${a}"]`) as HTMLElement | null;
+    const row = (globalThis as unknown as PageGlobals).document.querySelector(`tr[data-attribute="${a}"]`);
     if (!row) return undefined;
     return { cells: [...row.querySelectorAll('td')].map((td) => td.textContent ?? ''), pending: row.dataset.pending === 'true' };
   }, attribute);

@@ -1,0 +1,142 @@
+// The web console in Chromium against a real service: log in through the page,
+// power on and watch POST, stage a BIOS change and see it applied by a reset,
+// see a failed part turn the chassis health Warning, and escape hostile names.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { componentKey } from '../../src/platform/hardware/health.js';
+import { ADMIN_PASSWORD, ADMIN_USER, startTestService, type TestService } from '../support/service.js';
+import {
+  biosRow,
+  browserSkip,
+  type PageGlobals,
+  buildConsole,
+  launchChromium,
+  loginThroughPage,
+  openConsole,
+  openTab,
+  waitText,
+} from './browser.js';
+
+/** Markup that runs script if any of it is ever parsed as HTML (no spaces or colons: a valid UserName). */
+const HOSTILE = '<img/src/onerror=window.__xss=1>';
+
+describe('web console in Chromium', { skip: browserSkip() }, () => {
+  let svc: TestService;
+  let browser: Browser;
+  let shots: string;
+
+  before(async () => {
+    buildConsole();
+    [svc, browser] = await Promise.all([startTestService(), launchChromium()]);
+    shots = mkdtempSync(join(tmpdir(), 'console-shots-'));
+  });
+  after(async () => {
+    await browser?.close();
+    await svc?.close();
+    if (shots) rmSync(shots, { recursive: true, force: true });
+  });
+
+  it('logs in, powers on through POST, applies a BIOS change on reset, shows a failed part, and logs out', async () => {
+    const { page, problems } = await openConsole(browser, svc.url);
+    const doc = await page.request.get(`${svc.url}/console/`);
+    assert.match(doc.headers()['content-security-policy'] ?? '', /script-src 'self'/);
+
+    await loginThroughPage(page, ADMIN_USER, ADMIN_PASSWORD);
+    await waitText(page, '#user', ADMIN_USER);
+    await waitText(page, '#power-state', 'Off');
+    await page.waitForSelector('#live[data-live="true"]');
+
+    // Power on from the page; POST steps follow the controller clock the test holds.
+    await page.click('button[data-reset="On"]');
+    await waitText(page, '#power-state', 'PoweringOn');
+    await svc.clock.advance(2_000);
+    await waitText(page, '#power-state', 'On');
+    await waitText(page, '#post-state', 'InPost');
+    await svc.clock.advance(4_000);
+    await waitText(page, '#post-state', 'InPostDiscoveryComplete');
+    await svc.clock.advance(2_000);
+    await waitText(page, '#post-state', 'FinishedPost');
+    await waitText(page, '#boot-progress', 'OSRunning');
+    await waitText(page, '#summary-power', 'On');
+
+    // A BIOS change through the console's form is pending, not current.
+    await openTab(page, 'bios');
+    assert.deepEqual(await biosRow(page, 'UsbBoot'), { cells: ['UsbBoot', 'Enabled', 'Enabled'], pending: false });
+    await page.fill('#bios-name', 'UsbBoot');
+    await page.fill('#bios-value', 'Disabled');
+    await page.click('#bios-form button[type="submit"]');
+    await page.waitForSelector('tr[data-attribute="UsbBoot"][data-pending="true"]');
+    assert.deepEqual(await biosRow(page, 'UsbBoot'), { cells: ['UsbBoot', 'Enabled', 'Disabled'], pending: true });
+    assert.equal(await page.locator('tbody tr').first().getAttribute('data-attribute'), 'UsbBoot', 'pending changes come first');
+    assert.equal((await svc.get('/redfish/v1/Systems/1/Bios/')).body.Attributes.UsbBoot, 'Enabled');
+
+    // Reset from the page; POST applies the settings, and the diff empties.
+    await openTab(page, 'power');
+    await page.click('button[data-reset="ForceRestart"]');
+    await waitText(page, '#status', 'Reset ForceRestart: done');
+    await openTab(page, 'bios');
+    for (let s = 0; s < 12; s++) await svc.clock.advance(1_000);
+    await page.waitForSelector('tr[data-attribute="UsbBoot"][data-pending="false"]', { timeout: 20_000 });
+    assert.deepEqual(await biosRow(page, 'UsbBoot'), { cells: ['UsbBoot', 'Disabled', 'Disabled'], pending: false });
+    assert.equal((await svc.get('/redfish/v1/Systems/1/Bios/')).body.Attributes.UsbBoot, 'Disabled');
+
+    // A failed power supply (the health registry's hook, until the control API injects faults) turns the chassis Warning.
+    await waitText(page, '#health-chassis', 'OK');
+    svc.running.services.health.set(componentKey.psu(2), { Health: 'Critical' });
+    await waitText(page, '#health-chassis', 'Warning', 20_000);
+    await waitText(page, '#health-system', 'OK');
+
+    await openTab(page, 'inventory');
+    await page.waitForSelector('[data-inventory="Processors"] table');
+    await page.waitForSelector('[data-inventory="PowerSubsystem"], [data-inventory="Power"]');
+
+    const shot = join(shots, 'console.png');
+    await page.screenshot({ path: shot, fullPage: false });
+    assert.ok(statSync(shot).size > 10_000, 'a real screenshot was written');
+
+    // Logging out deletes the session on the service.
+    const sessions = async () => (await svc.get('/redfish/v1/SessionService/Sessions/')).body['Members@odata.count'] as number;
+    const before = await sessions();
+    await page.click('#logout');
+    await page.waitForSelector('#login-user');
+    assert.equal(await page.evaluate(() => (globalThis as unknown as PageGlobals).sessionStorage.length), 0, 'no token is kept');
+    assert.equal(await sessions(), before - 1);
+    assert.deepEqual(problems, [], 'no script error or CSP violation');
+    await page.context().close();
+  });
+
+  it('shows user names and log messages holding markup as text, never as elements', async () => {
+    const password = 'Xss-Test-Pass1';
+    const created = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
+      body: { UserName: HOSTILE, Password: password, RoleId: 'Administrator' },
+    });
+    assert.equal(created.status, 201, created.text);
+    // Clearing a log as that user records its name in the log's message.
+    const cleared = await svc.req('POST', '/redfish/v1/Managers/1/LogServices/IEL/Actions/LogService.ClearLog/', {
+      body: {},
+      auth: { user: HOSTILE, password },
+    });
+    assert.equal(cleared.status, 200, cleared.text);
+
+    const { page, problems } = await openConsole(browser, svc.url);
+    await loginThroughPage(page, HOSTILE, password);
+    await waitText(page, '#user', HOSTILE);
+    await openTab(page, 'logs');
+    const shown = (m: string) =>
+      [...(globalThis as unknown as PageGlobals).document.querySelectorAll('.message')].some((e) => e.textContent?.includes(m));
+    await page.waitForFunction(shown, HOSTILE);
+    const found = await page.evaluate(() => {
+      const g = globalThis as unknown as PageGlobals;
+      return { images: g.document.querySelectorAll('img').length, xss: g.__xss, text: g.document.body.textContent ?? '' };
+    });
+    assert.equal(found.images, 0, 'no element was injected');
+    assert.equal(found.xss, undefined, 'no injected handler ran');
+    assert.ok(found.text.includes(HOSTILE), 'the markup appears literally');
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+});
