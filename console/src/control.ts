@@ -133,6 +133,7 @@ export const control: View = {
           'form',
           {
             class: 'inline',
+            id: 'sensor-form',
             onsubmit: (e) => {
               e.preventDefault();
               run(`Sensor ${sensor.value}`, `${CONTROL}sensors`, { Sensor: sensor.value, ReadingCelsius: Number(reading.value) });

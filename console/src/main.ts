@@ -107,7 +107,7 @@ async function showConsole(): Promise<void> {
       if (transition !== undefined) clearTimeout(transition);
       transition = inTransition(sys) ? window.setTimeout(schedule, POST_POLL_MS) : undefined;
       if (view === active) {
-        fill(main, node);
+        replaceKeepingInput(main, node);
         main.dataset.view = view.id;
       }
     } catch (e) {
@@ -153,6 +153,20 @@ async function showConsole(): Promise<void> {
   if (poll !== undefined) clearInterval(poll);
   poll = window.setInterval(schedule, POLL_MS);
   select(views.find((v) => `#${v.id}` === location.hash) ?? views[0]!);
+}
+
+/** Replace a view's content; what the user is typing (inputs with an id) and the focus survive the update. */
+function replaceKeepingInput(main: HTMLElement, node: Node): void {
+  const typed = new Map<string, string>();
+  for (const input of main.querySelectorAll<HTMLInputElement>('input[id]')) if (input.value) typed.set(input.id, input.value);
+  const focused =
+    document.activeElement instanceof HTMLInputElement && main.contains(document.activeElement) ? document.activeElement.id : '';
+  fill(main, node);
+  for (const [id, value] of typed) {
+    const input = document.getElementById(id);
+    if (input instanceof HTMLInputElement && !input.value) input.value = value;
+  }
+  if (focused) document.getElementById(focused)?.focus();
 }
 
 function inTransition(sys: Json): boolean {

@@ -49,6 +49,7 @@ describe('web console in Chromium', { skip: browserSkip() }, () => {
     await waitText(page, '#user', ADMIN_USER);
     await waitText(page, '#power-state', 'Off');
     await page.waitForSelector('#live[data-live="true"]');
+    assert.equal(await page.locator('button.tab[data-view="control"]').count(), 0, 'no Control tab while /control/ answers 404');
 
     // Power on from the page; POST steps follow the controller clock the test holds.
     await page.click('button[data-reset="On"]');
@@ -136,6 +137,51 @@ describe('web console in Chromium', { skip: browserSkip() }, () => {
     assert.equal(found.images, 0, 'no element was injected');
     assert.equal(found.xss, undefined, 'no injected handler ran');
     assert.ok(found.text.includes(HOSTILE), 'the markup appears literally');
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+
+  it('drives the scenario controls as the /control/ contract says, when the service offers them', async () => {
+    // The control API is not part of this service yet: the page's requests to it are answered here, as the contract says.
+    const { page, problems } = await openConsole(browser, svc.url);
+    const sent: { method: string; path: string; body: unknown }[] = [];
+    let faults = [{ Id: 'f1', Fault: 'FanFailure' }];
+    await page.route(/\/control\//, async (route) => {
+      const req = route.request();
+      const path = new URL(req.url()).pathname;
+      if (req.method() === 'GET') {
+        const body = { Controls: [], State: { Clock: '2026-11-22T08:00:00Z', PowerState: 'Off', Faults: faults } };
+        return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+      }
+      sent.push({ method: req.method(), path, body: req.postData() ? JSON.parse(req.postData()!) : undefined });
+      if (req.method() === 'DELETE') faults = [];
+      const created = req.method() === 'POST' && path === '/control/faults';
+      const headers: Record<string, string> = created ? { Location: '/control/faults/f2' } : {};
+      return route.fulfill({ status: created ? 201 : 200, headers, contentType: 'application/json', body: '{}' });
+    });
+    await loginThroughPage(page, ADMIN_USER, ADMIN_PASSWORD);
+    await openTab(page, 'control');
+    await waitText(page, '#control-clock', '2026-11-22T08:00:00Z');
+    await page.click('button[data-advance="3600"]');
+    await waitText(page, '#status', 'Clock +1 h: done');
+    await page.click('button[data-event="PullPower"]');
+    await waitText(page, '#status', 'PullPower: done');
+    await page.click('button[data-fault="PsuFailure"]');
+    await waitText(page, '#status', 'Inject PsuFailure: done');
+    await page.click('button[data-clear="f1"]');
+    await waitText(page, '#status', 'Clear FanFailure: done');
+    await page.fill('#sensor-name', '01-Inlet Ambient');
+    await page.fill('#sensor-reading', '45');
+    await page.click('#sensor-form button[type="submit"]');
+    await waitText(page, '#status', 'Sensor 01-Inlet Ambient: done');
+    assert.deepEqual(sent, [
+      { method: 'POST', path: '/control/clock', body: { AdvanceSeconds: 3600 } },
+      { method: 'POST', path: '/control/power', body: { Event: 'PullPower' } },
+      { method: 'POST', path: '/control/faults', body: { Fault: 'PsuFailure' } },
+      { method: 'DELETE', path: '/control/faults/f1', body: undefined },
+      { method: 'POST', path: '/control/sensors', body: { Sensor: '01-Inlet Ambient', ReadingCelsius: 45 } },
+    ]);
+    await page.waitForSelector('text=No fault injected');
     assert.deepEqual(problems, []);
     await page.context().close();
   });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestService, type TestService } from '../support/service.js';
-import { buildConsole } from './browser.js';
+import { buildConsole } from '../console/browser.js';
 
 describe('web console files', () => {
   let svc: TestService;
