@@ -120,9 +120,26 @@ const bios: View = {
       h('button', { type: 'submit' }, 'Save as pending'),
     );
 
+    const settings = (current['@Redfish.Settings'] ?? {}) as Json;
+    const applied = (Array.isArray(settings.Messages) ? settings.Messages : []) as Json[];
     return h(
       'div',
       {},
+      settings.Time || applied.length
+        ? section(
+            'Last applied',
+            h('p', {}, `Pending settings were last applied at ${text(settings.Time)}.`),
+            table(
+              applied,
+              [
+                ['MessageId', (m) => text(m.MessageId)],
+                ['Message', (m) => h('span', { class: 'message' }, text(m.Message))],
+                ['Property', (m) => text(Array.isArray(m.RelatedProperties) ? m.RelatedProperties.join(', ') : undefined)],
+              ],
+              'No messages',
+            ),
+          )
+        : null,
       section(
         'Pending vs current',
         h('p', {}, `${changed.length} pending change(s), applied at the next server reset.`),

@@ -84,6 +84,8 @@ describe('web console in Chromium', { skip: browserSkip() }, () => {
     await page.waitForSelector('tr[data-attribute="UsbBoot"][data-pending="false"]', { timeout: 20_000 });
     assert.deepEqual(await biosRow(page, 'UsbBoot'), { cells: ['UsbBoot', 'Disabled', 'Disabled'], pending: false });
     assert.equal((await svc.get('/redfish/v1/Systems/1/Bios/')).body.Attributes.UsbBoot, 'Disabled');
+    await page.waitForSelector('text=Pending settings were last applied at');
+    assert.match((await page.locator('#view .message').first().textContent()) ?? '', /success/i, "the apply's Success message is shown");
 
     // A failed power supply (the health registry's hook, until the control API injects faults) turns the chassis Warning.
     await waitText(page, '#health-chassis', 'OK');
