@@ -29,7 +29,12 @@ export function currentSession(): Session | undefined {
   return token && uri ? { token, uri, user: sessionStorage.getItem(USER) ?? '' } : undefined;
 }
 
-export async function login(user: string, password: string): Promise<Session> {
+/** What a login leads to: the console, or first a new password for the account at `mustChange` (PasswordChangeRequired). */
+export interface LoginResult extends Session {
+  mustChange?: string;
+}
+
+export async function login(user: string, password: string): Promise<LoginResult> {
   const res = await fetch('/redfish/v1/SessionService/Sessions/', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
@@ -42,7 +47,11 @@ export async function login(user: string, password: string): Promise<Session> {
   sessionStorage.setItem(TOKEN, token);
   sessionStorage.setItem(SESSION, new URL(uri, location.href).pathname);
   sessionStorage.setItem(USER, user);
-  return { token, uri, user };
+  const body = (await res.json().catch(() => ({}))) as Json;
+  const infos = (Array.isArray(body['@Message.ExtendedInfo']) ? body['@Message.ExtendedInfo'] : []) as Json[];
+  const change = infos.find((i) => String(i.MessageId).endsWith('.PasswordChangeRequired'));
+  const account = Array.isArray(change?.MessageArgs) ? change.MessageArgs[0] : undefined;
+  return { token, uri, user, mustChange: typeof account === 'string' ? account : undefined };
 }
 
 /** End the session on the service (best effort) and forget it here. */

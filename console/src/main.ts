@@ -1,6 +1,6 @@
 // The console's shell: login, the header (health, power, live state), tabs, the
 // event stream that names what to read again, and a slow poll behind it.
-import { currentSession, login, logout, whenExpired, get, type Json } from './api.js';
+import { currentSession, login, logout, whenExpired, get, send, type Json } from './api.js';
 import { control, controlsAvailable } from './control.js';
 import { fill, h, health, pick, text } from './dom.js';
 import { origins, openEventStream } from './sse.js';
@@ -41,7 +41,7 @@ function showLogin(message?: string): void {
       onsubmit: (e) => {
         e.preventDefault();
         login(user.value, pass.value).then(
-          () => void showConsole(),
+          (s) => (s.mustChange ? showPasswordChange(s.mustChange) : void showConsole()),
           (err: Error) => fill(error, err.message),
         );
       },
@@ -56,6 +56,35 @@ function showLogin(message?: string): void {
   );
   fill(root, form);
   user.focus();
+}
+
+/** The account must get a new password before anything else (PasswordChangeRequired). */
+function showPasswordChange(account: string): void {
+  const pass = h('input', { id: 'new-password', type: 'password', autocomplete: 'new-password', placeholder: 'New password' });
+  const again = h('input', { id: 'new-password-again', type: 'password', autocomplete: 'new-password', placeholder: 'New password again' });
+  const error = h('p', { class: 'error', id: 'password-error' });
+  const form = h(
+    'form',
+    {
+      class: 'login',
+      onsubmit: (e) => {
+        e.preventDefault();
+        if (pass.value !== again.value) return fill(error, 'The two passwords differ.');
+        send('PATCH', account, { Password: pass.value }).then(
+          () => void showConsole(),
+          (err: Error) => fill(error, err.message),
+        );
+      },
+    },
+    h('h1', {}, 'Choose a new password'),
+    h('p', {}, 'This account must change its password before it can do anything else.'),
+    pass,
+    again,
+    h('button', { type: 'submit', id: 'password-submit' }, 'Change password'),
+    error,
+  );
+  fill(root, form);
+  pass.focus();
 }
 
 async function showConsole(): Promise<void> {

@@ -187,4 +187,25 @@ describe('web console in Chromium', { skip: browserSkip() }, () => {
     assert.deepEqual(problems, []);
     await page.context().close();
   });
+
+  it('asks for a new password first when the account must change it', async () => {
+    const created = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
+      body: { UserName: 'newcomer', Password: 'First-Pass-123', RoleId: 'Operator', PasswordChangeRequired: true },
+    });
+    assert.equal(created.status, 201, created.text);
+    const { page, problems } = await openConsole(browser, svc.url);
+    await page.fill('#login-user', 'newcomer');
+    await page.fill('#login-password', 'First-Pass-123');
+    await page.click('#login-submit');
+    await page.fill('#new-password', 'Second-Pass-456');
+    await page.fill('#new-password-again', 'Second-Pass-456');
+    await page.click('#password-submit');
+    await waitText(page, '#user', 'newcomer');
+    await waitText(page, '#power-state', (await svc.get('/redfish/v1/Systems/1/')).body.PowerState);
+    const account = await svc.get(created.headers.location!);
+    assert.equal(account.body.PasswordChangeRequired, false);
+    assert.equal((await svc.get('/redfish/v1/Systems/1/', { auth: { user: 'newcomer', password: 'Second-Pass-456' } })).status, 200);
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
 });
