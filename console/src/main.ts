@@ -131,7 +131,9 @@ async function showConsole(): Promise<void> {
     rendering = true;
     try {
       const view = active;
-      const [sys, chassis, node] = await Promise.all([get(SYSTEM), get(CHASSIS), view.render(ctx)]);
+      // A view that cannot be read (a resource this role may not see) says so in its place; the header still updates.
+      const shown = view.render(ctx).catch((e: Error) => h('p', { class: 'error', id: 'view-error' }, e.message));
+      const [sys, chassis, node] = await Promise.all([get(SYSTEM), get(CHASSIS), shown]);
       renderSummary(header, sys, chassis);
       if (transition !== undefined) clearTimeout(transition);
       transition = inTransition(sys) ? window.setTimeout(schedule, POST_POLL_MS) : undefined;

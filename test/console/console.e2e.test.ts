@@ -208,4 +208,25 @@ describe('web console in Chromium', { skip: browserSkip() }, () => {
     assert.deepEqual(problems, []);
     await page.context().close();
   });
+
+  it('gives a read-only user every view, and shows a refused power action as an error', async () => {
+    const created = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
+      body: { UserName: 'watcher', Password: 'Watcher-Pass-1', RoleId: 'ReadOnly' },
+    });
+    assert.equal(created.status, 201, created.text);
+    const { page, problems } = await openConsole(browser, svc.url);
+    await loginThroughPage(page, 'watcher', 'Watcher-Pass-1');
+    for (const view of ['power', 'bios', 'secureboot', 'updates', 'events', 'logs', 'inventory']) {
+      await openTab(page, view);
+      await page.waitForSelector('#view section, #view-error');
+      const refused = await page.locator('#view-error').allTextContents();
+      assert.deepEqual(refused, [], `${view} is readable`);
+    }
+    await openTab(page, 'power');
+    await page.click('button[data-reset="ForceRestart"]');
+    await page.waitForSelector('#status[data-error="true"]');
+    assert.match((await page.locator('#status').textContent()) ?? '', /^Reset ForceRestart: .*privilege/i);
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
 });
