@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { createLog, type ServiceLog } from './logging.js';
 import type { ServiceSettings, Services } from './api/services.js';
@@ -40,6 +41,7 @@ import { componentKey, healthFor } from './platform/hardware/health.js';
 import { resolveHardware } from './platform/hardware/identity.js';
 import { loadHardwareProfile } from './platform/hardware/profile.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
+import { StaticSite } from './http/static-files.js';
 import { startSsdp, type Ssdp } from './discovery/ssdp.js';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY, ensureTlsMaterial, saveTlsMaterial } from './http/tls.js';
 import { BASE_REGISTRY } from './messages/registries/base.js';
@@ -337,6 +339,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       services.dialect,
     ),
     log,
+    site: consoleSite(),
   });
   // Trusted CAs registered before the listener existed (certificate login).
   if (clientCAs) http.setCertificate(https.cert, https.key, clientCAs);
@@ -440,4 +443,15 @@ async function ensureAdministrator(accounts: Accounts, config: Config, dataDir: 
   const file = join(dataDir, INITIAL_PASSWORD_FILE);
   if (!existsSync(file)) writeFileSync(file, `${password}\n`, { mode: 0o600 });
   return password;
+}
+
+/**
+ * The web console (console/): its scripts as `npm run build` compiles them into
+ * dist/console/, its page and styles from console/. Both paths are the same from
+ * src/app.ts (tsx) and dist/app.js.
+ */
+function consoleSite(): StaticSite {
+  const root = new URL('../', import.meta.url);
+  const dirs = [fileURLToPath(new URL('dist/console/', root)), fileURLToPath(new URL('console/', root))];
+  return new StaticSite({ prefix: '/console/', dirs, index: 'index.html' });
 }

@@ -9,8 +9,8 @@ import { describe, it } from 'node:test';
 const ROOT = join(import.meta.dirname, '..');
 const TEST = join(ROOT, 'test');
 
-/** Folders of test/ that are not about one part of src/. */
-const OWN_FOLDERS = new Set(['support', 'fuzz']);
+/** Folders of test/ that are not about one part of src/ (console: the web console, console/ beside src/). */
+const OWN_FOLDERS = new Set(['support', 'fuzz', 'console']);
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

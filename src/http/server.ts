@@ -11,6 +11,7 @@ import { RedfishError, baseError, redfishErrorBody, vendorError } from '../messa
 import type { Dispatcher, Outgoing, Prepared } from '../protocol/dispatch.js';
 import { unauthorized } from '../protocol/auth.js';
 import type { WriteSpec } from '../protocol/routes.js';
+import type { StaticSite } from './static-files.js';
 
 export interface HttpOptions {
   host: string;
@@ -21,6 +22,8 @@ export interface HttpOptions {
   dispatcher: Dispatcher;
   log: Logger;
   limits: ConnectionLimits;
+  /** Files served without credentials beside the API (the web console). */
+  site?: StaticSite;
 }
 
 /**
@@ -230,9 +233,14 @@ export async function startHttpServer(o: HttpOptions) {
     }
     watchBody(req, res);
     try {
+      const url = req.url ?? '/';
+      if (o.site?.owns(url.split('?', 1)[0]!)) {
+        const ifNoneMatch = req.headers['if-none-match'];
+        return send(log, res, await o.site.answer(req.method ?? 'GET', url, ifNoneMatch));
+      }
       const prepared = await dispatcher.preflight({
         method: req.method ?? 'GET',
-        url: req.url ?? '/',
+        url,
         headers: req.headers,
         clientIp,
         socket: req.socket as TLSSocket,

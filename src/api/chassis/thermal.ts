@@ -179,10 +179,13 @@ function thermalBody(
     };
   });
 
+  // The fans are N+1 redundant: one failed fan is Critical itself but leaves the chassis cooled
+  // (Warning, redundancy lost); two or more make it Critical.
+  let failedFans = 0;
   const fans = d.thermal.fanSpecs.map((spec, i) => {
     const rpm = readings.get(`Fan:${spec.id}`) ?? 0;
     const health = fanHealth(spec, rpm);
-    overall = worst(overall, health);
+    if (health === 'Critical') failedFans++;
     return {
       '@odata.id': `${uri}#/Fans/${i}`,
       MemberId: String(i),
@@ -198,6 +201,7 @@ function thermalBody(
     };
   });
 
+  if (failedFans) overall = worst(overall, failedFans === 1 && d.thermal.fanSpecs.length > 1 ? 'Warning' : 'Critical');
   const pending = user.pending();
   const shown = (x: UserTempThreshold | null) => (x ? { ...x } : null);
   return {

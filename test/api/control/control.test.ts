@@ -175,7 +175,12 @@ describe('control API: enabled', () => {
     const fan = thermal.Fans.find((f: any) => f.MemberId === '0' || f.Name === 'Fan 1' || /1$/.test(f.Name));
     assert.equal(fan.Reading, 0);
     assert.equal(fan.Status.Health, 'Critical');
+    // One of N+1 fans: the chassis is degraded (Warning); a second failed fan makes it Critical.
+    assert.equal((await svc.get(CH, { auth: 'basic' })).body.Status.Health, 'Warning');
+    const second = await control('faults', { Fault: 'FanFailure', Fan: 'Fan2' });
+    assert.equal(second.status, 201, second.text);
     assert.equal((await svc.get(CH, { auth: 'basic' })).body.Status.Health, 'Critical');
+    assert.equal((await control(`faults/${second.body.Id}`, undefined, 'DELETE')).status, 200);
     await waitFor(
       () => listener.received.some((d) => JSON.stringify(d.body).includes('ResourceStatusChangedCritical')),
       'fan failure event delivered',
