@@ -2,6 +2,7 @@
 // what Ansible's GetPsuInventory/GetPowerUsage and iLO clients read),
 // PowerSubsystem with its PowerSupplies and their Metrics, the Sensors
 // collection and EnvironmentMetrics, and the vendor extension of PowerControl.
+import { LocationProp } from '../systems/inventory-types.js';
 import { LIMIT_EXCEPTIONS } from '../../platform/power.js';
 import { commonProps, defineType, ro, statusProp, t, vendorObject } from '../../protocol/description.js';
 
@@ -163,20 +164,6 @@ export const PowerSubsystemType = defineType({
   },
 });
 
-const partLocation = t.object(
-  {
-    PartLocation: t.object(
-      {
-        ServiceLabel: ro(t.string()),
-        LocationType: ro(t.enum(['Slot', 'Bay', 'Connector', 'Socket', 'Backplane', 'Embedded'])),
-        LocationOrdinalValue: ro(t.integer()),
-      },
-      { readOnly: true, typeName: 'PartLocation' },
-    ),
-  },
-  { readOnly: true, typeName: 'Location' },
-);
-
 export const PowerSupplyType = defineType({
   name: 'PowerSupply',
   version: '1.5.0',
@@ -193,7 +180,7 @@ export const PowerSupplyType = defineType({
     FirmwareVersion: ro(t.string()),
     HotPluggable: ro(t.boolean()),
     Replaceable: ro(t.boolean()),
-    Location: partLocation,
+    Location: LocationProp,
     InputRanges: t.array(
       t.object(
         { NominalVoltageType: ro(t.enum(['AC100To240V', 'AC200To240V', 'AC120V', 'AC240V'])), CapacityWatts: ro(t.number({ units: 'W' })) },
