@@ -134,11 +134,7 @@ function handlers(d: EventServiceDeps) {
   }
 
   function getSubscriptionCollection() {
-    return collection(
-      'Event Subscriptions',
-      hub.list().map((v) => subscriptionUri(v.Id)),
-      { Description: 'Event subscriptions' },
-    );
+    return collection('Event Subscriptions', hub.ids().map(subscriptionUri), { Description: 'Event subscriptions' });
   }
 
   function postSubscription(ctx: PostContext<'/redfish/v1/EventService/Subscriptions/', Destination>) {

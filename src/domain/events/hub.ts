@@ -140,6 +140,11 @@ export class EventHub {
     return [...this.subs.list(), ...this.sseRecords.values()].map((s) => this.view(s));
   }
 
+  /** The subscriptions' ids (durable ones, then open SSE streams), without building their views. */
+  ids(): string[] {
+    return [...this.subs.list().map((s) => s.Id), ...this.sseRecords.keys()];
+  }
+
   get(id: string): SubscriptionView | undefined {
     const s = this.subs.get(id) ?? this.sseRecords.get(id);
     return s && this.view(s);

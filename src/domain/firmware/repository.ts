@@ -102,12 +102,15 @@ export class ComponentRepository {
     for (const f of readdirSync(join(this.dir, '.incoming'))) rmSync(join(this.dir, '.incoming', f), { force: true });
   }
 
-  list(): ComponentRecord[] {
-    return this.docs.list();
+  /** The components: shared and frozen, parsed once per change of the repository. */
+  list(): readonly Readonly<ComponentRecord>[] {
+    return this.docs.peekList();
   }
 
+  /** A component, a copy of its own (callers may change it before storing it back). */
   get(filename: string): ComponentRecord | undefined {
-    return this.docs.list().find((c) => c.Filename === filename);
+    const c = this.docs.peekList().find((x) => x.Filename === filename);
+    return c ? structuredClone(c) : undefined;
   }
 
   getById(id: string): ComponentRecord | undefined {
@@ -127,7 +130,7 @@ export class ComponentRepository {
 
   /** Bytes held by stored components; exact sum of SizeBytes. */
   usedBytes(): number {
-    return this.docs.list().reduce((n, c) => n + c.SizeBytes, 0);
+    return this.docs.peekList().reduce((n, c) => n + c.SizeBytes, 0);
   }
 
   /** Where a multi-section upload is assembled; its bytes count as used. */

@@ -51,8 +51,9 @@ export class Logs {
     return record;
   }
 
-  list(log: LogId): LogRecord[] {
-    return this.docs[log].list();
+  /** The records, oldest first: shared and frozen, parsed once per change of the log. */
+  list(log: LogId): readonly Readonly<LogRecord>[] {
+    return this.docs[log].peekList();
   }
 
   get(log: LogId, id: string): LogRecord | undefined {
