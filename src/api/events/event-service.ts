@@ -1,6 +1,7 @@
 // EventService: subscriptions (EventDestination), test events and server-sent
 // events. The engine (durable outbox, delivery loops, SSE streams) lives in
 // src/domain/events/hub.ts; this module declares the resources over it.
+import { Representations } from '../../lib/memo.js';
 import { FilterSyntaxError, SSE_FILTER_PROPERTIES, parseEventFilter, type EventPredicate } from '../../domain/events/filter.js';
 import { subscriptionUri, type EventHub, type SubscriptionView } from '../../domain/events/hub.js';
 import type { SubscriptionInput } from '../../domain/events/subscriptions.js';
@@ -34,7 +35,7 @@ const SUBSCRIPTIONS_URI = '/redfish/v1/EventService/Subscriptions/';
 const SSE_URI = '/redfish/v1/EventService/SSE/';
 
 /** What the event service reads. */
-export type EventServiceDeps = Pick<Services, 'rootLinks' | 'eventHub' | 'sessions' | 'accounts' | 'log'>;
+export type EventServiceDeps = Pick<Services, 'rootLinks' | 'eventHub' | 'sessions' | 'accounts' | 'log' | 'store'>;
 
 type Destination = typeof EventDestinationType.properties;
 type SubscriptionPath = '/redfish/v1/EventService/Subscriptions/{SubscriptionId}/';
@@ -87,6 +88,7 @@ function isHeaderSet(h: unknown): h is Record<string, string> {
 
 function handlers(d: EventServiceDeps) {
   const hub = d.eventHub;
+  const subscriptionLists = new Representations(1);
   return {
     getEventService,
     patchEventService,
@@ -133,8 +135,11 @@ function handlers(d: EventServiceDeps) {
     hub.submitTestEvent(ctx.body);
   }
 
+  /** Rebuilt when a subscription is stored, changed or removed, or an SSE stream opens or ends. */
   function getSubscriptionCollection() {
-    return collection('Event Subscriptions', hub.ids().map(subscriptionUri), { Description: 'Event subscriptions' });
+    return subscriptionLists.get(SUBSCRIPTIONS_URI, [d.store.generation, hub.streamChanges], () =>
+      collection('Event Subscriptions', hub.ids().map(subscriptionUri), { Description: 'Event subscriptions' }),
+    );
   }
 
   function postSubscription(ctx: PostContext<'/redfish/v1/EventService/Subscriptions/', Destination>) {

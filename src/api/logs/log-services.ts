@@ -5,6 +5,7 @@
 // LogService.ClearLog needs ManagerConfigPriv (the vendor's "configure
 // controller settings" privilege) on either log. It takes no parameters,
 // empties the log and leaves one record saying who cleared it.
+import { Representations } from '../../lib/memo.js';
 import { LOG_IDS, MAX_LOG_RECORDS, type LogId, type LogRecord } from '../../domain/manager/logs.js';
 import { Priv } from '../../lib/privileges.js';
 import { vendorMessage } from '../../messages/errors.js';
@@ -14,7 +15,7 @@ import { collection, success } from '../../protocol/reply.js';
 import { action, present, type ActionContext, type Context, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
-export type LogServiceDeps = Pick<Services, 'config' | 'clock' | 'logs' | 'events'>;
+export type LogServiceDeps = Pick<Services, 'config' | 'clock' | 'logs' | 'events' | 'store'>;
 
 // The same handlers serve the logs of either owner: their contexts are those of either path.
 type SystemLogPath = '/redfish/v1/Systems/{SystemId}/LogServices/{LogServiceId}/';
@@ -111,6 +112,7 @@ function entryBody(info: LogInfo, r: LogRecord): Record<string, unknown> {
 /** The handlers of the logs of one owner (the system's IML or the manager's IEL). */
 function logServiceHandlers(s: LogServiceDeps, owner: LogInfo['owner']) {
   const mine = LOG_IDS.filter((id) => LOGS[id].owner === owner);
+  const entryLists = new Representations(4);
   const ownerBase = (): string =>
     owner === 'system'
       ? `/redfish/v1/Systems/${encodeURIComponent(s.config.systemId)}/LogServices/`
@@ -164,14 +166,17 @@ function logServiceHandlers(s: LogServiceDeps, owner: LogInfo['owner']) {
     return success();
   }
 
+  /** Rebuilt when the log changes (any stored write): a page of it then costs the page. */
   function getEntries(ctx: EntriesContext) {
     const { info, uri } = logOf(ctx);
-    return collection(
-      `${info.name} Entries`,
-      s.logs.list(info.id).map((r) => `${uri}Entries/${r.Id}/`),
-      {
-        Description: `Records of the ${info.name}`,
-      },
+    return entryLists.get(uri, [s.store.generation], () =>
+      collection(
+        `${info.name} Entries`,
+        s.logs.list(info.id).map((r) => `${uri}Entries/${r.Id}/`),
+        {
+          Description: `Records of the ${info.name}`,
+        },
+      ),
     );
   }
 

@@ -1,6 +1,7 @@
 // The component repository collection and its members (SPEC Component table).
 // Only Criticality, Configuration and ExecutionParameters are writable;
 // a Locked component cannot be deleted (Errors 10).
+import { Representations } from '../../lib/memo.js';
 import { createReadStream } from 'node:fs';
 import { CRITICALITIES } from '../../domain/firmware/package.js';
 import type { ComponentRecord } from '../../domain/firmware/repository.js';
@@ -77,18 +78,23 @@ function componentBody(c: ComponentRecord) {
 }
 
 /** What the component repository reads. */
-export type ComponentRepositoryDeps = Pick<Services, 'update'>;
+export type ComponentRepositoryDeps = Pick<Services, 'update' | 'store'>;
 
 type ComponentPath = '/redfish/v1/UpdateService/ComponentRepository/{ComponentId}/';
 
 function handlers(d: ComponentRepositoryDeps) {
   const repo = d.update.repository;
+  const views = new Representations(1);
   return { getComponentRepository, getComponent, patchComponent, deleteComponent, getComponentFile };
 
+  /** Rebuilt when the stored components or the free space (uploads in progress reserve some) change. */
   function getComponentRepository() {
-    return collection('Component Repository', repo.list().map(memberUri), {
-      Oem: { Vendor: { FreeSizeBytes: repo.freeBytes(), TotalSizeBytes: repo.totalBytes } },
-    });
+    const free = repo.freeBytes();
+    return views.get('repository', [d.store.generation, free], () =>
+      collection('Component Repository', repo.list().map(memberUri), {
+        Oem: { Vendor: { FreeSizeBytes: free, TotalSizeBytes: repo.totalBytes } },
+      }),
+    );
   }
 
   function getComponent(ctx: Context<ComponentPath>) {

@@ -102,7 +102,15 @@ export class EventHub {
     this.settingDoc = d.store.setting('event.service', DEFAULT_SETTINGS);
     this.current = { ...DEFAULT_SETTINGS, ...this.settingDoc.get() };
     this.pending = this.outbox.pendingCounts();
-    this.sse = new SseStreams(d.clock, this.outbox, (id) => this.sseRecords.delete(id), style);
+    this.sse = new SseStreams(
+      d.clock,
+      this.outbox,
+      (id) => {
+        this.streamChanges++;
+        this.sseRecords.delete(id);
+      },
+      style,
+    );
   }
 
   /** Listen to the bus and resume deliveries left pending by the last run. */
@@ -139,6 +147,9 @@ export class EventHub {
   list(): SubscriptionView[] {
     return [...this.subs.list(), ...this.sseRecords.values()].map((s) => this.view(s));
   }
+
+  /** Bumped when an SSE stream opens or ends (durable subscriptions change the store's generation). */
+  streamChanges = 0;
 
   /** The subscriptions' ids (durable ones, then open SSE streams), without building their views. */
   ids(): string[] {
@@ -315,6 +326,7 @@ export class EventHub {
     this.makeRoom(o.owner?.accountId, true);
     const id = `SSE${this.subs.allocateId()}`;
     const context = randomBytes(16).toString('hex');
+    this.streamChanges++;
     this.sseRecords.set(id, {
       Id: id,
       Destination: '',
