@@ -57,6 +57,8 @@ export interface StartOptions {
   dataDir?: string;
   /** Keep the data dir on close (default: removed). */
   keepData?: boolean;
+  /** The data dir was made by a service this one restarts: removed on close like its own. */
+  ownsDataDir?: boolean;
   /** The service's logger (default: silent, or TEST_LOG_LEVEL). */
   logger?: Logger;
 }
@@ -75,7 +77,14 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
     ssdpPort: 0,
     ...opts.config,
   });
-  const running = await startService(config, { clock, logger: opts.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  let running: RunningService;
+  try {
+    running = await startService(config, { clock, logger: opts.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  } catch (e) {
+    // A start that fails (a test of a refused configuration) leaves no data dir of its own behind.
+    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
   const url = running.url;
   let token: string | undefined;
   let agent = new Agent({ connect: { rejectUnauthorized: false }, keepAliveTimeout: 1000 });
@@ -128,12 +137,19 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
     restart: async (config) => {
       await agent.close();
       await running.close();
-      return startTestService({ ...opts, config: { ...opts.config, ...config }, clock, dataDir });
+      // The restarted service removes the data dir on close when this one would have.
+      return startTestService({
+        ...opts,
+        config: { ...opts.config, ...config },
+        clock,
+        dataDir,
+        ownsDataDir: !opts.dataDir || opts.ownsDataDir,
+      });
     },
     close: async () => {
       await agent.close();
       await running.close();
-      if (!opts.keepData && !opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.keepData && (!opts.dataDir || opts.ownsDataDir)) rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return svc;
