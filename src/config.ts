@@ -70,6 +70,14 @@ export interface Config {
   durability: string;
   /** Serve the scenario control API under /control/ (clock, power events, faults, held sensors). */
   enableControl: boolean;
+  /** Fleet mode: controllers served by this process (unset: one controller, no fleet). */
+  fleet?: number;
+  /** Fleet mode: first IPv4 address of one-address-per-controller addressing, all on --port. */
+  fleetAddresses?: string;
+  /** Fleet mode: YAML/JSON list of controller groups (count, hardware, firmware, power, license). */
+  fleetManifest?: string;
+  /** Fleet mode: global index of this process's first controller (a shard of a larger fleet). */
+  fleetIndexOffset: number;
 }
 
 interface Option {
@@ -339,6 +347,35 @@ export const OPTIONS: readonly Option[] = [
     default: false,
     help: 'serve the scenario control API under /control/ (move the clock, power events, faults, held sensors; administrators only); off: /control/ is 404',
   },
+  {
+    key: 'fleet',
+    flag: 'fleet',
+    env: 'BMC_FLEET',
+    type: 'integer',
+    help: 'fleet mode: serve this many independent controllers; controller i listens on --port + i (or see --fleet-addresses), its state in <data-dir>/controllers/<i>/',
+  },
+  {
+    key: 'fleetAddresses',
+    flag: 'fleet-addresses',
+    env: 'BMC_FLEET_ADDRESSES',
+    type: 'string',
+    help: 'fleet mode: give controller i the IPv4 address FIRST + i, all on --port (e.g. 127.0.1.1: 127.0.1.1, 127.0.1.2, …), instead of one port each',
+  },
+  {
+    key: 'fleetManifest',
+    flag: 'fleet-manifest',
+    env: 'BMC_FLEET_MANIFEST',
+    type: 'string',
+    help: 'fleet mode: YAML/JSON file of controller groups (count, hardware, firmware, power, license); its counts give the fleet size',
+  },
+  {
+    key: 'fleetIndexOffset',
+    flag: 'fleet-index-offset',
+    env: 'BMC_FLEET_INDEX_OFFSET',
+    type: 'integer',
+    default: 0,
+    help: 'fleet mode: global index of the first controller of this process, for shards of one fleet (indexes, ports, addresses and identities then never overlap)',
+  },
 ];
 
 export class ConfigError extends Error {}
@@ -405,7 +442,44 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   if (config.runtimeAgent !== undefined && !['absent', 'installed'].includes(config.runtimeAgent)) {
     throw new ConfigError(`--runtime-agent must be installed or absent, got ${config.runtimeAgent}`);
   }
+  checkFleet(config);
   return config;
+}
+
+/** The fleet flags agree with each other and leave every controller a port and an address. */
+function checkFleet(config: Config): void {
+  const fleetMode = config.fleet !== undefined || config.fleetManifest !== undefined;
+  if (!fleetMode) {
+    if (config.fleetAddresses !== undefined || config.fleetIndexOffset !== 0) {
+      throw new ConfigError('--fleet-addresses and --fleet-index-offset need --fleet or --fleet-manifest');
+    }
+    return;
+  }
+  if (config.fleet !== undefined && config.fleet < 1) throw new ConfigError('--fleet must be at least 1');
+  if (config.tlsCert) throw new ConfigError('--tls-cert cannot be used with a fleet: each controller gets a certificate from the fleet CA');
+  if (config.fleetAddresses !== undefined) {
+    const first = ipv4ToNumber(config.fleetAddresses);
+    if (first === undefined) throw new ConfigError(`--fleet-addresses must be an IPv4 address, got "${config.fleetAddresses}"`);
+    const last = first + config.fleetIndexOffset + (config.fleet ?? 1) - 1;
+    if (last > 0xffffffff) throw new ConfigError('--fleet-addresses: the fleet runs past 255.255.255.255');
+  } else if (config.port === 0) {
+    throw new ConfigError('--port 0 cannot be used with a fleet: controller i listens on --port + i');
+  } else if (config.port + config.fleetIndexOffset + (config.fleet ?? 1) - 1 > 65535) {
+    throw new ConfigError(`--port ${config.port} + ${config.fleetIndexOffset + (config.fleet ?? 1) - 1} runs past port 65535`);
+  }
+}
+
+/** A dotted IPv4 address as a number, or undefined when it is not one. */
+export function ipv4ToNumber(text: string): number | undefined {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (!m) return undefined;
+  const parts = m.slice(1).map(Number);
+  if (parts.some((p) => p > 255)) return undefined;
+  return parts.reduce((n, p) => n * 256 + p, 0);
+}
+
+export function numberToIpv4(n: number): string {
+  return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
 }
 
 /** A boolean option's environment variable: 1/true or 0/false (unset or empty: the default). */
