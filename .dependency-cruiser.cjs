@@ -24,6 +24,13 @@ module.exports = {
     forbid('http', ['api', 'domain', 'tools', 'discovery'], 'the listener carries bytes only'),
     forbid('discovery', ['api', 'domain', 'protocol', 'http', 'tools'], 'SSDP answers from what it is handed'),
     {
+      name: 'only-cli-to-fleet',
+      comment: 'a fleet is built from whole controllers (app.ts): only the command line starts one',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(fleet/|cli\\.ts$)' },
+      to: { path: '^src/fleet/' },
+    },
+    {
       name: 'src-not-to-test',
       comment: 'the service never depends on test code (tests may import anything)',
       severity: 'error',

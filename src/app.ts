@@ -15,7 +15,15 @@ import { AccountPolicy } from './domain/accounts/account-policy.js';
 import { Accounts } from './domain/accounts/accounts.js';
 import { CertificateLogin } from './domain/accounts/certificate-login.js';
 import { HttpsCertificate } from './domain/manager/https-certificate.js';
-import { LICENSE_SIGNING_KEY_FILE, ensureVendorLicenseKey } from './domain/licensing/license-keys.js';
+import {
+  LICENSE_SIGNING_KEY_FILE,
+  ensureVendorLicenseKey,
+  issueLicenseKey,
+  newSerial,
+  type VendorLicenseKey,
+} from './domain/licensing/license-keys.js';
+import type { FactoryState, FleetView } from './domain/fleet/fleet-view.js';
+import type { VendorSigningKey } from './domain/firmware/signing.js';
 import { InstalledLicense } from './domain/licensing/installed-license.js';
 import { readNetworkProtocol, timeSourceConfigured } from './domain/manager/network-protocol.js';
 import { EventBus } from './domain/events/bus.js';
@@ -39,10 +47,10 @@ import { PowerModel, psuCarriesLoad } from './platform/power.js';
 import { combineSensors } from './platform/sensors.js';
 import { componentKey, healthFor } from './platform/hardware/health.js';
 import { resolveHardware } from './platform/hardware/identity.js';
-import { loadHardwareProfile } from './platform/hardware/profile.js';
+import { loadHardwareProfile, type HardwareProfile } from './platform/hardware/profile.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { StaticSite } from './http/static-files.js';
-import { startSsdp, type Ssdp } from './discovery/ssdp.js';
+import { startSsdp, type Ssdp, type SsdpMember, type SsdpSettings } from './discovery/ssdp.js';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY, ensureTlsMaterial, saveTlsMaterial } from './http/tls.js';
 import { BASE_REGISTRY } from './messages/registries/base.js';
 import { RESOURCE_EVENT_REGISTRY } from './messages/registries/resource-event.js';
@@ -72,6 +80,27 @@ export interface StartOptions {
   logger?: Logger;
   /** Extra migrations (areas with tables of their own). */
   migrations?: readonly Migration[];
+  /** This controller's place in a fleet (src/fleet/): what it takes from the fleet instead of making its own. */
+  seat?: ControllerSeat;
+}
+
+/** What a fleet hands each controller: shared where it is safe, made once for all. */
+export interface ControllerSeat {
+  /** The UUID a first start takes (then stored): deterministic from the controller's index. */
+  serviceUuid: string;
+  hardware: HardwareProfile;
+  /** The first administrator: the fleet's password and its hash, made once for every controller. */
+  admin: { password: string; hash: string; /** Given by the operator: every start resets it, as --admin-password does. */ reset: boolean };
+  /** This controller's HTTPS identity when its data dir has none (signed by the fleet CA). */
+  issueTls(): Promise<{ certPem: string; keyPem: string }>;
+  /** The vendor's keys, one pair for the fleet: one license key or signed package serves every controller. */
+  licenseKey: VendorLicenseKey;
+  firmwareKey: VendorSigningKey;
+  /** The key secrets are sealed with at rest: the fleet's, in its data dir. */
+  secrets: Secrets;
+  /** How the controller leaves the factory: applied on its first start only. */
+  factory: FactoryState;
+  fleet: FleetView;
 }
 
 export interface RunningService {
@@ -79,6 +108,8 @@ export interface RunningService {
   http: HttpServer;
   port: number;
   url: string;
+  /** What SSDP announces of this controller. */
+  discovery: SsdpMember;
   /** The generated first administrator password, when one was made on this start. */
   generatedPassword?: string;
   /** Write out buffered log lines now. */
@@ -105,18 +136,20 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     [...EVENT_MIGRATIONS, ...(opts.migrations ?? [])],
     config.durability as Durability,
   );
-  const store = new DocumentStore(db, Secrets.loadOrCreate(dataDir));
+  const store = new DocumentStore(db, opts.seat?.secrets ?? Secrets.loadOrCreate(dataDir));
 
+  const { seat } = opts;
   const uuidSetting = store.setting<string | null>('service.uuid', null);
-  const serviceUuid = uuidSetting.get() ?? randomUUID();
-  uuidSetting.set(serviceUuid);
+  const firstStart = uuidSetting.get() === null;
+  const serviceUuid = uuidSetting.get() ?? seat?.serviceUuid ?? randomUUID();
+  if (firstStart) uuidSetting.set(serviceUuid);
   // Serials and MACs follow the stable UUID: the same after a restart, different on another controller.
-  const hardware = resolveHardware(loadHardwareProfile(config.hardware), serviceUuid);
+  const hardware = resolveHardware(seat?.hardware ?? loadHardwareProfile(config.hardware), serviceUuid);
   const health = healthFor(hardware);
   const settings = store.setting<ServiceSettings>('service.settings', DEFAULT_SETTINGS);
 
   const accounts = new Accounts(store, config.scryptLogN);
-  const generatedPassword = await ensureAdministrator(accounts, config, dataDir);
+  const generatedPassword = await ensureAdministrator(accounts, config, dataDir, seat?.admin);
   const sessions = new Sessions(clock, {
     timeoutSeconds: () => settings.get().sessionTimeout,
     limit: () => config.maxSessions,
@@ -144,7 +177,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   registries.addMessageRegistry(VENDOR_RESOURCE_EVENT_REGISTRY);
   registries.addMessageRegistry(STORAGE_DEVICE_REGISTRY);
 
-  const tls = await ensureTlsMaterial(dataDir, clock, config.tlsCert, config.tlsKey);
+  const tls = await ensureTlsMaterial(dataDir, clock, config.tlsCert, config.tlsKey, seat?.issueTls);
   let http: HttpServer | undefined;
   let clientCAs: string[] | undefined;
   const https: Services['https'] = {
@@ -189,10 +222,15 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const licenses = new InstalledLicense(
     store,
     clock,
-    ensureVendorLicenseKey(dataDir).publicKey,
+    (seat?.licenseKey ?? ensureVendorLicenseKey(dataDir)).publicKey,
     events,
     `/redfish/v1/Managers/${encodeURIComponent(config.managerId)}/LicenseService/1/`,
   );
+  if (firstStart && seat?.factory.license && seat.factory.license !== 'None') {
+    const issued = new Date(clock.now()).toISOString();
+    const payload = { tier: seat.factory.license, licensee: 'Fleet manifest', serial: newSerial(), issued };
+    licenses.install(issueLicenseKey(seat.licenseKey.privateKey, payload));
+  }
   const certificateLogin = new CertificateLogin(store, accounts, clock, {
     licenses,
     httpsSelfSigned: () => https.selfSigned,
@@ -210,6 +248,8 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     repositoryBytes: config.repositoryBytes,
     downloadTimeoutSeconds: config.downloadTimeout,
     downloadCa: config.downloadCa,
+    signingKey: seat?.firmwareKey,
+    factoryVersions: seat?.factory.firmware,
     controller,
     host: hostLifecycle,
     logs,
@@ -289,6 +329,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     tasks: new Tasks(store, clock, events),
     https,
     httpsCertificate: new HttpsCertificate(store, clock, https),
+    fleet: seat?.fleet,
   };
   if (config.enableControl) {
     if (!isMovable(baseClock)) throw new Error('the control API needs a clock it can move');
@@ -317,7 +358,8 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     ...[SELF_SIGNED_CERT, SELF_SIGNED_KEY, LICENSE_SIGNING_KEY_FILE, SIGNING_KEY_FILE, update.repository.dir],
   ]);
   // Secrets an older version stored in plain text were sealed by their areas above: let no copy stay in the WAL.
-  db.pragma('wal_checkpoint(TRUNCATE)');
+  // A new database holds nothing older to seal (and a fleet makes a thousand at once).
+  if (!firstStart) db.pragma('wal_checkpoint(TRUNCATE)');
   metricReports.start();
 
   http = await startHttpServer({
@@ -347,9 +389,18 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const listening = http;
   // Port 0 lets the system pick a free port: report the one in use (NetworkProtocol shows it).
   if (config.port === 0) config.port = listening.port;
-  const ssdp = config.ssdpPort ? await startDiscovery(config, listening.port, serviceUuid, clock, store, log) : undefined;
+  const discovery: SsdpMember = {
+    uuid: serviceUuid,
+    location: `https://${discoveryHost(config.host)}:${listening.port}/redfish/v1/`,
+    settings: () => ssdpSettings(store),
+  };
+  // A fleet answers discovery for all its controllers from one socket.
+  const ssdp = config.ssdpPort && !seat ? await startDiscovery(config.ssdpPort, [discovery], clock, log) : undefined;
+  // A controller that leaves the factory powered on boots now, through POST like any power-on.
+  if (firstStart && seat?.factory.power === 'On') server.reset('On');
   return {
     services,
+    discovery,
     http: listening,
     port: listening.port,
     url: `https://${host}:${listening.port}`,
@@ -389,39 +440,26 @@ function movable(scoped: ScopedClock, base: MovableClock): MovableClock {
   };
 }
 
-/**
- * SSDP discovery, pointing at this listener. A wildcard listener is announced
- * by its first external IPv4 address. A port that cannot be bound is logged,
- * and the service runs without SSDP.
- */
-async function startDiscovery(
-  config: Config,
-  port: number,
-  uuid: string,
-  clock: Clock,
-  store: DocumentStore,
-  log: Logger,
-): Promise<Ssdp | undefined> {
-  const wildcard = config.host === '0.0.0.0' || config.host === '::';
+/** The address SSDP announces for a listener: a wildcard one by the first external IPv4 address. */
+function discoveryHost(listenHost: string): string {
+  if (listenHost !== '0.0.0.0' && listenHost !== '::') return listenHost.includes(':') ? `[${listenHost}]` : listenHost;
   const external = Object.values(networkInterfaces())
     .flat()
     .find((a) => a?.family === 'IPv4' && !a.internal)?.address;
-  const host = wildcard ? (external ?? '127.0.0.1') : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return external ?? '127.0.0.1';
+}
+
+function ssdpSettings(store: DocumentStore): SsdpSettings {
+  const ssdp = readNetworkProtocol(store).SSDP;
+  return { enabled: ssdp.ProtocolEnabled, notifyIntervalSeconds: ssdp.NotifyMulticastIntervalSeconds, notifyTtl: ssdp.NotifyTTL };
+}
+
+/** SSDP discovery for these controllers. A port that cannot be bound is logged, and the service runs without SSDP. */
+export async function startDiscovery(port: number, members: readonly SsdpMember[], clock: Clock, log: Logger): Promise<Ssdp | undefined> {
   try {
-    return await startSsdp({
-      port: config.ssdpPort,
-      uuid,
-      location: `https://${host}:${port}/redfish/v1/`,
-      redfishMinor: Number(REDFISH_VERSION.split('.')[1]),
-      clock,
-      settings: () => {
-        const ssdp = readNetworkProtocol(store).SSDP;
-        return { enabled: ssdp.ProtocolEnabled, notifyIntervalSeconds: ssdp.NotifyMulticastIntervalSeconds, notifyTtl: ssdp.NotifyTTL };
-      },
-      log,
-    });
+    return await startSsdp({ port, members, redfishMinor: Number(REDFISH_VERSION.split('.')[1]), clock, log });
   } catch (err) {
-    log.warn({ err, port: config.ssdpPort }, 'SSDP discovery not started');
+    log.warn({ err, port }, 'SSDP discovery not started');
     return undefined;
   }
 }
@@ -431,10 +469,22 @@ async function startDiscovery(
  * one given, or a generated one written once to <data-dir>/initial-admin-password.
  * A password given on a later start resets that account's password.
  */
-async function ensureAdministrator(accounts: Accounts, config: Config, dataDir: string): Promise<string | undefined> {
+async function ensureAdministrator(
+  accounts: Accounts,
+  config: Config,
+  dataDir: string,
+  fleet?: ControllerSeat['admin'],
+): Promise<string | undefined> {
   const existing = accounts.findByUserName(config.adminUser);
   if (existing) {
-    if (config.adminPassword) await accounts.setPassword(existing, config.adminPassword);
+    if (fleet?.reset) {
+      if (existing.PasswordHash !== fleet.hash) accounts.save({ ...existing, PasswordHash: fleet.hash, PasswordChangeRequired: false });
+    } else if (config.adminPassword) await accounts.setPassword(existing, config.adminPassword);
+    return undefined;
+  }
+  // A fleet's controllers share one hash of one password: scrypt runs once, not once per controller.
+  if (fleet) {
+    await accounts.create({ UserName: config.adminUser, Password: fleet.password, RoleId: 'Administrator' }, undefined, fleet.hash);
     return undefined;
   }
   const password = config.adminPassword ?? generatePassword();

@@ -2,7 +2,10 @@
 // Command line: `npm start -- [options]` runs the service.
 import { join, resolve } from 'node:path';
 import { INITIAL_PASSWORD_FILE, startService } from './app.js';
-import { ConfigError, parseConfig, usage } from './config.js';
+import type { Logger } from 'pino';
+import { ConfigError, parseConfig, usage, type Config } from './config.js';
+import { FLEET_CA_CERT, startFleet } from './fleet/fleet.js';
+import { FleetManifestError } from './fleet/manifest.js';
 import { TlsIdentityError } from './http/tls.js';
 import { HardwareProfileError } from './platform/hardware/profile.js';
 import { TOOLS } from './tools/index.js';
@@ -26,6 +29,7 @@ async function main(argv: string[]): Promise<void> {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${fullUsage()}`);
     process.exit(2);
   }
+  if (config.fleet !== undefined || config.fleetManifest !== undefined) return runFleet(config);
   const service = await startService(config);
   if (service.generatedPassword) {
     process.stdout.write(
@@ -33,16 +37,8 @@ async function main(argv: string[]): Promise<void> {
         `It is also in ${join(resolve(config.dataDir), INITIAL_PASSWORD_FILE)}. It is not shown again.\n\n`,
     );
   }
-  // The last line of defence: a fault that escaped its handler is logged and the controller
-  // keeps serving. Causes are fixed where they arise; this only keeps one from ending the service.
-  process.on('uncaughtException', (err) => {
-    service.services.log.error({ err }, 'uncaught exception; the service keeps running');
-    service.flushLog();
-  });
-  process.on('unhandledRejection', (reason) => {
-    service.services.log.error({ err: reason }, 'unhandled promise rejection; the service keeps running');
-    service.flushLog();
-  });
+  // Causes are fixed where they arise; this only keeps one from ending the service.
+  keepServing(service.services.log, () => service.flushLog());
   service.services.log.info({ url: `${service.url}/redfish/v1/` }, 'Redfish service listening');
   service.flushLog();
   const stop = async () => {
@@ -53,8 +49,52 @@ async function main(argv: string[]): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
+/** Fleet mode: many controllers in this process (src/fleet/). */
+async function runFleet(config: Config): Promise<void> {
+  const started = Date.now();
+  const fleet = await startFleet(config);
+  const log = fleet.log;
+  if (fleet.generatedPassword) {
+    process.stdout.write(
+      `\nFirst start: user "${config.adminUser}" has the generated password\n\n    ${fleet.generatedPassword}\n\n` +
+        `on every controller. It is also in ${join(resolve(config.dataDir), INITIAL_PASSWORD_FILE)}. It is not shown again.\n\n`,
+    );
+  }
+  keepServing(log, () => fleet.flushLog());
+  const m = fleet.members;
+  log.info(
+    {
+      controllers: m.length,
+      url: `${fleet.url(0)}/redfish/v1/`,
+      last: `${fleet.url(m.length - 1)}/redfish/v1/`,
+      ca: join(resolve(config.dataDir), FLEET_CA_CERT),
+      startMs: Date.now() - started,
+    },
+    'Redfish fleet listening',
+  );
+  fleet.flushLog();
+  const stop = async () => {
+    await fleet.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/** The last line of defence: a fault that escaped its handler is logged and the service keeps serving. */
+function keepServing(log: Logger, flush: () => void): void {
+  process.on('uncaughtException', (err) => {
+    log.error({ err }, 'uncaught exception; the service keeps running');
+    flush();
+  });
+  process.on('unhandledRejection', (reason) => {
+    log.error({ err: reason }, 'unhandled promise rejection; the service keeps running');
+    flush();
+  });
+}
+
 main(process.argv.slice(2)).catch((e: unknown) => {
-  if (e instanceof ConfigError || e instanceof TlsIdentityError || e instanceof HardwareProfileError)
+  if (e instanceof ConfigError || e instanceof TlsIdentityError || e instanceof HardwareProfileError || e instanceof FleetManifestError)
     process.stderr.write(`${e.message}\n`);
   else process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);

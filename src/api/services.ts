@@ -1,5 +1,6 @@
 // What every API module is given: the service's domain objects and platform.
 // Built once by the composition root (src/app.ts).
+import type { FleetView } from '../domain/fleet/fleet-view.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ScenarioControl } from '../domain/control/control.js';
@@ -107,6 +108,8 @@ export interface Services {
   httpsCertificate: HttpsCertificate;
   /** The scenario control API's state and actions; only with --enable-control. */
   control?: ScenarioControl;
+  /** The fleet this controller belongs to (fleet mode only). */
+  fleet?: FleetView;
   /** Links the service root shows, filled by the areas as they register. */
   rootLinks: Record<string, string>;
   /** The conventions served (--dialect): the protocol layer applies them; few areas need to know. */

@@ -18,16 +18,22 @@ export interface SsdpSettings {
   notifyTtl: number;
 }
 
-export interface SsdpOptions {
-  port: number;
+/** One Redfish service answered for: a fleet has one per controller, on one socket. */
+export interface SsdpMember {
   /** The service root's UUID (the USN). */
   uuid: string;
   /** The service root's URL (the AL header). */
   location: string;
+  /** Read each time, so a PATCH of the controller's settings applies at once. */
+  settings(): SsdpSettings;
+}
+
+export interface SsdpOptions {
+  port: number;
+  members: readonly SsdpMember[];
   /** Minor version of the Redfish specification the service implements. */
   redfishMinor: number;
   clock: Clock;
-  settings(): SsdpSettings;
   log: { warn(obj: object, msg: string): void };
 }
 
@@ -51,20 +57,23 @@ function parseSearch(text: string): Record<string, string> | undefined {
 
 export async function startSsdp(o: SsdpOptions): Promise<Ssdp> {
   const st = `urn:dmtf-org:service:redfish-rest:1:${o.redfishMinor}`;
-  const usn = `uuid:${o.uuid.toLowerCase()}::${st}`;
+  const usn = (m: SsdpMember) => `uuid:${m.uuid.toLowerCase()}::${st}`;
   const socket: Socket = createSocket({ type: 'udp4', reuseAddr: true });
   socket.on('error', (err) => o.log.warn({ err }, 'SSDP socket error'));
 
   const answer = (text: string, from: RemoteInfo): void => {
-    if (!o.settings().enabled) return;
     const h = parseSearch(text);
     if (!h || h.man?.replace(/"/g, '') !== 'ssdp:discover') return;
     const target = h.st ?? '';
     if (target !== 'ssdp:all' && !REDFISH_ST.test(target)) return;
-    const reply =
-      `HTTP/1.1 200 OK\r\nCACHE-CONTROL: max-age=${MAX_AGE}\r\nST: ${st}\r\nUSN: ${usn}\r\n` +
-      `AL: ${o.location}\r\nEXT:\r\nSERVER: bmc-redfish UPnP/1.1\r\n\r\n`;
-    socket.send(reply, from.port, from.address);
+    // One answer per service, as from that many controllers.
+    for (const m of o.members) {
+      if (!m.settings().enabled) continue;
+      const reply =
+        `HTTP/1.1 200 OK\r\nCACHE-CONTROL: max-age=${MAX_AGE}\r\nST: ${st}\r\nUSN: ${usn(m)}\r\n` +
+        `AL: ${m.location}\r\nEXT:\r\nSERVER: bmc-redfish UPnP/1.1\r\n\r\n`;
+      socket.send(reply, from.port, from.address);
+    }
   };
   socket.on('message', (msg, from) => answer(msg.toString('utf8'), from));
 
@@ -90,11 +99,11 @@ export async function startSsdp(o: SsdpOptions): Promise<Ssdp> {
   }
 
   /** Never rejects: a NOTIFY that cannot be sent (no route, socket closing) is logged, and the next tick tries again. */
-  const notify = async (nts: 'ssdp:alive' | 'ssdp:byebye'): Promise<void> => {
-    const s = o.settings();
+  const notify = async (m: SsdpMember, nts: 'ssdp:alive' | 'ssdp:byebye'): Promise<void> => {
+    const s = m.settings();
     const text =
       `NOTIFY * HTTP/1.1\r\nHOST: ${GROUP}:${port}\r\nCACHE-CONTROL: max-age=${MAX_AGE}\r\nNT: ${st}\r\nNTS: ${nts}\r\n` +
-      `USN: ${usn}\r\nAL: ${o.location}\r\n\r\n`;
+      `USN: ${usn(m)}\r\nAL: ${m.location}\r\n\r\n`;
     try {
       socket.setMulticastTTL(Math.min(255, Math.max(1, s.notifyTtl)));
       await new Promise<void>((resolve, reject) => socket.send(text, port, GROUP, (err) => (err ? reject(err) : resolve())));
@@ -103,20 +112,22 @@ export async function startSsdp(o: SsdpOptions): Promise<Ssdp> {
     }
   };
   // One tick a second: the interval is a setting that may change at any time.
-  let lastNotify = -Infinity;
+  const lastNotify = o.members.map(() => -Infinity);
   const tick: TimerHandle = o.clock.setInterval(1000, () => {
-    const s = o.settings();
     const now = o.clock.now();
-    if (!s.enabled || s.notifyIntervalSeconds <= 0 || now - lastNotify < s.notifyIntervalSeconds * 1000) return;
-    lastNotify = now;
-    void notify('ssdp:alive');
+    o.members.forEach((m, i) => {
+      const s = m.settings();
+      if (!s.enabled || s.notifyIntervalSeconds <= 0 || now - lastNotify[i]! < s.notifyIntervalSeconds * 1000) return;
+      lastNotify[i] = now;
+      void notify(m, 'ssdp:alive');
+    });
   });
 
   return {
     port,
     close: async () => {
       tick.cancel();
-      if (o.settings().enabled) await notify('ssdp:byebye');
+      await Promise.all(o.members.filter((m) => m.settings().enabled).map((m) => notify(m, 'ssdp:byebye')));
       await new Promise<void>((resolve) => socket.close(() => resolve()));
     },
   };

@@ -19,11 +19,28 @@ export interface RegistryFile {
   prefix?: string;
 }
 
+/** Compressed once per process: every controller of a fleet serves the same bytes (registry documents are constants). */
+const compressed = new WeakMap<object, Buffer>();
+
+function gzipOnce(content: object): Buffer {
+  let gz = compressed.get(content);
+  if (!gz) compressed.set(content, (gz = gzipSync(JSON.stringify(content))));
+  return gz;
+}
+
+const documents = new WeakMap<RegistryDef, object>();
+
+function documentOf(reg: RegistryDef): object {
+  let doc = documents.get(reg);
+  if (!doc) documents.set(reg, (doc = messageRegistryDocument(reg)));
+  return doc;
+}
+
 export class RegistryFiles {
   private readonly files = new Map<string, RegistryFile>();
 
   add(file: Omit<RegistryFile, 'gz'>, content: object): void {
-    this.files.set(file.id.toLowerCase(), { ...file, gz: gzipSync(JSON.stringify(content)) });
+    this.files.set(file.id.toLowerCase(), { ...file, gz: gzipOnce(content) });
   }
 
   addMessageRegistry(reg: RegistryDef): void {
@@ -37,7 +54,7 @@ export class RegistryFiles {
         prefix: reg.prefix,
         publicationUri: reg.owningEntity === 'DMTF' ? `http://redfish.dmtf.org/registries/${reg.prefix}.${reg.version}.json` : undefined,
       },
-      messageRegistryDocument(reg),
+      documentOf(reg),
     );
   }
 

@@ -45,6 +45,8 @@ export async function ensureTlsMaterial(
   clock: Pick<Clock, 'now'>,
   certPath?: string,
   keyPath?: string,
+  /** Makes the identity when the data dir has none (a fleet's CA signs it); default self-signed. */
+  issue?: () => Promise<{ certPem: string; keyPem: string }>,
 ): Promise<TlsMaterial> {
   if (certPath && keyPath) {
     const cert = readFileSync(certPath, 'utf8');
@@ -58,14 +60,16 @@ export async function ensureTlsMaterial(
     return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), generated: true };
   }
   const host = hostname();
-  const issued = await issueCertificate({
-    subject: `CN=${host}, O=Vendor, OU=Management Controller`,
-    dnsNames: [...new Set(['localhost', host])],
-    ipAddresses: ['127.0.0.1', '::1'],
-    notBefore: new Date(clock.now() - 60_000),
-    days: 3650,
-    usage: ['server'],
-  });
+  const issued = issue
+    ? await issue()
+    : await issueCertificate({
+        subject: `CN=${host}, O=Vendor, OU=Management Controller`,
+        dnsNames: [...new Set(['localhost', host])],
+        ipAddresses: ['127.0.0.1', '::1'],
+        notBefore: new Date(clock.now() - 60_000),
+        days: 3650,
+        usage: ['server'],
+      });
   writeFileSync(keyFile, issued.keyPem, { mode: 0o600 });
   writeFileSync(certFile, issued.certPem, { mode: 0o600 });
   return { cert: issued.certPem, key: issued.keyPem, generated: true };

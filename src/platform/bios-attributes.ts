@@ -840,7 +840,14 @@ export const BIOS_DEPENDENCIES: readonly DependencyDef[] = [
 export const SUPPORTED_SYSTEMS = [{ ProductName: 'Vendor Rack Server VS380 Gen10', SystemId: 'U30', FirmwareVersion: BIOS_ROM_VERSION }];
 
 /** The registry document as served from the registry store (G11). */
+let registryDocument: object | undefined;
+
+/** The attribute registry as served; one object per process (it is constant), so it is compressed once. */
 export function biosRegistryDocument(): object {
+  return (registryDocument ??= buildRegistryDocument());
+}
+
+function buildRegistryDocument(): object {
   return {
     '@odata.type': '#AttributeRegistry.v1_3_9.AttributeRegistry',
     Id: BIOS_REGISTRY_ID,

@@ -94,3 +94,13 @@ export async function issueCertificate(o: IssueOptions): Promise<IssuedCertifica
   const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
   return { certPem: cert.toString('pem') + '\n', keyPem: toPem('PRIVATE KEY', pkcs8), cert, keys };
 }
+
+/** An issuer kept as PEM (a fleet's CA): its certificate and PKCS#8 key, for issueCertificate. */
+export async function loadIssuer(certPem: string, keyPem: string): Promise<IssuedCertificate> {
+  const cert = new x509.X509Certificate(certPem);
+  const alg = cert.publicKey.algorithm.name === 'ECDSA' ? EC : RSA;
+  const der = Buffer.from(keyPem.replace(/-----[^-]+-----|\s/g, ''), 'base64');
+  const privateKey = await webcrypto.subtle.importKey('pkcs8', der, alg, true, ['sign']);
+  const publicKey = await cert.publicKey.export(alg, ['verify']);
+  return { certPem, keyPem, cert, keys: { privateKey, publicKey } };
+}

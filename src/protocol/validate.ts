@@ -171,8 +171,12 @@ function patternOf(prop: StringProp): RegExp {
   return re;
 }
 
+const compiled = new WeakSet<Props>();
+
 /** Compile every pattern of these properties, at any depth: a bad pattern fails at start, not per request. */
 export function compilePatterns(props: Props): void {
+  // Descriptions are constants: each is walked once per process, however many route tables use it.
+  if (compiled.has(props)) return;
   const visit = (p: Prop | boolean | undefined): void => {
     if (!p || p === true) return;
     if (p.type === 'string' && p.pattern !== undefined) {
@@ -187,6 +191,7 @@ export function compilePatterns(props: Props): void {
     } else if (p.type === 'array') visit(p.items);
   };
   for (const p of Object.values(props)) visit(p);
+  compiled.add(props);
 }
 
 function hideAll(props: Props): Props {

@@ -66,11 +66,12 @@ function migrate(db: Db, migrations: readonly Migration[], now: () => number): v
   db.exec('CREATE TABLE IF NOT EXISTS schema_migration (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
   const applied = new Set((db.prepare('SELECT id FROM schema_migration').all() as { id: string }[]).map((r) => r.id));
   const record = db.prepare('INSERT INTO schema_migration (id, applied_at) VALUES (?, ?)');
-  for (const m of migrations) {
-    if (applied.has(m.id)) continue;
-    db.transaction(() => {
+  // All or none, in one commit: a start killed half-way applies them again, whole.
+  db.transaction(() => {
+    for (const m of migrations) {
+      if (applied.has(m.id)) continue;
       db.exec(m.sql);
       record.run(m.id, new Date(now()).toISOString());
-    })();
-  }
+    }
+  })();
 }

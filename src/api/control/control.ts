@@ -10,6 +10,7 @@ import { t } from '../../protocol/description.js';
 import { Reply } from '../../protocol/reply.js';
 import { present, type Context, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import type { FleetView } from '../../domain/fleet/fleet-view.js';
 
 export const CONTROL_URI = '/control/';
 
@@ -51,13 +52,17 @@ const SensorBody = {
 };
 const HostBody = { RuntimeAgent: t.boolean(), Tpm: t.enum(TPM_STATES) };
 
-type ControlDeps = Pick<Services, 'control'>;
+type ControlDeps = Pick<Services, 'control' | 'fleet'>;
 
-function handlers(c: ScenarioControl) {
+function handlers(c: ScenarioControl, fleet: FleetView | undefined) {
   const by = (ctx: { principal: { userName: string } }) => ctx.principal.userName;
-  const state = () => new Reply(200, { Controls: CONTROLS, State: c.state() });
+  const controls = fleet ? [...CONTROLS, `${CONTROL_URI}fleet/`] : CONTROLS;
+  const state = () => new Reply(200, { Controls: controls, State: c.state(), ...(fleet ? { Fleet: fleet.summary() } : {}) });
   return {
     getControls: () => state(),
+
+    /** Every controller this process serves, as the fleet sees it now. */
+    getFleet: () => new Reply(200, { ...fleet?.summary(), Members: fleet?.members() ?? [] }),
 
     async postClock(ctx: PostContext<'/control/clock/', typeof ClockBody>) {
       const { AdvanceSeconds, Set } = ctx.body;
@@ -115,7 +120,7 @@ function handlers(c: ScenarioControl) {
 export function registerControlRoutes(routes: RouteTable, d: ControlDeps): void {
   const c = d.control;
   if (!c) return;
-  const h = handlers(c);
+  const h = handlers(c, d.fleet);
   const get = (handler: (ctx: never) => unknown) => ({ privilege: ADMIN, handler: handler as (ctx: unknown) => unknown });
   routes.add({ path: '/control/', outside: true, get: get(h.getControls) });
   routes.add({
@@ -161,4 +166,6 @@ export function registerControlRoutes(routes: RouteTable, d: ControlDeps): void 
     get: get(h.getHost),
     post: { privilege: ADMIN, body: HostBody, handler: h.postHost },
   });
+  // In fleet mode only: any controller lists the fleet.
+  if (d.fleet) routes.add({ path: '/control/fleet/', outside: true, get: get(h.getFleet) });
 }

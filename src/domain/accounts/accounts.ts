@@ -77,9 +77,10 @@ export class Accounts {
   }
 
   /** Create an account; `check` runs again once the hash is made, right before storing (limits, unique names). */
-  async create(input: NewAccount, check?: () => void): Promise<AccountRecord> {
+  async create(input: NewAccount, check?: () => void, passwordHash?: string): Promise<AccountRecord> {
     const privileges = { ...vendorPrivilegesOfRole(input.RoleId), ...input.Privileges };
-    const PasswordHash = await hashPassword(input.Password, this.scryptLogN);
+    // A hash made already (a fleet's first administrator) is taken as it is.
+    const PasswordHash = passwordHash ?? (await hashPassword(input.Password, this.scryptLogN));
     check?.();
     const record: AccountRecord = {
       Id: this.nextId(),

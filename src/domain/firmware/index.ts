@@ -32,6 +32,10 @@ export interface FirmwareDeps {
   repositoryBytes: number;
   downloadTimeoutSeconds: number;
   downloadCa?: string;
+  /** The vendor key packages are signed with; default the data dir's own. */
+  signingKey?: VendorSigningKey;
+  /** Versions a new controller leaves the factory with, by device class (a fleet manifest's). */
+  factoryVersions?: Readonly<Record<string, string>>;
   controller: ControllerLifecycle;
   host: HostLifecycle;
   logs: Logs;
@@ -40,7 +44,7 @@ export interface FirmwareDeps {
 }
 
 export function createFirmwareServices(d: FirmwareDeps): FirmwareServices {
-  const inventory = new Inventory(d.store);
+  const inventory = new Inventory(d.store, d.factoryVersions);
   const status = new UpdateStatus(d.store);
   const flasher = new Flasher({ inventory, status, controller: d.controller, host: d.host, logs: d.logs, events: d.events });
   return {
@@ -49,7 +53,7 @@ export function createFirmwareServices(d: FirmwareDeps): FirmwareServices {
     flasher,
     repository: new ComponentRepository(d.store, d.dataDir, d.repositoryBytes),
     integrity: new IntegrityScanner(d.store, d.clock, inventory, flasher, d.logs, d.events, status, d.log),
-    signingKey: VendorSigningKey.loadOrCreate(d.dataDir),
+    signingKey: d.signingKey ?? VendorSigningKey.loadOrCreate(d.dataDir),
     downloader: new Downloader({
       clock: d.clock,
       maxBytes: d.repositoryBytes,

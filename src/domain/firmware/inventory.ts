@@ -62,6 +62,9 @@ const FACTORY: Omit<InventoryItem, 'ImageDigest' | 'Targets'>[] = [
   { Id: '3', kind: 'software', Name: 'Intelligent Provisioning', Version: '3.60', Updateable: true, DeviceClass: 'IP' },
 ];
 
+/** Device classes a controller leaves the factory with (the ones a fleet manifest may give versions of). */
+export const FACTORY_DEVICE_CLASSES: readonly string[] = FACTORY.flatMap((f) => (f.DeviceClass ? [f.DeviceClass] : []));
+
 /** Items the firmware integrity scan verifies (SPEC "Firmware verification"). */
 export const VERIFIED_CLASSES = ['BMC', 'SystemROM', 'CPLD', 'SPS', 'IE'] as const;
 
@@ -78,12 +81,14 @@ export class Inventory {
   private readonly docs: Record<InventoryKind, DocumentCollection<InventoryItem>>;
   private readonly listeners: ((item: InventoryItem) => void)[] = [];
 
-  constructor(store: DocumentStore) {
+  /** `factoryVersions` (device class → version) replaces the factory versions of a new controller (a fleet manifest's). */
+  constructor(store: DocumentStore, factoryVersions: Readonly<Record<string, string>> = {}) {
     this.docs = { firmware: store.collection('firmware.inventory'), software: store.collection('software.inventory') };
     for (const f of FACTORY) {
       if (this.docs[f.kind].has(f.Id)) continue;
       const targets = f.DeviceClass ? [targetGuid(f.DeviceClass)] : [];
-      this.docs[f.kind].put(f.Id, { ...f, Targets: targets, ImageDigest: factoryDigest(f.Name, f.Version) });
+      const Version = (f.DeviceClass && factoryVersions[f.DeviceClass]) || f.Version;
+      this.docs[f.kind].put(f.Id, { ...f, Version, Targets: targets, ImageDigest: factoryDigest(f.Name, Version) });
     }
   }
 
