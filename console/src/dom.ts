@@ -20,6 +20,10 @@ export interface Attrs {
   name?: string;
   autocomplete?: string;
   for?: string;
+  /** Links (a): where, which window, and what the new page may reach of this one. */
+  href?: string;
+  target?: string;
+  rel?: string;
 }
 
 /** An element with attributes and children; strings become text nodes. */

@@ -2,6 +2,7 @@
 // event stream that names what to read again, and a slow poll behind it.
 import { currentSession, login, logout, whenExpired, get, send, type Json } from './api.js';
 import { control, controlsAvailable } from './control.js';
+import { fleet, fleetAvailable } from './fleet.js';
 import { fill, h, health, pick, text } from './dom.js';
 import { origins, openEventStream } from './sse.js';
 import { CHASSIS, SYSTEM, VIEWS, type View, type ViewContext } from './views.js';
@@ -15,6 +16,8 @@ const SETTLED_POST = new Set(['FinishedPost', 'PowerOff', 'Unknown']);
 const root = document.getElementById('app') as HTMLElement;
 let stream: { stop(): void } | undefined;
 let poll: number | undefined;
+/** The open view's own poll (View.pollMs); it stops when the view is left or the session ends. */
+let viewPoll: number | undefined;
 let views: View[] = [...VIEWS];
 let active: View = VIEWS[0]!;
 let pending: number | undefined;
@@ -24,6 +27,8 @@ function showLogin(message?: string): void {
   stream?.stop();
   stream = undefined;
   if (poll !== undefined) clearInterval(poll);
+  if (viewPoll !== undefined) clearInterval(viewPoll);
+  viewPoll = undefined;
   if (transition !== undefined) clearTimeout(transition);
   const user = h('input', { id: 'login-user', name: 'username', autocomplete: 'username', placeholder: 'User name' });
   const pass = h('input', {
@@ -92,6 +97,7 @@ async function showConsole(): Promise<void> {
   if (!session) return showLogin();
   views = [...VIEWS];
   if (await controlsAvailable()) views.push(control);
+  if (await fleetAvailable()) views.push(fleet);
   const live = h('span', { class: 'live', id: 'live', data: { live: 'false' } }, 'connecting');
   const status = h('p', { class: 'status', id: 'status', data: { error: 'false' } });
   const header = h('div', { class: 'summary', id: 'summary' });
@@ -163,6 +169,8 @@ async function showConsole(): Promise<void> {
     active = v;
     for (const b of tabs.querySelectorAll<HTMLElement>('button.tab')) b.classList.toggle('active', b.dataset.view === v.id);
     location.hash = v.id;
+    if (viewPoll !== undefined) clearInterval(viewPoll);
+    viewPoll = v.pollMs ? window.setInterval(schedule, v.pollMs) : undefined;
     fill(main, h('p', { class: 'empty' }, 'Loading…'));
     schedule();
   };
@@ -188,6 +196,8 @@ async function showConsole(): Promise<void> {
 
 /** Replace a view's content; what the user is typing (inputs with an id) and the focus survive the update. */
 function replaceKeepingInput(main: HTMLElement, node: Node): void {
+  // A view that redraws its own node in place (the fleet page) is already shown.
+  if (main.childNodes.length === 1 && main.firstChild === node) return;
   const typed = new Map<string, string>();
   for (const input of main.querySelectorAll<HTMLInputElement>('input[id]')) if (input.value) typed.set(input.id, input.value);
   const focused =

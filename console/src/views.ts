@@ -11,6 +11,8 @@ export interface View {
   id: string;
   title: string;
   watch: readonly string[];
+  /** Read again this often while the view is open, for what no event reports (other controllers). */
+  pollMs?: number;
   render(ctx: ViewContext): Promise<Node>;
 }
 

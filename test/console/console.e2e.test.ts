@@ -49,6 +49,7 @@ describe('web console in Chromium', { skip: browserSkip() }, () => {
     await waitText(page, '#power-state', 'Off');
     await page.waitForSelector('#live[data-live="true"]');
     assert.equal(await page.locator('button.tab[data-view="control"]').count(), 1, 'a Control tab: this service has --enable-control');
+    assert.equal(await page.locator('button.tab[data-view="fleet"]').count(), 0, 'no Fleet tab: this service is not in a fleet');
 
     // Power on from the page; POST steps follow the controller clock the test holds.
     await page.click('button[data-reset="On"]');
