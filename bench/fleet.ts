@@ -21,6 +21,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
 const PASSWORD = 'Bench-Pass-123';
 const BASE_PORT = Number(process.env.FLEET_BASE_PORT ?? 30000);
+// As bench/http.ts: 32 Basic connections on one controller need more than the default 20 session slots.
+const LIMITS = ['--max-sessions', '256', '--max-sessions-per-account', '256'];
 const auth = `Basic ${Buffer.from(`Administrator:${PASSWORD}`).toString('base64')}`;
 const insecure = { rejectUnauthorized: false };
 
@@ -67,14 +69,26 @@ function rssMiB(pid: number): number {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function fleetArgs(dir: string, size: number): string[] {
-  return ['--fleet', String(size), '--port', String(BASE_PORT), '--data-dir', dir, '--admin-password', PASSWORD, '--ssdp-port', '0'];
+  return [
+    '--fleet',
+    String(size),
+    '--port',
+    String(BASE_PORT),
+    '--data-dir',
+    dir,
+    '--admin-password',
+    PASSWORD,
+    '--ssdp-port',
+    '0',
+    ...LIMITS,
+  ];
 }
 
 async function get(url: string, connections: number, seconds: number) {
   const o = { url, headers: { authorization: auth }, connections, tlsOptions: insecure };
   await autocannon({ ...o, duration: 2 });
   const r = await autocannon({ ...o, duration: seconds });
-  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodeStats)}), ${r.errors} errors`);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
 }
 
@@ -177,6 +191,7 @@ async function main(): Promise<void> {
       PASSWORD,
       '--ssdp-port',
       '0',
+      ...LIMITS,
     ]);
     await sleep(2000);
     const singleRss = rssMiB(single.proc.pid!);

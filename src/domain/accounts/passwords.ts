@@ -1,5 +1,5 @@
 // Salted scrypt password hashes, self-describing so the cost can change later.
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -27,7 +27,39 @@ export function unmatchableHash(logN = DEFAULT_SCRYPT_LOG_N): string {
   return `scrypt$${logN}$8$1$${randomBytes(16).toString('base64')}$${randomBytes(KEY_LENGTH).toString('base64')}`;
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/** Matches seen in this process, as keyed digests of (stored hash, password): never the password itself. */
+const MATCHES_MAX = 4096;
+const matchKey = randomBytes(32);
+const matched = new Set<string>();
+const pending = new Map<string, Promise<boolean>>();
+
+/**
+ * Whether the password matches the stored hash. A match already seen in this process answers at
+ * once (the stored hash holds its salt, so a changed password is a new key): a fleet's controllers
+ * share one hash of the administrator's password, and pay scrypt once between them. Checks of the
+ * same pair that overlap share one hash. A mismatch is never remembered: a wrong password or an
+ * unknown user (checked against a dummy hash) always pays the whole cost.
+ */
+export function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const id = createHmac('sha256', matchKey).update(stored).update('\0').update(password).digest('base64');
+  if (matched.has(id)) return Promise.resolve(true);
+  let check = pending.get(id);
+  if (!check) {
+    check = scryptVerify(password, stored).finally(() => pending.delete(id));
+    void check.then(
+      (ok) => {
+        if (!ok) return;
+        if (matched.size >= MATCHES_MAX) matched.clear();
+        matched.add(id);
+      },
+      () => undefined,
+    );
+    pending.set(id, check);
+  }
+  return check;
+}
+
+async function scryptVerify(password: string, stored: string): Promise<boolean> {
   const [scheme, logN, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !logN || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
