@@ -1,7 +1,7 @@
 // The composition root: builds the store, platform, domain and API, and
 // starts the HTTPS listener. Tests call startService() with a ManualClock.
 import { randomUUID } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +96,8 @@ export interface ControllerSeat {
   /** The vendor's keys, one pair for the fleet: one license key or signed package serves every controller. */
   licenseKey: VendorLicenseKey;
   firmwareKey: VendorSigningKey;
+  /** An empty, migrated database a new controller's starts as a copy of. */
+  databaseTemplate: string;
   /** The key secrets are sealed with at rest: the fleet's, in its data dir. */
   secrets: Secrets;
   /** How the controller leaves the factory: applied on its first start only. */
@@ -135,6 +137,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     () => clock.now(),
     [...EVENT_MIGRATIONS, ...(opts.migrations ?? [])],
     config.durability as Durability,
+    opts.seat?.databaseTemplate,
   );
   const store = new DocumentStore(db, opts.seat?.secrets ?? Secrets.loadOrCreate(dataDir));
 
@@ -180,16 +183,20 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const tls = await ensureTlsMaterial(dataDir, clock, config.tlsCert, config.tlsKey, seat?.issueTls);
   let http: HttpServer | undefined;
   let clientCAs: string[] | undefined;
+  // Decided by the certificate itself: a --tls-cert or an installed replacement counts as signed unless
+  // self-signed. Parsed when first asked (certificate login asks), not at every start.
+  let selfSigned: boolean | undefined;
   const https: Services['https'] = {
     cert: tls.cert,
     key: tls.key,
-    // Decided by the certificate itself: a --tls-cert or an installed replacement counts as signed unless self-signed.
-    selfSigned: isSelfSigned(tls.cert),
+    get selfSigned() {
+      return (selfSigned ??= isSelfSigned(https.cert));
+    },
     replace(cert, key) {
       saveTlsMaterial(dataDir, cert, key);
       https.cert = cert;
       https.key = key;
-      https.selfSigned = isSelfSigned(cert);
+      selfSigned = undefined;
       http?.setCertificate(cert, key, clientCAs);
     },
     setClientCAs(pems) {
@@ -382,6 +389,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     ),
     log,
     site: consoleSite(),
+    lazyTls: seat !== undefined,
   });
   // Trusted CAs registered before the listener existed (certificate login).
   if (clientCAs) http.setCertificate(https.cert, https.key, clientCAs);
@@ -424,6 +432,14 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       await ownLog?.close();
     },
   };
+}
+
+/** An empty database with every migration a controller's needs, for a fleet's new controllers to copy. */
+export function writeDatabaseTemplate(path: string, now: () => number, migrations: readonly Migration[] = []): void {
+  rmSync(path, { force: true });
+  const db = openDatabase(path, now, [...EVENT_MIGRATIONS, ...migrations]);
+  // One self-contained file (still in WAL mode, so a copy opens without a header rewrite): closing checkpoints and removes the -wal.
+  db.close();
 }
 
 function isMovable(c: Clock): c is MovableClock {

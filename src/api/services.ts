@@ -120,7 +120,7 @@ export interface HttpsIdentity {
   cert: string;
   key: string;
   /** True while the certificate is the self-signed one generated at first start. */
-  selfSigned: boolean;
+  readonly selfSigned: boolean;
   /** Install a new certificate and key; takes effect for new connections at once. */
   replace(cert: string, key: string): void;
   /** Trusted CAs for client certificates (certificate login). */

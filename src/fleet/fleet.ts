@@ -8,7 +8,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { INITIAL_PASSWORD_FILE, startDiscovery, startService, type ControllerSeat, type RunningService } from '../app.js';
+import {
+  INITIAL_PASSWORD_FILE,
+  startDiscovery,
+  startService,
+  writeDatabaseTemplate,
+  type ControllerSeat,
+  type RunningService,
+} from '../app.js';
 import { ipv4ToNumber, numberToIpv4, type Config } from '../config.js';
 import { generatePassword, hashPassword, verifyPassword } from '../domain/accounts/passwords.js';
 import { VendorSigningKey } from '../domain/firmware/signing.js';
@@ -26,6 +33,7 @@ import { loadFleetManifest, FleetManifestError, type FleetGroup } from './manife
 export const FLEET_CA_CERT = 'fleet-ca.pem';
 export const FLEET_CA_KEY = 'fleet-ca-key.pem';
 const FLEET_ADMIN_HASH = 'fleet-admin-hash';
+const DATABASE_TEMPLATE = 'controller-template.sqlite';
 /** Controllers started at once: their starts wait on files and key generation, so a few overlap well. */
 const START_CONCURRENCY = 8;
 
@@ -128,6 +136,9 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
   const licenseKey = ensureVendorLicenseKey(root);
   const firmwareKey = VendorSigningKey.loadOrCreate(root);
   const secrets = Secrets.loadOrCreate(root);
+  // Made again at every start, so it always has this version's migrations.
+  const databaseTemplate = join(root, DATABASE_TEMPLATE);
+  writeDatabaseTemplate(databaseTemplate, () => wall.now());
   const profiles = new Map<string, HardwareProfile>();
   const profile = (name: string) => {
     let p = profiles.get(name);
@@ -149,6 +160,7 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
     licenseKey,
     firmwareKey,
     secrets,
+    databaseTemplate,
     factory: { firmware: m.factory.firmware, power: m.factory.power, license: m.factory.license },
     fleet: view,
   });

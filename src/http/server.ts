@@ -24,6 +24,12 @@ export interface HttpOptions {
   limits: ConnectionLimits;
   /** Files served without credentials beside the API (the web console). */
   site?: StaticSite;
+  /**
+   * Make the certificate's TLS context at the first connection rather than at start (a fleet:
+   * a thousand controllers start without parsing a thousand keys). The identity must have been
+   * checked already: a context that cannot be made then drops that connection.
+   */
+  lazyTls?: boolean;
 }
 
 /**
@@ -299,10 +305,11 @@ export async function startHttpServer(o: HttpOptions) {
   };
 
   const headersMs = limits.headersTimeout * 1000;
+  const identity = { key: o.key, cert: o.cert, ...TLS_POLICY };
+  let lazyIdentity: (typeof identity & { ca?: string[] }) | undefined = o.lazyTls ? identity : undefined;
   const server: Server = createServer(
     {
-      key: o.key,
-      cert: o.cert,
+      ...(o.lazyTls ? {} : identity),
       ...TLS_POLICY,
       // Ask for, but do not require, a client certificate (certificate login).
       requestCert: true,
@@ -346,6 +353,19 @@ export async function startHttpServer(o: HttpOptions) {
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     answerRaw(socket, vendorError(501, 'MethodNotAllowed', 'CONNECT', String(req.url ?? '').slice(0, 256)));
   });
+  // Before the TLS layer takes the connection: its socket is made with the context set here.
+  if (lazyIdentity) {
+    server.prependListener('connection', (s: Socket) => {
+      if (!lazyIdentity) return;
+      try {
+        server.setSecureContext(lazyIdentity);
+        lazyIdentity = undefined;
+      } catch (err) {
+        log.error({ err }, 'the HTTPS identity cannot be used; connection dropped');
+        s.destroy();
+      }
+    });
+  }
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
     sockets.add(s);
@@ -369,7 +389,8 @@ export async function startHttpServer(o: HttpOptions) {
     port,
     /** Swap the server certificate without a restart. */
     setCertificate(cert: string, key: string, ca?: string[]) {
-      server.setSecureContext({ cert, key, ca, ...TLS_POLICY });
+      if (lazyIdentity) lazyIdentity = { cert, key, ca, ...TLS_POLICY };
+      else server.setSecureContext({ cert, key, ca, ...TLS_POLICY });
     },
     /** Stop listening and drop every connection, as a controller reset does. */
     close: () =>

@@ -179,7 +179,13 @@ export interface Match {
 interface Node {
   literal: Map<string, Node>;
   param?: { name: string; node: Node };
-  entry?: { route: AnyRoute; template: string[]; paramNames: readonly string[]; action?: ActionRoute<string, any>; membersAlias?: boolean };
+  entry?: {
+    route: AnyRoute;
+    template: readonly string[];
+    paramNames: readonly string[];
+    action?: ActionRoute<string, any>;
+    membersAlias?: boolean;
+  };
 }
 
 const newNode = (): Node => ({ literal: new Map() });
@@ -203,6 +209,16 @@ export function actionPath(
 ): string {
   const oem = vendorPlace === 'oem-vendor' ? 'Oem/Vendor/' : 'Oem/';
   return `${route.path}Actions/${def.oem ? oem : ''}${def.name}/`;
+}
+
+/** Path templates split once per process: every route table of a fleet declares the same ones. */
+const templates = new Map<string, { template: readonly string[]; paramNames: readonly string[] }>();
+
+function templateOf(path: string): { template: readonly string[]; paramNames: readonly string[] } {
+  let t = templates.get(path);
+  if (!t)
+    templates.set(path, (t = Object.freeze({ template: Object.freeze(splitPath(path)), paramNames: Object.freeze(paramNamesOf(path)) })));
+  return t;
 }
 
 /** Paths remembered by match(); the table is fixed once built, so a path always matches the same way. */
@@ -248,7 +264,7 @@ export class RouteTable {
   verify(): void {
     const missing: string[] = [];
     for (const r of this.all) {
-      for (const name of paramNamesOf(r.path)) {
+      for (const name of templateOf(r.path).paramNames) {
         if (!r.params?.[name] && !this.resolvers.has(name)) missing.push(`{${name}} in ${r.path}`);
       }
     }
@@ -341,7 +357,7 @@ export class RouteTable {
   }
 
   private insert(path: string, entry: Omit<NonNullable<Node['entry']>, 'template' | 'paramNames'>): void {
-    const template = splitPath(path);
+    const { template, paramNames } = templateOf(path);
     let node = this.root;
     for (const seg of template) {
       if (seg.startsWith('{') && seg.endsWith('}')) {
@@ -362,7 +378,7 @@ export class RouteTable {
       }
     }
     if (node.entry) throw new Error(`duplicate route ${path}`);
-    node.entry = { ...entry, template, paramNames: Object.freeze(paramNamesOf(path)) };
+    node.entry = { ...entry, template, paramNames };
   }
 
   private walk(node: Node, segs: string[], i: number, params: Record<string, string>): Node | undefined {

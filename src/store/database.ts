@@ -3,7 +3,7 @@
 // operating system, before it returns: it survives kill -9 of the process,
 // though not a power loss. 'power-loss' (synchronous=FULL) syncs every commit.
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export type Db = Database.Database;
@@ -44,16 +44,24 @@ export function openDatabase(
   now: () => number,
   extraMigrations: readonly Migration[] = [],
   durability: Durability = 'crash',
+  /** A new database starts as a copy of this one (a fleet's: migrated once, not once per controller). */
+  template?: string,
 ): Db {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    if (template && !existsSync(path)) {
+      // Whole or not at all: a start killed mid-copy leaves no half database behind.
+      copyFileSync(template, `${path}.new`);
+      renameSync(`${path}.new`, path);
+    }
     closeSync(openSync(path, 'a', 0o600));
     // A database (and the -wal/-shm a kill left) from an older version may be 0644.
     for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
   }
   const db = new Database(path);
-  if (path !== ':memory:') db.pragma('journal_mode = WAL');
+  // Durability first: switching a new file to WAL is itself a commit.
   db.pragma(durability === 'power-loss' ? 'synchronous = FULL' : 'synchronous = NORMAL');
+  if (path !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   // Deleted and overwritten content is zeroed where that costs no extra I/O, so a value
   // rewritten in place (a plain secret sealed at start) leaves no copy behind.

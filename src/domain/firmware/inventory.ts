@@ -84,12 +84,16 @@ export class Inventory {
   /** `factoryVersions` (device class → version) replaces the factory versions of a new controller (a fleet manifest's). */
   constructor(store: DocumentStore, factoryVersions: Readonly<Record<string, string>> = {}) {
     this.docs = { firmware: store.collection('firmware.inventory'), software: store.collection('software.inventory') };
-    for (const f of FACTORY) {
-      if (this.docs[f.kind].has(f.Id)) continue;
-      const targets = f.DeviceClass ? [targetGuid(f.DeviceClass)] : [];
-      const Version = (f.DeviceClass && factoryVersions[f.DeviceClass]) || f.Version;
-      this.docs[f.kind].put(f.Id, { ...f, Version, Targets: targets, ImageDigest: factoryDigest(f.Name, Version) });
-    }
+    const missing = FACTORY.filter((f) => !this.docs[f.kind].has(f.Id));
+    // A new controller's inventory in one commit.
+    if (missing.length)
+      store.transaction(() => {
+        for (const f of missing) {
+          const targets = f.DeviceClass ? [targetGuid(f.DeviceClass)] : [];
+          const Version = (f.DeviceClass && factoryVersions[f.DeviceClass]) || f.Version;
+          this.docs[f.kind].put(f.Id, { ...f, Version, Targets: targets, ImageDigest: factoryDigest(f.Name, Version) });
+        }
+      });
   }
 
   list(kind: InventoryKind): InventoryItem[] {
