@@ -34,10 +34,14 @@ interface Started {
 }
 
 /** The built CLI pinned to CPU 0, with the node flags `npm start` uses; resolves on its listening line. */
-async function start(args: string[]): Promise<Started> {
-  const flags = (process.env.npm_package_config_node_flags ?? '').split(' ').filter(Boolean);
+async function start(args: string[], cpus = '0'): Promise<Started> {
+  // A fleet runs as `npm run fleet` runs it (package.json config.fleet_node_flags), one controller as `npm start`.
+  const fleet = args.includes('--fleet');
+  const flags = ((fleet ? process.env.npm_package_config_fleet_node_flags : process.env.npm_package_config_node_flags) ?? '')
+    .split(' ')
+    .filter(Boolean);
   const t0 = performance.now();
-  const proc = spawn('taskset', ['-c', '0', process.execPath, ...flags, 'dist/cli.js', ...args], {
+  const proc = spawn('taskset', ['-c', cpus, process.execPath, ...flags, 'dist/cli.js', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -165,10 +169,17 @@ async function main(): Promise<void> {
     const baseRss = rssMiB(one.proc.pid!);
     await stop(one);
 
+    // Start times on one core (as everything else here), then with both (the machine's two).
     const dir = join(root, 'fleet');
     const first = await start(fleetArgs(dir, SIZE));
     const firstMs = first.wallMs;
     await stop(first);
+    const twoCores = join(root, 'fleet-2');
+    const firstTwo = await start(fleetArgs(twoCores, SIZE), '0,1');
+    await stop(firstTwo);
+    const restartTwo = await start(fleetArgs(twoCores, SIZE), '0,1');
+    await stop(restartTwo);
+    rmSync(twoCores, { recursive: true, force: true });
     const fleet = await start(fleetArgs(dir, SIZE));
     await sleep(10_000);
     const idleRss = rssMiB(fleet.proc.pid!);
@@ -196,15 +207,21 @@ async function main(): Promise<void> {
     await sleep(2000);
     const singleRss = rssMiB(single.proc.pid!);
     const singleLatency = await get(`https://127.0.0.1:${BASE_PORT}/redfish/v1/Systems/1/`, 1, Math.max(3, SECONDS / 2));
-    const singleLoad = await get(`https://127.0.0.1:${BASE_PORT}/redfish/v1/Systems/1/`, CONNECTIONS, SECONDS);
+    // The same load generator as the fleet's (one autocannon per connection), all on the one controller.
+    const singleLoad = await spread(
+      Array.from({ length: CONNECTIONS }, () => BASE_PORT),
+      SECONDS,
+    );
     await stop(single);
 
     const kill = await killTest(join(root, 'kill'));
 
     const perController = (idleRss - baseRss) / (SIZE - 1);
     const rows: [string, string, string][] = [
-      [`start, ${SIZE} controllers, fresh data dir`, `${(firstMs / 1000).toFixed(1)} s`, '< 10 s'],
-      [`start, ${SIZE} controllers, restart`, `${(fleet.wallMs / 1000).toFixed(1)} s`, '< 10 s'],
+      [`start, ${SIZE} controllers, fresh data dir, one core`, `${(firstMs / 1000).toFixed(1)} s`, '< 10 s'],
+      [`start, ${SIZE} controllers, restart, one core`, `${(fleet.wallMs / 1000).toFixed(1)} s`, '< 10 s'],
+      [`start, ${SIZE} controllers, fresh data dir, two cores`, `${(firstTwo.wallMs / 1000).toFixed(1)} s`, '< 10 s'],
+      [`start, ${SIZE} controllers, restart, two cores`, `${(restartTwo.wallMs / 1000).toFixed(1)} s`, '< 10 s'],
       ['RSS idle, fleet of 1 (base)', `${baseRss} MiB`, ''],
       [`RSS idle, fleet of ${SIZE}`, `${idleRss} MiB`, '< 1.5 GB'],
       ['RSS per controller above the base', `${perController.toFixed(2)} MiB`, '< 1.5 MB'],
@@ -236,7 +253,7 @@ async function main(): Promise<void> {
     for (const [k, v, target] of rows) process.stdout.write(`${k.padEnd(width)}  ${v.padEnd(40)} ${target}\n`);
     writeFileSync(
       'bench/fleet-results.json',
-      `${JSON.stringify({ size: SIZE, firstMs, restartMs: fleet.wallMs, baseRss, idleRss, loadedRss, perController, singleRss, latency, singleLatency, fleetSpread, singleLoad, kill }, null, 2)}\n`,
+      `${JSON.stringify({ size: SIZE, firstMs, restartMs: fleet.wallMs, firstTwoCoresMs: firstTwo.wallMs, restartTwoCoresMs: restartTwo.wallMs, baseRss, idleRss, loadedRss, perController, singleRss, latency, singleLatency, fleetSpread, singleLoad, kill }, null, 2)}\n`,
     );
   } finally {
     rmSync(root, { recursive: true, force: true });

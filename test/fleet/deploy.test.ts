@@ -58,6 +58,7 @@ const container = pod.containers[0] as Obj;
 const fleetSize = Number((container.env as Obj[]).find((e) => e.name === 'FLEET_SIZE')?.value);
 const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Obj;
 const nodeFlags = String(packageJson.config.node_flags).split(/\s+/);
+const fleetNodeFlags = String(packageJson.config.fleet_node_flags).split(/\s+/);
 
 /** The container's environment in pod `podName`, as the kubelet builds it. */
 function containerEnv(podName: string): Record<string, string> {
@@ -139,7 +140,7 @@ function shardConfig(podName: string): { config: Config; toLocal: (path: string)
   const script = r.argv.find((a) => a.endsWith('.js'));
   assert.ok(script, 'node runs a script');
   const scriptAt = r.argv.indexOf(script);
-  assert.deepEqual(r.argv.slice(0, scriptAt), nodeFlags, 'node flags as package.json config.node_flags');
+  assert.deepEqual(r.argv.slice(0, scriptAt), fleetNodeFlags, 'node flags as package.json config.fleet_node_flags (npm run fleet)');
   const toLocal = mountedFiles();
   const flags = r.argv.slice(scriptAt + 1).map(toLocal);
   // The image's environment is there too; flags win over it.
@@ -458,7 +459,9 @@ describe('Dockerfile', () => {
   it('runs node as package.json says, as a non-root user, with /data as a volume and 0.0.0.0 as the address', () => {
     const d = dockerfile();
     const entrypoint = JSON.parse(args(d, 'ENTRYPOINT')[0]!) as string[];
-    assert.deepEqual(entrypoint, ['node', ...nodeFlags, 'dist/cli.js']);
+    assert.deepEqual(entrypoint, ['node', 'dist/cli.js']);
+    // In NODE_OPTIONS, so `docker run -e NODE_OPTIONS=...` can give a fleet config.fleet_node_flags.
+    assert.deepEqual(d.env.NODE_OPTIONS?.split(/\s+/), nodeFlags);
     assert.ok(d.user, 'USER is set');
     assert.ok(!['root', '0'].includes(d.user.split(':')[0]!), `USER ${d.user} is not root`);
     const volumes = args(d, 'VOLUME').flatMap((v) => (v.startsWith('[') ? (JSON.parse(v) as string[]) : v.split(/\s+/)));
