@@ -97,9 +97,19 @@ export class ComponentRepository {
   ) {
     this.docs = store.collection('firmware.component');
     this.dir = join(dataDir, 'repository');
-    mkdirSync(join(this.dir, '.incoming'), { recursive: true });
-    // Uploads cut short by a restart or kill -9 leave temp files; nothing refers to them.
-    for (const f of readdirSync(join(this.dir, '.incoming'))) rmSync(join(this.dir, '.incoming', f), { force: true });
+    // Made on first use (a fleet's thousand new controllers make none): uploads cut short by a
+    // restart or kill -9 leave temp files that nothing refers to.
+    const incoming = join(this.dir, '.incoming');
+    if (existsSync(incoming)) for (const f of readdirSync(incoming)) rmSync(join(incoming, f), { force: true });
+  }
+
+  private made = false;
+
+  /** The repository's directories, made the first time a file is to be written. */
+  private ensureDirs(): void {
+    if (this.made) return;
+    mkdirSync(join(this.dir, '.incoming'), { recursive: true, mode: 0o700 });
+    this.made = true;
   }
 
   /** The components: shared and frozen, parsed once per change of the repository. */
@@ -135,6 +145,7 @@ export class ComponentRepository {
 
   /** Where a multi-section upload is assembled; its bytes count as used. */
   partialPath(): string {
+    this.ensureDirs();
     return join(this.dir, '.partial');
   }
 
@@ -146,6 +157,7 @@ export class ComponentRepository {
 
   /** A fresh temp path for an incoming file. */
   incomingPath(): string {
+    this.ensureDirs();
     return join(this.dir, '.incoming', randomBytes(12).toString('hex'));
   }
 

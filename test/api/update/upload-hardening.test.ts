@@ -2,7 +2,7 @@
 // forms, credentials, images and file names without a crash or a 500, and the
 // service answers afterwards.
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
@@ -44,7 +44,11 @@ describe('HttpPushUri upload hardening', () => {
   const post = (body: string | Buffer, auth: 'none' | 'session', headers: Record<string, string> = {}) =>
     svc.req('POST', UPLOAD_URI, { rawBody: body, auth, headers: { 'content-type': FORM, ...headers } });
   const state = async () => (await svc.get(US)).body.Oem.Vendor.State as string;
-  const incoming = () => readdirSync(join(svc.dataDir, 'repository', '.incoming'));
+  // Made at the first upload: absent, it holds nothing.
+  const incoming = () => {
+    const dir = join(svc.dataDir, 'repository', '.incoming');
+    return existsSync(dir) ? readdirSync(dir) : [];
+  };
 
   /** The answer is a Redfish error with exactly these message ids; the service still serves a GET. */
   const refused = async (r: Response, status: number, ids: string[]) => {
