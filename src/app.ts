@@ -359,11 +359,13 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     });
   }
   registerAllRoutes(services);
-  // Every file the start wrote or found is 0600 and every directory 0700, first start or older data dir alike.
-  tightenDataDir(dataDir, [
-    ...[DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, SECRETS_KEY_FILE, INITIAL_PASSWORD_FILE],
-    ...[SELF_SIGNED_CERT, SELF_SIGNED_KEY, LICENSE_SIGNING_KEY_FILE, SIGNING_KEY_FILE, update.repository.dir],
-  ]);
+  // Every file the start found is 0600 and every directory 0700, whatever an older version left
+  // (a first start made its own files so).
+  if (!firstStart)
+    tightenDataDir(dataDir, [
+      ...[DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, SECRETS_KEY_FILE, INITIAL_PASSWORD_FILE],
+      ...[SELF_SIGNED_CERT, SELF_SIGNED_KEY, LICENSE_SIGNING_KEY_FILE, SIGNING_KEY_FILE, update.repository.dir],
+    ]);
   // Secrets an older version stored in plain text were sealed by their areas above: let no copy stay in the WAL.
   // A new database holds nothing older to seal (and a fleet makes a thousand at once).
   if (!firstStart) db.pragma('wal_checkpoint(TRUNCATE)');

@@ -2,7 +2,9 @@
 // default keys, and the test tooling. Uses WebCrypto through @peculiar/x509.
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
-import { webcrypto } from 'node:crypto';
+import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign as cryptoSign, webcrypto, type KeyObject } from 'node:crypto';
+import * as der from './der.js';
+import { children } from './der.js';
 
 x509.cryptoProvider.set(webcrypto);
 
@@ -34,8 +36,8 @@ export interface IssueOptions {
   keyType?: 'ec' | 'rsa';
 }
 
-function toPem(label: string, der: ArrayBuffer): string {
-  const b64 = Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n');
+function toPem(label: string, bytes: ArrayBuffer | Buffer): string {
+  const b64 = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes)).toString('base64').replace(/.{64}/g, '$&\n');
   return `-----BEGIN ${label}-----\n${b64}${b64.endsWith('\n') ? '' : '\n'}-----END ${label}-----\n`;
 }
 
@@ -103,4 +105,77 @@ export async function loadIssuer(certPem: string, keyPem: string): Promise<Issue
   const privateKey = await webcrypto.subtle.importKey('pkcs8', der, alg, true, ['sign']);
   const publicKey = await cert.publicKey.export(alg, ['verify']);
   return { certPem, keyPem, cert, keys: { privateKey, publicKey } };
+}
+
+/** An EC issuer ready for issueServerCertificate: its subject as encoded, its key and its key identifier. */
+export interface FastIssuer {
+  subject: Buffer;
+  key: KeyObject;
+  keyId: Buffer;
+}
+
+/** The issuer for issueServerCertificate, or undefined when it is not an EC CA with a key identifier. */
+export function fastIssuer(ca: IssuedCertificate): FastIssuer | undefined {
+  const keyId = ca.cert.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId;
+  if (ca.cert.publicKey.algorithm.name !== 'ECDSA' || !keyId) return undefined;
+  const tbs = children(Buffer.from(ca.cert.rawData))[0]!;
+  // version, serialNumber, signature, issuer, validity, subject, ...
+  const subject = children(tbs)[5]!;
+  return { subject, key: createPrivateKey(ca.keyPem), keyId: Buffer.from(keyId, 'hex') };
+}
+
+const NAME_OIDS: Record<string, string> = { CN: '2.5.4.3', O: '2.5.4.10', OU: '2.5.4.11' };
+
+/**
+ * A server certificate with a new P-256 key, signed by an EC issuer: the same certificate as
+ * issueCertificate's (`usage: ['server']`), written with node:crypto and DER by hand. A fleet
+ * makes a thousand of them; the generic path costs about 6 ms each, this one a fraction of that.
+ */
+export function issueServerCertificate(
+  issuer: FastIssuer,
+  o: Pick<IssueOptions, 'subject' | 'dnsNames' | 'ipAddresses' | 'notBefore' | 'days'>,
+): { certPem: string; keyPem: string } {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const spki = publicKey.export({ type: 'spki', format: 'der' });
+  const subjectKey = children(spki)[1]!.subarray(3); // the BIT STRING's bits, past its header and unused-bits byte
+  const name = der.seq(
+    ...o.subject.split(/\s*,\s*/).map((rdn) => {
+      const [k, ...v] = rdn.split('=');
+      const type = NAME_OIDS[k!.trim()];
+      if (!type) throw new Error(`issueServerCertificate: unsupported name attribute ${k}`);
+      return der.set(der.seq(der.oid(type), der.utf8(v.join('='))));
+    }),
+  );
+  const ext = (id: string, critical: boolean, value: Buffer) =>
+    der.seq(der.oid(id), ...(critical ? [der.bool(true)] : []), der.octets(value));
+  const names = [
+    ...(o.dnsNames ?? []).map((d) => der.implicit(2, Buffer.from(d, 'ascii'))),
+    ...(o.ipAddresses ?? []).map((ip) => der.implicit(7, der.ipBytes(ip))),
+  ];
+  const extensions = [
+    ext('2.5.29.19', true, der.seq()),
+    ext('2.5.29.15', true, der.bits(Buffer.from([0x80]), 7)),
+    ext('2.5.29.14', false, der.octets(createHash('sha1').update(subjectKey).digest())),
+    ext('2.5.29.37', false, der.seq(der.oid(EKU.server))),
+    ...(names.length ? [ext('2.5.29.17', false, der.seq(...names))] : []),
+    ext('2.5.29.35', false, der.seq(der.implicit(0, issuer.keyId))),
+  ];
+  const serial = randomBytes(12);
+  serial[0]! &= 0x7f;
+  serial[0]! |= 0x10;
+  const ecdsaSha256 = der.seq(der.oid('1.2.840.10045.4.3.2'));
+  const notAfter = new Date(o.notBefore.getTime() + (o.days ?? 3650) * 86_400_000);
+  const tbs = der.seq(
+    der.explicit(0, der.integer(Buffer.from([2]))),
+    der.integer(serial),
+    ecdsaSha256,
+    issuer.subject,
+    der.seq(der.time(o.notBefore), der.time(notAfter)),
+    name,
+    spki,
+    der.explicit(3, der.seq(...extensions)),
+  );
+  const signature = cryptoSign('sha256', tbs, issuer.key);
+  const cert = der.seq(tbs, ecdsaSha256, der.bits(signature));
+  return { certPem: toPem('CERTIFICATE', cert), keyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string };
 }
