@@ -63,9 +63,10 @@ async function fetchCanned(base: string, s: Scenario) {
   const res = await request(base + s.path, { method: s.method ?? 'GET', headers, body: s.body, dispatcher: agent });
   const body = await res.body.text();
   if (res.statusCode >= 300) throw new Error(`${s.method ?? 'GET'} ${s.path}: ${res.statusCode} ${body}`);
-  const keep = ['content-type', 'odata-version', 'etag', 'allow', 'cache-control', 'link'];
+  // The same bytes: every header the service sent, but those node writes itself.
+  const nodes = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
   const out: Record<string, string> = {};
-  for (const h of keep) if (res.headers[h]) out[h] = String(res.headers[h]);
+  for (const [h, v] of Object.entries(res.headers)) if (!nodes.has(h) && v !== undefined) out[h] = String(v);
   return { status: res.statusCode, headers: out, body };
 }
 

@@ -148,26 +148,35 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   throw parsed.reason === 'depth' ? vendorError(400, 'JsonNestingTooDeep', MAX_JSON_DEPTH) : baseError('MalformedJSON');
 }
 
+/** Write an answer; its headers object is the answer's own, so it is completed in place. */
 function send(log: Logger, res: ServerResponse, out: Outgoing): void {
   if (res.headersSent || res.destroyed) return;
-  res.setHeader('Strict-Transport-Security', HSTS);
+  // Passed whole to writeHead (not setHeader): node then formats them without merging.
+  const headers = out.headers;
+  headers['Strict-Transport-Security'] = HSTS;
+  const body = out.body;
+  // A body of known size goes with its length rather than chunked.
+  if (headers['Content-Length'] === undefined) {
+    if (typeof body === 'string') headers['Content-Length'] = String(Buffer.byteLength(body));
+    else if (Buffer.isBuffer(body)) headers['Content-Length'] = String(body.length);
+  }
   if (out.stream) {
     // A long-lived body (server-sent events): the protocol layer writes to the response.
-    res.writeHead(out.status, out.headers);
+    res.writeHead(out.status, headers);
     res.flushHeaders();
     out.stream(res);
     return;
   }
-  res.writeHead(out.status, out.headers);
-  if (out.body instanceof Readable) {
+  res.writeHead(out.status, headers);
+  if (body instanceof Readable) {
     // A body that fails midway (a file read error) cannot be answered any more: the connection is cut.
-    out.body.on('error', (err) => {
+    body.on('error', (err) => {
       log.warn({ err, method: res.req.method, path: res.req.url }, 'response body failed; connection closed');
       res.destroy();
     });
-    out.body.pipe(res);
+    body.pipe(res);
   } else {
-    res.end(out.body);
+    res.end(body);
   }
 }
 

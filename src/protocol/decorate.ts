@@ -16,8 +16,8 @@ export interface Decorated {
   type?: ResourceType;
   /** The resource as JSON, @odata.etag left out, when the ETag was computed from exactly that. */
   json?: string;
-  /** The full body of a GET (with @odata.etag), kept once made for a reused representation. */
-  body?: string;
+  /** The full body of a GET (with @odata.etag) as sent, kept once made for a reused representation. */
+  body?: Buffer;
 }
 
 /** Decorations of frozen (memoized) handler results, by the result object. */

@@ -315,12 +315,14 @@ export class Dispatcher {
       ETag: etag,
     };
     if (type) headers.Link = linkHeader(type);
-    let body: string;
-    // The dialect's spelling is part of the representation kept for reuse.
+    let body: Buffer | string;
+    // The dialect's spelling is part of the representation kept for reuse, encoded once.
     if (resource === got.resource)
-      body = got.body ??= this.dialect.json(got.json && got.json !== '{}' ? withEtag(got.json, etag) : JSON.stringify(resource));
+      body = got.body ??= Buffer.from(
+        this.dialect.json(got.json && got.json !== '{}' ? withEtag(got.json, etag) : JSON.stringify(resource)),
+      );
     else body = this.dialect.json(JSON.stringify(resource));
-    if (head) headers['Content-Length'] = String(Buffer.byteLength(body));
+    headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
     return { status: 200, headers, body: head ? undefined : body };
   }
 

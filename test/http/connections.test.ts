@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { idleTcp, parseAnswer, rawTls, type RawConnection } from '../support/raw-http.js';
+import { endsWithWholeAnswer, idleTcp, parseAnswer, rawTls, type RawConnection } from '../support/raw-http.js';
 import { ADMIN_PASSWORD, ADMIN_USER, basic, startTestService, type TestService } from '../support/service.js';
 import { waitUntil } from '../support/wait.js';
 
@@ -132,7 +132,7 @@ describe('connection cap', () => {
   async function getOn(c: RawConnection): Promise<number> {
     const from = c.text().length;
     c.socket.write('GET /redfish/v1/ HTTP/1.1\r\nHost: x\r\n\r\n');
-    await waitUntil(() => /\r\n0\r\n\r\n$/.test(c.text().slice(from)), 'the answer', 5_000);
+    await waitUntil(() => endsWithWholeAnswer(c.text().slice(from)), 'the answer', 5_000);
     return parseAnswer(c.text().slice(from)).status;
   }
 

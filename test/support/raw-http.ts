@@ -106,3 +106,14 @@ export function parseAnswer(text: string): { status: number; headers: Record<str
   }
   return { status, headers, body };
 }
+
+/** Whether raw text ends with a whole answer (its body complete, by Content-Length or the last chunk). */
+export function endsWithWholeAnswer(text: string): boolean {
+  const last = text.lastIndexOf('HTTP/1.1 ');
+  const end = text.indexOf('\r\n\r\n', last);
+  if (last < 0 || end < 0) return false;
+  const { headers } = parseAnswer(text.slice(last));
+  const body = text.length - (end + 4);
+  if (headers['transfer-encoding'] === 'chunked') return text.endsWith('\r\n0\r\n\r\n');
+  return body === Number(headers['content-length'] ?? 0);
+}
