@@ -1,6 +1,6 @@
 // The service's structured log: pino JSON lines on stdout, written through
 // pino's asynchronous destination (sonic-boom). Lines collect here and go out in
-// one write once 16 KiB are waiting, and at least every 250 ms of the controller
+// one write once 64 KiB are waiting, and at least every 250 ms of the controller
 // clock, because one write system call per request line cost more than a whole
 // cached GET. They are joined here rather than in sonic-boom, which measures its
 // whole pending buffer at every line (a tenth of a cached GET's time).
@@ -8,7 +8,7 @@ import pino, { type Logger } from 'pino';
 import type { Clock } from './platform/clock.js';
 
 const FLUSH_MS = 250;
-const FLUSH_BYTES = 16 * 1024;
+const FLUSH_BYTES = 64 * 1024;
 /** sonic-boom needs its largest single write to be above the flush size. */
 const MAX_WRITE = 4 * FLUSH_BYTES;
 /** Lines waiting for a reader that does not keep up: beyond this they are dropped (and counted), not queued without bound. */

@@ -47,15 +47,18 @@ describe('service log', () => {
     await out.close();
   });
 
-  it('writes 16 KiB of lines without waiting for the clock', async () => {
+  it('writes 64 KiB of lines without waiting for the clock, and less only on the clock', async () => {
     const clock = new ManualClock();
     const file = logFile();
     const out = createLog('info', clock, file.fd);
     const filler = 'x'.repeat(1000);
-    for (let i = 0; i < 20; i++) out.log.info({ i, filler }, 'bulk');
-    await until(() => file.text().length >= 16 * 1024);
+    for (let i = 0; i < 60; i++) out.log.info({ i, filler }, 'bulk');
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(file.text(), '', 'under 64 KiB waits');
+    for (let i = 60; i < 70; i++) out.log.info({ i, filler }, 'bulk');
+    await until(() => file.text().length >= 64 * 1024);
     await out.close();
-    assert.equal(file.text().trim().split('\n').length, 20);
+    assert.equal(file.text().trim().split('\n').length, 70);
   });
 
   it('writes out what is collected on close and on flush', async () => {

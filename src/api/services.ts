@@ -67,7 +67,7 @@ export interface Services {
   routes: RouteTable;
   /** Stable across restarts: generated on first start. */
   serviceUuid: string;
-  settings: { get(): ServiceSettings; set(s: ServiceSettings): void };
+  settings: { get(): ServiceSettings; peek(): Readonly<ServiceSettings>; set(s: ServiceSettings): void };
   /** Integrated management log and event log. */
   logs: Logs;
   /** The manager's virtual media devices; also asked by the boot. */

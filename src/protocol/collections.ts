@@ -2,6 +2,7 @@
 // resolver (from the store, so member handlers never look ids up), the
 // collection body, 201 Created with Location on create, PATCH and DELETE of a
 // member. Areas with a plain CRUD collection use this instead of two blocks.
+import { Representations } from '../lib/memo.js';
 import type { PrivilegeRule } from '../lib/privileges.js';
 import { collectionOf, type Props, type ResourceType } from './description.js';
 import { collection, created } from './reply.js';
@@ -27,6 +28,11 @@ export interface MemberStore<R, Params> {
   get(id: string, params: Params): Maybe<R | undefined>;
   /** The member's id, as its URI shows it. */
   id(member: R): string;
+  /**
+   * The member as stored, shared and frozen: the same object until it changes. With it a
+   * member's GET is built once per change (and per `moving` key), not once per request.
+   */
+  peek?(id: string, params: Params): Maybe<R | undefined>;
 }
 
 /** What `show` knows of the member it shows: its collection's parameters and its own URI. */
@@ -59,6 +65,8 @@ export interface CollectionSpec<
   store: MemberStore<R, PathParams<NoInfer<C>>>;
   /** A member's representation. */
   show(member: R, at: MemberAt<NoInfer<C>>): Record<string, unknown>;
+  /** What a member's representation shows besides the stored member (values moving with the clock); needs store.peek. */
+  moving?(member: R): readonly unknown[];
   /** Who reads the collection and its members, and who creates, changes and removes them (needed with any of those). */
   privileges: { read: PrivilegeRule; write?: PrivilegeRule };
   /** POST to the collection: makes the member, answered 201 with Location and its body. */
@@ -106,6 +114,14 @@ export function addCollection<
     const params: Readonly<Record<string, string>> = ctx.params;
     return present(await store.get(params[idName] ?? '', outer(params)), ctx);
   };
+  const peek = store.peek && spec.moving && store.peek.bind(store);
+  const views = new Representations();
+  /** A member's GET from its stored (frozen) self: rebuilt only when it or what moves changes. */
+  const showKept = async (ctx: Context<M>): Promise<Record<string, unknown>> => {
+    const params: Readonly<Record<string, string>> = ctx.params;
+    const member = present(await peek?.(params[idName] ?? '', outer(params)), ctx);
+    return views.get(ctx.uri, [member, ...(spec.moving?.(member) ?? [])], () => show(member, params));
+  };
   const exists: ParamResolver = (id, params) => {
     const found = store.get(id, outer(params));
     return found instanceof Promise ? found.then((m) => m !== undefined) : found !== undefined;
@@ -144,7 +160,7 @@ export function addCollection<
     type: spec.type,
     params: { ...spec.params, [idName]: exists },
     readOnlyFor,
-    get: { privilege: privileges.read, handler: async (ctx) => show(await find(ctx), ctx.params) },
+    get: { privilege: privileges.read, handler: peek ? (ctx) => showKept(ctx) : async (ctx) => show(await find(ctx), ctx.params) },
     patch: update && {
       privilege: write(),
       body: update.body,

@@ -302,9 +302,22 @@ export class Dispatcher {
     // A page of a collection was cut before decoration and expansion (getDecorated).
     if ((query.top !== undefined || query.skip !== undefined) && !type?.memberType) throw baseError('QueryNotSupportedOnResource');
     if (query.select) resource = applySelect(resource, query.select);
+    let expanded: Buffer | undefined;
     if (query.expand) {
       const { mode, levels } = query.expand;
-      resource = await applyExpand(resource, mode, levels, (uri) => this.fetchResource(uri, principal));
+      // Only the whole representation's expansion is kept ($select makes another).
+      const whole = resource === got.resource;
+      const reused = whole ? await this.reusedExpansion(got, `${mode}${levels}`, principal) : undefined;
+      if (reused) expanded = reused;
+      else {
+        const fetched: Fetched[] = [];
+        resource = await applyExpand(resource, mode, levels, (uri) => {
+          const entry: Fetched = { uri, value: undefined };
+          fetched.push(entry);
+          return this.fetchResource(uri, principal).then((v) => (entry.value = v));
+        });
+        if (whole) expanded = this.rememberExpansion(got, `${mode}${levels}`, fetched, resource);
+      }
     }
     // A literal of fixed shape: the hottest object of a GET.
     const headers: Record<string, string> = {
@@ -317,13 +330,35 @@ export class Dispatcher {
     if (type) headers.Link = linkHeader(type);
     let body: Buffer | string;
     // The dialect's spelling is part of the representation kept for reuse, encoded once.
-    if (resource === got.resource)
+    if (expanded) body = expanded;
+    else if (resource === got.resource)
       body = got.body ??= Buffer.from(
         this.dialect.json(got.json && got.json !== '{}' ? withEtag(got.json, etag) : JSON.stringify(resource)),
       );
     else body = this.dialect.json(JSON.stringify(resource));
     headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
     return { status: 200, headers, body: head ? undefined : body };
+  }
+
+  /**
+   * The body of an $expand made before, when the resource and everything it expanded are the
+   * same memoized objects as then (each member's own GET still runs, and says so).
+   */
+  private async reusedExpansion(got: Decorated, how: string, principal: Principal): Promise<Buffer | undefined> {
+    const known = expansions.get(got)?.get(how);
+    if (!known) return undefined;
+    for (const f of known.fetched) if ((await this.fetchResource(f.uri, principal)) !== f.value) return undefined;
+    return known.body;
+  }
+
+  /** Keep an expansion's body when everything in it is a memoized (frozen) representation. */
+  private rememberExpansion(got: Decorated, how: string, fetched: Fetched[], expanded: Json): Buffer | undefined {
+    if (!Object.isFrozen(got.resource) || !fetched.every((f) => f.value === undefined || Object.isFrozen(f.value))) return undefined;
+    const body = Buffer.from(this.dialect.json(JSON.stringify(expanded)));
+    let byHow = expansions.get(got);
+    if (!byHow) expansions.set(got, (byHow = new Map()));
+    byHow.set(how, { fetched, body });
+    return body;
   }
 
   /** Run a route's GET and add the OData annotations, Actions, count and ETag. */
@@ -446,6 +481,15 @@ export class Dispatcher {
     return satisfies(held, rule);
   }
 }
+
+/** A link an $expand followed, and what it found. */
+interface Fetched {
+  uri: string;
+  value: Json | undefined;
+}
+
+/** Expanded bodies by the memoized representation they expand, and by mode and depth. */
+const expansions = new WeakMap<Decorated, Map<string, { fetched: Fetched[]; body: Buffer }>>();
 
 const notSelf = new WeakMap<ReadonlySet<Privilege>, ReadonlySet<Privilege>>();
 

@@ -117,10 +117,12 @@ function accountServiceHandlers(s: AccountServiceDeps) {
   }
 
   function getAccounts() {
-    return collection(
-      'Accounts',
-      s.accounts.list().map((a) => accountUri(a.Id)),
-      { Description: 'Management Controller User Accounts' },
+    return views.get('/redfish/v1/AccountService/Accounts/', [s.accounts.generation], () =>
+      collection(
+        'Accounts',
+        s.accounts.list().map((a) => accountUri(a.Id)),
+        { Description: 'Management Controller User Accounts' },
+      ),
     );
   }
 
@@ -145,7 +147,7 @@ function accountServiceHandlers(s: AccountServiceDeps) {
 
   /** Rebuilt when anything stored changes (the account, its login bookkeeping) or its lockout ends. */
   function getAccount(ctx: Context<AccountPath>) {
-    const a = present(s.accounts.get(ctx.params.AccountId), ctx);
+    const a = present(s.accounts.peek(ctx.params.AccountId), ctx);
     return views.get(accountUri(a.Id), [s.store.generation, s.accountPolicy.isLocked(a)], () => accountBody(s, a));
   }
 

@@ -90,15 +90,15 @@ function sessionServiceHandlers(s: SessionServiceDeps) {
   const views = new Representations();
 
   function getSessionService() {
-    return {
+    return views.get('/redfish/v1/SessionService/', [s.settings.peek()], () => ({
       Id: 'SessionService',
       Name: 'Session Service',
       Description: 'Session Service',
       ServiceEnabled: true,
-      SessionTimeout: s.settings.get().sessionTimeout,
+      SessionTimeout: s.settings.peek().sessionTimeout,
       Sessions: { '@odata.id': '/redfish/v1/SessionService/Sessions/' },
       Status: { State: 'Enabled', Health: 'OK' },
-    };
+    }));
   }
 
   function patchSessionService(ctx: PatchContext<'/redfish/v1/SessionService/', typeof SessionServiceType.properties>): void {

@@ -165,7 +165,12 @@ function requireRecoveryPriv(ctx: { principal: Principal }): void {
 
 function handlers(d: UpdateQueueDeps) {
   const area = () => d.updateQueue;
-  const tasks: MemberStore<TaskRecord, unknown> = { list: () => area().queue.list(), get: (id) => area().queue.get(id), id: (x) => x.Id };
+  const tasks: MemberStore<TaskRecord, unknown> = {
+    list: () => area().queue.list(),
+    get: (id) => area().queue.get(id),
+    peek: (id) => area().queue.peek(id),
+    id: (x) => x.Id,
+  };
   const windows: MemberStore<WindowRecord, unknown> = {
     list: () => area().windows.list(),
     get: (id) => area().windows.get(id),
@@ -268,6 +273,7 @@ export function registerUpdateQueueRoutes(routes: RouteTable, d: UpdateQueueDeps
     extra: h.queueExtra,
     store: h.tasks,
     show: (t: TaskRecord) => taskBody(t, d.clock.now()),
+    moving: (t: TaskRecord) => [percentComplete(t, d.clock.now())],
     privileges,
     create: { handler: h.postTask },
     update: { body: TaskCancel, handler: h.patchTask },

@@ -116,6 +116,11 @@ export class UpdateQueue {
     return this.docs.get(id);
   }
 
+  /** The task as stored, shared and frozen (the same object until it changes). */
+  peek(id: string): Readonly<TaskRecord> | undefined {
+    return this.docs.peek(id);
+  }
+
   findByName(name: string): TaskRecord | undefined {
     return this.docs.list().find((t) => t.Name === name);
   }
