@@ -69,6 +69,7 @@ import { Dispatcher } from './protocol/dispatch.js';
 import { RouteTable } from './protocol/routes.js';
 import { openDatabase, type Durability, type Migration } from './store/database.js';
 import { DocumentStore } from './store/documents.js';
+import { GroupCommit } from './store/group-commit.js';
 import { prepareDataDir, tightenDataDir } from './store/data-dir.js';
 import { SECRETS_KEY_FILE, Secrets } from './store/secrets.js';
 
@@ -140,6 +141,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     opts.seat?.databaseTemplate,
   );
   const store = new DocumentStore(db, opts.seat?.secrets ?? Secrets.loadOrCreate(dataDir));
+  const commits = new GroupCommit(db, () => store.dropCopies());
 
   const { seat } = opts;
   const uuidSetting = store.setting<string | null>('service.uuid', null);
@@ -384,6 +386,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       log,
       {
         onWrite: resourceWriteEvents(events),
+        durable: commits,
         // Off, the control API does not exist for anyone: 404 before credentials are asked for.
         missingBeforeAuth: config.enableControl ? undefined : (path) => /^\/control(\/|$)/i.test(path),
       },
@@ -430,6 +433,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       // Downloads in flight end now, and their tasks record it, before the database closes.
       await update.downloader.close();
       await services.tasks.settle();
+      commits.commit();
       db.close();
       await ownLog?.close();
     },

@@ -128,9 +128,9 @@ describe('the service process', () => {
     // `npm start | head`: the pipe's reader closes, and later log writes fail with EPIPE.
     child.proc.stdout?.destroy();
     const auth = basic('Administrator', 'Pipe-Pass-123');
-    // 200 request lines (about 160 bytes each) are well over the 16 KiB at which the batcher writes
+    // 600 request lines (about 160 bytes each) are well over the 64 KiB at which the batcher writes
     // (src/logging.ts): it writes into the closed pipe while these requests are still being answered.
-    for (let i = 0; i < 200; i++) assert.equal((await call(child.url, 'GET', '/redfish/v1/SessionService/', auth)).status, 200);
+    for (let i = 0; i < 600; i++) assert.equal((await call(child.url, 'GET', '/redfish/v1/SessionService/', auth)).status, 200);
     assert.equal((await call(child.url, 'GET', '/redfish/v1/', auth)).status, 200);
     assert.equal(child.proc.exitCode, null, 'still running');
     child.proc.kill('SIGTERM');
@@ -149,6 +149,45 @@ describe('the service process', () => {
     const second = await startChild(['--port', '0', '--data-dir', dir]);
     assert.equal((await call(second.url, 'GET', '/redfish/v1/SessionService/', auth)).body.SessionTimeout, 777);
     assert.equal((await call(second.url, 'GET', '/redfish/v1/', auth)).body.UUID, uuid);
+    second.proc.kill('SIGTERM');
+    await second.exited;
+  });
+
+  it('keeps every acknowledged write of concurrent requests (one group commit) across kill -9', async () => {
+    const dir = newDir();
+    const auth = basic('Administrator', 'Kill-Pass-123');
+    const args = ['--port', '0', '--data-dir', dir, '--admin-password', 'Kill-Pass-123', '--max-subscriptions', '400'];
+    const first = await startChild(args);
+    const acked: string[] = [];
+    let killed = false;
+    // Creations 12 at a time (12 Basic connections: within the session limit); the process is killed
+    // once 100 are acknowledged, with the next ones in flight.
+    const create = async (i: number) => {
+      const r = await call(first.url, 'POST', '/redfish/v1/EventService/Subscriptions/', auth, {
+        Destination: 'https://127.0.0.1:9/events',
+        Protocol: 'Redfish',
+        Context: `c${i}`,
+      }).catch(() => undefined);
+      if (r?.status === 201 && !killed) {
+        acked.push(`c${i}`);
+        if (acked.length === 100) {
+          killed = true;
+          first.proc.kill('SIGKILL');
+        }
+      }
+    };
+    for (let wave = 0; wave < 25 && !killed; wave++) await Promise.all(Array.from({ length: 12 }, (_, j) => create(wave * 12 + j)));
+    if (!killed) first.proc.kill('SIGKILL');
+    await first.exited;
+    assert.ok(killed, `killed while writing (${acked.length} acknowledged)`);
+    const second = await startChild(['--port', '0', '--data-dir', dir, '--max-subscriptions', '400']);
+    const subs = await call(second.url, 'GET', '/redfish/v1/EventService/Subscriptions/?$expand=.', auth);
+    const kept = new Set((subs.body.Members as { Context: string }[]).map((m) => m.Context));
+    assert.deepEqual(
+      acked.filter((c) => !kept.has(c)),
+      [],
+      'every acknowledged creation is there',
+    );
     second.proc.kill('SIGTERM');
     await second.exited;
   });

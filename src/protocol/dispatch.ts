@@ -61,6 +61,11 @@ export interface DispatchHooks {
   onWrite?(notice: WriteNotice): void;
   /** Paths answered 404 before authentication when no route serves them (the control API while it is off). */
   missingBeforeAuth?(path: string): boolean;
+  /**
+   * Group commit (store/group-commit.ts): a write request opens or joins the store's batch
+   * before its handler runs, and is answered only once everything written is committed.
+   */
+  durable?: { begin(): void; settled(): Promise<void> };
 }
 
 export interface Prepared {
@@ -150,13 +155,24 @@ export class Dispatcher {
 
   /** Run the handler with the parsed body, and shape its answer. */
   async execute(p: Prepared, body: unknown, stream?: Readable): Promise<Outgoing> {
+    const durable = WRITES.has(p.method) ? this.hooks.durable : undefined;
+    durable?.begin();
     let out: Outgoing;
     try {
       out = await this.run(p, body, stream);
+      if (this.hooks.onWrite && WRITES.has(p.method) && !p.match.action && out.status < 300) this.notifyWrite(p, out);
     } catch (e) {
-      return this.errorResult(e);
+      out = this.errorResult(e);
     }
-    if (this.hooks.onWrite && WRITES.has(p.method) && !p.match.action && out.status < 300) this.notifyWrite(p, out);
+    // A refused write may have written some of its parts too: those are committed before any answer.
+    if (durable) {
+      try {
+        await durable.settled();
+      } catch (e) {
+        this.log.error({ err: e }, 'commit failed: the writes of this turn were rolled back');
+        return this.errorResult(baseError('InternalError'));
+      }
+    }
     return out;
   }
 

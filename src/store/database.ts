@@ -75,11 +75,51 @@ function migrate(db: Db, migrations: readonly Migration[], now: () => number): v
   const applied = new Set((db.prepare('SELECT id FROM schema_migration').all() as { id: string }[]).map((r) => r.id));
   const record = db.prepare('INSERT INTO schema_migration (id, applied_at) VALUES (?, ?)');
   // All or none, in one commit: a start killed half-way applies them again, whole.
-  db.transaction(() => {
+  atomically(db, () => {
     for (const m of migrations) {
       if (applied.has(m.id)) continue;
       db.exec(m.sql);
       record.run(m.id, new Date(now()).toISOString());
     }
-  })();
+  });
+}
+
+const transactionStatements = new WeakMap<
+  Db,
+  Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', Database.Statement>
+>();
+
+/**
+ * Run fn atomically: a transaction of its own, or a savepoint inside the one that is open
+ * (a group commit's). Unlike db.transaction(fn)(), it makes no new wrapper per call.
+ */
+export function atomically<R>(db: Db, fn: () => R): R {
+  let s = transactionStatements.get(db);
+  if (!s) {
+    s = {
+      begin: db.prepare('BEGIN'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
+      savepoint: db.prepare('SAVEPOINT atomically'),
+      release: db.prepare('RELEASE atomically'),
+      rollbackTo: db.prepare('ROLLBACK TO atomically'),
+    };
+    transactionStatements.set(db, s);
+  }
+  const nested = db.inTransaction;
+  (nested ? s.savepoint : s.begin).run();
+  try {
+    const result = fn();
+    (nested ? s.release : s.commit).run();
+    return result;
+  } catch (e) {
+    // SQLite may have rolled back already (some errors end the transaction themselves).
+    if (db.inTransaction) {
+      if (nested) {
+        s.rollbackTo.run();
+        s.release.run();
+      } else s.rollback.run();
+    }
+    throw e;
+  }
 }

@@ -1,7 +1,7 @@
 // Typed access to JSON documents grouped by kind, kept in insertion order.
 // Most state (accounts, subscriptions, components, tasks...) fits this shape.
 import { deepFreeze } from '../lib/freeze.js';
-import type { Db } from './database.js';
+import { atomically, type Db } from './database.js';
 import { Secrets } from './secrets.js';
 
 export interface DocumentCollection<T> {
@@ -45,7 +45,8 @@ interface Row {
 }
 
 /**
- * Writes go to SQLite synchronously (durable before they return); reads come
+ * Writes go to SQLite synchronously (committed before they return, or with the
+ * turn's group commit: store/group-commit.ts); reads come
  * from an in-memory copy of each kind, loaded on first use. A transaction that
  * throws drops the copies, so they never show a rolled-back write.
  */
@@ -206,13 +207,17 @@ export class DocumentStore {
   /** Run fn atomically: all of its writes land, or none. */
   transaction<R>(fn: () => R): R {
     try {
-      return this.db.transaction(fn)();
+      return atomically(this.db, fn);
     } catch (e) {
-      // The in-memory copies may hold writes that were just rolled back.
-      this.changes++;
-      this.kinds.clear();
-      this.settings.clear();
+      this.dropCopies();
       throw e;
     }
+  }
+
+  /** Forget the in-memory copies (they may hold writes that were just rolled back); reloaded on next use. */
+  dropCopies(): void {
+    this.changes++;
+    this.kinds.clear();
+    this.settings.clear();
   }
 }

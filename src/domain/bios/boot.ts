@@ -199,8 +199,16 @@ export class BootSettings {
     host.onPost('BootDevice', () => this.consumeOverride());
   }
 
-  get(): BootState {
-    const s = this.saved.get();
+  /** The boot state, shared and frozen: checked against the options once per stored change. */
+  get(): Readonly<BootState> {
+    const s = this.saved.peek();
+    if (this.current?.stored !== s) this.current = { stored: s, state: Object.freeze(this.fitted(s)) };
+    return this.current.state;
+  }
+
+  private current: { stored: Readonly<BootState>; state: Readonly<BootState> } | undefined;
+
+  private fitted(s: Readonly<BootState>): Readonly<BootState> {
     if (isPermutationOfOptions(s.BootOrder, this.options)) return s;
     // Other hardware since the order was saved (another --hardware): the ROM keeps the
     // options it still finds in their order and appends the new ones.

@@ -2,7 +2,7 @@
 // in event_log, and one event_outbox row per subscription that must receive it.
 // A row leaves the outbox only once the listener accepted it, so a restart or
 // a listener outage loses nothing; per subscription, rows go out in id order.
-import type { Db, Migration } from '../../store/database.js';
+import { atomically, type Db, type Migration } from '../../store/database.js';
 import type { LoggedEvent } from './format.js';
 
 export const EVENT_MIGRATIONS: readonly Migration[] = [
@@ -62,9 +62,7 @@ export class EventOutbox {
 
   constructor(private readonly db: Db) {
     this.s = {
-      insert: db.prepare(
-        'INSERT INTO event_log (kind, prefix, message_id, event_type, origin, body) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
-      ),
+      insert: db.prepare('INSERT INTO event_log (kind, prefix, message_id, event_type, origin, body) VALUES (?, ?, ?, ?, ?, ?)'),
       enqueue: db.prepare('INSERT OR IGNORE INTO event_outbox (subscription, event) VALUES (?, ?)'),
       next: db.prepare(
         `SELECT l.* FROM event_outbox o JOIN event_log l ON l.id = o.event
@@ -87,22 +85,25 @@ export class EventOutbox {
    * bounds each subscription's queue: beyond it the oldest pending events go.
    */
   append(e: Omit<LoggedEvent, 'id'>, targets: readonly { id: string; cap: number; pending: number }[]): LoggedEvent {
-    const logged = this.db.transaction(() => {
-      const { id } = this.s.insert.get(
-        e.kind,
-        e.prefix ?? null,
-        e.messageId ?? null,
-        e.eventType ?? null,
-        e.origin ?? null,
-        JSON.stringify(e.body),
-      ) as { id: number };
+    const insert = (): number =>
+      Number(
+        this.s.insert.run(e.kind, e.prefix ?? null, e.messageId ?? null, e.eventType ?? null, e.origin ?? null, JSON.stringify(e.body))
+          .lastInsertRowid,
+      );
+    // One statement is atomic by itself: no transaction (or savepoint) around it.
+    if (targets.length === 0 && (this.inserts + 1) % PRUNE_EVERY !== 0) {
+      this.inserts++;
+      return { ...e, id: insert() };
+    }
+    const logged = atomically(this.db, () => {
+      const id = insert();
       for (const t of targets) {
         if (t.pending >= t.cap) this.s.dropOldest.run(t.id, t.id, t.pending - t.cap + 1);
         this.s.enqueue.run(t.id, id);
       }
       if (++this.inserts % PRUNE_EVERY === 0) this.s.prune.run(id - EVENT_LOG_KEEP);
       return { ...e, id };
-    })();
+    });
     return logged;
   }
 
@@ -127,9 +128,9 @@ export class EventOutbox {
     this.flushScheduled = false;
     if (!this.acked.size || !this.db.open) return;
     const done = [...this.acked];
-    this.db.transaction(() => {
+    atomically(this.db, () => {
       for (const [sub, id] of done) this.s.ack.run(sub, id);
-    })();
+    });
     // Keep the cursor only if a newer ack arrived meanwhile (same turn: none).
     for (const [sub, id] of done) if (this.acked.get(sub) === id) this.acked.delete(sub);
   }
