@@ -10,23 +10,25 @@ import { TlsIdentityError } from './http/tls.js';
 import { HardwareProfileError } from './platform/hardware/profile.js';
 import { TOOLS } from './tools/index.js';
 
-function fullUsage(): string {
-  const tools = Object.entries(TOOLS).map(([name, t]) => `  npm run cli -- ${name.padEnd(10)} ${t.summary}`);
+async function fullUsage(): Promise<string> {
+  const tools = await Promise.all(
+    Object.entries(TOOLS).map(async ([name, load]) => `  npm run cli -- ${name.padEnd(10)} ${(await load()).summary}`),
+  );
   return usage() + (tools.length ? `\nTools:\n${tools.join('\n')}\n` : '');
 }
 
 async function main(argv: string[]): Promise<void> {
-  const tool = argv[0] !== undefined ? TOOLS[argv[0]] : undefined;
-  if (tool) return tool.run(argv.slice(1));
+  const tool = argv[0] !== undefined && Object.hasOwn(TOOLS, argv[0]) ? TOOLS[argv[0]] : undefined;
+  if (tool) return (await tool()).run(argv.slice(1));
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(fullUsage());
+    process.stdout.write(await fullUsage());
     return;
   }
   let config;
   try {
     config = parseConfig(argv, process.env);
   } catch (e) {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${fullUsage()}`);
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${await fullUsage()}`);
     process.exit(2);
   }
   if (config.fleet !== undefined || config.fleetManifest !== undefined) return runFleet(config);

@@ -1,8 +1,8 @@
 // Reads one PEM-encoded X.509 certificate and extracts what a Redfish
 // Certificate resource reports. Strict: exactly one CERTIFICATE block, valid
 // base64, a DER structure with nothing after it, and a parse by OpenSSL.
-import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
+import type * as x509 from '@peculiar/x509';
+import { x509lib } from './x509-lib.js';
 import { X509Certificate } from 'node:crypto';
 import { toIso } from './clock.js';
 
@@ -59,17 +59,20 @@ const SIGNATURE_ALGORITHMS: Record<string, string> = {
   '1.3.101.112': 'ED25519',
 };
 
-const KEY_USAGE_FLAGS: [number, string][] = [
-  [x509.KeyUsageFlags.digitalSignature, 'DigitalSignature'],
-  [x509.KeyUsageFlags.nonRepudiation, 'NonRepudiation'],
-  [x509.KeyUsageFlags.keyEncipherment, 'KeyEncipherment'],
-  [x509.KeyUsageFlags.dataEncipherment, 'DataEncipherment'],
-  [x509.KeyUsageFlags.keyAgreement, 'KeyAgreement'],
-  [x509.KeyUsageFlags.keyCertSign, 'KeyCertSign'],
-  [x509.KeyUsageFlags.cRLSign, 'CRLSigning'],
-  [x509.KeyUsageFlags.encipherOnly, 'EncipherOnly'],
-  [x509.KeyUsageFlags.decipherOnly, 'DecipherOnly'],
-];
+/** Key usage bits and their Redfish names (the library's flags: made at first use, as the library is). */
+let keyUsageFlags: [number, string][] | undefined;
+const KEY_USAGE_FLAGS = (): [number, string][] =>
+  (keyUsageFlags ??= [
+    [x509lib().KeyUsageFlags.digitalSignature, 'DigitalSignature'],
+    [x509lib().KeyUsageFlags.nonRepudiation, 'NonRepudiation'],
+    [x509lib().KeyUsageFlags.keyEncipherment, 'KeyEncipherment'],
+    [x509lib().KeyUsageFlags.dataEncipherment, 'DataEncipherment'],
+    [x509lib().KeyUsageFlags.keyAgreement, 'KeyAgreement'],
+    [x509lib().KeyUsageFlags.keyCertSign, 'KeyCertSign'],
+    [x509lib().KeyUsageFlags.cRLSign, 'CRLSigning'],
+    [x509lib().KeyUsageFlags.encipherOnly, 'EncipherOnly'],
+    [x509lib().KeyUsageFlags.decipherOnly, 'DecipherOnly'],
+  ]);
 
 const EXTENDED_KEY_USAGES: Record<string, string> = {
   '1.3.6.1.5.5.7.3.1': 'ServerAuthentication',
@@ -89,7 +92,7 @@ export function parsePemCertificate(text: string): CertificateInfo {
   let peculiar: x509.X509Certificate;
   try {
     cert = new X509Certificate(der);
-    peculiar = new x509.X509Certificate(new Uint8Array(der));
+    peculiar = new (x509lib().X509Certificate)(new Uint8Array(der));
   } catch {
     throw new PemError('the PEM body is not a valid DER-encoded X.509 certificate (it is truncated or corrupted)');
   }
@@ -160,9 +163,9 @@ function colonHex(hex: string): string {
 
 function keyUsage(cert: x509.X509Certificate): string[] {
   const out: string[] = [];
-  const ku = cert.getExtension(x509.KeyUsagesExtension);
-  if (ku) for (const [flag, name] of KEY_USAGE_FLAGS) if (ku.usages & flag) out.push(name);
-  const eku = cert.getExtension(x509.ExtendedKeyUsageExtension);
+  const ku = cert.getExtension(x509lib().KeyUsagesExtension);
+  if (ku) for (const [flag, name] of KEY_USAGE_FLAGS()) if (ku.usages & flag) out.push(name);
+  const eku = cert.getExtension(x509lib().ExtendedKeyUsageExtension);
   for (const oid of eku?.usages ?? []) {
     const name = EXTENDED_KEY_USAGES[String(oid)];
     if (name) out.push(name);

@@ -1,11 +1,8 @@
 // Checking X.509 material the controller is given: PEM parsing, self-signed
 // detection, chain verification against trusted CAs on the controller clock,
 // key matching, and certificate signing requests for the HTTPS identity.
-import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
+import { x509lib } from './x509-lib.js';
 import { X509Certificate, createPrivateKey, webcrypto } from 'node:crypto';
-
-x509.cryptoProvider.set(webcrypto);
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
@@ -167,11 +164,11 @@ export async function generateCsr(
     ...dnsNames.map((value) => ({ type: 'dns' as const, value })),
     ...ipAddresses.map((value) => ({ type: 'ip' as const, value })),
   ];
-  const csr = await x509.Pkcs10CertificateRequestGenerator.create({
+  const csr = await x509lib().Pkcs10CertificateRequestGenerator.create({
     name: dnString(subject),
     keys,
     signingAlgorithm: alg,
-    extensions: names.length ? [new x509.SubjectAlternativeNameExtension(names)] : [],
+    extensions: names.length ? [new (x509lib().SubjectAlternativeNameExtension)(names)] : [],
   });
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
   const keyPem = `-----BEGIN PRIVATE KEY-----\n${pkcs8.replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END PRIVATE KEY-----\n`;

@@ -1,12 +1,10 @@
 // X.509 issuing for the controller: its own HTTPS certificate, platform
-// default keys, and the test tooling. Uses WebCrypto through @peculiar/x509.
-import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
+// default keys, and the test tooling. Uses WebCrypto through @peculiar/x509lib().
+import type * as x509 from '@peculiar/x509';
+import { x509lib } from './x509-lib.js';
 import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign as cryptoSign, webcrypto, type KeyObject } from 'node:crypto';
 import * as der from './der.js';
 import { children } from './der.js';
-
-x509.cryptoProvider.set(webcrypto);
 
 const EC = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const RSA = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 } as const;
@@ -54,26 +52,28 @@ export async function issueCertificate(o: IssueOptions): Promise<IssuedCertifica
   const notAfter = new Date(notBefore.getTime() + (o.days ?? 3650) * 86_400_000);
   // An EC key only signs (ECDHE agrees the keys); keyEncipherment is for RSA keys alone.
   const leafUsage =
-    o.keyType === 'rsa' ? x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment : x509.KeyUsageFlags.digitalSignature;
+    o.keyType === 'rsa'
+      ? x509lib().KeyUsageFlags.digitalSignature | x509lib().KeyUsageFlags.keyEncipherment
+      : x509lib().KeyUsageFlags.digitalSignature;
   const extensions: x509.Extension[] = [
-    new x509.BasicConstraintsExtension(Boolean(o.ca), undefined, true),
-    new x509.KeyUsagesExtension(
-      o.ca ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature : leafUsage,
+    new (x509lib().BasicConstraintsExtension)(Boolean(o.ca), undefined, true),
+    new (x509lib().KeyUsagesExtension)(
+      o.ca ? x509lib().KeyUsageFlags.keyCertSign | x509lib().KeyUsageFlags.cRLSign | x509lib().KeyUsageFlags.digitalSignature : leafUsage,
       true,
     ),
-    await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    await x509lib().SubjectKeyIdentifierExtension.create(keys.publicKey),
   ];
-  if (o.usage?.length) extensions.push(new x509.ExtendedKeyUsageExtension(o.usage.map((u) => EKU[u])));
+  if (o.usage?.length) extensions.push(new (x509lib().ExtendedKeyUsageExtension)(o.usage.map((u) => EKU[u])));
   const names = [
     ...(o.dnsNames ?? []).map((value) => ({ type: 'dns' as const, value })),
     ...(o.ipAddresses ?? []).map((value) => ({ type: 'ip' as const, value })),
   ];
-  if (names.length) extensions.push(new x509.SubjectAlternativeNameExtension(names));
+  if (names.length) extensions.push(new (x509lib().SubjectAlternativeNameExtension)(names));
   const serialNumber = Buffer.from(webcrypto.getRandomValues(new Uint8Array(12)))
     .toString('hex')
     .replace(/^[89a-f]/, '1');
   const cert = o.issuer
-    ? await x509.X509CertificateGenerator.create({
+    ? await x509lib().X509CertificateGenerator.create({
         serialNumber,
         subject: o.subject,
         issuer: o.issuer.cert.subject,
@@ -82,9 +82,9 @@ export async function issueCertificate(o: IssueOptions): Promise<IssuedCertifica
         signingAlgorithm: o.issuer.keys.privateKey.algorithm.name === 'ECDSA' ? EC : RSA,
         publicKey: keys.publicKey,
         signingKey: o.issuer.keys.privateKey,
-        extensions: [...extensions, await x509.AuthorityKeyIdentifierExtension.create(o.issuer.keys.publicKey)],
+        extensions: [...extensions, await x509lib().AuthorityKeyIdentifierExtension.create(o.issuer.keys.publicKey)],
       })
-    : await x509.X509CertificateGenerator.createSelfSigned({
+    : await x509lib().X509CertificateGenerator.createSelfSigned({
         serialNumber,
         name: o.subject,
         notBefore,
@@ -99,7 +99,7 @@ export async function issueCertificate(o: IssueOptions): Promise<IssuedCertifica
 
 /** An issuer kept as PEM (a fleet's CA): its certificate and PKCS#8 key, for issueCertificate. */
 export async function loadIssuer(certPem: string, keyPem: string): Promise<IssuedCertificate> {
-  const cert = new x509.X509Certificate(certPem);
+  const cert = new (x509lib().X509Certificate)(certPem);
   const alg = cert.publicKey.algorithm.name === 'ECDSA' ? EC : RSA;
   const der = Buffer.from(keyPem.replace(/-----[^-]+-----|\s/g, ''), 'base64');
   const privateKey = await webcrypto.subtle.importKey('pkcs8', der, alg, true, ['sign']);
@@ -116,7 +116,7 @@ export interface FastIssuer {
 
 /** The issuer for issueServerCertificate, or undefined when it is not an EC CA with a key identifier. */
 export function fastIssuer(ca: IssuedCertificate): FastIssuer | undefined {
-  const keyId = ca.cert.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId;
+  const keyId = ca.cert.getExtension(x509lib().SubjectKeyIdentifierExtension)?.keyId;
   if (ca.cert.publicKey.algorithm.name !== 'ECDSA' || !keyId) return undefined;
   const tbs = children(Buffer.from(ca.cert.rawData))[0]!;
   // version, serialNumber, signature, issuer, validity, subject, ...

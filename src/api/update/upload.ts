@@ -5,7 +5,7 @@
 // name), optional `compsig` and `parameters` (UpdateRepository, UpdateTarget,
 // UploadCurrentEtag, Section). Sections of one large file are appended in
 // order; the section carrying the compsig is the last one.
-import busboy from 'busboy';
+import type Busboy from 'busboy';
 import { createHash } from 'node:crypto';
 import { createWriteStream, rmSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
@@ -31,6 +31,9 @@ import {
   type SectionAssembly,
   type UploadParams,
 } from './upload-parts.js';
+import { lazyRequire } from '../../lib/lazy-require.js';
+
+const busboy = lazyRequire<typeof Busboy>('busboy');
 
 export const UPLOAD_URI = '/redfish/v1/UpdateService/upload/';
 /** What an upload needs, whether its credentials came with the headers or later in the form. */
@@ -137,9 +140,9 @@ class Upload {
    */
   private parse(stream: Readable): Promise<void> {
     return new Promise<void>((resolve) => {
-      let bb: busboy.Busboy;
+      let bb: Busboy.Busboy;
       try {
-        bb = busboy({
+        bb = busboy()({
           headers: this.ctx.headers,
           // File names are UTF-8 (RFC 7578 4.2), not latin1.
           defParamCharset: 'utf8',

@@ -6,10 +6,14 @@
 import { createReadStream, createWriteStream, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import yauzl from 'yauzl';
-import yazl from 'yazl';
+import type * as Yauzl from 'yauzl';
+import type * as Yazl from 'yazl';
+import { lazyRequire } from '../../lib/lazy-require.js';
 import { vendorError } from '../../messages/errors.js';
 import { sha256File, type VendorSigningKey } from './signing.js';
+
+const yauzl = lazyRequire<typeof Yauzl>('yauzl');
+const yazl = lazyRequire<typeof Yazl>('yazl');
 
 export const BIN_MAGIC = Buffer.from('VFWIMG\0\x01', 'latin1');
 export const SIG_MAGIC = Buffer.from('VFWSIG\0\x01', 'latin1');
@@ -130,14 +134,14 @@ function inspectBin(path: string, filename: string, size: number): PackageInfo {
   };
 }
 
-function openZip(path: string): Promise<yauzl.ZipFile> {
-  return new Promise((res, rej) => yauzl.open(path, { lazyEntries: true, autoClose: false }, (e, z) => (e || !z ? rej(e) : res(z))));
+function openZip(path: string): Promise<Yauzl.ZipFile> {
+  return new Promise((res, rej) => yauzl().open(path, { lazyEntries: true, autoClose: false }, (e, z) => (e || !z ? rej(e) : res(z))));
 }
 
-async function zipEntries(zip: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>> {
-  const out = new Map<string, yauzl.Entry>();
+async function zipEntries(zip: Yauzl.ZipFile): Promise<Map<string, Yauzl.Entry>> {
+  const out = new Map<string, Yauzl.Entry>();
   await new Promise<void>((res, rej) => {
-    zip.on('entry', (e: yauzl.Entry) => {
+    zip.on('entry', (e: Yauzl.Entry) => {
       out.set(e.fileName, e);
       zip.readEntry();
     });
@@ -148,12 +152,12 @@ async function zipEntries(zip: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>>
   return out;
 }
 
-function entryStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.ReadableStream> {
+function entryStream(zip: Yauzl.ZipFile, entry: Yauzl.Entry): Promise<NodeJS.ReadableStream> {
   return new Promise((res, rej) => zip.openReadStream(entry, (e, s) => (e || !s ? rej(e) : res(s))));
 }
 
 async function inspectFwpkg(path: string, filename: string): Promise<PackageInfo> {
-  let zip: yauzl.ZipFile;
+  let zip: Yauzl.ZipFile;
   try {
     zip = await openZip(path);
   } catch (e) {
@@ -286,7 +290,7 @@ export interface PayloadJson {
 
 /** Writes a .fwpkg zip from payload.json and its images. */
 export async function writeFwpkg(out: string, payload: PayloadJson, images: Record<string, Buffer>): Promise<void> {
-  const zip = new yazl.ZipFile();
+  const zip = new (yazl().ZipFile)();
   zip.addBuffer(Buffer.from(JSON.stringify(payload, null, 2)), 'payload.json');
   for (const [name, data] of Object.entries(images)) zip.addBuffer(data, name);
   zip.end();
