@@ -30,11 +30,22 @@ export interface ServiceLog {
  */
 export function createLog(level: string, clock: Clock, fd = 1): ServiceLog {
   if (fd === 1) guardStdout();
-  const dest = pino.destination({ dest: fd, sync: false, minLength: 0, maxWrite: MAX_WRITE, maxLength: MAX_WAITING });
+  const dest = pino.destination({
+    dest: fd,
+    sync: false,
+    minLength: 0,
+    maxWrite: MAX_WRITE,
+    maxLength: MAX_WAITING,
+    contentMode: 'buffer',
+  });
   /** Bytes handed to the destination and not yet written. */
   let waiting = 0;
-  /** Lines not yet handed to the destination, and their length in UTF-16 units. */
-  let batch: string[] = [];
+  /**
+   * Lines not yet handed to the destination, encoded at once into memory outside the
+   * JavaScript heap: kept as strings for a batch's lifetime, they outlived two young
+   * generation collections, were promoted, and cost a quarter of a cached GET in collections.
+   */
+  let batch = Buffer.allocUnsafe(FLUSH_BYTES);
   let batched = 0;
   let dropped = 0;
   /** Closed or failed: lines are no longer handed on (after a failure they would pile up behind the failed write). */
@@ -47,25 +58,35 @@ export function createLog(level: string, clock: Clock, fd = 1): ServiceLog {
     {
       write(line: string) {
         if (stopped) return;
-        batch.push(line);
-        batched += line.length;
-        if (batched >= FLUSH_BYTES) handOff();
+        // UTF-8 takes at most 3 bytes per UTF-16 unit: a line that might not fit goes after the batch.
+        if (batched + line.length * 3 > FLUSH_BYTES) {
+          handOff();
+          if (line.length * 3 > FLUSH_BYTES) {
+            hand(Buffer.from(line));
+            return;
+          }
+        }
+        batched += batch.write(line, batched);
       },
     },
   );
   dest.on('write', (n: number) => (waiting = Math.max(0, waiting - n)));
-  dest.on('drop', (text: string) => {
-    waiting = Math.max(0, waiting - Buffer.byteLength(text));
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) dropped++;
+  dest.on('drop', (bytes: Buffer) => {
+    waiting = Math.max(0, waiting - bytes.length);
+    for (let i = bytes.indexOf(0x0a); i >= 0; i = bytes.indexOf(0x0a, i + 1)) dropped++;
   });
 
+  function hand(bytes: Buffer): void {
+    waiting += bytes.length;
+    // In buffer mode sonic-boom takes Buffers; its types only know strings.
+    dest.write(bytes as unknown as string);
+  }
+  /** The batch goes to the destination (which keeps it until written); a new one starts. */
   function handOff(): void {
-    if (batch.length === 0) return;
-    const text = batch.join('');
-    batch = [];
+    if (batched === 0) return;
+    hand(batch.subarray(0, batched));
+    batch = Buffer.allocUnsafe(FLUSH_BYTES);
     batched = 0;
-    waiting += Buffer.byteLength(text);
-    dest.write(text);
   }
   const flush = () => {
     if (stopped) return;

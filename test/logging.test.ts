@@ -47,18 +47,41 @@ describe('service log', () => {
     await out.close();
   });
 
-  it('writes 64 KiB of lines without waiting for the clock, and less only on the clock', async () => {
+  it('writes a batch as it nears 64 KiB without waiting for the clock, and less only on the clock', async () => {
     const clock = new ManualClock();
     const file = logFile();
     const out = createLog('info', clock, file.fd);
     const filler = 'x'.repeat(1000);
-    for (let i = 0; i < 60; i++) out.log.info({ i, filler }, 'bulk');
+    // About 1,060 bytes a line: 50 lines are 53 KB.
+    for (let i = 0; i < 50; i++) out.log.info({ i, filler }, 'bulk');
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(file.text(), '', 'under 64 KiB waits');
-    for (let i = 60; i < 70; i++) out.log.info({ i, filler }, 'bulk');
-    await until(() => file.text().length >= 64 * 1024);
+    for (let i = 50; i < 70; i++) out.log.info({ i, filler }, 'bulk');
+    await until(() => file.text().length >= 60 * 1024);
     await out.close();
     assert.equal(file.text().trim().split('\n').length, 70);
+  });
+
+  it('keeps lines whole and in order: multi-byte text, and a line longer than a batch', async () => {
+    const clock = new ManualClock();
+    const file = logFile();
+    const out = createLog('info', clock, file.fd);
+    out.log.info({ text: 'Grüße, 温度 ✓' }, 'first');
+    out.log.info({ text: 'é'.repeat(40_000) }, 'long');
+    out.log.info({ text: '末尾' }, 'last');
+    await out.close();
+    const lines = file
+      .text()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string; text: string });
+    assert.deepEqual(
+      lines.map((l) => l.msg),
+      ['first', 'long', 'last'],
+    );
+    assert.equal(lines[0]!.text, 'Grüße, 温度 ✓');
+    assert.equal(lines[1]!.text, 'é'.repeat(40_000));
+    assert.equal(lines[2]!.text, '末尾');
   });
 
   it('writes out what is collected on close and on flush', async () => {
