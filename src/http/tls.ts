@@ -4,7 +4,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, w
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../platform/clock.js';
-import { issueCertificate } from '../platform/x509.js';
+import { issueNative } from '../platform/x509.js';
 import { CertificateError, certificateMatchesKey, keyPolicyProblem, parseCertificates } from '../platform/x509-verify.js';
 
 export interface TlsMaterial {
@@ -62,7 +62,7 @@ export async function ensureTlsMaterial(
   const host = hostname();
   const issued = issue
     ? await issue()
-    : await issueCertificate({
+    : await issueNative({
         subject: `CN=${host}, O=Vendor, OU=Management Controller`,
         dnsNames: [...new Set(['localhost', host])],
         ipAddresses: ['127.0.0.1', '::1'],

@@ -17,6 +17,8 @@ export const seq = (...items: Buffer[]) => tlv(0x30, Buffer.concat(items));
 export const set = (...items: Buffer[]) => tlv(0x31, Buffer.concat(items));
 export const octets = (b: Buffer) => tlv(0x04, b);
 export const utf8 = (s: string) => tlv(0x0c, Buffer.from(s, 'utf8'));
+export const printable = (s: string) => tlv(0x13, Buffer.from(s, 'ascii'));
+export const nul = () => Buffer.from([0x05, 0x00]);
 export const bool = (v: boolean) => tlv(0x01, Buffer.from([v ? 0xff : 0]));
 /** A BIT STRING of whole bytes (no unused bits). */
 export const bits = (b: Buffer, unused = 0) => tlv(0x03, Buffer.concat([Buffer.from([unused]), b]));

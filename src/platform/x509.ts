@@ -2,7 +2,17 @@
 // default keys, and the test tooling. Uses WebCrypto through @peculiar/x509lib().
 import type * as x509 from '@peculiar/x509';
 import { x509lib } from './x509-lib.js';
-import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign as cryptoSign, webcrypto, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  generateKeyPair,
+  generateKeyPairSync,
+  randomBytes,
+  sign as cryptoSign,
+  webcrypto,
+  type KeyObject,
+} from 'node:crypto';
+import { promisify } from 'node:util';
 import * as der from './der.js';
 import { children } from './der.js';
 
@@ -107,7 +117,7 @@ export async function loadIssuer(certPem: string, keyPem: string): Promise<Issue
   return { certPem, keyPem, cert, keys: { privateKey, publicKey } };
 }
 
-/** An EC issuer ready for issueServerCertificate: its subject as encoded, its key and its key identifier. */
+/** An issuer for the native writer: its subject as encoded, its private key and its key identifier. */
 export interface FastIssuer {
   subject: Buffer;
   key: KeyObject;
@@ -124,7 +134,78 @@ export function fastIssuer(ca: IssuedCertificate): FastIssuer | undefined {
   return { subject, key: createPrivateKey(ca.keyPem), keyId: Buffer.from(keyId, 'hex') };
 }
 
-const NAME_OIDS: Record<string, string> = { CN: '2.5.4.3', O: '2.5.4.10', OU: '2.5.4.11' };
+const NAME_OIDS: Record<string, string> = { CN: '2.5.4.3', O: '2.5.4.10', OU: '2.5.4.11', L: '2.5.4.7', ST: '2.5.4.8', C: '2.5.4.6' };
+const ECDSA_SHA256 = der.seq(der.oid('1.2.840.10045.4.3.2'));
+const RSA_SHA256 = der.seq(der.oid('1.2.840.113549.1.1.11'), der.nul());
+
+/** "CN=a, O=b" as a Name: UTF8String values, but countryName, which is a PrintableString (RFC 5280). */
+function encodeName(dn: string): Buffer {
+  return der.seq(
+    ...dn.split(/\s*,\s*/).map((rdn) => {
+      const [k, ...v] = rdn.split('=');
+      const key = k!.trim();
+      const type = NAME_OIDS[key];
+      if (!type) throw new Error(`certificate name: unsupported attribute ${key}`);
+      const value = v.join('=');
+      return der.set(der.seq(der.oid(type), key === 'C' ? der.printable(value) : der.utf8(value)));
+    }),
+  );
+}
+
+type NativeOptions = Pick<IssueOptions, 'subject' | 'dnsNames' | 'ipAddresses' | 'notBefore' | 'days' | 'ca' | 'usage'>;
+
+/**
+ * A certificate for a public key, written as DER by hand and signed with node:crypto: the
+ * extensions of issueCertificate's (basic constraints and key usage, critical; subject key
+ * id; extended key usage; subject alternative names; the issuer's key id when not self-signed).
+ */
+function writeCertificate(
+  publicKey: KeyObject,
+  o: NativeOptions,
+  issuer: FastIssuer | undefined,
+  ownKey: KeyObject,
+): { cert: Buffer; self: FastIssuer } {
+  const spki = publicKey.export({ type: 'spki', format: 'der' });
+  const subjectKey = children(spki)[1]!.subarray(3); // the BIT STRING's bits, past its header and unused-bits byte
+  const keyId = createHash('sha1').update(subjectKey).digest();
+  const name = encodeName(o.subject);
+  const rsa = publicKey.asymmetricKeyType === 'rsa';
+  const ext = (id: string, critical: boolean, value: Buffer) =>
+    der.seq(der.oid(id), ...(critical ? [der.bool(true)] : []), der.octets(value));
+  const names = [
+    ...(o.dnsNames ?? []).map((d) => der.implicit(2, Buffer.from(d, 'ascii'))),
+    ...(o.ipAddresses ?? []).map((ip) => der.implicit(7, der.ipBytes(ip))),
+  ];
+  // KeyUsage bits from the first: digitalSignature (0), keyEncipherment (2), keyCertSign (5), cRLSign (6);
+  // DER drops trailing zero bits. An EC key only signs (ECDHE agrees the keys).
+  const usage = o.ca ? der.bits(Buffer.from([0x86]), 1) : rsa ? der.bits(Buffer.from([0xa0]), 5) : der.bits(Buffer.from([0x80]), 7);
+  const extensions = [
+    ext('2.5.29.19', true, o.ca ? der.seq(der.bool(true)) : der.seq()),
+    ext('2.5.29.15', true, usage),
+    ext('2.5.29.14', false, der.octets(keyId)),
+    ...(o.usage?.length ? [ext('2.5.29.37', false, der.seq(...o.usage.map((u) => der.oid(EKU[u]))))] : []),
+    ...(names.length ? [ext('2.5.29.17', false, der.seq(...names))] : []),
+    ...(issuer ? [ext('2.5.29.35', false, der.seq(der.implicit(0, issuer.keyId)))] : []),
+  ];
+  const signer = issuer?.key ?? ownKey;
+  const algorithm = signer.asymmetricKeyType === 'rsa' ? RSA_SHA256 : ECDSA_SHA256;
+  const serial = randomBytes(12);
+  serial[0]! &= 0x7f;
+  serial[0]! |= 0x10;
+  const notAfter = new Date(o.notBefore.getTime() + (o.days ?? 3650) * 86_400_000);
+  const tbs = der.seq(
+    der.explicit(0, der.integer(Buffer.from([2]))),
+    der.integer(serial),
+    algorithm,
+    issuer?.subject ?? name,
+    der.seq(der.time(o.notBefore), der.time(notAfter)),
+    name,
+    spki,
+    der.explicit(3, der.seq(...extensions)),
+  );
+  const signature = cryptoSign('sha256', tbs, signer);
+  return { cert: der.seq(tbs, algorithm, der.bits(signature)), self: { subject: name, key: ownKey, keyId } };
+}
 
 /**
  * A server certificate with a new P-256 key, signed by an EC issuer: the same certificate as
@@ -136,46 +217,30 @@ export function issueServerCertificate(
   o: Pick<IssueOptions, 'subject' | 'dnsNames' | 'ipAddresses' | 'notBefore' | 'days'>,
 ): { certPem: string; keyPem: string } {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const spki = publicKey.export({ type: 'spki', format: 'der' });
-  const subjectKey = children(spki)[1]!.subarray(3); // the BIT STRING's bits, past its header and unused-bits byte
-  const name = der.seq(
-    ...o.subject.split(/\s*,\s*/).map((rdn) => {
-      const [k, ...v] = rdn.split('=');
-      const type = NAME_OIDS[k!.trim()];
-      if (!type) throw new Error(`issueServerCertificate: unsupported name attribute ${k}`);
-      return der.set(der.seq(der.oid(type), der.utf8(v.join('='))));
-    }),
-  );
-  const ext = (id: string, critical: boolean, value: Buffer) =>
-    der.seq(der.oid(id), ...(critical ? [der.bool(true)] : []), der.octets(value));
-  const names = [
-    ...(o.dnsNames ?? []).map((d) => der.implicit(2, Buffer.from(d, 'ascii'))),
-    ...(o.ipAddresses ?? []).map((ip) => der.implicit(7, der.ipBytes(ip))),
-  ];
-  const extensions = [
-    ext('2.5.29.19', true, der.seq()),
-    ext('2.5.29.15', true, der.bits(Buffer.from([0x80]), 7)),
-    ext('2.5.29.14', false, der.octets(createHash('sha1').update(subjectKey).digest())),
-    ext('2.5.29.37', false, der.seq(der.oid(EKU.server))),
-    ...(names.length ? [ext('2.5.29.17', false, der.seq(...names))] : []),
-    ext('2.5.29.35', false, der.seq(der.implicit(0, issuer.keyId))),
-  ];
-  const serial = randomBytes(12);
-  serial[0]! &= 0x7f;
-  serial[0]! |= 0x10;
-  const ecdsaSha256 = der.seq(der.oid('1.2.840.10045.4.3.2'));
-  const notAfter = new Date(o.notBefore.getTime() + (o.days ?? 3650) * 86_400_000);
-  const tbs = der.seq(
-    der.explicit(0, der.integer(Buffer.from([2]))),
-    der.integer(serial),
-    ecdsaSha256,
-    issuer.subject,
-    der.seq(der.time(o.notBefore), der.time(notAfter)),
-    name,
-    spki,
-    der.explicit(3, der.seq(...extensions)),
-  );
-  const signature = cryptoSign('sha256', tbs, issuer.key);
-  const cert = der.seq(tbs, ecdsaSha256, der.bits(signature));
+  const { cert } = writeCertificate(publicKey, { ...o, usage: ['server'] }, issuer, privateKey);
   return { certPem: toPem('CERTIFICATE', cert), keyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string };
+}
+
+const generateKeys = promisify(generateKeyPair);
+
+/** A certificate made without @peculiar/x509 (a controller's first start): a new key, written and signed natively. */
+export interface NativeCertificate {
+  certPem: string;
+  keyPem: string;
+  /** This certificate as the issuer of others. */
+  issuer: FastIssuer;
+}
+
+/**
+ * issueCertificate's certificates (EC P-256 or RSA 2048, CA or leaf, self-signed or
+ * issued), written natively: a start that makes its own certificates does not load the
+ * ASN.1 library, and the keys are made off the main thread.
+ */
+export async function issueNative(o: NativeOptions & { keyType?: 'ec' | 'rsa'; issuer?: FastIssuer }): Promise<NativeCertificate> {
+  const { publicKey, privateKey } =
+    o.keyType === 'rsa'
+      ? await generateKeys('rsa', { modulusLength: 2048, publicExponent: 0x10001 })
+      : await generateKeys('ec', { namedCurve: 'prime256v1' });
+  const { cert, self } = writeCertificate(publicKey, o, o.issuer, privateKey);
+  return { certPem: toPem('CERTIFICATE', cert), keyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, issuer: self };
 }

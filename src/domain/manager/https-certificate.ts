@@ -6,7 +6,7 @@ import type { X509Certificate } from 'node:crypto';
 import { isWellFormedUnicode, toWellFormedUnicode } from '../../lib/unicode.js';
 import { baseError, vendorError } from '../../messages/errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { issueCertificate } from '../../platform/x509.js';
+import { issueNative } from '../../platform/x509.js';
 import {
   CertificateError,
   certificateMatchesKey,
@@ -121,7 +121,7 @@ export class HttpsCertificate {
    * factory (Manager.ResetToDefaults); a pending CSR and its key are dropped.
    */
   async regenerateSelfSigned(hostName: string): Promise<void> {
-    const issued = await issueCertificate({
+    const issued = await issueNative({
       subject: `CN=${hostName}, O=Vendor, OU=Management Controller`,
       dnsNames: [...new Set(['localhost', hostName])],
       ipAddresses: ['127.0.0.1', '::1'],

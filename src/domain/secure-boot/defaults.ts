@@ -3,7 +3,7 @@
 // expects) and then persisted; the private keys are thrown away, as the
 // controller never holds the vendor's signing keys.
 import { createHash, randomBytes } from 'node:crypto';
-import { issueCertificate } from '../../platform/x509.js';
+import { issueNative } from '../../platform/x509.js';
 import type { DefaultDatabaseId } from './databases.js';
 
 /** UEFI signature owner GUID of the platform vendor (EFI_SIGNATURE_DATA.SignatureOwner). */
@@ -23,14 +23,14 @@ export async function generateDefaults(now: number): Promise<DefaultContent> {
   const notBefore = new Date(now - 120 * DAY);
   const rsa = { keyType: 'rsa' as const, ca: true, notBefore };
   const [pk, kek, rootCa] = await Promise.all([
-    issueCertificate({ ...rsa, subject: `CN=Vendor Platform Key, ${ORG}`, days: 365 * 20 }),
-    issueCertificate({ ...rsa, subject: `CN=Vendor KEK CA, ${ORG}`, days: 365 * 15 }),
-    issueCertificate({ ...rsa, subject: `CN=Vendor Root Certificate Authority 2026, ${ORG}`, days: 365 * 25 }),
+    issueNative({ ...rsa, subject: `CN=Vendor Platform Key, ${ORG}`, days: 365 * 20 }),
+    issueNative({ ...rsa, subject: `CN=Vendor KEK CA, ${ORG}`, days: 365 * 15 }),
+    issueNative({ ...rsa, subject: `CN=Vendor Root Certificate Authority 2026, ${ORG}`, days: 365 * 25 }),
   ]);
   // The db certificates chain to the vendor's root, like the CAs that sign boot loaders.
   const [uefiCa, pca] = await Promise.all([
-    issueCertificate({ ...rsa, issuer: rootCa, subject: `CN=Vendor UEFI CA 2026, ${ORG}`, days: 365 * 15 }),
-    issueCertificate({ ...rsa, issuer: rootCa, subject: `CN=Vendor Production PCA 2026, ${ORG}`, days: 365 * 15 }),
+    issueNative({ ...rsa, issuer: rootCa.issuer, subject: `CN=Vendor UEFI CA 2026, ${ORG}`, days: 365 * 15 }),
+    issueNative({ ...rsa, issuer: rootCa.issuer, subject: `CN=Vendor Production PCA 2026, ${ORG}`, days: 365 * 15 }),
   ]);
   // Hashes of boot images the vendor revoked (vulnerable shims and boot managers).
   const revoked = Array.from({ length: 8 }, () => createHash('sha256').update(randomBytes(4096)).digest('hex').toUpperCase());
