@@ -123,7 +123,8 @@ export function addCollection<
     return views.get(ctx.uri, [member, ...(spec.moving?.(member) ?? [])], () => show(member, params));
   };
   const exists: ParamResolver = (id, params) => {
-    const found = store.get(id, outer(params));
+    // Asked on every request under the member: the stored (frozen) member, not a copy, when there is one.
+    const found = peek ? peek(id, outer(params)) : store.get(id, outer(params));
     return found instanceof Promise ? found.then((m) => m !== undefined) : found !== undefined;
   };
   const readOnlyFor = spec.readOnlyFor && ((params: Readonly<Record<string, string>>) => spec.readOnlyFor?.(outer(params)) ?? false);
