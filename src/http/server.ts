@@ -5,7 +5,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { Readable, type Duplex } from 'node:stream';
 import type { SecureContextOptions, TLSSocket } from 'node:tls';
-import type { Logger } from 'pino';
+import pino, { type Logger } from 'pino';
 import { MAX_JSON_DEPTH, parseClientJson } from '../lib/json.js';
 import { RedfishError, baseError, redfishErrorBody, vendorError } from '../messages/errors.js';
 import type { Dispatcher, Outgoing, Prepared } from '../protocol/dispatch.js';
@@ -203,6 +203,30 @@ function send(log: Logger, res: ServerResponse, out: Outgoing): void {
   }
 }
 
+type LoggerInternals = Logger & Record<symbol, unknown>;
+
+/**
+ * The line of each answered request: what `log.info({ method, path, status, ms, user, ip }, 'request')`
+ * writes, byte for byte, made without pino's generic serializer (which cost a tenth of a cached GET).
+ * It writes to the logger's own stream, with its time and bindings (pino's exported symbols).
+ */
+export function requestLogger(log: Logger) {
+  const l = log as LoggerInternals;
+  const stream = l[pino.symbols.streamSym] as { write(line: string): void } | undefined;
+  const time = l[pino.symbols.timeSym] as (() => string) | undefined;
+  const bindings = l[pino.symbols.chindingsSym];
+  if (!stream || !time || typeof bindings !== 'string')
+    return (method: string, path: string, status: number, ms: number, user: string | undefined, ip: string) =>
+      log.info({ method, path, status, ms, user, ip }, 'request');
+  return (method: string, path: string, status: number, ms: number, user: string | undefined, ip: string): void => {
+    if (!log.isLevelEnabled('info')) return;
+    const who = user === undefined ? '' : `,"user":${JSON.stringify(user)}`;
+    stream.write(
+      `{"level":30${time()}${bindings},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms}${who},"ip":${JSON.stringify(ip)},"msg":"request"}\n`,
+    );
+  };
+}
+
 export async function startHttpServer(o: HttpOptions) {
   const { dispatcher, log, limits } = o;
 
@@ -243,26 +267,16 @@ export async function startHttpServer(o: HttpOptions) {
     });
   };
 
+  const requestLine = requestLogger(log);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
     const clientIp = req.socket.remoteAddress ?? '';
     let user: string | undefined;
-    res.on('finish', () => {
-      log.info(
-        {
-          method: req.method,
-          path: req.url,
-          status: res.statusCode,
-          ms: Math.round((performance.now() - started) * 10) / 10,
-          user,
-          ip: clientIp,
-        },
-        'request',
-      );
-    });
-    res.on('close', () => {
-      if (!res.writableFinished)
-        log.debug({ method: req.method, path: req.url, user, ip: clientIp }, 'request ended by the client before its answer');
+    // One listener: 'close' follows 'finish' when the answer was sent whole.
+    res.once('close', () => {
+      if (res.writableFinished)
+        requestLine(req.method ?? '', req.url ?? '', res.statusCode, Math.round((performance.now() - started) * 10) / 10, user, clientIp);
+      else log.debug({ method: req.method, path: req.url, user, ip: clientIp }, 'request ended by the client before its answer');
     });
     // HTTP/1.1 requires Host (RFC 9112 3.2); node's own check would answer without a Redfish body.
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
@@ -294,14 +308,16 @@ export async function startHttpServer(o: HttpOptions) {
           if (prepared.principal.method === 'none' && req.headers.cookie === undefined) throw unauthorized();
           throw vendorError(415, 'UnsupportedMediaType', String(type ?? 'none'), allowed.join(', '));
         }
-        return send(log, res, await dispatcher.execute(prepared, undefined, req));
+        const out = dispatcher.execute(prepared, undefined, req);
+        return send(log, res, out instanceof Promise ? await out : out);
       }
       let body: unknown;
       if (hasBody(req) && prepared.method !== 'GET' && prepared.method !== 'HEAD') {
         if (!type || !JSON_CT.test(type)) throw vendorError(415, 'UnsupportedMediaType', String(type ?? 'none'), 'application/json');
         body = await readJson(req, o.bodyLimit);
       }
-      send(log, res, await dispatcher.execute(prepared, body));
+      const out = dispatcher.execute(prepared, body);
+      send(log, res, out instanceof Promise ? await out : out);
     } catch (e) {
       // Answered already (a stalled body, a framing error) or the client left: nothing to say.
       if (res.headersSent || res.destroyed) {

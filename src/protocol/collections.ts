@@ -117,10 +117,14 @@ export function addCollection<
   const peek = store.peek && spec.moving && store.peek.bind(store);
   const views = new Representations();
   /** A member's GET from its stored (frozen) self: rebuilt only when it or what moves changes. */
-  const showKept = async (ctx: Context<M>): Promise<Record<string, unknown>> => {
+  const showKept = (ctx: Context<M>): Maybe<Record<string, unknown>> => {
     const params: Readonly<Record<string, string>> = ctx.params;
-    const member = present(await peek?.(params[idName] ?? '', outer(params)), ctx);
-    return views.get(ctx.uri, [member, ...(spec.moving?.(member) ?? [])], () => show(member, params));
+    const kept = (found: R | undefined) => {
+      const member = present(found, ctx);
+      return views.get(ctx.uri, [member, ...(spec.moving?.(member) ?? [])], () => show(member, params));
+    };
+    const found = peek?.(params[idName] ?? '', outer(params));
+    return found instanceof Promise ? found.then(kept) : kept(found);
   };
   const exists: ParamResolver = (id, params) => {
     // Asked on every request under the member: the stored (frozen) member, not a copy, when there is one.

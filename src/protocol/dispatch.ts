@@ -19,6 +19,7 @@ import {
 import type { Authentication } from './auth.js';
 import { unauthorized } from './auth.js';
 import { allowHeader, decorate, linkHeader, type Decorated } from './decorate.js';
+import type { ResourceType } from './description.js';
 import { dialect as dialectNamed, type Dialect } from './dialect.js';
 import { etagMatches, withEtag } from './etag.js';
 import type { Principal } from './principal.js';
@@ -120,13 +121,16 @@ export class Dispatcher {
       const authReq = { headers: req.headers, clientIp: req.clientIp, socket: req.socket };
       let principal: Principal | undefined;
       if (!open || match?.route.deferAuth) {
-        principal = await this.auth.authenticate(authReq);
+        const found = this.auth.authenticate(authReq);
+        principal = found instanceof Promise ? await found : found;
         // Only the streamed POST may authenticate later (the upload's sessionKey cookie or form part);
         // every other method, and a POST with a cookie or body it cannot carry that in, is 401 first.
         if (!principal && !(match?.route.deferAuth && method === 'POST')) throw unauthorized();
       } else if ((req.headers.authorization || req.headers['x-auth-token']) && /[?&](\$expand|only)\b/.test(search)) {
         // Open resources use credentials when expanding links they need them for, and never fail on them.
-        principal = await this.auth.authenticate(authReq).catch((e: unknown) => this.expected(e, 'authentication for an open resource'));
+        principal = await Promise.resolve()
+          .then(() => this.auth.authenticate(authReq))
+          .catch((e: unknown) => this.expected(e, 'authentication for an open resource'));
       }
       if (!match) throw baseError('ResourceMissingAtURI', path);
 
@@ -154,7 +158,20 @@ export class Dispatcher {
   }
 
   /** Run the handler with the parsed body, and shape its answer. */
-  async execute(p: Prepared, body: unknown, stream?: Readable): Promise<Outgoing> {
+  execute(p: Prepared, body: unknown, stream?: Readable): Outgoing | Promise<Outgoing> {
+    if (p.method === 'GET' || p.method === 'HEAD') {
+      try {
+        const out = this.read(p, p.method === 'HEAD');
+        return out instanceof Promise ? out.catch((e: unknown) => this.errorResult(e)) : out;
+      } catch (e) {
+        return this.errorResult(e);
+      }
+    }
+    return this.change(p, body, stream);
+  }
+
+  /** A write or an action: answered once what it wrote is committed. */
+  private async change(p: Prepared, body: unknown, stream?: Readable): Promise<Outgoing> {
     const durable = WRITES.has(p.method) ? this.hooks.durable : undefined;
     durable?.begin();
     let out: Outgoing;
@@ -233,8 +250,6 @@ export class Dispatcher {
     ctx.stream = stream;
     ctx.annotations = redfishAnnotations(body);
 
-    if (method === 'GET' || method === 'HEAD') return this.read(p, method === 'HEAD');
-
     if (WRITES.has(method) && route.get && !match.action && !match.membersAlias) {
       await this.checkIfMatch(p);
     }
@@ -295,17 +310,27 @@ export class Dispatcher {
     return resolveArrayMarkers(value, got && !('passthrough' in got) ? got.resource : {});
   }
 
-  private async read(p: Prepared, head: boolean): Promise<Outgoing> {
-    const { match, principal, query } = p;
-    const got = await this.getDecorated(match, principal, query, p.req.headers);
-    if ('passthrough' in got) return this.reply(got.passthrough, head, match.route.verbatim);
+  /** A GET or HEAD: without a microtask when the handler answers at once and no $expand or `only` asks for more. */
+  private read(p: Prepared, head: boolean): Outgoing | Promise<Outgoing> {
+    const got = this.getDecorated(p.match, p.principal, p.query, p.req.headers);
+    return got instanceof Promise ? got.then((g) => this.shape(p, head, g)) : this.shape(p, head, got);
+  }
+
+  private shape(p: Prepared, head: boolean, got: Got): Outgoing | Promise<Outgoing> {
+    if ('passthrough' in got) return this.reply(got.passthrough, head, p.match.route.verbatim);
+    const inm = p.req.headers['if-none-match'];
+    if (inm && etagMatches(String(inm), got.etag)) {
+      return { status: 304, headers: { ...BASE_HEADERS, ETag: got.etag } };
+    }
+    if (p.query.only || p.query.expand) return this.shapeFurther(p, head, got);
+    return this.answer(p, head, got, this.selected(p.query, got.type, got.resource), got.etag);
+  }
+
+  /** `only` and $expand: the resources they add are fetched. */
+  private async shapeFurther(p: Prepared, head: boolean, got: Decorated): Promise<Outgoing> {
+    const { principal, query } = p;
     let { resource, etag } = got;
     const { type } = got;
-
-    const inm = p.req.headers['if-none-match'];
-    if (inm && etagMatches(String(inm), etag)) {
-      return { status: 304, headers: { ...BASE_HEADERS, ETag: etag } };
-    }
     if (query.only) {
       if (!type?.memberType) throw baseError('QueryNotSupportedOnResource');
       const members = resource.Members as { '@odata.id': string }[];
@@ -315,9 +340,7 @@ export class Dispatcher {
         etag = String(single['@odata.etag']);
       }
     }
-    // A page of a collection was cut before decoration and expansion (getDecorated).
-    if ((query.top !== undefined || query.skip !== undefined) && !type?.memberType) throw baseError('QueryNotSupportedOnResource');
-    if (query.select) resource = applySelect(resource, query.select);
+    resource = this.selected(query, type, resource);
     let expanded: Buffer | undefined;
     if (query.expand) {
       const { mode, levels } = query.expand;
@@ -335,15 +358,25 @@ export class Dispatcher {
         if (whole) expanded = this.rememberExpansion(got, `${mode}${levels}`, fetched, resource);
       }
     }
+    return this.answer(p, head, got, resource, etag, expanded);
+  }
+
+  /** $select, after $top/$skip were refused where there is no collection (a page was cut before decoration: getDecorated). */
+  private selected(query: Query, type: ResourceType | undefined, resource: Json): Json {
+    if ((query.top !== undefined || query.skip !== undefined) && !type?.memberType) throw baseError('QueryNotSupportedOnResource');
+    return query.select ? applySelect(resource, query.select) : resource;
+  }
+
+  private answer(p: Prepared, head: boolean, got: Decorated, resource: Json, etag: string, expanded?: Buffer): Outgoing {
     // A literal of fixed shape: the hottest object of a GET.
     const headers: Record<string, string> = {
       'OData-Version': '4.0',
       'Content-Type': JSON_TYPE,
       'Cache-Control': 'no-cache',
-      Allow: allowHeader(match),
+      Allow: allowHeader(p.match),
       ETag: etag,
     };
-    if (type) headers.Link = linkHeader(type);
+    if (got.type) headers.Link = linkHeader(got.type);
     let body: Buffer | string;
     // The dialect's spelling is part of the representation kept for reuse, encoded once.
     if (expanded) body = expanded;
@@ -377,18 +410,19 @@ export class Dispatcher {
     return body;
   }
 
-  /** Run a route's GET and add the OData annotations, Actions, count and ETag. */
-  private async getDecorated(
-    match: Match,
-    principal: Principal,
-    query: Query,
-    headers: IncomingHttpHeaders = {},
-  ): Promise<Decorated | { passthrough: Reply | RawReply | StreamReply }> {
+  /** Run a route's GET and add the OData annotations, Actions, count and ETag (at once when the handler answers at once). */
+  private getDecorated(match: Match, principal: Principal, query: Query, headers: IncomingHttpHeaders = {}): Got | Promise<Got> {
     const route = match.route;
     if (!route.get) throw vendorError(405, 'MethodNotAllowed', 'GET', match.uri);
     const ctx = requestContext(match, principal, query, headers, '');
-    let raw = route.get.handler(ctx);
-    if (raw instanceof Promise) raw = await raw;
+    const raw = route.get.handler(ctx);
+    return raw instanceof Promise
+      ? raw.then((r) => this.decorated(match, principal, query, r))
+      : this.decorated(match, principal, query, raw);
+  }
+
+  private decorated(match: Match, principal: Principal, query: Query, raw: unknown): Got | Promise<Got> {
+    const route = match.route;
     if (raw instanceof RawReply || raw instanceof Reply || raw instanceof StreamReply) return { passthrough: raw };
     if (!isObject(raw)) throw baseError('ResourceMissingAtURI', match.uri);
     let shown: Json = raw;
@@ -396,8 +430,9 @@ export class Dispatcher {
     if ((query.top !== undefined || query.skip !== undefined) && route.type?.memberType && Array.isArray(shown.Members)) {
       shown = applyPaging(shown, match.uri, query.top, query.skip);
     }
-    const body = route.type?.autoExpand && Array.isArray(shown.Members) ? await this.expandMembers(shown, principal) : shown;
-    return decorate(route, match.uri, match.params, body, route.type, this.dialect);
+    if (route.type?.autoExpand && Array.isArray(shown.Members))
+      return this.expandMembers(shown, principal).then((body) => decorate(route, match.uri, match.params, body, route.type, this.dialect));
+    return decorate(route, match.uri, match.params, shown, route.type, this.dialect);
   }
 
   /** Members shown whole, as their own GETs answer them (OData.AutoExpand). */
@@ -497,6 +532,9 @@ export class Dispatcher {
     return satisfies(held, rule);
   }
 }
+
+/** A route's GET: decorated, or an answer of its own (a file, a stream, a reply). */
+type Got = Decorated | { passthrough: Reply | RawReply | StreamReply };
 
 /** A link an $expand followed, and what it found. */
 interface Fetched {

@@ -52,6 +52,15 @@ function presentedCertificates(socket: TLSSocket): { leaf: X509Certificate; chai
   return { leaf, chain };
 }
 
+const presentedBySocket = new WeakMap<TLSSocket, ReturnType<typeof presentedCertificates> | null>();
+
+/** A connection's certificates are read once: they cannot change (renegotiation is refused). */
+function presentedOn(socket: TLSSocket): ReturnType<typeof presentedCertificates> {
+  let known = presentedBySocket.get(socket);
+  if (known === undefined) presentedBySocket.set(socket, (known = presentedCertificates(socket) ?? null));
+  return known ?? undefined;
+}
+
 /** Run a certificate check; what it finds wrong is a 400 naming the reason. */
 function checked<T>(fn: () => T): T {
   try {
@@ -210,7 +219,7 @@ function addCertificateAuthenticator(s: SecurityServiceDeps): void {
   s.auth.addAuthenticator({
     name: 'certificate',
     authenticate: (req: AuthRequest) => {
-      const presented = req.socket ? presentedCertificates(req.socket) : undefined;
+      const presented = req.socket ? presentedOn(req.socket) : undefined;
       if (!presented || !req.socket) return undefined;
       const decision = s.certificateLogin.decide(presented.leaf, presented.chain);
       if (decision.ok) return s.auth.admit(decision.account, req, 'certificate');
