@@ -50,5 +50,5 @@ USER 1000:1000
 # Node flags as package.json config.node_flags (what `npm start` passes), in NODE_OPTIONS so a
 # fleet can take config.fleet_node_flags instead (`npm run fleet`):
 #   docker run -e NODE_OPTIONS="--max-semi-space-size=16 --v8-pool-size=1" ... bmc-redfish --fleet 100
-ENV NODE_OPTIONS="--max-semi-space-size=1 --v8-pool-size=1"
+ENV NODE_OPTIONS="--max-semi-space-size=4 --v8-pool-size=1"
 ENTRYPOINT ["node", "dist/cli.js"]
