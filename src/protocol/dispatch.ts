@@ -223,16 +223,28 @@ export class Dispatcher {
 
   /** GET a resource on behalf of a principal, decorated, as $expand and `only` need it. */
   async fetchResource(uri: string, principal: Principal): Promise<Json | undefined> {
+    return this.lookUp(uri, principal);
+  }
+
+  /** fetchResource, at once when the resource's resolvers and GET answer at once (an $expand asks it per member). */
+  private lookUp(uri: string, principal: Principal): Json | undefined | Promise<Json | undefined> {
     const match = this.routes.match(uri);
-    if (!match?.route.get || match.action || match.membersAlias || !(await this.routes.resolves(match))) return undefined;
-    if (!this.permits(match, match.route.get.privilege, principal)) return undefined;
-    try {
-      const got = await this.getDecorated(match, principal, { only: false, any: false });
-      return 'passthrough' in got ? undefined : got.resource;
-    } catch (e) {
-      // A member that cannot be shown is left out of an $expand, as DSP0266 allows; only a fault is logged.
-      return this.expected(e, `expanding ${uri}`);
-    }
+    if (!match?.route.get || match.action || match.membersAlias) return undefined;
+    const get = match.route.get;
+    const shown = (g: Got) => ('passthrough' in g ? undefined : g.resource);
+    // A member that cannot be shown is left out of an $expand, as DSP0266 allows; only a fault is logged.
+    const refused = (e: unknown) => this.expected(e, `expanding ${uri}`);
+    const found = (exists: boolean): Json | undefined | Promise<Json | undefined> => {
+      if (!exists || !this.permits(match, get.privilege, principal)) return undefined;
+      try {
+        const got = this.getDecorated(match, principal, PLAIN_QUERY);
+        return got instanceof Promise ? got.then(shown, refused) : shown(got);
+      } catch (e) {
+        return refused(e);
+      }
+    };
+    const exists = this.routes.resolves(match);
+    return exists instanceof Promise ? exists.then(found) : found(exists);
   }
 
   /** Nothing, for a Redfish refusal (401, 404...); a fault is logged first, never hidden. */
@@ -294,7 +306,7 @@ export class Dispatcher {
    * some properties (one message per refused one), or for routes that answer so.
    */
   private async representation(p: Prepared, infos: ExtendedInfo[]): Promise<Outgoing> {
-    const got = p.match.route.get ? await this.getDecorated(p.match, p.principal, { only: false, any: false }) : undefined;
+    const got = p.match.route.get ? await this.getDecorated(p.match, p.principal, PLAIN_QUERY) : undefined;
     if (!got || 'passthrough' in got) return this.reply(new Reply(200, successBody(infos)));
     const body = { ...got.resource, '@Message.ExtendedInfo': infos };
     return {
@@ -306,7 +318,7 @@ export class Dispatcher {
 
   /** Resolve null/{} array elements of a PATCH against the resource as it is now. */
   private async resolveArrays(p: Prepared, value: Record<string, unknown>): Promise<unknown> {
-    const got = p.match.route.get ? await this.getDecorated(p.match, p.principal, { only: false, any: false }) : undefined;
+    const got = p.match.route.get ? await this.getDecorated(p.match, p.principal, PLAIN_QUERY) : undefined;
     return resolveArrayMarkers(value, got && !('passthrough' in got) ? got.resource : {});
   }
 
@@ -396,7 +408,11 @@ export class Dispatcher {
   private async reusedExpansion(got: Decorated, how: string, principal: Principal): Promise<Buffer | undefined> {
     const known = expansions.get(got)?.get(how);
     if (!known) return undefined;
-    for (const f of known.fetched) if ((await this.fetchResource(f.uri, principal)) !== f.value) return undefined;
+    for (const f of known.fetched) {
+      let now = this.lookUp(f.uri, principal);
+      if (now instanceof Promise) now = await now;
+      if (now !== f.value) return undefined;
+    }
     return known.body;
   }
 
@@ -447,7 +463,7 @@ export class Dispatcher {
   private async checkIfMatch(p: Prepared): Promise<void> {
     const header = p.req.headers['if-match'];
     if (!header) return;
-    const got = await this.getDecorated(p.match, p.principal, { only: false, any: false });
+    const got = await this.getDecorated(p.match, p.principal, PLAIN_QUERY);
     if ('passthrough' in got) return;
     if (!etagMatches(String(header), got.etag)) throw baseError('PreconditionFailed');
   }
@@ -532,6 +548,9 @@ export class Dispatcher {
     return satisfies(held, rule);
   }
 }
+
+/** The query of a GET made on the service's own behalf ($expand, `only`, If-Match). */
+const PLAIN_QUERY: Query = Object.freeze({ only: false, any: false });
 
 /** A route's GET: decorated, or an answer of its own (a file, a stream, a reply). */
 type Got = Decorated | { passthrough: Reply | RawReply | StreamReply };

@@ -148,7 +148,7 @@ function accountServiceHandlers(s: AccountServiceDeps) {
   /** Rebuilt when anything stored changes (the account, its login bookkeeping) or its lockout ends. */
   function getAccount(ctx: Context<AccountPath>) {
     const a = present(s.accounts.peek(ctx.params.AccountId), ctx);
-    return views.get(accountUri(a.Id), [s.store.generation, s.accountPolicy.isLocked(a)], () => accountBody(s, a));
+    return views.get(ctx.uri, [s.store.generation, s.accountPolicy.isLocked(a)], () => accountBody(s, a));
   }
 
   async function patchAccount(ctx: PatchContext<AccountPath, typeof ManagerAccountType.properties>): Promise<void> {

@@ -94,12 +94,16 @@ function handlers(d: BiosDeps, boot: BootSettings) {
   const iscsi = iscsiSetting(d, defaultIscsi(identity.SerialNumber));
   return { getBios, postResetBios, postChangePassword, getPending, patchPending, getBootSettings, getIscsi, patchIscsi };
 
+  // The names the representations are kept under, made once (a fresh string is hashed at every lookup).
+  const currentName = `current ${systemUri(d)}`;
+  const pendingName = `pending ${systemUri(d)}`;
+
   function getBios() {
     const uri = systemUri(d);
     const st = bios.state();
     const attributes = bios.currentAttributes();
     // Rebuilt only when the stored state or what the ROM reports changes.
-    return views.get(`current ${uri}`, [st, attributes], () => ({
+    return views.get(currentName, [st, attributes], () => ({
       Id: 'Bios',
       Name: 'BIOS Current Settings',
       Description: 'The BIOS settings the server runs with',
@@ -133,9 +137,8 @@ function handlers(d: BiosDeps, boot: BootSettings) {
   }
 
   function getPending() {
-    const uri = systemUri(d);
     const attributes = bios.pendingAttributes();
-    return views.get(`pending ${uri}`, [attributes], () => ({
+    return views.get(pendingName, [attributes], () => ({
       Id: 'Settings',
       Name: 'BIOS Pending Settings',
       Description: 'BIOS settings applied at the next server reset',

@@ -111,15 +111,17 @@ function handlers(d: SystemDeps, boot: BootSettings) {
    * Rebuilt only when what it shows changes: stored state (boot, asset tag, the server's phase,
    * firmware), the host (power, OS, TPM), component health, or POST progress on the clock.
    */
+  // Made once: a fresh string is hashed at every lookup.
+  const uri = systemUri(d);
+
   function getSystem() {
     const p = progress(d.server, d.clock.now());
-    return views.get(systemUri(d), [d.store.generation, d.host.generation, d.health.generation, p.boot, p.post, p.since], () =>
+    return views.get(uri, [d.store.generation, d.host.generation, d.health.generation, p.boot, p.post, p.since], () =>
       buildSystem(p),
     );
   }
 
   function buildSystem(p: ReturnType<typeof progress>) {
-    const uri = systemUri(d);
     const st = d.server.snapshot();
     const tpm = d.host.tpm();
     const b = boot.get();
