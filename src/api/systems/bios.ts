@@ -92,11 +92,10 @@ function handlers(d: BiosDeps, boot: BootSettings) {
   );
   const views = new Representations();
   const iscsi = iscsiSetting(d, defaultIscsi(identity.SerialNumber));
-  return { getBios, postResetBios, postChangePassword, getPending, patchPending, getBootSettings, getIscsi, patchIscsi };
-
   // The names the representations are kept under, made once (a fresh string is hashed at every lookup).
   const currentName = `current ${systemUri(d)}`;
   const pendingName = `pending ${systemUri(d)}`;
+  return { getBios, postResetBios, postChangePassword, getPending, patchPending, getBootSettings, getIscsi, patchIscsi };
 
   function getBios() {
     const uri = systemUri(d);

@@ -101,6 +101,8 @@ function handlers(d: SystemDeps, boot: BootSettings) {
   const hostName = d.store.setting<string | null>('system.hostName', null);
   const uid = new UidLight(d.store);
   const views = new Representations(4);
+  // Made once: a fresh string is hashed at every lookup.
+  const uri = systemUri(d);
   return { getSystems, getSystem, patchSystem, postReset, postPowerButton, postSystemReset };
 
   function getSystems() {
@@ -111,14 +113,9 @@ function handlers(d: SystemDeps, boot: BootSettings) {
    * Rebuilt only when what it shows changes: stored state (boot, asset tag, the server's phase,
    * firmware), the host (power, OS, TPM), component health, or POST progress on the clock.
    */
-  // Made once: a fresh string is hashed at every lookup.
-  const uri = systemUri(d);
-
   function getSystem() {
     const p = progress(d.server, d.clock.now());
-    return views.get(uri, [d.store.generation, d.host.generation, d.health.generation, p.boot, p.post, p.since], () =>
-      buildSystem(p),
-    );
+    return views.get(uri, [d.store.generation, d.host.generation, d.health.generation, p.boot, p.post, p.since], () => buildSystem(p));
   }
 
   function buildSystem(p: ReturnType<typeof progress>) {
