@@ -18,8 +18,17 @@ export function isoNow(clock: Clock): string {
   return new Date(clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+let isoSecond = NaN;
+let isoText = '';
+
 export function toIso(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Whole seconds: many stamps a second (events, log entries under load) share one string.
+  const second = Math.floor(ms / 1000);
+  if (second !== isoSecond) {
+    isoText = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    isoSecond = second;
+  }
+  return isoText;
 }
 
 export class SystemClock implements Clock {

@@ -469,10 +469,18 @@ export class Dispatcher {
   }
 
   private write(result: unknown, uri: string): Outgoing {
-    if (result === undefined) return this.reply(new Reply(200, successBody()));
+    if (result === undefined) return this.success();
     if (result instanceof Reply || result instanceof RawReply) return this.reply(result);
     if (isObject(result)) return this.reply(new Reply(200, result));
     throw new Error(`handler for ${uri} returned ${typeof result}`);
+  }
+
+  private successText: string | undefined;
+
+  /** The plain Success answer of most writes: the same bytes every time, made once. */
+  private success(): Outgoing {
+    this.successText ??= this.dialect.json(JSON.stringify(successBody()));
+    return { status: 200, headers: { ...BASE_HEADERS, 'Content-Type': JSON_TYPE }, body: this.successText };
   }
 
   private reply(r: Reply | RawReply | StreamReply, head = false, verbatim = false): Outgoing {
