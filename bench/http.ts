@@ -4,6 +4,7 @@
 // 20-member $expand, an update queue member, a PATCH; then session create + delete pairs,
 // and RSS idle and after. Prints one table and writes bench/results.json.
 //   npm run bench  (10 s per scenario)   BENCH_SECONDS=5 npm run bench   BENCH_DURABILITY=power-loss npm run bench
+//   BENCH_ONLY=PATCH npm run bench  (only the scenarios whose name holds that text)
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -235,7 +236,7 @@ async function main(): Promise<void> {
       );
       console.log(`service RSS idle after start: ${idle.rss} MiB`);
       console.log('scenario                           | service req/s | p99 ms | bare req/s | p99 ms | ratio');
-      for (const s of scenarios) {
+      for (const s of scenarios.filter((x) => !process.env.BENCH_ONLY || x.name.includes(process.env.BENCH_ONLY))) {
         const mine = await load(base + s.path, s);
         const yard = await load(`https://127.0.0.1:${barePort}${s.path}`, s);
         const ratio = mine.rps / yard.rps;

@@ -130,41 +130,56 @@ function hasBody(req: IncomingMessage): boolean {
   return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
+/** The whole body, already received and buffered by the stream. */
+function bufferedBody(req: IncomingMessage, limit: number): string {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (let chunk = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) {
+    size += chunk.length;
+    if (size > limit) throw vendorError(413, 'RequestBodyTooLarge', limit);
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
+}
+
 /** Read a JSON body up to limit bytes: undefined when empty; 413 beyond the limit; 400 when malformed. */
 async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) throw vendorError(413, 'RequestBodyTooLarge', limit);
-  // Events, not an async iterator: the iterator's machinery cost more than a small body's parse.
-  const text = await new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        done();
-        reject(vendorError(413, 'RequestBodyTooLarge', limit));
-      } else chunks.push(chunk);
-    };
-    const onEnd = () => {
-      done();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'));
-    };
-    const onError = (e: Error) => {
-      done();
-      reject(e);
-    };
-    // A request that ends without its whole body (the client went away) settles too.
-    const onClose = () => {
-      done();
-      reject(Object.assign(new Error('the request ended before its body'), { code: 'ECONNRESET' }));
-    };
-    const done = () => {
-      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-      // What is left of a refused body is not read: the answer closes the connection.
-      req.pause();
-    };
-    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-  });
+  // A body that arrived with its headers is taken as it is; else events, not an async
+  // iterator: the iterator's machinery cost more than a small body's parse.
+  const text = req.complete
+    ? bufferedBody(req, limit)
+    : await new Promise<string>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const onData = (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > limit) {
+            done();
+            reject(vendorError(413, 'RequestBodyTooLarge', limit));
+          } else chunks.push(chunk);
+        };
+        const onEnd = () => {
+          done();
+          resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+        };
+        const onError = (e: Error) => {
+          done();
+          reject(e);
+        };
+        // A request that ends without its whole body (the client went away) settles too.
+        const onClose = () => {
+          done();
+          reject(Object.assign(new Error('the request ended before its body'), { code: 'ECONNRESET' }));
+        };
+        const done = () => {
+          req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+          // What is left of a refused body is not read: the answer closes the connection.
+          req.pause();
+        };
+        req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+      });
   if (text.trim() === '') return undefined;
   const parsed = parseClientJson(text);
   if (parsed.ok) return parsed.value;

@@ -475,12 +475,12 @@ export class Dispatcher {
     throw new Error(`handler for ${uri} returned ${typeof result}`);
   }
 
-  private successText: string | undefined;
+  private successBytes: Buffer | undefined;
 
-  /** The plain Success answer of most writes: the same bytes every time, made once. */
+  /** The plain Success answer of most writes: the same bytes every time, encoded once. */
   private success(): Outgoing {
-    this.successText ??= this.dialect.json(JSON.stringify(successBody()));
-    return { status: 200, headers: { ...BASE_HEADERS, 'Content-Type': JSON_TYPE }, body: this.successText };
+    const body = (this.successBytes ??= Buffer.from(this.dialect.json(JSON.stringify(successBody()))));
+    return { status: 200, headers: { 'OData-Version': '4.0', 'Content-Type': JSON_TYPE }, body };
   }
 
   private reply(r: Reply | RawReply | StreamReply, head = false, verbatim = false): Outgoing {
