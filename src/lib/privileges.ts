@@ -97,7 +97,18 @@ export function roleOf(vendor: VendorPrivileges): RoleId {
 }
 
 export function satisfies(held: ReadonlySet<Privilege>, rule: PrivilegeRule): boolean {
-  return rule.some((alternative) => alternative.every((p) => held.has(p)));
+  // Loops, not some/every: asked on every request, and per member of an $expand.
+  for (const alternative of rule) {
+    let all = true;
+    for (const p of alternative) {
+      if (!held.has(p)) {
+        all = false;
+        break;
+      }
+    }
+    if (all) return true;
+  }
+  return false;
 }
 
 /** Named requirements, so routes read like bmcweb's privilege registry. */

@@ -32,7 +32,7 @@ export function decorate(
   dialect?: Pick<Dialect, 'hidesDeprecated' | 'vendorActions'>,
 ): Decorated {
   // A frozen body is a memoized representation (memo.ts): decorated once per URI.
-  const reusable = Object.isFrozen(body) && !route?.actions?.some((a) => a.allowable);
+  const reusable = Object.isFrozen(body) && !(route && hasAllowable(route));
   if (reusable) {
     const known = decoratedBodies.get(body);
     if (known?.uri === uri) return known.decorated;
@@ -70,6 +70,15 @@ function decorateNew(
   const etag = json !== undefined ? etagOfJson(json) : weakEtag(etagSource(resource, type?.properties));
   if (type) resource['@odata.etag'] = etag;
   return { resource, etag, type, json: type ? json : undefined };
+}
+
+const allowableByRoute = new WeakMap<AnyRoute, boolean>();
+
+/** Whether a route has an action whose allowable values are asked per request (routes are fixed: once each). */
+function hasAllowable(route: AnyRoute): boolean {
+  let known = allowableByRoute.get(route);
+  if (known === undefined) allowableByRoute.set(route, (known = route.actions?.some((a) => a.allowable) ?? false));
+  return known;
 }
 
 const allowCache = new WeakMap<Match, string>();
