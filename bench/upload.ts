@@ -51,7 +51,8 @@ async function main(): Promise<void> {
     const compsig = makeCompsig(key, 'vmc-big.bin', await sha256File(image));
 
     const port = await freePort();
-    const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+    // The node flags npm start passes (package.json config.node_flags), unless BENCH_NODE_FLAGS says otherwise.
+    const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? process.env.npm_package_config_node_flags ?? '').split(' ').filter(Boolean);
     // The service as `npm start` runs it: the compiled build (npm run bench:upload builds it first).
     const proc = spawn(
       process.execPath,
