@@ -5,7 +5,8 @@ export interface ExtendedInfo {
   '@odata.type': '#Message.v1_1_2.Message';
   MessageId: string;
   Message: string;
-  MessageArgs: (string | number)[];
+  /** Always strings (DMTF Message schema), whatever the registry's ParamTypes say. */
+  MessageArgs: string[];
   MessageSeverity: string;
   Severity: string;
   Resolution: string;
@@ -39,7 +40,8 @@ export function makeMessage(reg: RegistryDef, key: string, args: readonly (strin
     '@odata.type': '#Message.v1_1_2.Message',
     MessageId: `${registryId(reg)}.${key}`,
     Message: formatMessage(def.message, args),
-    MessageArgs: args.map((a, i) => (def.paramTypes[i] === 'number' ? Number(a) : String(a))),
+    // A `number` ParamType says what the text shows; the argument itself is a string (DMTF Message schema).
+    MessageArgs: args.map(String),
     MessageSeverity: def.severity,
     Severity: def.severity,
     Resolution: def.resolution,

@@ -3,6 +3,7 @@
 // against its ParamTypes, the Base status table, messages built from them, and
 // the registry files the service serves against the definitions in code.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
@@ -23,6 +24,8 @@ import { VENDOR_RESOURCE_EVENT_REGISTRY } from '../../src/messages/registries/ve
 import { VENDOR_REGISTRY } from '../../src/messages/registries/vendor.js';
 import { formatMessage, makeMessage, registryId } from '../../src/messages/messages.js';
 import type { RegistryDef } from '../../src/messages/registry-types.js';
+import { issueCertificate } from '../../src/platform/x509.js';
+import { makePackage, upload } from '../support/firmware.js';
 import { insecureAgent, startTestService, type TestService } from '../support/service.js';
 
 /** Every message registry src/app.ts serves. */
@@ -116,7 +119,10 @@ describe('message registries: definitions', () => {
           const args = sampleArgs(m.paramTypes);
           const info = makeMessage(reg, key, args);
           assert.equal(info.MessageId, `${registryId(reg)}.${key}`);
-          assert.deepEqual(info.MessageArgs, args);
+          // MessageArgs are strings (DMTF Message schema), a `number` ParamType included, one per ParamType.
+          assert.deepEqual(info.MessageArgs, args.map(String));
+          assert.equal(info.MessageArgs.length, m.paramTypes.length);
+          for (const a of info.MessageArgs) assert.equal(typeof a, 'string', `${reg.prefix}.${key} argument ${a}`);
           assert.doesNotMatch(info.Message, /%\d/, 'every placeholder filled');
           for (const a of args) assert.ok(info.Message.includes(String(a)), `${a} in "${info.Message}"`);
           assert.equal(info.MessageSeverity, m.severity);
@@ -186,9 +192,9 @@ describe('messages and error bodies', () => {
     for (const [text, args, expected] of cases) assert.equal(formatMessage(text, args), expected, text);
   });
 
-  it('coerces arguments to the registry types and points RelatedProperties at JSON', () => {
-    const info = makeMessage(VENDOR_REGISTRY, 'PasswordTooShort', ['8'], ['Password']);
-    assert.deepEqual(info.MessageArgs, [8]);
+  it('gives every argument as a string, numbers too, and points RelatedProperties at JSON', () => {
+    const info = makeMessage(VENDOR_REGISTRY, 'PasswordTooShort', [8], ['Password']);
+    assert.deepEqual(info.MessageArgs, ['8']);
     assert.deepEqual(info.RelatedProperties, ['#/Password']);
     assert.deepEqual(makeMessage(BASE_REGISTRY, 'PropertyUnknown', [5]).MessageArgs, ['5']);
     assert.deepEqual(makeMessage(BASE_REGISTRY, 'PropertyUnknown', ['X'], ['Boot.BootOrder']).RelatedProperties, ['#/Boot/BootOrder']);
@@ -300,4 +306,62 @@ describe('message registries: the files the service serves', () => {
       }
     });
   }
+});
+
+describe('MessageArgs in answers over HTTPS: strings, as many as the registry says', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ config: { bodyLimit: 64 * 1024, repositoryBytes: 256 * 1024 } });
+  });
+  after(() => svc.close());
+
+  /** The extended info of an answer, each checked against its registry's definition. */
+  function checkedArgs(body: any): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    for (const info of body?.error?.['@Message.ExtendedInfo'] ?? []) {
+      const [prefix, , , key] = String(info.MessageId).split('.') as [string, string, string, string];
+      const def = REGISTRIES.find((r) => r.prefix === prefix)?.messages[key];
+      assert.ok(def, info.MessageId);
+      assert.equal(info.MessageArgs.length, def.paramTypes.length, `${info.MessageId} NumberOfArgs`);
+      for (const a of info.MessageArgs) assert.equal(typeof a, 'string', `${info.MessageId}: ${JSON.stringify(info.MessageArgs)}`);
+      out[key] = info.MessageArgs;
+    }
+    return out;
+  }
+
+  it('RequestBodyTooLarge and SecureBootDatabaseLimit carry their numbers as strings', async () => {
+    const big = await svc.req('PATCH', '/redfish/v1/SessionService/', { body: { SessionTimeout: 1800, Pad: 'x'.repeat(70_000) } });
+    assert.equal(big.status, 413);
+    assert.deepEqual(checkedArgs(big.body).RequestBodyTooLarge, ['65536']);
+
+    const pk = '/redfish/v1/Systems/1/SecureBoot/SecureBootDatabases/PK/Certificates/';
+    const enroll = async (cn: string) => {
+      const c = await issueCertificate({ subject: `CN=${cn}`, ca: true, notBefore: new Date(svc.clock.now() - 60_000) });
+      return svc.req('POST', pk, { body: { CertificateString: c.certPem, CertificateType: 'PEM' } });
+    };
+    if ((await svc.get(pk)).body['Members@odata.count'] === 0) assert.equal((await enroll('First PK')).status, 201);
+    const second = await enroll('Second PK');
+    assert.equal(second.status, 400);
+    assert.deepEqual(checkedArgs(second.body).SecureBootDatabaseLimit, ['PK', '1']);
+  });
+
+  it('upload sections and repository space carry their numbers as strings', async () => {
+    const pkg = await makePackage(svc, { targets: ['SPS'], version: '4.9', file: 'sps.fwpkg' });
+    const half = Math.ceil(pkg.data.length / 2);
+    const section = (i: number) =>
+      upload(svc, { name: pkg.name, data: pkg.data.subarray(i * half, (i + 1) * half) }, { params: { Section: i } });
+    const outOfOrder = await section(1);
+    assert.equal(outOfOrder.status, 400, outOfOrder.text);
+    assert.deepEqual(checkedArgs(outOfOrder.body).UploadSectionOutOfOrder, ['1', 'sps.fwpkg', '0']);
+    const first = await section(0);
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(checkedArgs(first.body).UploadSectionReceived, ['0', 'sps.fwpkg']);
+
+    const huge = await makePackage(svc, { targets: ['IE'], version: '9', file: 'huge.fwpkg', image: randomBytes(300 * 1024) });
+    const full = await upload(svc, huge, { params: { UpdateTarget: false } });
+    assert.equal(full.status, 413, full.text);
+    const [size, free] = checkedArgs(full.body).RepositoryInsufficientSpace ?? [];
+    assert.match(size ?? '', /^\d+$/);
+    assert.match(free ?? '', /^\d+$/);
+  });
 });

@@ -31,7 +31,7 @@ export interface EventRecordBody {
   MessageSeverity: string;
   Message: string;
   MessageId: string;
-  MessageArgs: (string | number)[];
+  MessageArgs: string[];
   OriginOfCondition?: { '@odata.id': string };
   EventGroupId?: number;
 }

@@ -15,7 +15,7 @@ export interface LogRecord {
   Severity: 'OK' | 'Warning' | 'Critical';
   Message: string;
   MessageId: string;
-  MessageArgs: (string | number)[];
+  MessageArgs: string[];
   /** URI of the resource the record is about. */
   Origin?: string;
 }
