@@ -116,13 +116,23 @@ export function combinedError(errors: readonly RedfishError[]): RedfishError {
 
 export const GENERAL_ERROR_ID = `${registryId(BASE_REGISTRY)}.GeneralError`;
 
+/** A failure's body: its one message is the code, several are GeneralError. */
 export function redfishErrorBody(infos: readonly ExtendedInfo[]): object {
-  return errorBody(infos, GENERAL_ERROR_ID);
+  const only = infos.length === 1 ? infos[0] : undefined;
+  return errorBody(infos, only?.MessageId ?? GENERAL_ERROR_ID);
 }
 
-/** Body of a successful write (G8): an error object whose first message is Success. */
+/**
+ * A success's body with messages (G8): the first message is the code, however many follow,
+ * so a success is never coded as an error (iLO codes them all ExtendedInfo).
+ */
+export function messagesBody(first: ExtendedInfo, ...rest: readonly ExtendedInfo[]): object {
+  return errorBody([first, ...rest], first.MessageId);
+}
+
+/** Body of a successful write (G8): an error object whose first message, and code, is Success. */
 export function successBody(extra: readonly ExtendedInfo[] = []): object {
-  return redfishErrorBody([baseMessage('Success'), ...extra]);
+  return messagesBody(baseMessage('Success'), ...extra);
 }
 
 export { RedfishError, type ExtendedInfo };

@@ -84,9 +84,7 @@ export class RedfishError extends Error {
 export const EXTENDED_INFO_HINT = 'See @Message.ExtendedInfo for more information.';
 
 /** The `{error: {...}}` body, used for failures and for success messages alike (G8). */
-export function errorBody(infos: readonly ExtendedInfo[], generalErrorId: string): object {
-  const first = infos[0];
-  const code = infos.length === 1 && first ? first.MessageId : generalErrorId;
+export function errorBody(infos: readonly ExtendedInfo[], code: string): object {
   return {
     error: {
       code,

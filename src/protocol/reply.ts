@@ -1,7 +1,7 @@
 // What a handler may return besides a plain resource body.
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { redfishErrorBody, successBody, type ExtendedInfo } from '../messages/errors.js';
+import { messagesBody, successBody, type ExtendedInfo } from '../messages/errors.js';
 
 export class Reply {
   constructor(
@@ -41,9 +41,9 @@ export function success(...extra: ExtendedInfo[]): Reply {
   return new Reply(200, successBody(extra));
 }
 
-/** 200 with the given messages in an error object (e.g. SystemResetRequired). */
+/** 200 with the given messages in an error object (e.g. SystemResetRequired), coded as the first. */
 export function messages(first: ExtendedInfo, ...rest: ExtendedInfo[]): Reply {
-  return new Reply(200, redfishErrorBody([first, ...rest]));
+  return new Reply(200, messagesBody(first, ...rest));
 }
 
 /** 201 Created with Location; the body is the new member, decorated like a GET of it. */

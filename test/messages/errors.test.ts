@@ -4,6 +4,9 @@
 // the registry files the service serves against the definitions in code.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
@@ -25,8 +28,8 @@ import { VENDOR_REGISTRY } from '../../src/messages/registries/vendor.js';
 import { formatMessage, makeMessage, registryId } from '../../src/messages/messages.js';
 import type { RegistryDef } from '../../src/messages/registry-types.js';
 import { issueCertificate } from '../../src/platform/x509.js';
-import { makePackage, upload } from '../support/firmware.js';
-import { insecureAgent, startTestService, type TestService } from '../support/service.js';
+import { makePackage, startImageServer, upload, type ImageServer } from '../support/firmware.js';
+import { insecureAgent, messageIds, startTestService, type TestService } from '../support/service.js';
 
 /** Every message registry src/app.ts serves. */
 const REGISTRIES: readonly RegistryDef[] = [
@@ -229,12 +232,12 @@ describe('messages and error bodies', () => {
     assert.equal(two.error.message, 'See @Message.ExtendedInfo for more information.');
   });
 
-  it('builds success bodies as an error object with Success first (G8)', () => {
+  it('builds success bodies as an error object with Success first, coded Success however many messages follow (G8)', () => {
     const body = successBody([baseMessage('PropertyUnknown', 'X')]) as {
       error: { code: string; '@Message.ExtendedInfo': { MessageId: string }[] };
     };
     assert.equal(body.error['@Message.ExtendedInfo'][0]?.MessageId, 'Base.1.12.Success');
-    assert.equal(body.error.code, 'Base.1.12.GeneralError');
+    assert.equal(body.error.code, 'Base.1.12.Success');
     const single = successBody() as { error: { code: string } };
     assert.equal(single.error.code, 'Base.1.12.Success');
   });
@@ -363,5 +366,55 @@ describe('MessageArgs in answers over HTTPS: strings, as many as the registry sa
     const [size, free] = checkedArgs(full.body).RepositoryInsufficientSpace ?? [];
     assert.match(size ?? '', /^\d+$/);
     assert.match(free ?? '', /^\d+$/);
+  });
+});
+
+describe('successes that carry several messages over HTTPS: coded as their first message, never GeneralError', () => {
+  let svc: TestService;
+  let images: ImageServer;
+  const files = new Map<string, Buffer>();
+  before(async () => {
+    images = await startImageServer(mkdtempSync(join(tmpdir(), 'img-')), files);
+    svc = await startTestService({ config: { downloadCa: images.caFile } });
+  });
+  after(async () => {
+    await svc.close();
+    await images.close();
+  });
+
+  /** A 200 whose body is a success with more than one message; its code. */
+  function successCode(r: { status: number; body: any; text: string }, ids: string[]): string {
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(messageIds(r.body), ids);
+    assert.notEqual(r.body.error.code, 'Base.1.12.GeneralError');
+    return r.body.error.code;
+  }
+
+  it('SetUserTempThreshold, ClearRestApiState and ResetBios answer Success, then what needs a reset', async () => {
+    const threshold = await svc.req('POST', '/redfish/v1/Chassis/1/Thermal/Actions/Oem/Vendor/VendorThermalExt.SetUserTempThreshold/', {
+      body: { SensorNumber: 2, AlertType: 'Warning', ThresholdCelsius: 60 },
+    });
+    assert.equal(successCode(threshold, ['Base.1.12.Success', 'Vendor.1.0.ControllerResetRequired']), 'Base.1.12.Success');
+    const clear = await svc.req('POST', '/redfish/v1/Managers/1/Actions/Oem/Vendor/VendorMC.ClearRestApiState/', { body: {} });
+    assert.equal(successCode(clear, ['Base.1.12.Success', 'Vendor.1.0.ControllerResetRequired']), 'Base.1.12.Success');
+    const resetBios = await svc.req('POST', '/redfish/v1/Systems/1/Bios/Actions/Bios.ResetBios/', { body: {} });
+    assert.equal(successCode(resetBios, ['Base.1.12.Success', 'Vendor.1.0.SystemResetRequired']), 'Base.1.12.Success');
+  });
+
+  it('a PATCH applied with a refused property is coded as its first message, SystemResetRequired', async () => {
+    const r = await svc.req('PATCH', '/redfish/v1/Systems/1/Bios/Settings/', { body: { Attributes: { ProcTurbo: 'Disabled' }, Bogus: 1 } });
+    assert.equal(successCode(r, ['Vendor.1.0.SystemResetRequired', 'Base.1.12.PropertyUnknown']), 'Vendor.1.0.SystemResetRequired');
+  });
+
+  it('the task monitor of a finished SimpleUpdate answers Success, then FirmwareStaged', async () => {
+    const pkg = await makePackage(svc, { targets: ['SystemROM'], version: 'U30 v2.70', file: 'rom.bin' });
+    files.set('/rom.bin', pkg.data);
+    const r = await svc.req('POST', '/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate/', {
+      body: { ImageURI: `${images.url}/rom.bin` },
+    });
+    assert.equal(r.status, 202, r.text);
+    await svc.running.services.tasks.whenDone(r.body.Id);
+    const done = await svc.get(r.headers.location as string);
+    assert.equal(successCode(done, ['Base.1.12.Success', 'Vendor.1.0.FirmwareStaged']), 'Base.1.12.Success');
   });
 });
