@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { requireFeature } from '../../domain/licensing/tiers.js';
 import { inventoryUri, type InventoryItem } from '../../domain/firmware/inventory.js';
 import { fileNameOf, parseImageUri } from '../../domain/firmware/download.js';
-import { SIMPLE_UPDATE_CLASSES } from '../../domain/firmware/package.js';
+import { SIMPLE_UPDATE_CLASSES, inspectPackage } from '../../domain/firmware/package.js';
 import { verifyImage } from '../../domain/firmware/verify.js';
 import type { TaskHandle } from '../../domain/tasks.js';
 import { INSTALL_SETS_URI, MAINTENANCE_WINDOWS_URI, UPDATE_QUEUE_URI } from '../../domain/update-queue/records.js';
@@ -162,11 +162,12 @@ function handlers(d: UpdateServiceDeps) {
         const got = await fw.downloader.fetch(url.href, tmp, undefined, downloadProgress(task));
         task.progress(40);
         op.set('Verifying');
+        // Before the signature check: a package's missing compsig is not what stands in its way.
+        if ((await inspectPackage(tmp, filename)).kind !== 'bin') throw vendorError(400, 'SimpleUpdatePackageNotSupported', filename);
         const info = await verifyImage(fw.signingKey, tmp, filename, got.sha256, undefined);
         const cls = info.devices[0]?.DeviceClass ?? 'unknown';
-        if (info.kind !== 'bin' || !SIMPLE_UPDATE_CLASSES.some((c) => c === cls)) {
-          throw vendorError(400, 'SimpleUpdateImageNotSupported', filename, info.kind === 'bin' ? `a ${cls} image` : 'a component package');
-        }
+        if (!SIMPLE_UPDATE_CLASSES.some((c) => c === cls))
+          throw vendorError(400, 'SimpleUpdateImageNotSupported', filename, `a ${cls} image`);
         task.progress(60);
         const result = await fw.flasher.apply({ path: tmp, filename, info }, { op });
         op.complete(result.messages[0]);

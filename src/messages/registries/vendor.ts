@@ -453,7 +453,15 @@ export const VENDOR_REGISTRY = {
       message: 'SimpleUpdate accepts only controller and UEFI firmware binaries; %1 is %2.',
       severity: 'Warning',
       paramTypes: ['string', 'string'],
-      resolution: 'Use the HttpPushUri upload or AddFromUri for component packages.',
+      resolution: 'Flash images of other devices through the HttpPushUri upload or the AddFromUri action.',
+    },
+    SimpleUpdatePackageNotSupported: {
+      description: 'SimpleUpdate takes firmware binaries only: component packages are not supported there.',
+      message: 'Component packages are not supported by SimpleUpdate; %1 is a component package.',
+      severity: 'Warning',
+      paramTypes: ['string'],
+      resolution:
+        'Upload the package with its compsig to the HttpPushUri of the UpdateService, which adds it to the component repository (and flashes it unless UpdateTarget is false), or use AddFromUri with ImageURI and CompSigURI.',
     },
     SimulatedEvent: {
       description:

@@ -145,10 +145,14 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
     let r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { body: { ImageURI: `${images.url}/pkg.fwpkg` } });
     let done = await svc.get(await runTask(r));
     assert.equal(done.status, 400);
-    // A package needs a compsig, which SimpleUpdate cannot take: refused either way.
-    assert.ok(
-      ['Vendor.1.0.ComponentSignatureMissing', 'Vendor.1.0.SimpleUpdateImageNotSupported'].includes(messageIds(done.body)[0] as string),
-    );
+    // Packages are not supported there (SPEC), whatever a compsig would say: the answer points to the upload.
+    assert.deepEqual(messageIds(done.body), ['Vendor.1.0.SimpleUpdatePackageNotSupported']);
+    const refusal = done.body.error['@Message.ExtendedInfo'][0];
+    assert.deepEqual(refusal.MessageArgs, ['pkg.fwpkg']);
+    assert.match(refusal.Message, /Component packages are not supported by SimpleUpdate/);
+    assert.match(refusal.Resolution, /HttpPushUri/);
+    assert.match(refusal.Resolution, /component repository/);
+    assert.equal((await svc.get(`/redfish/v1/TaskService/Tasks/${r.body.Id}/`)).body.TaskState, 'Exception');
     const cpld = await makePackage(svc, { targets: ['CPLD'], version: '0x2B', file: 'cpld.bin' });
     files.set('/cpld.bin', cpld.data);
     r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { body: { ImageURI: `${images.url}/cpld.bin` } });
