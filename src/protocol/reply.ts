@@ -51,6 +51,11 @@ export function created(uri: string, body: Record<string, unknown>, headers: Rec
   return new Reply(201, undefined, { Location: uri, ...headers }, { uri, body });
 }
 
+/** 200 with a resource that was there already (a create that changed nothing), decorated like a GET of it. */
+export function existing(uri: string, body: Record<string, unknown>): Reply {
+  return new Reply(200, undefined, {}, { uri, body });
+}
+
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
   return new Reply(status, body, headers);
 }

@@ -56,7 +56,7 @@ describe('wrong ids', () => {
     const ca = await issueCertificate({ subject: 'CN=Walk CA', ca: true, notBefore: new Date(svc.clock.now() - 86_400_000) });
     const auth = '/redfish/v1/Managers/1/SecurityService/CertificateAuthentication/';
     const imported = await svc.req('POST', `${auth}Actions/VendorCertAuth.ImportCACertificate/`, { body: { Certificate: ca.certPem } });
-    assert.equal(imported.status, 200, imported.text);
+    assert.equal(imported.status, 201, imported.text);
     const mapping = await svc.req('POST', '/redfish/v1/AccountService/UserCertificateMapping/', {
       body: { UserName: 'Administrator', Fingerprint: 'ab'.repeat(32) },
     });

@@ -140,7 +140,7 @@ describe('TLS policy', () => {
     assert.match(k1.body.error['@Message.ExtendedInfo'][0].Message, /secp256k1.*P-256, P-384 and P-521/);
     // A P-256 CA is fine, and no weak one was stored.
     const good = await importCa(issuer.certPem);
-    assert.equal(good.status, 200, good.text);
+    assert.equal(good.status, 201, good.text);
     assert.equal((await svc.get(`${CERT_AUTH}CACertificates/`)).body['Members@odata.count'], 1);
   });
 

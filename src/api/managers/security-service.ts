@@ -11,7 +11,7 @@ import { vendorError } from '../../messages/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { CertificateError, describeCertificate } from '../../platform/x509-verify.js';
 import type { AuthRequest } from '../../protocol/auth.js';
-import { collection, json } from '../../protocol/reply.js';
+import { collection, created, existing, json } from '../../protocol/reply.js';
 import { action, missing, present, type ActionContext, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import {
@@ -109,11 +109,13 @@ function securityServiceHandlers(s: SecurityServiceDeps) {
   }
 
   function postImportCaCertificate(ctx: ActionContext<CertAuthPath, typeof ImportCACertificateAction>) {
-    const { ca, created } = checked(() => cl.importCa(ctx.body.Certificate));
+    const { ca, created: isNew } = checked(() => cl.importCa(ctx.body.Certificate));
     s.https.setClientCAs(cl.caPems());
     const uri = `${ctx.uri.replace(/Actions\/.*$/, '')}CACertificates/${ca.Id}/`;
-    if (created) s.events.publish(resourceEvent('ResourceCreated'), uri, 'ResourceAdded');
-    return json(200, { '@odata.id': uri, ...caBody(ca) });
+    // Answered like a POST to a collection: the new member with Location; the same CA again changes nothing.
+    if (!isNew) return existing(uri, caBody(ca));
+    s.events.publish(resourceEvent('ResourceCreated'), uri, 'ResourceAdded');
+    return created(uri, caBody(ca));
   }
 
   function getCaCertificates(ctx: Context<CaCertificatesPath>) {

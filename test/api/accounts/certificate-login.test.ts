@@ -65,7 +65,7 @@ describe('certificate login', () => {
     assert.equal(imported.status, 200, imported.text);
     assert.equal((await svc.req('PATCH', CERT_AUTH, { body: { CertificateLoginEnabled: true } })).status, 200);
     const okCa = await svc.req('POST', `${CERT_AUTH}Actions/VendorCertAuth.ImportCACertificate/`, { body: { Certificate: ca.certPem } });
-    assert.equal(okCa.status, 200, okCa.text);
+    assert.equal(okCa.status, 201, okCa.text);
     assert.equal((await svc.req('POST', MAPPINGS, { body: { UserName: 'certuser', Fingerprint: client.certPem } })).status, 201);
     assert.equal((await svc.get(CERT_AUTH)).body.LoginReadiness.Ready, true);
   };
@@ -161,7 +161,7 @@ describe('certificate login', () => {
     assert.equal(notCa.status, 400);
     assert.match(notCa.body.error['@Message.ExtendedInfo'][0].Message, /not a CA certificate/);
     const okCa = await importCa(ca.certPem);
-    assert.equal(okCa.status, 200, okCa.text);
+    assert.equal(okCa.status, 201, okCa.text);
     const cas = await svc.get(`${CERT_AUTH}CACertificates/`);
     assert.equal(cas.body.Members.length, 1);
 

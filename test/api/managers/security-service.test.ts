@@ -1,0 +1,42 @@
+// The manager's SecurityService: ImportCACertificate answers like a create,
+// with the new trusted CA member decorated as its own GET shows it.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { issueCertificate } from '../../../src/platform/x509.js';
+import { startTestService, type TestService } from '../../support/service.js';
+
+const CERT_AUTH = '/redfish/v1/Managers/1/SecurityService/CertificateAuthentication/';
+const IMPORT = `${CERT_AUTH}Actions/VendorCertAuth.ImportCACertificate/`;
+
+describe('security service', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService();
+  });
+  after(() => svc.close());
+
+  it('ImportCACertificate answers 201 with Location and the new member as its GET shows it; the same CA again is 200', async () => {
+    const ca = await issueCertificate({ subject: 'CN=Import CA', ca: true, notBefore: new Date(svc.clock.now() - 86_400_000) });
+    const r = await svc.req('POST', IMPORT, { body: { Certificate: ca.certPem } });
+    assert.equal(r.status, 201, r.text);
+    const location = r.headers.location as string;
+    assert.match(location, new RegExp(`^${CERT_AUTH}CACertificates/[^/]+/$`));
+    assert.equal(r.body['@odata.id'], location);
+    assert.match(r.body['@odata.type'], /^#VendorCACertificate\.v\d+_\d+_\d+\.VendorCACertificate$/);
+    assert.equal(r.body['@odata.context'], '/redfish/v1/$metadata#VendorCACertificate.VendorCACertificate');
+    assert.ok(r.body['@odata.etag'], '@odata.etag');
+    assert.equal(r.headers.etag, r.body['@odata.etag']);
+
+    const member = await svc.get(location);
+    assert.equal(member.status, 200);
+    assert.deepEqual(r.body, member.body);
+    assert.equal(member.headers.etag, r.headers.etag);
+    assert.deepEqual((await svc.get(`${CERT_AUTH}CACertificates/`)).body.Members, [{ '@odata.id': location }]);
+
+    const again = await svc.req('POST', IMPORT, { body: { Certificate: ca.certPem } });
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.headers.location, undefined);
+    assert.deepEqual(again.body, member.body);
+    assert.equal((await svc.get(`${CERT_AUTH}CACertificates/`)).body['Members@odata.count'], 1);
+  });
+});
