@@ -253,16 +253,18 @@ class Upload {
     let size = 0;
     let over = false;
     const hash = createHash('sha256');
+    const space = repo.reserve(`upload:${tmp}`);
+    this.releaseSpace = space.release;
     const meter = new Transform({
       transform(chunk: Buffer, _enc, cb) {
         size += chunk.length;
         if (size > limit) over = true;
         if (over) return cb(); // keep draining, stop writing
+        space.set(size);
         hash.update(chunk);
         cb(null, chunk);
       },
     });
-    this.releaseSpace = repo.reserve(`upload:${tmp}`, limit);
     const out = createWriteStream(tmp, { mode: 0o600 });
     try {
       await pipeline(file, meter, out);

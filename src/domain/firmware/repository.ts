@@ -84,6 +84,12 @@ export function printableFilename(name: string): string {
   return name.replace(UNPRINTABLE, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
 }
 
+/** Space an upload in flight holds in the repository. */
+export interface SpaceReservation {
+  set(bytes: number): void;
+  release(): void;
+}
+
 export class ComponentRepository {
   private readonly docs: DocumentCollection<ComponentRecord>;
   readonly dir: string;
@@ -161,10 +167,18 @@ export class ComponentRepository {
     return join(this.dir, '.incoming', randomBytes(12).toString('hex'));
   }
 
-  /** Hold space for an upload in flight; released with the returned function. */
-  reserve(key: string, bytes: number): () => void {
-    this.reserved.set(key, bytes);
-    return () => this.reserved.delete(key);
+  /**
+   * Hold space for an upload in flight: as much as it has received so far (`set` as it grows), so
+   * FreeSizeBytes stays the real free space while it streams. Released with `release`.
+   */
+  reserve(key: string): SpaceReservation {
+    this.reserved.set(key, 0);
+    return {
+      set: (bytes) => {
+        if (this.reserved.has(key)) this.reserved.set(key, bytes);
+      },
+      release: () => this.reserved.delete(key),
+    };
   }
 
   /** Throws when storing `bytes` under `filename` would not fit (replacing frees the old copy). */

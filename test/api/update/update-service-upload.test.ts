@@ -297,6 +297,52 @@ describe('update service: HttpPushUri uploads and the component repository', () 
     assert.equal((await state()).State, 'Complete');
   });
 
+  it('FreeSizeBytes shows the real free space while an upload is open: less only what it has received', async () => {
+    const pkg = await makePackage(svc, { targets: ['IE'], version: '0.6', file: 'held.fwpkg', image: randomBytes(256 * 1024) });
+    const head = Buffer.from(`--held\r\nContent-Disposition: form-data; name="parameters"\r\n\r\n{"UpdateTarget":false}\r\n`);
+    const compsig = Buffer.from(
+      `--held\r\nContent-Disposition: form-data; name="compsig"; filename="held.compsig"\r\n\r\n${pkg.compsig}\r\n`,
+    );
+    const fileHead = Buffer.from(
+      `--held\r\nContent-Disposition: form-data; name="file"; filename="${pkg.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
+    // A first piece of the file that does not end like the start of a boundary, so the parser passes all of it on.
+    let sent = 100 * 1024;
+    while (pkg.data[sent - 1] === 0x0d || pkg.data[sent - 1] === 0x0a || pkg.data[sent - 1] === 0x2d) sent++;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    async function* held() {
+      yield Buffer.concat([head, compsig, fileHead, pkg.data.subarray(0, sent)]);
+      await gate;
+      yield Buffer.concat([pkg.data.subarray(sent), Buffer.from('\r\n--held--\r\n')]);
+    }
+    const space = async () => (await svc.get(`${REPO}?$select=Oem/Vendor/FreeSizeBytes,Oem/Vendor/TotalSizeBytes`)).body.Oem.Vendor;
+    const before = await space();
+    const stored = async () => (await svc.get(`${REPO}?$expand=.`)).body.Members.reduce((n: number, m: any) => n + m.SizeBytes, 0);
+    assert.equal(before.FreeSizeBytes, before.TotalSizeBytes - (await stored()));
+    const pending = request(`${svc.url}${UPLOAD_URI}`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=held', 'x-auth-token': await svc.adminToken() },
+      body: Readable.from(held()),
+      dispatcher: insecureAgent,
+    });
+    try {
+      let seen = before.FreeSizeBytes;
+      await waitUntil(async () => (seen = (await space()).FreeSizeBytes) === before.FreeSizeBytes - sent, `FreeSizeBytes less ${sent}`);
+      assert.equal((await state()).State, 'Uploading');
+      assert.ok(seen > 0);
+    } finally {
+      release();
+    }
+    const res = await pending;
+    assert.equal(res.statusCode, 200, await res.body.text());
+    const after = await space();
+    assert.equal(after.FreeSizeBytes, before.FreeSizeBytes - pkg.data.length);
+    assert.equal(after.FreeSizeBytes, after.TotalSizeBytes - (await stored()));
+    assert.equal((await svc.req('DELETE', `${REPO}held.fwpkg/`)).status, 200);
+    assert.equal((await space()).FreeSizeBytes, before.FreeSizeBytes);
+  });
+
   it('point 3: the fwpkg CLI builds a package and compsig that the service accepts', async () => {
     const out = join(svc.dataDir, 'cli-pmc.fwpkg');
     const cli = join(import.meta.dirname, '..', '..', '..', 'src', 'cli.ts');
