@@ -329,7 +329,12 @@ export class Dispatcher {
   }
 
   private shape(p: Prepared, head: boolean, got: Got): Outgoing | Promise<Outgoing> {
-    if ('passthrough' in got) return this.reply(got.passthrough, head, p.match.route.verbatim);
+    if ('passthrough' in got) {
+      // Files and other answers of their own ($metadata, registries, schemas, component binaries) say what they allow too.
+      const out = this.reply(got.passthrough, head, p.match.route.verbatim);
+      out.headers.Allow ??= allowHeader(p.match);
+      return out;
+    }
     const inm = p.req.headers['if-none-match'];
     if (inm && etagMatches(String(inm), got.etag)) {
       return { status: 304, headers: { ...BASE_HEADERS, ETag: got.etag } };

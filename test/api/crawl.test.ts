@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestService, type TestService } from '../support/service.js';
+import { addMemberToEveryCollection } from '../support/members.js';
 
 const UNSAFE = /[\s"<>{}|\\^`%]/;
 
@@ -36,6 +37,24 @@ function collectActions(v: unknown, out: Map<string, Set<string>>): void {
       }
     }
   }
+}
+
+/** Every link to something served: resources, files (Location Uri), component binaries, task monitors, CSDL references. */
+function collectAllLinks(r: { text: string; body: unknown; headers: Record<string, string> }, out: Set<string>): void {
+  if (r.headers['content-type']?.includes('xml')) {
+    for (const m of r.text.matchAll(/Uri="(\/redfish\/[^"#]+)"/g)) out.add(m[1] as string);
+    return;
+  }
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (!v || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v)) {
+      if (['@odata.id', 'Uri', 'ComponentUri', 'TaskMonitor', 'Members@odata.nextLink'].includes(k) && typeof x === 'string') {
+        if (x.startsWith('/redfish')) out.add(x.split('#')[0] as string);
+      } else if (k !== 'target') walk(x);
+    }
+  };
+  walk(r.body);
 }
 
 describe('crawl', () => {
@@ -94,5 +113,41 @@ describe('crawl', () => {
       assert.equal(ref, `#/definitions/${action}`, `${name} in the JSON Schema`);
       for (const p of params) assert.ok(json.body.definitions[action].parameters[p], `${name} JSON parameter ${p}`);
     }
+  });
+
+  it('answers every GET route with an Allow header: resources, files, registries, schemas, $metadata, odata, component binaries', async () => {
+    await addMemberToEveryCollection(svc);
+    const routes = svc.running.services.routes;
+    const reached = new Set<object>();
+    const noAllow: string[] = [];
+    const seen = new Set<string>();
+    const queue = ['/redfish', '/redfish/v1/', '/redfish/v1/$metadata', '/redfish/v1/odata', '/redfish/v1/openapi.yaml'];
+    while (queue.length && seen.size < 5000) {
+      const uri = queue.shift() as string;
+      if (seen.has(uri)) continue;
+      seen.add(uri);
+      const r = await svc.get(uri);
+      const match = routes.match(uri.split('?')[0] as string);
+      // A task monitor answers its operation's own final status (the walk's task failed), and is a GET route all the same.
+      if (r.status !== 200 && !uri.includes('/TaskMonitors/')) continue;
+      if (match) reached.add(match.route);
+      if (!r.headers.allow?.split(', ').includes('GET')) noAllow.push(`${uri} ${r.status}: Allow ${r.headers.allow}`);
+      const found = new Set<string>();
+      collectAllLinks(r, found);
+      for (const l of found) if (!seen.has(l)) queue.push(l);
+    }
+    // The SSE stream, which the walk does not open: HEAD answers its headers without starting it.
+    const sse = (await svc.get('/redfish/v1/EventService/')).body.ServerSentEventUri as string;
+    const head = await svc.req('HEAD', sse);
+    assert.equal(head.status, 200);
+    if (head.headers.allow?.split(', ').includes('GET')) reached.add(routes.match(sse)?.route as object);
+    else noAllow.push(`HEAD ${sse}: Allow ${head.headers.allow}`);
+
+    assert.deepEqual(noAllow, []);
+    const unreached = routes
+      .routes()
+      .filter((r) => r.get && !r.outside && !reached.has(r))
+      .map((r) => r.path);
+    assert.deepEqual(unreached, []);
   });
 });

@@ -5,10 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { paramNamesOf, splitPath, type Match } from '../../src/protocol/routes.js';
-import { issueCertificate } from '../../src/platform/x509.js';
-import { installLicense } from '../support/licenses.js';
+import { addMemberToEveryCollection } from '../support/members.js';
 import { messageIds, startTestService, type TestService } from '../support/service.js';
-import { addComponent, advance, resetHost, SETS } from '../support/update-queue.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 const WRONG = 'no-such-id';
@@ -36,40 +34,7 @@ describe('wrong ids', () => {
   let svc: TestService;
   before(async () => {
     svc = await startTestService();
-    // Members of the collections a fresh service leaves empty.
-    const made = [
-      await svc.req('POST', '/redfish/v1/EventService/Subscriptions/', {
-        body: { Destination: 'https://127.0.0.1:9/e', Protocol: 'Redfish' },
-      }),
-      await svc.req('POST', '/redfish/v1/UpdateService/MaintenanceWindows/', { body: { Name: 'w1', StartAfter: '2030-01-01T00:00:00Z' } }),
-      await svc.req('POST', '/redfish/v1/UpdateService/UpdateTaskQueue/', {
-        body: { Name: 'wait1', Command: 'Wait', UpdatableBy: ['Uefi'], WaitTimeSeconds: 5 },
-      }),
-    ];
-    for (const r of made) assert.equal(r.status, 201, r.text);
-    await addComponent(svc, { targets: ['IE'], version: '5.1', file: 'ie.fwpkg' });
-    const sets = await svc.req('POST', SETS, {
-      body: { Name: 's1', Sequence: [{ Name: 's1 IE', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Filename: 'ie.fwpkg' }] },
-    });
-    assert.equal(sets.status, 201, sets.text);
-    await installLicense(svc, 'Advanced');
-    const ca = await issueCertificate({ subject: 'CN=Walk CA', ca: true, notBefore: new Date(svc.clock.now() - 86_400_000) });
-    const auth = '/redfish/v1/Managers/1/SecurityService/CertificateAuthentication/';
-    const imported = await svc.req('POST', `${auth}Actions/VendorCertAuth.ImportCACertificate/`, { body: { Certificate: ca.certPem } });
-    assert.equal(imported.status, 201, imported.text);
-    const mapping = await svc.req('POST', '/redfish/v1/AccountService/UserCertificateMapping/', {
-      body: { UserName: 'Administrator', Fingerprint: 'ab'.repeat(32) },
-    });
-    assert.equal(mapping.status, 201, mapping.text);
-    // Log entries (a power on, a REST API state clear armed), a metric report, a task of the TaskService.
-    await resetHost(svc, 'On');
-    const armed = await svc.req('POST', '/redfish/v1/Managers/1/Actions/Oem/Vendor/VendorMC.ClearRestApiState/', { body: {} });
-    assert.equal(armed.status, 200, armed.text);
-    await advance(svc, 600_000, 10_000);
-    const task = await svc.req('POST', '/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate/', {
-      body: { ImageURI: 'https://127.0.0.1:9/rom.bin' },
-    });
-    assert.ok(task.status === 202, task.text);
+    await addMemberToEveryCollection(svc);
   });
   after(() => svc.close());
 

@@ -86,7 +86,9 @@ export async function until(svc: TestService, id: string, state: string, maxMs =
 
 /** ComputerSystem.Reset, as a client sends it. */
 export async function resetHost(svc: TestService, how: 'On' | 'ForceRestart' | 'ForceOff'): Promise<void> {
-  const r = await post(svc, '/redfish/v1/Systems/1/Actions/ComputerSystem.Reset/', { ResetType: how });
+  const r = await post(svc, `/redfish/v1/Systems/${svc.running.services.config.systemId}/Actions/ComputerSystem.Reset/`, {
+    ResetType: how,
+  });
   assert.equal(r.status, 200, r.text);
 }
 

@@ -56,6 +56,8 @@ function databaseResetValues(db: DatabaseInfo | undefined): readonly ('ResetAllK
 }
 
 const readOnlyFor = (p: { DatabaseId: string }): boolean => findDatabase(p.DatabaseId)?.writable === false;
+/** PK and KEK hold no signatures, so their Signatures take no POST either (Allow: GET, HEAD). */
+const signaturesReadOnlyFor = (p: { DatabaseId: string }): boolean => readOnlyFor(p) || findDatabase(p.DatabaseId)?.signatures === false;
 
 /** @Redfish.AllowableValues of SecureBootDatabase.ResetKeys, per database. */
 function allowable({ params }: { params: Readonly<Record<string, string>> }): Record<string, readonly string[]> {
@@ -279,6 +281,7 @@ export function registerSecureBootRoutes(routes: RouteTable, d: SecureBootDeps):
     name: 'Signature Collection',
     extra: (p) => ({ Description: `Signatures in the ${p.DatabaseId} database` }),
     ...inDatabase,
+    readOnlyFor: signaturesReadOnlyFor,
     store: h.signatures,
     show: signatureBody,
     create: { body: SignatureAddBody, handler: h.addSignature },

@@ -467,13 +467,17 @@ describe('secure boot', () => {
       }
     });
 
-    it('refuses signatures in PK and KEK, malformed hashes and other types', async () => {
+    it('refuses signatures in PK and KEK (no POST there: Allow says so), malformed hashes and other types', async () => {
       const body = { SignatureString: sha256(), SignatureTypeRegistry: 'UEFI', SignatureType: 'EFI_CERT_SHA256_GUID' };
-      for (const db of ['PK', 'KEK']) {
+      for (const db of ['PK', 'KEK', 'PKDefault', 'KEKDefault']) {
+        assert.equal((await svc.get(`${DBS}${db}/Signatures/`)).headers.allow, 'GET, HEAD', db);
         const r = await svc.req('POST', `${DBS}${db}/Signatures/`, { body });
-        assert.equal(r.status, 400, db);
-        assert.deepEqual(messageIds(r.body), ['Vendor.1.0.SecureBootSignaturesNotAccepted']);
+        assert.equal(r.status, 405, db);
+        assert.equal(r.headers.allow, 'GET, HEAD', db);
+        assert.deepEqual(messageIds(r.body), ['Vendor.1.0.MethodNotAllowed']);
       }
+      for (const db of ['db', 'dbx', 'dbt', 'dbr'])
+        assert.equal((await svc.get(`${DBS}${db}/Signatures/`)).headers.allow, 'GET, HEAD, POST', db);
       let r = await svc.req('POST', `${DBS}db/Signatures/`, { body: { ...body, SignatureString: 'abc123' } });
       assert.equal(r.status, 400);
       assert.match(messageIds(r.body)[0] ?? '', /PropertyValueFormatError$/);

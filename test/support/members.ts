@@ -1,0 +1,46 @@
+// A member in every collection a fresh service leaves empty, so that route
+// walks (wrong ids, the crawls) reach every route that has a parameter.
+import assert from 'node:assert/strict';
+import { issueCertificate } from '../../src/platform/x509.js';
+import { installLicense } from './licenses.js';
+import type { TestService } from './service.js';
+import { addComponent, advance, resetHost, SETS } from './update-queue.js';
+
+export async function addMemberToEveryCollection(svc: TestService): Promise<void> {
+  const { managerId } = svc.running.services.config;
+  const manager = `/redfish/v1/Managers/${managerId}/`;
+  const made = [
+    await svc.req('POST', '/redfish/v1/EventService/Subscriptions/', {
+      body: { Destination: 'https://127.0.0.1:9/e', Protocol: 'Redfish' },
+    }),
+    await svc.req('POST', '/redfish/v1/UpdateService/MaintenanceWindows/', { body: { Name: 'w1', StartAfter: '2030-01-01T00:00:00Z' } }),
+    await svc.req('POST', '/redfish/v1/UpdateService/UpdateTaskQueue/', {
+      body: { Name: 'wait1', Command: 'Wait', UpdatableBy: ['Uefi'], WaitTimeSeconds: 5 },
+    }),
+  ];
+  for (const r of made) assert.equal(r.status, 201, r.text);
+  await addComponent(svc, { targets: ['IE'], version: '5.1', file: 'ie.fwpkg' });
+  const sets = await svc.req('POST', SETS, {
+    body: { Name: 's1', Sequence: [{ Name: 's1 IE', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Filename: 'ie.fwpkg' }] },
+  });
+  assert.equal(sets.status, 201, sets.text);
+  await installLicense(svc, 'Advanced');
+  const ca = await issueCertificate({ subject: 'CN=Walk CA', ca: true, notBefore: new Date(svc.clock.now() - 86_400_000) });
+  const auth = `${manager}SecurityService/CertificateAuthentication/`;
+  const imported = await svc.req('POST', `${auth}Actions/VendorCertAuth.ImportCACertificate/`, { body: { Certificate: ca.certPem } });
+  assert.equal(imported.status, 201, imported.text);
+  const mapping = await svc.req('POST', '/redfish/v1/AccountService/UserCertificateMapping/', {
+    body: { UserName: 'Administrator', Fingerprint: 'ab'.repeat(32) },
+  });
+  assert.equal(mapping.status, 201, mapping.text);
+  // Log entries (a power on, a REST API state clear armed), a metric report, a task of the TaskService.
+  await resetHost(svc, 'On');
+  const armed = await svc.req('POST', `${manager}Actions/Oem/Vendor/VendorMC.ClearRestApiState/`, { body: {} });
+  assert.equal(armed.status, 200, armed.text);
+  await advance(svc, 600_000, 10_000);
+  const task = await svc.req('POST', '/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate/', {
+    body: { ImageURI: 'https://127.0.0.1:9/rom.bin' },
+  });
+  assert.equal(task.status, 202, task.text);
+  await svc.running.services.tasks.whenDone(task.body.Id);
+}
