@@ -10,7 +10,8 @@ import { createLog, type ServiceLog } from './logging.js';
 import type { ServiceSettings, Services } from './api/services.js';
 import { registerAllRoutes } from './api/index.js';
 import { REDFISH_VERSION } from './api/root/service-root.js';
-import type { Config } from './config.js';
+import { checkResourceIds, type Config } from './config.js';
+import { resourceUris } from './lib/resource-uris.js';
 import { AccountPolicy } from './domain/accounts/account-policy.js';
 import { Accounts } from './domain/accounts/accounts.js';
 import { CertificateLogin } from './domain/accounts/certificate-login.js';
@@ -123,6 +124,9 @@ export interface RunningService {
 const DEFAULT_SETTINGS: ServiceSettings = { sessionTimeout: 1800 };
 
 export async function startService(config: Config, opts: StartOptions = {}): Promise<RunningService> {
+  checkResourceIds(config);
+  // Every link to the system, chassis and manager is built from these: ids encoded, one spelling.
+  const uris = resourceUris(config);
   const dataDir = resolve(config.dataDir);
   // 0700 (an existing one is narrowed); the files the start writes in it are tightened below.
   prepareDataDir(dataDir);
@@ -233,7 +237,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     clock,
     (seat?.licenseKey ?? ensureVendorLicenseKey(dataDir)).publicKey,
     events,
-    `/redfish/v1/Managers/${encodeURIComponent(config.managerId)}/LicenseService/1/`,
+    uris.manager('LicenseService', '1'),
   );
   if (firstStart && seat?.factory.license && seat.factory.license !== 'None') {
     const issued = new Date(clock.now()).toISOString();
@@ -247,8 +251,8 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   });
   const hostLifecycle = new HostLifecycle();
   const logs = new Logs(store, clock);
-  const { systemId, tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds } = config;
-  const simulated = { systemId, tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds };
+  const { tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds } = config;
+  const simulated = { systemUri: uris.system(), tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds };
   const server = new ServerSimulator({ options: simulated, clock, store, host: hostLifecycle, controller, log, logs, events });
   const update = createFirmwareServices({
     store,
@@ -271,7 +275,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     maxBytes: config.virtualMediaBytes,
     logs,
     events,
-    managerUri: `/redfish/v1/Managers/${encodeURIComponent(config.managerId)}/`,
+    managerUri: uris.manager(),
   });
   const updateQueue = new UpdateQueueArea({
     ...update,
@@ -285,8 +289,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     runtimeAgent: config.runtimeAgent as 'installed' | 'absent' | undefined,
   });
 
-  const chassisUri = `/redfish/v1/Chassis/${encodeURIComponent(config.chassisId)}/`;
-  const thermal = new SimulatedSensors(clock, hostLifecycle, `${chassisUri}Thermal/`, hardware);
+  const thermal = new SimulatedSensors(clock, hostLifecycle, uris.chassis('Thermal'), hardware);
   const power = new PowerModel({
     clock,
     store,
@@ -294,10 +297,11 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     spec: hardware.power,
     psus: hardware.powerSupplies,
     psuHealthy: (i) => psuCarriesLoad(health.status(componentKey.psu(hardware.powerSupplies[i]!.bay))),
-    powerUri: `${chassisUri}Power/`,
+    powerUri: uris.chassis('Power'),
   });
   const services: Services = {
     config,
+    uris,
     clock,
     store,
     log,
@@ -357,7 +361,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       logs,
       events,
       log,
-      chassisUri,
+      chassisUri: uris.chassis(),
     });
   }
   registerAllRoutes(services);

@@ -442,8 +442,42 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   if (config.runtimeAgent !== undefined && !['absent', 'installed'].includes(config.runtimeAgent)) {
     throw new ConfigError(`--runtime-agent must be installed or absent, got ${config.runtimeAgent}`);
   }
+  checkResourceIds(config);
   checkFleet(config);
   return config;
+}
+
+/** The longest --system-id, --chassis-id or --manager-id. */
+const MAX_RESOURCE_ID_LENGTH = 64;
+/** URI-unreserved characters (RFC 3986): an id made of them is its own URI segment, with no percent-encoding. */
+const RESOURCE_ID_CHARACTER = /[A-Za-z0-9._~-]/;
+
+/**
+ * The system, chassis and manager ids: each is a segment of every URI under it, and an @odata.id
+ * may hold neither RFC 1738 unsafe characters nor percent-encoding, so only URI-unreserved
+ * characters are allowed (not only dots, which are path steps), 1 to 64 of them.
+ */
+export function checkResourceIds(config: Pick<Config, 'systemId' | 'chassisId' | 'managerId'>): void {
+  for (const o of OPTIONS) {
+    if (o.key !== 'systemId' && o.key !== 'chassisId' && o.key !== 'managerId') continue;
+    const id = config[o.key];
+    const bad = [...id].find((c) => !RESOURCE_ID_CHARACTER.test(c));
+    const why =
+      id.length === 0
+        ? 'it is empty'
+        : id.length > MAX_RESOURCE_ID_LENGTH
+          ? `it is longer than ${MAX_RESOURCE_ID_LENGTH} characters`
+          : bad !== undefined
+            ? `${JSON.stringify(bad)} would need percent-encoding in its URIs`
+            : /^\.+$/.test(id)
+              ? 'it is only dots'
+              : undefined;
+    if (why) {
+      throw new ConfigError(
+        `--${o.flag} (${o.env}) must be 1 to ${MAX_RESOURCE_ID_LENGTH} of the characters A-Z a-z 0-9 . _ ~ - and not only dots, got ${JSON.stringify(id)}: ${why}`,
+      );
+    }
+  }
 }
 
 /** The fleet flags agree with each other and leave every controller a port and an address. */

@@ -48,6 +48,30 @@ describe('configuration', () => {
     assert.throws(() => parseConfig(['--tls-cert', 'c.pem'], {}), /go together/);
     assert.throws(() => parseConfig(['--nope'], {}));
   });
+
+  it('refuses system, chassis and manager ids that would need percent-encoding in their URIs, naming the character', () => {
+    const refused: [string[], Record<string, string>, RegExp][] = [
+      [
+        ['--chassis-id', 'rack 1'],
+        {},
+        /: --chassis-id \(BMC_CHASSIS_ID\) must be 1 to 64 of the characters A-Z a-z 0-9 \. _ ~ - .*got "rack 1": " " would need percent-encoding/,
+      ],
+      [['--system-id', 'a/b'], {}, /--system-id \(BMC_SYSTEM_ID\).*"\/" would need percent-encoding/],
+      [['--manager-id', 'mc?1'], {}, /--manager-id.*"\?"/],
+      [['--manager-id', 'mc#1'], {}, /--manager-id.*"#"/],
+      [['--system-id', 'x\u0001'], {}, /--system-id.*"\\u0001"/],
+      [['--chassis-id', 'é'], {}, /--chassis-id.*"é"/],
+      [['--chassis-id', '%20'], {}, /"%" would need percent-encoding/],
+      [['--system-id', '..'], {}, /--system-id.*it is only dots/],
+      [['--system-id', 'x'.repeat(65)], {}, /longer than 64 characters/],
+      [[], { BMC_CHASSIS_ID: 'rack 1' }, /--chassis-id \(BMC_CHASSIS_ID\)/],
+    ];
+    for (const [argv, env, message] of refused) assert.throws(() => parseConfig(argv, env), message, JSON.stringify(argv));
+    for (const id of ['1', 'Self', 'rack-1.a', 'a~b_c', 'x'.repeat(64)]) {
+      const c = parseConfig(['--system-id', id, '--chassis-id', id, '--manager-id', id], {});
+      assert.deepEqual([c.systemId, c.chassisId, c.managerId], [id, id, id]);
+    }
+  });
 });
 
 describe('the service process', () => {
@@ -76,6 +100,19 @@ describe('the service process', () => {
     assert.equal((await call(second.url, 'GET', '/redfish/v1/SessionService/', basic('Administrator', password))).status, 200);
     second.proc.kill('SIGTERM');
     await second.exited;
+  });
+
+  it('does not start with an id that would need percent-encoding: one clear line, no stack trace', async () => {
+    const dir = newDir();
+    const start = startChild(['--data-dir', join(dir, 'data'), '--port', '0', '--chassis-id', 'rack 1']);
+    await assert.rejects(start, (e: Error) => {
+      assert.match(
+        e.message,
+        /--chassis-id \(BMC_CHASSIS_ID\) must be 1 to 64 of the characters A-Z a-z 0-9 \. _ ~ - and not only dots, got "rack 1"/,
+      );
+      assert.doesNotMatch(e.message, /\bat .*\.ts:\d+/, 'no stack trace');
+      return true;
+    });
   });
 
   it('takes its options from environment variables too', async () => {

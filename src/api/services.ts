@@ -3,6 +3,7 @@
 import type { FleetView } from '../domain/fleet/fleet-view.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { ResourceUris } from '../lib/resource-uris.js';
 import type { ScenarioControl } from '../domain/control/control.js';
 import type { AccountPolicy } from '../domain/accounts/account-policy.js';
 import type { AccountRecord, Accounts } from '../domain/accounts/accounts.js';
@@ -42,6 +43,8 @@ export interface ServiceSettings {
 
 export interface Services {
   config: Config;
+  /** URIs of the configured system, chassis and manager (and what is under them), ids encoded: every area links with these. */
+  uris: ResourceUris;
   clock: Clock;
   store: DocumentStore;
   log: Logger;

@@ -74,8 +74,8 @@ export interface TimingOptions {
 
 /** The simulated server as configured. */
 export interface SimulatorOptions extends TimingOptions {
-  /** Id of the computer system, for the URI its records and events are about. */
-  systemId: string;
+  /** URI of the computer system, which its records and events are about. */
+  systemUri: string;
   /** absent, installed or in-use. */
   tpm: string;
 }
@@ -163,7 +163,7 @@ export class ServerSimulator {
 
   /** The URI the simulator's records and events are about. */
   get systemUri(): string {
-    return `/redfish/v1/Systems/${this.d.options.systemId}/`;
+    return this.d.options.systemUri;
   }
 
   snapshot(): Readonly<ServerState> {

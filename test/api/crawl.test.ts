@@ -151,3 +151,70 @@ describe('crawl', () => {
     assert.deepEqual(unreached, []);
   });
 });
+
+describe('crawl with unusual ids (--system-id, --chassis-id, --manager-id)', () => {
+  const ids = { systemId: 'sys_1~a', chassisId: 'rack-1.a', managerId: 'MC.2-b' };
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ config: ids });
+    await addMemberToEveryCollection(svc);
+  });
+  after(() => svc.close());
+
+  it('refuses to start with an id that would need percent-encoding', async () => {
+    await assert.rejects(startTestService({ config: { chassisId: 'rack 1' } }), /--chassis-id \(BMC_CHASSIS_ID\) must be .*got "rack 1"/);
+  });
+
+  it('links every system, chassis and manager URI, everywhere, as its collection lists it', async () => {
+    const members = async (collection: string) =>
+      (await svc.get(collection)).body.Members.map((m: { '@odata.id': string }) => m['@odata.id']);
+    const listed = {
+      Systems: await members('/redfish/v1/Systems/'),
+      Chassis: await members('/redfish/v1/Chassis/'),
+      Managers: await members('/redfish/v1/Managers/'),
+    };
+    assert.deepEqual(listed, {
+      Systems: ['/redfish/v1/Systems/sys_1~a/'],
+      Chassis: ['/redfish/v1/Chassis/rack-1.a/'],
+      Managers: ['/redfish/v1/Managers/MC.2-b/'],
+    });
+
+    // Every string of every answer that names a system, chassis or manager (links, targets, origins, arguments).
+    const named = new Map<string, string>();
+    const visit = (v: unknown, at: string): void => {
+      if (typeof v === 'string') {
+        const m = /^\/redfish\/v1\/(Systems|Chassis|Managers)\/([^/?#]+)/.exec(v);
+        if (m) named.set(`${m[1]}/${m[2]}/`, `${at}: ${v}`);
+      } else if (Array.isArray(v)) v.forEach((x) => visit(x, at));
+      else if (v && typeof v === 'object') Object.values(v).forEach((x) => visit(x, at));
+    };
+    const seen = new Set<string>();
+    const queue = ['/redfish/v1/'];
+    const failures: string[] = [];
+    while (queue.length && seen.size < 5000) {
+      const uri = queue.shift() as string;
+      if (seen.has(uri)) continue;
+      seen.add(uri);
+      const r = await svc.get(uri);
+      if (r.status !== 200) {
+        if (!uri.includes('/TaskMonitors/')) failures.push(`${uri} -> ${r.status}`);
+        continue;
+      }
+      if (typeof r.body?.['@odata.id'] === 'string' && r.body['@odata.id'] !== uri.split('?')[0])
+        failures.push(`${uri} has @odata.id ${r.body['@odata.id']}`);
+      visit(r.body, uri);
+      const found = new Set<string>();
+      collectAllLinks(r, found);
+      for (const l of found) if (!seen.has(l)) queue.push(l);
+    }
+    assert.deepEqual(failures, []);
+    assert.ok(seen.size >= 200, `crawled ${seen.size} resources`);
+    const expected = ['Systems/sys_1~a/', 'Chassis/rack-1.a/', 'Managers/MC.2-b/'];
+    assert.deepEqual(
+      [...named.keys()].filter((k) => !expected.includes(k)).map((k) => named.get(k)),
+      [],
+      'a URI names another id than the configured one',
+    );
+    assert.deepEqual([...named.keys()].sort(), [...expected].sort());
+  });
+});

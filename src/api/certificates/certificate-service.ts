@@ -14,7 +14,7 @@ import { action, type ActionContext, type RouteTable } from '../../protocol/rout
 import type { Services } from '../services.js';
 import { CertificateType, certificateProperties } from '../systems/secure-boot-types.js';
 
-export type CertificateServiceDeps = Pick<Services, 'rootLinks' | 'config' | 'httpsCertificate' | 'secureBoot' | 'events' | 'log'>;
+export type CertificateServiceDeps = Pick<Services, 'rootLinks' | 'uris' | 'httpsCertificate' | 'secureBoot' | 'events' | 'log'>;
 
 type CertificateServicePath = '/redfish/v1/CertificateService/';
 
@@ -80,8 +80,8 @@ function certificateTargetError(parameter: string, action: string) {
 }
 
 function certificateServiceHandlers(s: CertificateServiceDeps, routes: RouteTable) {
-  const collectionUri = `/redfish/v1/Managers/${s.config.managerId}/NetworkProtocol/HTTPS/Certificates/`;
-  const httpsCertUri = `${collectionUri}${HTTPS_CERT_ID}/`;
+  const collectionUri = s.uris.manager('NetworkProtocol', 'HTTPS', 'Certificates');
+  const httpsCertUri = s.uris.manager('NetworkProtocol', 'HTTPS', 'Certificates', HTTPS_CERT_ID);
   /** The canonical form of a link a client sent, so case and a missing slash do not matter. */
   const canonical = (uri: string) => routes.match(uri.endsWith('/') ? uri : `${uri}/`)?.uri;
 
@@ -129,9 +129,7 @@ function certificateServiceHandlers(s: CertificateServiceDeps, routes: RouteTabl
     // The factory keys are made on first use (secure-boot.ts); they are installed certificates too.
     await s.secureBoot.ready();
     const secureBoot = [...USER_DATABASES, ...DEFAULT_DATABASES].flatMap((db) =>
-      s.secureBoot
-        .certificates(db)
-        .map((c) => `/redfish/v1/Systems/${s.config.systemId}/SecureBoot/SecureBootDatabases/${db}/Certificates/${c.Id}/`),
+      s.secureBoot.certificates(db).map((c) => s.uris.system('SecureBoot', 'SecureBootDatabases', db, 'Certificates', c.Id)),
     );
     return {
       Id: 'CertificateLocations',

@@ -83,14 +83,10 @@ export const ChassisType = defineType({
   },
 });
 
-export function chassisUri(id: string): string {
-  return `${CHASSIS_URI}${encodeURIComponent(id)}/`;
-}
-
 /** What the chassis area (and the Thermal it registers) uses. */
 export type ChassisDeps = Pick<
   Services,
-  'rootLinks' | 'config' | 'serviceUuid' | 'store' | 'host' | 'restApiState' | 'hardware' | 'health'
+  'rootLinks' | 'config' | 'uris' | 'serviceUuid' | 'store' | 'host' | 'restApiState' | 'hardware' | 'health'
 > &
   ThermalDeps;
 
@@ -100,22 +96,22 @@ function worstHealth(a: keyof typeof HEALTH_RANK, b: keyof typeof HEALTH_RANK): 
 }
 
 function handlers(d: ChassisDeps, state: ChassisState, thermal: UserTempThresholds) {
-  const systemUri = `/redfish/v1/Systems/${encodeURIComponent(d.config.systemId)}/`;
-  const managerUri = `/redfish/v1/Managers/${encodeURIComponent(d.config.managerId)}/`;
+  const systemUri = d.uris.system();
+  const managerUri = d.uris.manager();
   return { getChassisCollection, getChassis, patchChassis };
 
   function getChassisCollection() {
-    return collection('Chassis Collection', [chassisUri(d.config.chassisId)], { Description: 'Computer System Chassis' });
+    return collection('Chassis Collection', [d.uris.chassis()], { Description: 'Computer System Chassis' });
   }
 
   function getChassis() {
-    const id = d.config.chassisId;
+    const self = d.uris.chassis();
     const settings = state.get();
     const firmware = state.hostReportedFirmware();
     // The enclosure's health includes its cooling and its power supplies.
     const health = worstHealth(thermalHealth(d, thermal), powerSupplyHealth(d));
     return {
-      Id: id,
+      Id: d.config.chassisId,
       Name: 'Computer System Chassis',
       Description: 'Rack-mount server enclosure',
       // Model, part number and height follow the hardware profile's chassis.
@@ -131,15 +127,15 @@ function handlers(d: ChassisDeps, state: ChassisState, thermal: UserTempThreshol
       IndicatorLED: settings.IndicatorLED,
       LocationIndicatorActive: settings.IndicatorLED !== 'Off',
       Status: { State: 'Enabled', Health: health, HealthRollup: health },
-      Thermal: { '@odata.id': `${chassisUri(id)}Thermal/` },
-      ThermalSubsystem: { '@odata.id': `${chassisUri(id)}ThermalSubsystem/` },
-      TrustedComponents: { '@odata.id': `${chassisUri(id)}TrustedComponents/` },
-      Power: { '@odata.id': `${chassisUri(id)}Power/` },
-      PowerSubsystem: { '@odata.id': `${chassisUri(id)}PowerSubsystem/` },
-      Sensors: { '@odata.id': `${chassisUri(id)}Sensors/` },
-      EnvironmentMetrics: { '@odata.id': `${chassisUri(id)}EnvironmentMetrics/` },
-      NetworkAdapters: { '@odata.id': `${chassisUri(id)}NetworkAdapters/` },
-      PCIeDevices: { '@odata.id': `${chassisUri(id)}PCIeDevices/` },
+      Thermal: { '@odata.id': `${self}Thermal/` },
+      ThermalSubsystem: { '@odata.id': `${self}ThermalSubsystem/` },
+      TrustedComponents: { '@odata.id': `${self}TrustedComponents/` },
+      Power: { '@odata.id': `${self}Power/` },
+      PowerSubsystem: { '@odata.id': `${self}PowerSubsystem/` },
+      Sensors: { '@odata.id': `${self}Sensors/` },
+      EnvironmentMetrics: { '@odata.id': `${self}EnvironmentMetrics/` },
+      NetworkAdapters: { '@odata.id': `${self}NetworkAdapters/` },
+      PCIeDevices: { '@odata.id': `${self}PCIeDevices/` },
       Links: {
         ComputerSystems: [{ '@odata.id': systemUri }],
         ManagedBy: [{ '@odata.id': managerUri }],

@@ -10,7 +10,7 @@ import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { NetworkAdapterType, PortType } from './hardware-types.js';
 
-export type NetworkAdapterDeps = Pick<Services, 'config' | 'hardware' | 'health'>;
+export type NetworkAdapterDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
 
 /** Resource.Location of a part in a PCIe slot or embedded on the board. */
 export function slotLocation(slot: string) {
@@ -22,7 +22,6 @@ export function slotLocation(slot: string) {
 export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapterDeps): void {
   const nics = d.hardware.nics;
   const ports = nicPorts(d.hardware);
-  const chassis = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/`;
 
   function showAdapter(nic: ResolvedNic, at: { uri: string }) {
     const status = d.health.status(componentKey.nic(nic.id));
@@ -45,7 +44,7 @@ export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapt
           Links: {
             PCIeDevices: d.hardware.pcieDevices
               .filter((p) => p.nic === nic.id)
-              .map((p) => ({ '@odata.id': `${chassis}PCIeDevices/${encodeURIComponent(p.id)}/` })),
+              .map((p) => ({ '@odata.id': d.uris.chassis('PCIeDevices', p.id) })),
           },
         },
       ],

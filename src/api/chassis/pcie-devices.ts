@@ -11,7 +11,7 @@ import type { Services } from '../services.js';
 import { PCIeDeviceType, PCIeFunctionType } from './hardware-types.js';
 import { slotLocation } from './network-adapters.js';
 
-export type PcieDeps = Pick<Services, 'config' | 'hardware' | 'health'>;
+export type PcieDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
 
 /** PCI class codes (class, subclass, programming interface) of the classes a profile names. */
 const CLASS_CODES: Record<PcieClass, string> = {
@@ -38,9 +38,9 @@ interface Fn {
 export function registerPcieRoutes(routes: RouteTable, d: PcieDeps): void {
   const devices = d.hardware.pcieDevices;
   const ports = nicPorts(d.hardware);
-  const chassis = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/`;
-  const system = `/redfish/v1/Systems/${encodeURIComponent(d.config.systemId)}/`;
-  const deviceUri = (dev: PcieDeviceSpec) => `${chassis}PCIeDevices/${encodeURIComponent(dev.id)}/`;
+  const chassis = d.uris.chassis();
+  const system = d.uris.system();
+  const deviceUri = (dev: PcieDeviceSpec) => d.uris.chassis('PCIeDevices', dev.id);
   const functionsOf = (dev: PcieDeviceSpec): Fn[] => dev.functions.map((spec, index) => ({ device: dev, index, spec }));
   // A NVMe-only controller without RAID is an NVM Express class device.
   const classCode = (f: Fn): string => {
@@ -122,7 +122,6 @@ export function registerPcieRoutes(routes: RouteTable, d: PcieDeps): void {
 }
 
 /** The system's links to the chassis' PCIe devices (ComputerSystem PCIeDevices). */
-export function pcieDeviceLinks(d: Pick<Services, 'config' | 'hardware'>): { '@odata.id': string }[] {
-  const chassis = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/`;
-  return d.hardware.pcieDevices.map((x) => ({ '@odata.id': `${chassis}PCIeDevices/${encodeURIComponent(x.id)}/` }));
+export function pcieDeviceLinks(d: Pick<Services, 'uris' | 'hardware'>): { '@odata.id': string }[] {
+  return d.hardware.pcieDevices.map((x) => ({ '@odata.id': d.uris.chassis('PCIeDevices', x.id) }));
 }

@@ -30,7 +30,7 @@ import {
 import { fanHealth, temperatureHealth } from './thermal.js';
 
 /** What the power area uses. */
-export type PowerDeps = Pick<Services, 'config' | 'power' | 'thermal' | 'hardware' | 'health'>;
+export type PowerDeps = Pick<Services, 'uris' | 'power' | 'thermal' | 'hardware' | 'health'>;
 
 type Health = 'OK' | 'Warning' | 'Critical';
 type PowerPath = '/redfish/v1/Chassis/{ChassisId}/Power/';
@@ -52,12 +52,12 @@ export function powerSupplyHealth(d: Pick<PowerDeps, 'hardware' | 'health'>): He
 }
 
 export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
-  const chassis = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/`;
+  const chassis = d.uris.chassis();
   const powerUri = `${chassis}Power/`;
   const subsystemUri = `${chassis}PowerSubsystem/`;
   const suppliesUri = `${subsystemUri}PowerSupplies/`;
   const sensorsUri = `${chassis}Sensors/`;
-  const systemUri = `/redfish/v1/Systems/${encodeURIComponent(d.config.systemId)}/`;
+  const systemUri = d.uris.system();
   const psus = d.hardware.powerSupplies;
   type Psu = (typeof psus)[number];
   const psuStatus = (p: Psu): ComponentStatus => d.health.status(componentKey.psu(p.bay));

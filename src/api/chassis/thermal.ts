@@ -105,7 +105,7 @@ const worst = (a: Health, b: Health): Health => (HEALTH_ORDER.indexOf(a) >= HEAL
 /** What Thermal uses. */
 export type ThermalDeps = Pick<
   Services,
-  'config' | 'store' | 'sensors' | 'thermal' | 'logs' | 'events' | 'clock' | 'controller' | 'dialect' | 'host' | 'health'
+  'uris' | 'store' | 'sensors' | 'thermal' | 'logs' | 'events' | 'clock' | 'controller' | 'dialect' | 'host' | 'health'
 >;
 
 /** A temperature's health from the sensor's own thresholds (the Sensors resources show the same). */
@@ -126,7 +126,7 @@ export function thermalHealth(d: ThermalViewDeps, user: UserTempThresholds): Hea
 
 /** Readings are sampled once a second of controller time, as a controller's sensor scan does. */
 const SENSOR_TICK_MS = 1000;
-type ThermalViewDeps = Pick<ThermalDeps, 'config' | 'sensors' | 'thermal' | 'clock' | 'store' | 'host' | 'health'>;
+type ThermalViewDeps = Pick<ThermalDeps, 'uris' | 'sensors' | 'thermal' | 'clock' | 'store' | 'host' | 'health'>;
 const views = new WeakMap<UserTempThresholds, Representations<{ body: Record<string, unknown>; health: Health }>>();
 
 /**
@@ -148,10 +148,10 @@ function thermalView(d: ThermalViewDeps, user: UserTempThresholds): { body: Reco
 }
 
 function thermalBody(
-  d: Pick<ThermalDeps, 'config' | 'sensors' | 'thermal'>,
+  d: Pick<ThermalDeps, 'uris' | 'sensors' | 'thermal'>,
   user: UserTempThresholds,
 ): { body: Record<string, unknown>; health: Health } {
-  const uri = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/Thermal/`;
+  const uri = d.uris.chassis('Thermal');
   const readings = new Map(d.sensors.readings().map((r) => [`${r.kind}:${r.id}`, r.reading]));
   const exceeded = user.exceeded();
   const effective = user.effective();
@@ -245,7 +245,7 @@ function handlers(d: ThermalDeps, user: UserTempThresholds) {
 /** Serves Thermal; returns the user thresholds, whose alerts the chassis health includes. */
 export function registerThermalRoutes(routes: RouteTable, d: ThermalDeps): UserTempThresholds {
   // Alerts name Thermal, or its replacement where deprecated resources are not shown (DMTF dialect).
-  const origin = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/${d.dialect.hidesDeprecated ? 'ThermalSubsystem' : 'Thermal'}/`;
+  const origin = d.uris.chassis(d.dialect.hidesDeprecated ? 'ThermalSubsystem' : 'Thermal');
   const user = new UserTempThresholds(d.store, d.thermal, d.logs, d.events, d.clock, d.controller, origin);
   const h = handlers(d, user);
   // One action, offered on Thermal and on ThermalSubsystem (a route each).

@@ -27,11 +27,11 @@ export const TrustedComponentType = defineType({
   },
 });
 
-export type TrustedComponentDeps = Pick<Services, 'config' | 'host'>;
+export type TrustedComponentDeps = Pick<Services, 'uris' | 'host'>;
 
 /** The trusted components of the one system: the TPM while one is installed. */
 export function trustedComponentUris(d: TrustedComponentDeps): string[] {
-  return d.host.tpm().installed ? [`/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/TrustedComponents/TPM/`] : [];
+  return d.host.tpm().installed ? [d.uris.chassis('TrustedComponents', 'TPM')] : [];
 }
 
 export function registerTrustedComponentRoutes(routes: RouteTable, d: TrustedComponentDeps): void {
@@ -51,7 +51,7 @@ export function registerTrustedComponentRoutes(routes: RouteTable, d: TrustedCom
       FirmwareVersion: TPM_FIRMWARE_VERSION,
       Status: { State: 'Enabled', Health: 'OK' },
       TPM: { HardwareInterfaceVendorID: '0x15D1', CapabilitiesVendorID: 'IFX' },
-      Links: { ComponentsProtected: [{ '@odata.id': `/redfish/v1/Systems/${encodeURIComponent(d.config.systemId)}/` }] },
+      Links: { ComponentsProtected: [{ '@odata.id': d.uris.system() }] },
     }),
     privileges: { read: Priv.login },
   });

@@ -15,7 +15,7 @@ import { collection, success } from '../../protocol/reply.js';
 import { action, present, type ActionContext, type Context, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
-export type LogServiceDeps = Pick<Services, 'config' | 'clock' | 'logs' | 'events' | 'store'>;
+export type LogServiceDeps = Pick<Services, 'uris' | 'clock' | 'logs' | 'events' | 'store'>;
 
 // The same handlers serve the logs of either owner: their contexts are those of either path.
 type SystemLogPath = '/redfish/v1/Systems/{SystemId}/LogServices/{LogServiceId}/';
@@ -113,10 +113,7 @@ function entryBody(info: LogInfo, r: LogRecord): Record<string, unknown> {
 function logServiceHandlers(s: LogServiceDeps, owner: LogInfo['owner']) {
   const mine = LOG_IDS.filter((id) => LOGS[id].owner === owner);
   const entryLists = new Representations(4);
-  const ownerBase = (): string =>
-    owner === 'system'
-      ? `/redfish/v1/Systems/${encodeURIComponent(s.config.systemId)}/LogServices/`
-      : `/redfish/v1/Managers/${encodeURIComponent(s.config.managerId)}/LogServices/`;
+  const ownerBase = (): string => (owner === 'system' ? s.uris.system('LogServices') : s.uris.manager('LogServices'));
   const logOf = (ctx: LogServiceContext | EntriesContext | EntryContext): { info: LogInfo; uri: string } => {
     const found = mine.find((l) => l === ctx.params.LogServiceId);
     const id = present(found, ctx);

@@ -12,7 +12,7 @@ import { collection, created } from '../../protocol/reply.js';
 import { missing, present, type Context, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
-export type LicenseServiceDeps = Pick<Services, 'installedLicense'>;
+export type LicenseServiceDeps = Pick<Services, 'installedLicense' | 'uris'>;
 
 type LicenseServicePath = '/redfish/v1/Managers/{ManagerId}/LicenseService/';
 type LicensePath = '/redfish/v1/Managers/{ManagerId}/LicenseService/{LicenseId}/';
@@ -73,14 +73,14 @@ function licenseBody(s: LicenseServiceDeps, l: LicenseRecord) {
 }
 
 function licenseServiceHandlers(s: LicenseServiceDeps) {
-  function getLicenses(ctx: Context<LicenseServicePath>) {
+  function getLicenses() {
     const l = s.installedLicense.installed();
-    return collection('License Service', l ? [`${ctx.uri}${l.Id}/`] : [], { Description: 'Installed licenses' });
+    return collection('License Service', l ? [s.uris.manager('LicenseService', l.Id)] : [], { Description: 'Installed licenses' });
   }
 
   function postLicense(ctx: PostContext<LicenseServicePath, typeof VendorLicenseType.properties>) {
     const l = s.installedLicense.install(ctx.body.LicenseKey);
-    return created(`/redfish/v1/Managers/${encodeURIComponent(ctx.params.ManagerId)}/LicenseService/${l.Id}/`, licenseBody(s, l));
+    return created(s.uris.manager('LicenseService', l.Id), licenseBody(s, l));
   }
 
   function getLicense(ctx: Context<LicensePath>) {

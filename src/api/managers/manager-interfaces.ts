@@ -25,7 +25,7 @@ import type { PatchContext, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { EthernetInterfaceType, HostInterfaceType, SerialInterfaceType } from './manager-interface-types.js';
 
-export type ManagerInterfaceDeps = Pick<Services, 'config' | 'store' | 'logs' | 'serviceUuid'>;
+export type ManagerInterfaceDeps = Pick<Services, 'config' | 'uris' | 'store' | 'logs' | 'serviceUuid'>;
 
 type NicPath = '/redfish/v1/Managers/{ManagerId}/EthernetInterfaces/{EthernetInterfaceId}/';
 
@@ -35,7 +35,7 @@ const HOST_INTERFACE_NIC = '2';
 const HOST_INTERFACE_ADDRESS = { Address: '169.254.0.1', SubnetMask: '255.255.255.0' };
 
 function handlers(d: ManagerInterfaceDeps) {
-  const managerUri = `/redfish/v1/Managers/${encodeURIComponent(d.config.managerId)}/`;
+  const managerUri = d.uris.manager();
   const serial = serialSetting(d.store);
   const hostInterface = hostInterfaceSetting(d.store);
 
@@ -78,7 +78,7 @@ function handlers(d: ManagerInterfaceDeps) {
       NameServers: [...(dhcp && nic.DHCPv4.UseDNSServers ? [lease.NameServer] : []), ...nic.StaticNameServers],
       StaticNameServers: [...nic.StaticNameServers],
       DHCPv4: { ...nic.DHCPv4 },
-      Links: { Chassis: { '@odata.id': `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/` } },
+      Links: { Chassis: { '@odata.id': d.uris.chassis() } },
     };
   }
 
@@ -161,7 +161,7 @@ function handlers(d: ManagerInterfaceDeps) {
       AuthenticationModes: ['BasicAuth', 'RedfishSessionAuth'],
       ManagerEthernetInterface: { '@odata.id': `${managerUri}EthernetInterfaces/${HOST_INTERFACE_NIC}/` },
       NetworkProtocol: { '@odata.id': `${managerUri}NetworkProtocol/` },
-      Links: { ComputerSystems: [{ '@odata.id': `/redfish/v1/Systems/${encodeURIComponent(d.config.systemId)}/` }] },
+      Links: { ComputerSystems: [{ '@odata.id': d.uris.system() }] },
     };
   }
 

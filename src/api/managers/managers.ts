@@ -95,21 +95,16 @@ export const ManagerType = defineType({
   actions: [ResetAction, ResetToDefaultsAction, ClearRestApiStateAction],
 });
 
-function managerUri(id: string): string {
-  return `/redfish/v1/Managers/${encodeURIComponent(id)}/`;
-}
-
 function managerHandlers(s: ManagerDeps) {
   function getManagers() {
-    return collection('Manager Collection', [managerUri(s.config.managerId)], { Description: 'Management controllers' });
+    return collection('Manager Collection', [s.uris.manager()], { Description: 'Management controllers' });
   }
 
   function getManager() {
-    const id = s.config.managerId;
-    const self = managerUri(id);
-    const chassis = `/redfish/v1/Chassis/${encodeURIComponent(s.config.chassisId)}/`;
+    const self = s.uris.manager();
+    const chassis = s.uris.chassis();
     return {
-      Id: id,
+      Id: s.config.managerId,
       Name: 'Manager',
       Description: 'Management controller of the server',
       ManagerType: 'BMC',
@@ -128,7 +123,7 @@ function managerHandlers(s: ManagerDeps) {
       SerialInterfaces: { '@odata.id': `${self}SerialInterfaces/` },
       HostInterfaces: { '@odata.id': `${self}HostInterfaces/` },
       Links: {
-        ManagerForServers: [{ '@odata.id': `/redfish/v1/Systems/${encodeURIComponent(s.config.systemId)}/` }],
+        ManagerForServers: [{ '@odata.id': s.uris.system() }],
         ManagerForChassis: [{ '@odata.id': chassis }],
         ManagerInChassis: { '@odata.id': chassis },
       },
@@ -153,17 +148,17 @@ function managerHandlers(s: ManagerDeps) {
 
   function postClearRestApiState(ctx: ActionContext<ManagerPath, typeof ClearRestApiStateAction>) {
     s.restApiState.arm();
-    s.logs.write('IEL', vendorMessage('RestApiStateClearArmed', ctx.principal.userName), managerUri(s.config.managerId));
+    s.logs.write('IEL', vendorMessage('RestApiStateClearArmed', ctx.principal.userName), s.uris.manager());
     return success(vendorMessage('ControllerResetRequired'));
   }
 
   /** What the event log records of a controller reset and of the clear it applies. */
   function logResets(): void {
     s.controller.onReset(() => {
-      s.logs.write('IEL', vendorMessage('ControllerReset'), managerUri(s.config.managerId));
+      s.logs.write('IEL', vendorMessage('ControllerReset'), s.uris.manager());
     });
     s.restApiState.onCleared(() => {
-      s.logs.write('IEL', vendorMessage('RestApiStateCleared'), managerUri(s.config.managerId));
+      s.logs.write('IEL', vendorMessage('RestApiStateCleared'), s.uris.manager());
     });
   }
 

@@ -15,7 +15,7 @@ import { commonProps, defineType, ro, statusProp, t } from '../../protocol/descr
 import type { Context, PatchContext, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
-export type NetworkProtocolDeps = Pick<Services, 'config' | 'store' | 'logs'>;
+export type NetworkProtocolDeps = Pick<Services, 'config' | 'uris' | 'store' | 'logs'>;
 
 type NetworkProtocolPath = '/redfish/v1/Managers/{ManagerId}/NetworkProtocol/';
 
@@ -86,7 +86,7 @@ function networkProtocolHandlers(s: NetworkProtocolDeps) {
     // Refused properties join the validator's; the good ones apply (DSP0266 partial PATCH).
     ctx.problems.push(...problems);
     writeNetworkProtocol(s.store, settings);
-    const origin = `/redfish/v1/Managers/${encodeURIComponent(s.config.managerId)}/NetworkProtocol/`;
+    const origin = s.uris.manager('NetworkProtocol');
     for (const [prop, value] of changed) s.logs.write('IEL', resourceEvent('PropertyValueModifiedByClient', prop, value), origin);
   }
 

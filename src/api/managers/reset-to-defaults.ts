@@ -11,7 +11,17 @@ import type { Services } from '../services.js';
 
 export type ResetToDefaultsDeps = Pick<
   Services,
-  'config' | 'store' | 'accounts' | 'accountPolicy' | 'certificateLogin' | 'eventHub' | 'httpsCertificate' | 'https' | 'controller' | 'logs'
+  | 'config'
+  | 'uris'
+  | 'store'
+  | 'accounts'
+  | 'accountPolicy'
+  | 'certificateLogin'
+  | 'eventHub'
+  | 'httpsCertificate'
+  | 'https'
+  | 'controller'
+  | 'logs'
 >;
 
 export const ResetToDefaultsAction = defineAction({
@@ -25,11 +35,7 @@ export function resetToDefaultsHandler(d: ResetToDefaultsDeps) {
   return async (ctx: ActionContext<'/redfish/v1/Managers/{ManagerId}/', typeof ResetToDefaultsAction>) => {
     const type = ctx.body.ResetType;
     // Recorded first: the controller reset that ends it is recorded after it.
-    d.logs.write(
-      'IEL',
-      vendorMessage('ControllerResetToDefaults', type, ctx.principal.userName),
-      `/redfish/v1/Managers/${encodeURIComponent(d.config.managerId)}/`,
-    );
+    d.logs.write('IEL', vendorMessage('ControllerResetToDefaults', type, ctx.principal.userName), d.uris.manager());
     await resetToDefaults(type, {
       ...d,
       firstAdministrator: {

@@ -12,7 +12,6 @@ import { defineType, ro, t, commonProps, type Props } from '../../protocol/descr
 import { messages } from '../../protocol/reply.js';
 import type { PatchContext, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { systemUri } from './system-types.js';
 
 export const ServerConfigLockType = defineType({
   name: 'VendorServerConfigLock',
@@ -86,7 +85,7 @@ const DEFAULT_TLS = {
 } satisfies VendorValues;
 
 /** What these resources use. */
-export type BiosVendorSettingsDeps = Pick<Services, 'serviceUuid' | 'config' | 'store' | 'host'>;
+export type BiosVendorSettingsDeps = Pick<Services, 'serviceUuid' | 'uris' | 'store' | 'host'>;
 
 type Base = '/redfish/v1/Systems/{SystemId}/Bios/';
 
@@ -138,7 +137,7 @@ function handlers(d: BiosVendorSettingsDeps) {
   };
 
   const current = (a: Area) => () => {
-    const uri = `${systemUri(d)}Bios/${a.segment}/`;
+    const uri = `${d.uris.system()}Bios/${a.segment}/`;
     return {
       Id: a.segment,
       Name: `${a.name} (current)`,

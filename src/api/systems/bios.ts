@@ -19,7 +19,6 @@ import { Secrets } from '../../store/secrets.js';
 import type { Services } from '../services.js';
 import { registerBiosVendorSettingsRoutes, VendorSettingsLinks, vendorSettingsLinks } from './bios-vendor-settings.js';
 import { IscsiType, VendorServerBootSettingsType, defaultIscsi, type IscsiState } from './bios-vendor-types.js';
-import { systemUri } from './system-types.js';
 
 const VendorBiosType = defineType({
   name: 'VendorBios',
@@ -71,7 +70,7 @@ const PendingBody = { Attributes: BiosType.properties.Attributes } satisfies Pro
 /** What the BIOS area uses. */
 export type BiosDeps = Pick<
   Services,
-  'serviceUuid' | 'config' | 'store' | 'clock' | 'host' | 'firmware' | 'logs' | 'events' | 'registries' | 'hardware'
+  'serviceUuid' | 'config' | 'uris' | 'store' | 'clock' | 'host' | 'firmware' | 'logs' | 'events' | 'registries' | 'hardware'
 >;
 
 // Handlers' paths (the routes below spell them out in full).
@@ -86,19 +85,19 @@ function handlers(d: BiosDeps, boot: BootSettings) {
     d.host,
     { serialNumber: identity.SerialNumber, productId: identity.SKU, romVersion: () => d.firmware.biosVersion?.() ?? BIOS_ROM_VERSION },
     { logs: d.logs, events: d.events },
-    `/redfish/v1/Systems/${d.config.systemId}/Bios/`,
+    d.uris.system('Bios'),
     d.config.scryptLogN,
     hardwareDefaults(d.hardware),
   );
   const views = new Representations();
   const iscsi = iscsiSetting(d, defaultIscsi(identity.SerialNumber));
   // The names the representations are kept under, made once (a fresh string is hashed at every lookup).
-  const currentName = `current ${systemUri(d)}`;
-  const pendingName = `pending ${systemUri(d)}`;
+  const currentName = `current ${d.uris.system()}`;
+  const pendingName = `pending ${d.uris.system()}`;
   return { getBios, postResetBios, postChangePassword, getPending, patchPending, getBootSettings, getIscsi, patchIscsi };
 
   function getBios() {
-    const uri = systemUri(d);
+    const uri = d.uris.system();
     const st = bios.state();
     const attributes = bios.currentAttributes();
     // Rebuilt only when the stored state or what the ROM reports changes.

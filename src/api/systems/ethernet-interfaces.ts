@@ -10,11 +10,11 @@ import type { RouteTable } from '../../protocol/routes.js';
 import { EthernetInterfaceType } from '../managers/manager-interface-types.js';
 import type { Services } from '../services.js';
 
-export type SystemEthernetDeps = Pick<Services, 'config' | 'hardware' | 'health'>;
+export type SystemEthernetDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
 
 export function registerSystemEthernetRoutes(routes: RouteTable, d: SystemEthernetDeps): void {
   const ports = nicPorts(d.hardware);
-  const chassis = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/`;
+  const chassis = d.uris.chassis();
 
   function show(p: NicPort) {
     const status = d.health.status(componentKey.port(p.nic.id, p.index));
@@ -37,7 +37,7 @@ export function registerSystemEthernetRoutes(routes: RouteTable, d: SystemEthern
       MTUSize: 1500,
       Links: {
         Chassis: { '@odata.id': chassis },
-        Ports: [{ '@odata.id': `${chassis}NetworkAdapters/${encodeURIComponent(p.nic.id)}/Ports/${p.index + 1}/` }],
+        Ports: [{ '@odata.id': d.uris.chassis('NetworkAdapters', p.nic.id, 'Ports', String(p.index + 1)) }],
       },
     };
   }

@@ -10,7 +10,7 @@ import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { MemoryType } from './inventory-types.js';
 
-export type MemoryDeps = Pick<Services, 'config' | 'hardware' | 'health'>;
+export type MemoryDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
 
 type Dimm = Hardware['memory'][number];
 
@@ -21,7 +21,7 @@ export function dimmId(d: Pick<Dimm, 'socket' | 'slot'>): string {
 
 export function registerMemoryRoutes(routes: RouteTable, d: MemoryDeps): void {
   const dimms = d.hardware.memory;
-  const chassis = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/`;
+  const chassis = d.uris.chassis();
 
   function show(m: Dimm) {
     const status = d.health.status(componentKey.dimm(m.location));

@@ -9,7 +9,7 @@ import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { ProcessorType } from './inventory-types.js';
 
-export type ProcessorDeps = Pick<Services, 'config' | 'hardware' | 'health'>;
+export type ProcessorDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
 
 interface Socket {
   id: string;
@@ -19,7 +19,7 @@ interface Socket {
 
 export function registerProcessorRoutes(routes: RouteTable, d: ProcessorDeps): void {
   const sockets: Socket[] = d.hardware.processors.map((spec, index) => ({ id: String(index + 1), index, spec }));
-  const chassis = `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/`;
+  const chassis = d.uris.chassis();
 
   function show(s: Socket) {
     const p = s.spec;

@@ -34,7 +34,7 @@ import {
 } from './secure-boot-types.js';
 
 /** What the Secure Boot area uses. */
-export type SecureBootDeps = Pick<Services, 'config' | 'secureBoot' | 'events' | 'host'>;
+export type SecureBootDeps = Pick<Services, 'uris' | 'secureBoot' | 'events' | 'host'>;
 
 // Handlers' paths (the routes below spell them out in full).
 type SecureBootPath = '/redfish/v1/Systems/{SystemId}/SecureBoot/';
@@ -44,10 +44,6 @@ type DatabasePath = '/redfish/v1/Systems/{SystemId}/SecureBoot/SecureBootDatabas
 interface Entry<R> {
   db: DatabaseInfo;
   record: R;
-}
-
-function secureBootUri(systemId: string): string {
-  return `/redfish/v1/Systems/${encodeURIComponent(systemId)}/SecureBoot/`;
 }
 
 /** Values of SecureBootDatabase.ResetKeys that make sense per database. */
@@ -117,7 +113,7 @@ function handlers(d: SecureBootDeps) {
   const database = (ctx: { params: { DatabaseId: string }; uri: string }): DatabaseInfo =>
     present(findDatabase(ctx.params.DatabaseId), ctx);
   const announce = (change: ChangeSet): void => {
-    const uri = secureBootUri(d.config.systemId);
+    const uri = d.uris.system('SecureBoot');
     for (const db of change.databases)
       d.events.publish(resourceEvent('ResourceChanged'), `${uri}SecureBootDatabases/${db}/`, 'ResourceUpdated');
     if (change.secureBoot) d.events.publish(resourceEvent('ResourceChanged'), uri, 'ResourceUpdated');

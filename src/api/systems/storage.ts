@@ -34,12 +34,11 @@ import {
   VolumeCollectionType,
   VolumeType,
 } from './storage-types.js';
-import { systemUri } from './system-types.js';
 
 /** What the storage area uses. */
 export type StorageDeps = Pick<
   Services,
-  'config' | 'store' | 'clock' | 'host' | 'tasks' | 'hardware' | 'health' | 'events' | 'logs' | 'dialect'
+  'config' | 'uris' | 'store' | 'clock' | 'host' | 'tasks' | 'hardware' | 'health' | 'events' | 'logs' | 'dialect'
 >;
 
 const STORAGE = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/';
@@ -55,13 +54,10 @@ const APPLY_TIME_SUPPORT = {
 };
 
 function handlers(d: StorageDeps, storage: StorageControllers) {
-  const sys = systemUri(d);
-  const storageUri = (id: string) => `${sys}Storage/${encodeURIComponent(id)}/`;
-  // Under its Storage (SPEC.md), or under the chassis as `<StorageId>.<DriveId>` (the DMTF dialect).
-  const driveUri = (sid: string, id: string) =>
-    d.dialect.drivesUnder === 'chassis' ? chassisDriveUri(d, sid, id) : `${storageUri(sid)}Drives/${encodeURIComponent(id)}/`;
-  const volumeUri = (sid: string, id: string) => `${storageUri(sid)}Volumes/${encodeURIComponent(id)}/`;
-  const chassisUri = `/redfish/v1/Chassis/${d.config.chassisId}/`;
+  const storageUri = (id: string) => d.uris.system('Storage', id);
+  const driveUri = (sid: string, id: string) => storageMemberUri(d, sid, 'Drives', id);
+  const volumeUri = (sid: string, id: string) => storageMemberUri(d, sid, 'Volumes', id);
+  const chassisUri = d.uris.chassis();
 
   return {
     storageBody,
@@ -129,9 +125,7 @@ function handlers(d: StorageDeps, storage: StorageControllers) {
     // The functions of the PCIe device the profile ties to this controller.
     const functions = d.hardware.pcieDevices
       .filter((dev) => dev.storage === c.id)
-      .flatMap((dev) =>
-        dev.functions.map((_, i) => ({ '@odata.id': `${chassisUri}PCIeDevices/${encodeURIComponent(dev.id)}/PCIeFunctions/${i}/` })),
-      );
+      .flatMap((dev) => dev.functions.map((_, i) => ({ '@odata.id': d.uris.chassis('PCIeDevices', dev.id, 'PCIeFunctions', String(i)) })));
     return { Id: '0', Name: c.model, Description: 'Array controller', ...controllerCommon(c), Links: { PCIeFunctions: functions } };
   }
 
@@ -381,11 +375,7 @@ function statusWord(s: ComponentStatus): string {
  * changes from the health registry (an injected fault), with what they do to the drive's volumes.
  */
 function announceChanges(d: StorageDeps, storage: StorageControllers): void {
-  const sys = systemUri(d);
-  const uriOf = (sid: string, kind: 'Drives' | 'Volumes', id: string) =>
-    kind === 'Drives' && d.dialect.drivesUnder === 'chassis'
-      ? chassisDriveUri(d, sid, id)
-      : `${sys}Storage/${encodeURIComponent(sid)}/${kind}/${encodeURIComponent(id)}/`;
+  const uriOf = (sid: string, kind: 'Drives' | 'Volumes', id: string) => storageMemberUri(d, sid, kind, id);
   storage.onApplied((v, change) => {
     const uri = uriOf(v.storageId, 'Volumes', v.id);
     if (change === 'deleted') {
@@ -485,9 +475,14 @@ export function registerStorageRoutes(routes: RouteTable, d: StorageDeps): void 
   });
 }
 
-/** A drive under the chassis (the DMTF dialect's place): its id there is `<StorageId>.<DriveId>`. */
-function chassisDriveUri(d: Pick<StorageDeps, 'config'>, sid: string, id: string): string {
-  return `/redfish/v1/Chassis/${encodeURIComponent(d.config.chassisId)}/Drives/${encodeURIComponent(`${sid}.${id}`)}/`;
+/**
+ * A drive's or volume's URI: under its Storage (SPEC.md), or a drive under the chassis as
+ * `<StorageId>.<DriveId>` (the DMTF dialect's place).
+ */
+function storageMemberUri(d: Pick<StorageDeps, 'uris' | 'dialect'>, sid: string, kind: 'Drives' | 'Volumes', id: string): string {
+  return kind === 'Drives' && d.dialect.drivesUnder === 'chassis'
+    ? d.uris.chassis('Drives', `${sid}.${id}`)
+    : d.uris.system('Storage', sid, kind, id);
 }
 
 /** A drive's id under the chassis, `<StorageId>.<DriveId>`, as the storage paths' parameters. */

@@ -4,14 +4,8 @@ import { OVERRIDE_ENABLED, OVERRIDE_MODES, OVERRIDE_TARGETS } from '../../domain
 import { INDICATOR_LED_VALUES } from '../../domain/chassis/chassis.js';
 import { PUSH_TYPES, RESET_TYPES } from '../../platform/simulator.js';
 import { defineAction, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
-import type { Services } from '../services.js';
 
 export const SYSTEMS_URI = '/redfish/v1/Systems/';
-
-/** The URI of the one computer system ({SystemId} resolves to it alone). */
-export function systemUri(s: Pick<Services, 'config'>): string {
-  return `${SYSTEMS_URI}${s.config.systemId}/`;
-}
 
 export const POST_STATES = ['Unknown', 'Reset', 'PowerOff', 'InPost', 'InPostDiscoveryComplete', 'FinishedPost'] as const;
 export const BOOT_PROGRESS_STATES = [

@@ -33,7 +33,6 @@ import {
   RESET_ACTION,
   SYSTEM_RESET_ACTION,
   SYSTEMS_URI,
-  systemUri,
   type BOOT_PROGRESS_STATES,
   type POST_STATES,
 } from './system-types.js';
@@ -43,7 +42,7 @@ export { ComputerSystemType, SYSTEMS_URI };
 /** What the computer system area (and the BIOS it registers) uses. */
 export type SystemDeps = Pick<
   Services,
-  'rootLinks' | 'config' | 'serviceUuid' | 'store' | 'clock' | 'host' | 'server' | 'firmware' | 'virtualMedia'
+  'rootLinks' | 'config' | 'uris' | 'serviceUuid' | 'store' | 'clock' | 'host' | 'server' | 'firmware' | 'virtualMedia'
 > &
   BiosDeps &
   Pick<Services, 'hardware' | 'health'>;
@@ -102,11 +101,11 @@ function handlers(d: SystemDeps, boot: BootSettings) {
   const uid = new UidLight(d.store);
   const views = new Representations(4);
   // Made once: a fresh string is hashed at every lookup.
-  const uri = systemUri(d);
+  const uri = d.uris.system();
   return { getSystems, getSystem, patchSystem, postReset, postPowerButton, postSystemReset };
 
   function getSystems() {
-    return collection('Computer System Collection', [systemUri(d)], { Description: 'Computer Systems view' });
+    return collection('Computer System Collection', [d.uris.system()], { Description: 'Computer Systems view' });
   }
 
   /**
@@ -173,8 +172,8 @@ function handlers(d: SystemDeps, boot: BootSettings) {
       SimpleStorage: { '@odata.id': `${uri}SimpleStorage/` },
       VirtualMedia: { '@odata.id': `${uri}VirtualMedia/` },
       Links: {
-        Chassis: [{ '@odata.id': `/redfish/v1/Chassis/${d.config.chassisId}/` }],
-        ManagedBy: [{ '@odata.id': `/redfish/v1/Managers/${d.config.managerId}/` }],
+        Chassis: [{ '@odata.id': d.uris.chassis() }],
+        ManagedBy: [{ '@odata.id': d.uris.manager() }],
         TrustedComponents: trustedComponentUris(d).map((u) => ({ '@odata.id': u })),
       },
       Oem: {
