@@ -2,7 +2,7 @@
 // does at login, and GET every @odata.id and Location URI found.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestService, type TestService } from '../support/service.js';
+import { startTestService, type Response, type TestService } from '../support/service.js';
 import { addMemberToEveryCollection } from '../support/members.js';
 
 const UNSAFE = /[\s"<>{}|\\^`%]/;
@@ -57,6 +57,22 @@ function collectAllLinks(r: { text: string; body: unknown; headers: Record<strin
   walk(r.body);
 }
 
+/**
+ * GET breadth-first from `starts`: `each` sees every answer and returns the links to follow from it.
+ * Returns how many URIs were fetched.
+ */
+async function walk(svc: TestService, starts: string[], each: (uri: string, r: Response) => Iterable<string>): Promise<number> {
+  const seen = new Set<string>();
+  const queue = [...starts];
+  while (queue.length && seen.size < 5000) {
+    const uri = queue.shift() as string;
+    if (seen.has(uri)) continue;
+    seen.add(uri);
+    for (const l of each(uri, await svc.get(uri))) if (!seen.has(l)) queue.push(l);
+  }
+  return seen.size;
+}
+
 describe('crawl', () => {
   let svc: TestService;
   before(async () => {
@@ -65,33 +81,24 @@ describe('crawl', () => {
   after(() => svc.close());
 
   it('finds no link that fails to GET, and every @odata.id is clean and canonical', async () => {
-    const seen = new Set<string>();
-    const queue = ['/redfish/v1/'];
     const failures: string[] = [];
     const actions = new Map<string, Set<string>>();
-    while (queue.length && seen.size < 5000) {
-      const uri = queue.shift() as string;
-      if (seen.has(uri)) continue;
-      seen.add(uri);
-      const r = await svc.get(uri);
-      if (r.status !== 200) {
-        failures.push(`${uri} -> ${r.status}`);
-        continue;
-      }
-      if (!r.body || r.headers['content-type']?.includes('xml')) continue;
+    const crawled = await walk(svc, ['/redfish/v1/'], (uri, r) => {
+      const links = new Set<string>();
+      if (r.status !== 200) failures.push(`${uri} -> ${r.status}`);
+      if (r.status !== 200 || !r.body || r.headers['content-type']?.includes('xml')) return links;
       const id = r.body['@odata.id'];
       if (typeof id === 'string') {
         if (id !== uri.split('?')[0]) failures.push(`${uri} has @odata.id ${id}`);
         if (UNSAFE.test(id)) failures.push(`${uri} has unsafe @odata.id ${id}`);
         if (!r.body['@odata.type']) failures.push(`${uri} has no @odata.type`);
       }
-      const links = new Set<string>();
       collectLinks(r.body, links);
-      for (const l of links) if (!seen.has(l)) queue.push(l);
       collectActions(r.body, actions);
-    }
+      return links;
+    });
     assert.deepEqual(failures, []);
-    assert.ok(seen.size >= 15, `crawled ${seen.size} resources`);
+    assert.ok(crawled >= 15, `crawled ${crawled} resources`);
 
     // Every vendor action of an Actions object is declared in its namespace's CSDL, with its parameters.
     const vendorActions = [...actions].filter(([name]) => name.startsWith('Vendor'));
@@ -120,22 +127,17 @@ describe('crawl', () => {
     const routes = svc.running.services.routes;
     const reached = new Set<object>();
     const noAllow: string[] = [];
-    const seen = new Set<string>();
-    const queue = ['/redfish', '/redfish/v1/', '/redfish/v1/$metadata', '/redfish/v1/odata', '/redfish/v1/openapi.yaml'];
-    while (queue.length && seen.size < 5000) {
-      const uri = queue.shift() as string;
-      if (seen.has(uri)) continue;
-      seen.add(uri);
-      const r = await svc.get(uri);
-      const match = routes.match(uri.split('?')[0] as string);
+    const starts = ['/redfish', '/redfish/v1/', '/redfish/v1/$metadata', '/redfish/v1/odata', '/redfish/v1/openapi.yaml'];
+    await walk(svc, starts, (uri, r) => {
+      const found = new Set<string>();
       // A task monitor answers its operation's own final status (the walk's task failed), and is a GET route all the same.
-      if (r.status !== 200 && !uri.includes('/TaskMonitors/')) continue;
+      if (r.status !== 200 && !uri.includes('/TaskMonitors/')) return found;
+      const match = routes.match(uri.split('?')[0] as string);
       if (match) reached.add(match.route);
       if (!r.headers.allow?.split(', ').includes('GET')) noAllow.push(`${uri} ${r.status}: Allow ${r.headers.allow}`);
-      const found = new Set<string>();
       collectAllLinks(r, found);
-      for (const l of found) if (!seen.has(l)) queue.push(l);
-    }
+      return found;
+    });
     // The SSE stream, which the walk does not open: HEAD answers its headers without starting it.
     const sse = (await svc.get('/redfish/v1/EventService/')).body.ServerSentEventUri as string;
     const head = await svc.req('HEAD', sse);
@@ -188,27 +190,21 @@ describe('crawl with unusual ids (--system-id, --chassis-id, --manager-id)', () 
       } else if (Array.isArray(v)) v.forEach((x) => visit(x, at));
       else if (v && typeof v === 'object') Object.values(v).forEach((x) => visit(x, at));
     };
-    const seen = new Set<string>();
-    const queue = ['/redfish/v1/'];
     const failures: string[] = [];
-    while (queue.length && seen.size < 5000) {
-      const uri = queue.shift() as string;
-      if (seen.has(uri)) continue;
-      seen.add(uri);
-      const r = await svc.get(uri);
+    const crawled = await walk(svc, ['/redfish/v1/'], (uri, r) => {
+      const found = new Set<string>();
       if (r.status !== 200) {
         if (!uri.includes('/TaskMonitors/')) failures.push(`${uri} -> ${r.status}`);
-        continue;
+        return found;
       }
       if (typeof r.body?.['@odata.id'] === 'string' && r.body['@odata.id'] !== uri.split('?')[0])
         failures.push(`${uri} has @odata.id ${r.body['@odata.id']}`);
       visit(r.body, uri);
-      const found = new Set<string>();
       collectAllLinks(r, found);
-      for (const l of found) if (!seen.has(l)) queue.push(l);
-    }
+      return found;
+    });
     assert.deepEqual(failures, []);
-    assert.ok(seen.size >= 200, `crawled ${seen.size} resources`);
+    assert.ok(crawled >= 200, `crawled ${crawled} resources`);
     const expected = ['Systems/sys_1~a/', 'Chassis/rack-1.a/', 'Managers/MC.2-b/'];
     assert.deepEqual(
       [...named.keys()].filter((k) => !expected.includes(k)).map((k) => named.get(k)),
