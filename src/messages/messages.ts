@@ -2,7 +2,7 @@
 import type { ParamType, RegistryDef } from './registry-types.js';
 
 export interface ExtendedInfo {
-  '@odata.type': '#Message.v1_1_2.Message';
+  '@odata.type': '#Message.v1_3_0.Message';
   MessageId: string;
   Message: string;
   MessageArgs: (string | number)[];
@@ -36,7 +36,7 @@ export function makeMessage(reg: RegistryDef, key: string, args: readonly (strin
     throw new Error(`${reg.prefix}.${key} takes ${def.paramTypes.length} arguments, got ${args.length}`);
   }
   const info: ExtendedInfo = {
-    '@odata.type': '#Message.v1_1_2.Message',
+    '@odata.type': '#Message.v1_3_0.Message',
     MessageId: `${registryId(reg)}.${key}`,
     Message: formatMessage(def.message, args),
     MessageArgs: args.map((a, i) => (def.paramTypes[i] === 'number' ? Number(a) : String(a))),

@@ -27,7 +27,7 @@ const VendorSessionType = defineType({
 
 export const SessionType = defineType({
   name: 'Session',
-  version: '1.6.0',
+  version: '1.8.0',
   owner: 'DMTF',
   description: 'A login session.',
   properties: {
@@ -58,7 +58,7 @@ export const SessionCollectionType = defineType({
 
 export const SessionServiceType = defineType({
   name: 'SessionService',
-  version: '1.1.8',
+  version: '1.2.0',
   owner: 'DMTF',
   description: 'The session service: login sessions and their time-out.',
   properties: {

@@ -46,7 +46,7 @@ export const SuspendSubscription = defineAction({
 
 export const EventDestinationType = defineType({
   name: 'EventDestination',
-  version: '1.13.0',
+  version: '1.16.0',
   owner: 'DMTF',
   description: 'An event subscription.',
   properties: {
@@ -100,7 +100,7 @@ export const SubmitTestEvent = defineAction({
 
 export const EventServiceType = defineType({
   name: 'EventService',
-  version: '1.10.0',
+  version: '1.12.0',
   owner: 'DMTF',
   description: 'Event subscriptions and delivery.',
   properties: {

@@ -21,7 +21,7 @@ import type { Services } from '../services.js';
 
 export const JsonSchemaFileType = defineType({
   name: 'JsonSchemaFile',
-  version: '1.1.4',
+  version: '1.1.5',
   owner: 'DMTF',
   description: 'Where the JSON Schema of a type can be read.',
   properties: {

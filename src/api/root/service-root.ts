@@ -28,7 +28,7 @@ const ROOT_LINK_NAMES = [
 
 export const ServiceRootType = defineType({
   name: 'ServiceRoot',
-  version: '1.16.0',
+  version: '1.20.0',
   owner: 'DMTF',
   description: 'The entry point of the Redfish service.',
   properties: {
@@ -64,7 +64,7 @@ export const ServiceRootType = defineType({
   },
 });
 
-export const REDFISH_VERSION = '1.20.0';
+export const REDFISH_VERSION = '1.23.1';
 
 /** What the service root uses. */
 export type ServiceRootDeps = Pick<Services, 'serviceUuid' | 'rootLinks'>;

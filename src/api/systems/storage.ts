@@ -50,7 +50,7 @@ type DrivePath = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Drives/{Dri
 const BLOCK_SIZE = 512;
 /** What the OnReset apply time looks like to clients (DSP0266 operation apply time). */
 const APPLY_TIME_SUPPORT = {
-  '@odata.type': '#Settings.v1_3_5.OperationApplyTimeSupport',
+  '@odata.type': '#Settings.v1_4_0.OperationApplyTimeSupport',
   SupportedValues: ['OnReset'],
 };
 

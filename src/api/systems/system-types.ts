@@ -52,7 +52,7 @@ export const BootProp = t.object(
 
 export const ComputerSystemType = defineType({
   name: 'ComputerSystem',
-  version: '1.20.0',
+  version: '1.27.0',
   owner: 'DMTF',
   description: 'A computer system: the server the controller manages.',
   properties: {
@@ -132,7 +132,7 @@ export const ComputerSystemType = defineType({
 
 export const BootOptionType = defineType({
   name: 'BootOption',
-  version: '1.0.0',
+  version: '1.0.6',
   owner: 'DMTF',
   description: 'A UEFI boot option the system ROM found.',
   properties: {
