@@ -410,7 +410,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   // A fleet answers discovery for all its controllers from one socket.
   const ssdp = config.ssdpPort && !seat ? await startDiscovery(config.ssdpPort, [discovery], clock, log) : undefined;
   // A controller that leaves the factory powered on boots now, through POST like any power-on.
-  if (firstStart && seat?.factory.power === 'On') server.reset('On');
+  if (firstStart && seat?.factory.power === 'On') server.reset('On', 'PowerRestorePolicy');
   return {
     services,
     discovery,

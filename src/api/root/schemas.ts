@@ -96,7 +96,11 @@ function handlers(routes: RouteTable, d: SchemaDeps) {
           vendorCsdl(file.type, routes.actionDefs(), d.dialect.vendorActions === 'actions-oem'),
         );
       case 'json':
-        return new RawReply(200, 'application/json; charset=utf-8', JSON.stringify(servedJsonSchema(file.type, routes.actionDefs())));
+        return new RawReply(
+          200,
+          'application/json; charset=utf-8',
+          JSON.stringify(servedJsonSchema(file.type, routes.actionDefs(), d.dialect.name)),
+        );
       case 'odata':
         return new RawReply(200, 'application/json; charset=utf-8', JSON.stringify(odataJsonSchema()));
     }

@@ -104,8 +104,11 @@ describe('DMTF schema versions', () => {
   });
 
   it('the schema store serves the same versions, and resources carry them in @odata.type', async () => {
-    const files = (await svc.get('/redfish/v1/JsonSchemas')).body.Members.map((m: { '@odata.id': string }) => m['@odata.id'].split('/').pop());
-    for (const [name, version] of Object.entries(RESOURCE_TYPES)) assert.ok(files.includes(`${name}.v${version.replace(/\./g, '_')}`), name);
+    const files = (await svc.get('/redfish/v1/JsonSchemas')).body.Members.map((m: { '@odata.id': string }) =>
+      m['@odata.id'].split('/').pop(),
+    );
+    for (const [name, version] of Object.entries(RESOURCE_TYPES))
+      assert.ok(files.includes(`${name}.v${version.replace(/\./g, '_')}`), name);
     const system = (await svc.get('/redfish/v1/Systems/1')).body;
     assert.equal(system['@odata.type'], odataType('ComputerSystem', RESOURCE_TYPES.ComputerSystem!));
   });
@@ -125,7 +128,10 @@ describe('DMTF schema versions', () => {
       return JSON.parse(gunzipSync(Buffer.from(await res.body.arrayBuffer())).toString('utf8'));
     };
     assert.equal((await registry('Base.json'))['@odata.type'], odataType('MessageRegistry', EMBEDDED.MessageRegistry));
-    assert.equal((await registry(`${bios.AttributeRegistry}.json`))['@odata.type'], odataType('AttributeRegistry', EMBEDDED.AttributeRegistry));
+    assert.equal(
+      (await registry(`${bios.AttributeRegistry}.json`))['@odata.type'],
+      odataType('AttributeRegistry', EMBEDDED.AttributeRegistry),
+    );
   });
 
   it('RedfishVersion is the DSP0266 of that bundle', async () => {
