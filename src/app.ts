@@ -36,7 +36,7 @@ import { SIGNING_KEY_FILE } from './domain/firmware/signing.js';
 import { UpdateQueueArea } from './domain/update-queue/area.js';
 import { generatePassword } from './domain/accounts/passwords.js';
 import { RegistryFiles } from './domain/registry-files.js';
-import { Sessions } from './domain/accounts/sessions.js';
+import { DEFAULT_ABSOLUTE_SESSION_TIMEOUT, Sessions } from './domain/accounts/sessions.js';
 import { Tasks } from './domain/tasks.js';
 import { Logs } from './domain/manager/logs.js';
 import { RestApiState } from './domain/manager/rest-api-state.js';
@@ -120,7 +120,11 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-const DEFAULT_SETTINGS: ServiceSettings = { sessionTimeout: 1800 };
+const DEFAULT_SETTINGS: ServiceSettings = {
+  sessionTimeout: 1800,
+  absoluteSessionTimeout: DEFAULT_ABSOLUTE_SESSION_TIMEOUT,
+  absoluteSessionTimeoutEnabled: false,
+};
 
 export async function startService(config: Config, opts: StartOptions = {}): Promise<RunningService> {
   const dataDir = resolve(config.dataDir);
@@ -157,6 +161,13 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const generatedPassword = await ensureAdministrator(accounts, config, dataDir, seat?.admin);
   const sessions = new Sessions(clock, {
     timeoutSeconds: () => settings.get().sessionTimeout,
+    // Only the dmtf dialect offers it: a data dir that served dmtf before does not carry it into spec.
+    absoluteTimeoutSeconds: () => {
+      const s = settings.peek();
+      return config.dialect === 'dmtf' && s.absoluteSessionTimeoutEnabled
+        ? (s.absoluteSessionTimeout ?? DEFAULT_ABSOLUTE_SESSION_TIMEOUT)
+        : undefined;
+    },
     limit: () => config.maxSessions,
   });
   const controller = new ControllerLifecycle();
