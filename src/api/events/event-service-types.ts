@@ -5,6 +5,8 @@ import { RETRY_POLICIES } from '../../domain/events/subscriptions.js';
 import { collectionOf, commonProps, defineAction, defineType, oem, ro, statusProp, t } from '../../protocol/description.js';
 
 const SEVERITIES = ['OK', 'Warning', 'Critical'] as const;
+/** Backups per subscription: each failed one costs a delivery up to the delivery timeout. */
+const MAX_BACKUP_DESTINATIONS = 4;
 
 const VendorEventDestinationType = defineType({
   name: 'VendorEventDestination',
@@ -52,6 +54,12 @@ export const EventDestinationType = defineType({
   properties: {
     ...commonProps,
     Destination: t.string({ required: true, createOnly: true, format: 'uri', description: 'https:// URL of the listener.' }),
+    BackupDestinations: t.array(t.string({ format: 'uri' }), {
+      maxItems: MAX_BACKUP_DESTINATIONS,
+      onlyIn: 'dmtf',
+      description:
+        'https:// URLs that take a delivery, in order, when Destination does not (error, no answer); each delivery tries Destination first.',
+    }),
     Context: t.string({ maxLength: 256, description: 'Returned in every event sent to this listener.' }),
     Protocol: t.enum(['Redfish'], { createOnly: true }),
     SubscriptionType: t.enum(['RedfishEvent', 'SSE'], { createOnly: true }),
