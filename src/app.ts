@@ -261,6 +261,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const { systemId, tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds } = config;
   const simulated = { systemId, tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds };
   const server = new ServerSimulator({ options: simulated, clock, store, host: hostLifecycle, controller, log, logs, events });
+  const tasks = new Tasks(store, clock, events);
   const update = createFirmwareServices({
     store,
     clock,
@@ -275,6 +276,11 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     logs,
     events,
     log,
+    tasks,
+    resetActions: {
+      controller: `/redfish/v1/Managers/${encodeURIComponent(config.managerId)}/Actions/Manager.Reset/`,
+      server: `/redfish/v1/Systems/${encodeURIComponent(config.systemId)}/Actions/ComputerSystem.Reset/`,
+    },
   });
   const virtualMedia = new VirtualMedia({
     store,
@@ -346,7 +352,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     },
     update,
     updateQueue,
-    tasks: new Tasks(store, clock, events),
+    tasks,
     https,
     httpsCertificate: new HttpsCertificate(store, clock, https),
     fleet: seat?.fleet,

@@ -133,7 +133,7 @@ function actionEntry(
   let byUri = a.allowable ? undefined : actionEntries.get(a);
   const known = byUri?.get(uri);
   if (known) return known;
-  const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def, vendorPlace)}` };
+  const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def, vendorPlace)}`, ...a.annotations };
   const overrides = a.allowable?.({ params }) ?? {};
   const def: ActionDef = a.def;
   for (const [name, prop] of Object.entries(def.parameters)) {
