@@ -23,17 +23,10 @@ describe('power cycles and LastResetCause (dmtf dialect)', () => {
 
   it('offers PowerCycle and FullPowerCycle among the reset types', async () => {
     const s = await system();
-    assert.deepEqual(s.Actions['#ComputerSystem.Reset']['ResetType@Redfish.AllowableValues'], [
-      'On',
-      'ForceOff',
-      'GracefulShutdown',
-      'ForceRestart',
-      'GracefulRestart',
-      'Nmi',
-      'PushPowerButton',
-      'PowerCycle',
-      'FullPowerCycle',
-    ]);
+    const types: string[] = s.Actions['#ComputerSystem.Reset']['ResetType@Redfish.AllowableValues'];
+    // After the ones both dialects offer (systems.test.ts lists them).
+    assert.deepEqual(types.slice(-2), ['PowerCycle', 'FullPowerCycle']);
+    assert.equal(types.length, 9);
     assert.equal(s.LastResetCause, undefined, 'never powered on: no cause yet');
   });
 
