@@ -37,7 +37,7 @@ import { SIGNING_KEY_FILE } from './domain/firmware/signing.js';
 import { UpdateQueueArea } from './domain/update-queue/area.js';
 import { generatePassword } from './domain/accounts/passwords.js';
 import { RegistryFiles } from './domain/registry-files.js';
-import { Sessions } from './domain/accounts/sessions.js';
+import { DEFAULT_ABSOLUTE_SESSION_TIMEOUT, Sessions } from './domain/accounts/sessions.js';
 import { Tasks } from './domain/tasks.js';
 import { Logs } from './domain/manager/logs.js';
 import { RestApiState } from './domain/manager/rest-api-state.js';
@@ -121,7 +121,11 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-const DEFAULT_SETTINGS: ServiceSettings = { sessionTimeout: 1800 };
+const DEFAULT_SETTINGS: ServiceSettings = {
+  sessionTimeout: 1800,
+  absoluteSessionTimeout: DEFAULT_ABSOLUTE_SESSION_TIMEOUT,
+  absoluteSessionTimeoutEnabled: false,
+};
 
 export async function startService(config: Config, opts: StartOptions = {}): Promise<RunningService> {
   checkResourceIds(config);
@@ -161,6 +165,13 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const generatedPassword = await ensureAdministrator(accounts, config, dataDir, seat?.admin);
   const sessions = new Sessions(clock, {
     timeoutSeconds: () => settings.get().sessionTimeout,
+    // Only the dmtf dialect offers it: a data dir that served dmtf before does not carry it into spec.
+    absoluteTimeoutSeconds: () => {
+      const s = settings.peek();
+      return config.dialect === 'dmtf' && s.absoluteSessionTimeoutEnabled
+        ? (s.absoluteSessionTimeout ?? DEFAULT_ABSOLUTE_SESSION_TIMEOUT)
+        : undefined;
+    },
     limit: () => config.maxSessions,
   });
   const controller = new ControllerLifecycle();
@@ -254,6 +265,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const { tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds } = config;
   const simulated = { systemUri: uris.system(), tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds };
   const server = new ServerSimulator({ options: simulated, clock, store, host: hostLifecycle, controller, log, logs, events });
+  const tasks = new Tasks(store, clock, events);
   const update = createFirmwareServices({
     store,
     clock,
@@ -268,6 +280,11 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     logs,
     events,
     log,
+    tasks,
+    resetActions: {
+      controller: `/redfish/v1/Managers/${encodeURIComponent(config.managerId)}/Actions/Manager.Reset/`,
+      server: `/redfish/v1/Systems/${encodeURIComponent(config.systemId)}/Actions/ComputerSystem.Reset/`,
+    },
   });
   const virtualMedia = new VirtualMedia({
     store,
@@ -339,7 +356,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     },
     update,
     updateQueue,
-    tasks: new Tasks(store, clock, events),
+    tasks,
     https,
     httpsCertificate: new HttpsCertificate(store, clock, https),
     fleet: seat?.fleet,
@@ -414,7 +431,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   // A fleet answers discovery for all its controllers from one socket.
   const ssdp = config.ssdpPort && !seat ? await startDiscovery(config.ssdpPort, [discovery], clock, log) : undefined;
   // A controller that leaves the factory powered on boots now, through POST like any power-on.
-  if (firstStart && seat?.factory.power === 'On') server.reset('On');
+  if (firstStart && seat?.factory.power === 'On') server.reset('On', 'PowerRestorePolicy');
   return {
     services,
     discovery,

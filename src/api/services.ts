@@ -39,6 +39,9 @@ import type { DocumentStore } from '../store/documents.js';
 export interface ServiceSettings {
   /** Session inactivity timeout, seconds. */
   sessionTimeout: number;
+  /** Session lifetime whatever its activity, seconds, applied while enabled (dmtf dialect; absent in older stores). */
+  absoluteSessionTimeout?: number;
+  absoluteSessionTimeoutEnabled?: boolean;
 }
 
 export interface Services {

@@ -79,7 +79,7 @@ export class RegistryFiles {
 /** A registry in DMTF's MessageRegistry JSON form. */
 export function messageRegistryDocument(reg: RegistryDef): object {
   return {
-    '@odata.type': '#MessageRegistry.v1_6_0.MessageRegistry',
+    '@odata.type': '#MessageRegistry.v1_7_0.MessageRegistry',
     Id: `${reg.prefix}.${reg.version}`,
     Name: reg.name,
     Language: reg.language,

@@ -1,7 +1,8 @@
 // DMTF tasks for long operations answered 202 (DSP0266 asynchronous
 // operations): state, progress, messages, and the final response the task
 // monitor returns once the task has finished. Persisted; a task running when
-// the controller restarted ends in Exception.
+// the controller restarted ends in Exception, one Pending (waiting for a reset
+// of its target) still waits.
 import { randomBytes } from 'node:crypto';
 import { taskEvent } from '../messages/event-messages.js';
 import { RedfishError, redfishErrorBody, successBody, vendorMessage, type ExtendedInfo } from '../messages/errors.js';
@@ -14,7 +15,7 @@ export const TASK_MONITORS_URI = '/redfish/v1/TaskService/TaskMonitors/';
 /** Finished tasks kept; the oldest finished ones go first. */
 export const MAX_TASKS = 32;
 
-export type TaskState = 'New' | 'Running' | 'Completed' | 'Exception' | 'Killed' | 'Cancelled';
+export type TaskState = 'New' | 'Running' | 'Pending' | 'Completed' | 'Exception' | 'Killed' | 'Cancelled';
 export type TaskStatus = 'OK' | 'Warning' | 'Critical';
 
 export interface TaskRecord {
@@ -39,6 +40,8 @@ export interface TaskHandle {
   fail(e: unknown): void;
   /** Halted on request before it finished (e.g. a pending change withdrawn): Cancelled. */
   cancel(): void;
+  /** Its work is done until a condition outside it comes true (its target's reset): Pending, with why. */
+  pending(message: ExtendedInfo): void;
 }
 
 export const taskUri = (id: string) => `${TASKS_URI}${id}/`;
@@ -57,7 +60,7 @@ export class Tasks {
   ) {
     this.docs = store.collection('task');
     for (const t of this.docs.list()) {
-      if (FINISHED.has(t.TaskState)) continue;
+      if (FINISHED.has(t.TaskState) || t.TaskState === 'Pending') continue;
       const m = vendorMessage('TaskInterrupted', t.Id);
       this.docs.put(t.Id, {
         ...t,
@@ -84,6 +87,12 @@ export class Tasks {
 
   delete(id: string): boolean {
     return this.docs.delete(id);
+  }
+
+  /** The handle of a task that has not finished, to finish it later (one Pending since before a restart too). */
+  handleOf(id: string): TaskHandle | undefined {
+    const t = this.docs.get(id);
+    return t && !FINISHED.has(t.TaskState) ? this.handle(id) : undefined;
   }
 
   /** Resolves when the task has finished (tests, and callers that chain work). */
@@ -147,6 +156,9 @@ export class Tasks {
           Result: { status: 200, body: successBody(messages) },
         }));
         this.events.publish(taskEvent('TaskCompletedOK', id), taskUri(id), 'Other');
+      },
+      pending: (message) => {
+        update((t) => ({ ...t, TaskState: 'Pending', Messages: [...t.Messages, message] }));
       },
       cancel: () => {
         const m = taskEvent('TaskCancelled', id);

@@ -2,7 +2,7 @@
 import type { ParamType, RegistryDef } from './registry-types.js';
 
 export interface ExtendedInfo {
-  '@odata.type': '#Message.v1_1_2.Message';
+  '@odata.type': '#Message.v1_3_0.Message';
   MessageId: string;
   Message: string;
   /** Always strings (DMTF Message schema), whatever the registry's ParamTypes say. */
@@ -37,7 +37,7 @@ export function makeMessage(reg: RegistryDef, key: string, args: readonly (strin
     throw new Error(`${reg.prefix}.${key} takes ${def.paramTypes.length} arguments, got ${args.length}`);
   }
   const info: ExtendedInfo = {
-    '@odata.type': '#Message.v1_1_2.Message',
+    '@odata.type': '#Message.v1_3_0.Message',
     MessageId: `${registryId(reg)}.${key}`,
     Message: formatMessage(def.message, args),
     // A `number` ParamType says what the text shows; the argument itself is a string (DMTF Message schema).

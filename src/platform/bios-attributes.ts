@@ -849,7 +849,7 @@ export function biosRegistryDocument(): object {
 
 function buildRegistryDocument(): object {
   return {
-    '@odata.type': '#AttributeRegistry.v1_3_9.AttributeRegistry',
+    '@odata.type': '#AttributeRegistry.v1_4_0.AttributeRegistry',
     Id: BIOS_REGISTRY_ID,
     Name: 'BIOS Attribute Registry',
     Description: 'Attributes of the system ROM of the VS380 Gen10: their types, values, menus and dependencies.',

@@ -8,6 +8,10 @@
 //   (Post|OsRunning|OsStopping) --ForceRestart--> Resetting --powerOn s--> Post
 //   any powered phase --ForceOff--> Off
 //   OsRunning --OsCrash (control API)--> OsHalted (host on, no OS) --ForceRestart--> Resetting
+//   any phase --PowerCycle--> Off --> PoweringOn; FullPowerCycle also cycles auxiliary power
+//   (the controller resets) between the two
+//
+// Every entry into PoweringOn or Resetting records its cause (LastResetCause).
 //
 // The control API (--enable-control) also pulls and restores AC power (the host
 // is off and cannot be powered on meanwhile), and stalls POST where it is.
@@ -21,8 +25,33 @@ import type { DocumentStore } from '../store/documents.js';
 import type { Clock, TimerHandle } from './clock.js';
 import type { ControllerLifecycle, HostLifecycle, PowerState } from './lifecycle.js';
 
-export const RESET_TYPES = ['On', 'ForceOff', 'GracefulShutdown', 'ForceRestart', 'GracefulRestart', 'Nmi', 'PushPowerButton'] as const;
+export const RESET_TYPES = [
+  'On',
+  'ForceOff',
+  'GracefulShutdown',
+  'ForceRestart',
+  'GracefulRestart',
+  'Nmi',
+  'PushPowerButton',
+  'PowerCycle',
+  'FullPowerCycle',
+] as const;
 export type ResetType = (typeof RESET_TYPES)[number];
+
+/** DMTF's LastResetCauses: why the host last started or restarted. */
+export const LAST_RESET_CAUSES = [
+  'PowerButtonPress',
+  'ManagementCommand',
+  'PowerRestorePolicy',
+  'RTCWakeup',
+  'WatchdogExpiration',
+  'OSSoftRestart',
+  'SystemCrash',
+  'ThermalEvent',
+  'PowerEvent',
+  'Unknown',
+] as const;
+export type LastResetCause = (typeof LAST_RESET_CAUSES)[number];
 export const PUSH_TYPES = ['Press', 'PressAndHold'] as const;
 export type PushType = (typeof PUSH_TYPES)[number];
 
@@ -39,6 +68,10 @@ export interface ServerState {
   bootCount: number;
   /** When the server last powered on or was reset (ms), for LastResetTime. */
   lastResetAt: number | null;
+  /** Why it last powered on or was reset; absent in older stores. */
+  lastResetCause?: LastResetCause;
+  /** Why the restart that follows the current OsStopping happens (a GracefulRestart, or a crash dump after an NMI). */
+  restartCause?: LastResetCause;
   /** When the current phase began (ms), for BootProgress/LastStateTime. */
   phaseSince: number;
   /** A VendorComputerSystemExt.SystemReset waiting for the next power off. */
@@ -184,14 +217,18 @@ export class ServerSimulator {
     return this.postRun;
   }
 
-  /** ComputerSystem.Reset. Throws a 400 when the reset does not apply in the current state. */
-  reset(type: ResetType): void {
+  /**
+   * ComputerSystem.Reset (a management command, unless `cause` says what else asked).
+   * Throws a 400 when the reset does not apply in the current state.
+   */
+  reset(type: ResetType, cause: LastResetCause = 'ManagementCommand'): void {
     const p = this.state.phase;
-    if (this.state.acLost && (type === 'On' || type === 'PushPowerButton')) throw this.conflict('ResetType', type);
+    const powersOn = type === 'On' || type === 'PushPowerButton' || type === 'PowerCycle' || type === 'FullPowerCycle';
+    if (this.state.acLost && powersOn) throw this.conflict('ResetType', type);
     const powered = p !== 'Off';
     switch (type) {
       case 'On':
-        if (p === 'Off') return this.enter('PoweringOn');
+        if (p === 'Off') return this.enter('PoweringOn', cause);
         break;
       case 'ForceOff':
         if (powered) return this.enter('Off');
@@ -201,18 +238,21 @@ export class ServerSimulator {
         if (p === 'OsRunning') return this.enter('PoweringOff');
         break;
       case 'GracefulRestart':
-        if (p === 'OsRunning') return this.enter('OsStopping');
+        if (p === 'OsRunning') return this.enter('OsStopping', cause);
         break;
       case 'ForceRestart':
-        if (p === 'PoweringOn') return this.enter('PoweringOn');
+        if (p === 'PoweringOn') return this.enter('PoweringOn', cause);
         if (p === 'Post' || p === 'OsRunning' || p === 'OsHalted' || p === 'OsStopping' || p === 'Resetting')
-          return this.enter('Resetting');
+          return this.enter('Resetting', cause);
         break;
       case 'Nmi':
         if (p === 'OsRunning') return this.nmi();
         break;
       case 'PushPowerButton':
-        return this.pressButton('ResetType', type);
+        return this.pressButton('ResetType', type, cause);
+      case 'PowerCycle':
+      case 'FullPowerCycle':
+        return this.powerCycle(type === 'FullPowerCycle', cause);
     }
     throw this.conflict('ResetType', type);
   }
@@ -220,7 +260,7 @@ export class ServerSimulator {
   /** VendorComputerSystemExt.PowerButton. */
   powerButton(push: PushType): void {
     if (this.state.acLost) throw this.conflict('PushType', push);
-    if (push === 'Press') return this.pressButton('PushType', push);
+    if (push === 'Press') return this.pressButton('PushType', push, 'PowerButtonPress');
     // Holding the button four seconds cuts power whatever runs.
     if (this.state.phase === 'Off') throw this.conflict('PushType', push);
     this.enter('Off');
@@ -263,7 +303,8 @@ export class ServerSimulator {
     this.save({ ...this.state, acLost: null });
     this.d.logs.write('IML', vendorMessage('AcPowerRestored', policy), this.systemUri);
     this.d.events.publish(vendorMessage('AcPowerRestored', policy), this.systemUri, 'Alert');
-    if (policy === 'AlwaysOn' || (policy === 'LastState' && lost.phase !== 'Off' && lost.phase !== 'PoweringOff')) this.enter('PoweringOn');
+    if (policy === 'AlwaysOn' || (policy === 'LastState' && lost.phase !== 'Off' && lost.phase !== 'PoweringOff'))
+      this.enter('PoweringOn', 'PowerRestorePolicy');
   }
 
   /** POST stops where it is (now, or at the next POST) until resumePost(). */
@@ -314,10 +355,10 @@ export class ServerSimulator {
 
   // -- transitions --------------------------------------------------------------
 
-  private pressButton(param: string, value: string): void {
+  private pressButton(param: string, value: string, cause: LastResetCause): void {
     switch (this.state.phase) {
       case 'Off':
-        return this.enter('PoweringOn');
+        return this.enter('PoweringOn', cause);
       case 'OsRunning':
         return this.enter('PoweringOff'); // the OS handles the button as a shutdown request
       case 'Post':
@@ -331,8 +372,21 @@ export class ServerSimulator {
   private nmi(): void {
     this.d.logs.write('IML', vendorMessage('NmiGenerated'), this.systemUri);
     this.d.events.publish(vendorMessage('NmiGenerated'), this.systemUri, 'Alert');
-    // The OS stops to write its crash dump, then the server restarts (ASR).
-    this.enter('OsStopping');
+    // The OS stops to write its crash dump, then the server restarts (ASR): a crash restart.
+    this.enter('OsStopping', 'SystemCrash');
+  }
+
+  /**
+   * PowerCycle: main power off (at once, whatever runs) and on again; an Off server just
+   * powers on. FullPowerCycle removes auxiliary power too in between, as pulling the power
+   * cords would: the controller resets with it (after this request has been answered).
+   */
+  private powerCycle(full: boolean, cause: LastResetCause): void {
+    // Going Off runs an aux cycle that is armed (SystemReset), so a full cycle arms its own.
+    if (full) this.save({ ...this.state, auxCycleArmed: true });
+    if (this.state.phase !== 'Off') this.enter('Off');
+    if (this.state.auxCycleArmed) this.auxCycle();
+    this.enter('PoweringOn', cause);
   }
 
   /** A reset type refused in the current power state: the vendor message iLO clients look for. */
@@ -354,14 +408,19 @@ export class ServerSimulator {
     }
   }
 
-  private enter(phase: Phase): void {
+  /** Enter a phase; `cause` says why the host starts (PoweringOn, Resetting) or will restart (OsStopping). */
+  private enter(phase: Phase, cause: LastResetCause = 'Unknown'): void {
     this.generation++;
     this.timer?.cancel();
     const from = this.state.phase;
     const now = this.d.clock.now();
     const dur = this.duration(phase);
     const next: ServerState = { ...this.state, phase, phaseSince: now, endsAt: dur === null ? null : now + dur };
-    if (phase === 'PoweringOn' || phase === 'Resetting') next.lastResetAt = now;
+    if (phase === 'PoweringOn' || phase === 'Resetting') {
+      next.lastResetAt = now;
+      next.lastResetCause = cause;
+    }
+    next.restartCause = phase === 'OsStopping' ? cause : undefined;
     if (phase === 'Post') next.bootCount++;
     next.stalledAt = phase === 'Post' && this.state.postStalled ? now : null;
     this.save(next);
@@ -413,7 +472,7 @@ export class ServerSimulator {
     if (phase === 'Post' && this.state.postStalled) return;
     const gen = this.generation;
     this.timer = this.d.clock.setTimer(endsAt - this.d.clock.now(), () => {
-      if (gen === this.generation && !this.stopped) this.enter(FOLLOWS[phase] ?? 'Off');
+      if (gen === this.generation && !this.stopped) this.enter(FOLLOWS[phase] ?? 'Off', this.state.restartCause);
     });
   }
 

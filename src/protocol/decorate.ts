@@ -2,13 +2,25 @@
 // annotations, the Actions object from the route's declared actions,
 // Members@odata.count, its ETag — and the Allow and Link headers of a GET.
 import { deepFreeze } from '../lib/freeze.js';
-import { localJsonSchemaUri, odataType, type ActionDef, type Props, type ResourceType } from './description.js';
-import type { Dialect } from './dialect.js';
+import {
+  enumIn,
+  localJsonSchemaUri,
+  odataType,
+  offeredIn,
+  type ActionDef,
+  type Prop,
+  type Props,
+  type ResourceType,
+} from './description.js';
+import type { Dialect, DialectName } from './dialect.js';
 import { etagOfJson, etagSource, hasVolatile, weakEtag } from './etag.js';
 import { stampVendorTypes } from './oem.js';
 import { actionPath, allowedMethods, type ActionRoute, type AnyRoute, type Match } from './routes.js';
 
 type Json = Record<string, unknown>;
+
+/** What decoration needs of the dialect; without one, SPEC.md's. */
+type ShownDialect = Pick<Dialect, 'name' | 'hidesDeprecated' | 'vendorActions'>;
 
 export interface Decorated {
   resource: Json;
@@ -29,7 +41,7 @@ export function decorate(
   params: Readonly<Record<string, string>>,
   body: Json,
   type: ResourceType | undefined,
-  dialect?: Pick<Dialect, 'hidesDeprecated' | 'vendorActions'>,
+  dialect?: ShownDialect,
 ): Decorated {
   // A frozen body is a memoized representation (memo.ts): decorated once per URI.
   const reusable = Object.isFrozen(body) && !(route && hasAllowable(route));
@@ -51,7 +63,7 @@ function decorateNew(
   params: Readonly<Record<string, string>>,
   body: Json,
   type: ResourceType | undefined,
-  dialect?: Pick<Dialect, 'hidesDeprecated' | 'vendorActions'>,
+  dialect?: ShownDialect,
 ): Decorated {
   const resource: Json = {};
   if (type) {
@@ -60,11 +72,13 @@ function decorateNew(
     resource['@odata.type'] = odataType(type);
   }
   Object.assign(resource, type ? stampVendorTypes(body, type.properties) : body);
-  if (type && dialect?.hidesDeprecated) dropDeprecated(resource, type.properties);
+  const name = dialect?.name ?? 'spec';
+  if (type && mayHide(type.properties))
+    dropHidden(resource, type.properties, (p) => (dialect?.hidesDeprecated === true && p.deprecated !== undefined) || !offeredIn(p, name));
   // A page (applyPaging) carries the count of the whole collection already.
   if (Array.isArray(resource.Members) && resource['Members@odata.count'] === undefined)
     resource['Members@odata.count'] = resource.Members.length;
-  if (route?.actions?.length) addActions(resource, route, uri, params, dialect?.vendorActions ?? 'oem-vendor');
+  if (route?.actions?.length) addActions(resource, route, uri, params, dialect?.vendorActions ?? 'oem-vendor', name);
   // One serialization serves both the ETag and, for a plain GET, the body.
   const json = type && hasVolatile(type.properties) ? undefined : JSON.stringify(resource);
   const etag = json !== undefined ? etagOfJson(json) : weakEtag(etagSource(resource, type?.properties));
@@ -114,15 +128,17 @@ function actionEntry(
   uri: string,
   params: Readonly<Record<string, string>>,
   vendorPlace: Dialect['vendorActions'],
+  dialect: DialectName,
 ): Json {
   let byUri = a.allowable ? undefined : actionEntries.get(a);
   const known = byUri?.get(uri);
   if (known) return known;
-  const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def, vendorPlace)}` };
+  const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def, vendorPlace)}`, ...a.annotations };
   const overrides = a.allowable?.({ params }) ?? {};
   const def: ActionDef = a.def;
   for (const [name, prop] of Object.entries(def.parameters)) {
-    const values = overrides[name] ?? (prop.type === 'string' ? prop.enum : undefined);
+    if (!offeredIn(prop, dialect)) continue;
+    const values = overrides[name] ?? (prop.type === 'string' ? enumIn(prop, dialect) : undefined);
     if (values) entry[`${name}@Redfish.AllowableValues`] = [...values];
   }
   if (!a.allowable) {
@@ -134,46 +150,47 @@ function actionEntry(
 }
 
 /**
- * Leaves out the properties the description marks deprecated (the DMTF dialect shows their
- * replacements only). Objects on the way down are copied before they change: the handler's
- * objects may be shared state.
+ * Leaves out the properties the dialect does not show: deprecated ones where it shows their
+ * replacements only (DMTF's), and those another dialect alone offers (`onlyIn`). Objects on the
+ * way down are copied before they change: the handler's objects may be shared state.
  */
-function dropDeprecated(resource: Json, props: Props): void {
+function dropHidden(resource: Json, props: Props, hidden: (p: Prop) => boolean): void {
   for (const [name, prop] of Object.entries(props)) {
     const value = resource[name];
     if (value === undefined) continue;
-    if (prop.deprecated !== undefined) {
+    if (hidden(prop)) {
       delete resource[name];
       delete resource[`${name}@odata.count`];
-    } else if (prop.type === 'object' && isJson(value) && hasDeprecated(prop.properties)) {
+    } else if (prop.type === 'object' && isJson(value) && mayHide(prop.properties)) {
       const copy = { ...value };
-      dropDeprecated(copy, prop.properties);
+      dropHidden(copy, prop.properties, hidden);
       resource[name] = copy;
-    } else if (prop.type === 'array' && prop.items.type === 'object' && Array.isArray(value) && hasDeprecated(prop.items.properties)) {
+    } else if (prop.type === 'array' && prop.items.type === 'object' && Array.isArray(value) && mayHide(prop.items.properties)) {
       const items = prop.items.properties;
       resource[name] = value.map((v: unknown) => {
         if (!isJson(v)) return v;
         const copy = { ...v };
-        dropDeprecated(copy, items);
+        dropHidden(copy, items, hidden);
         return copy;
       });
     }
   }
 }
 
-const deprecatedWithin = new WeakMap<Props, boolean>();
+const hideableWithin = new WeakMap<Props, boolean>();
 
-/** Whether any property at or below these is deprecated (descriptions are fixed: computed once). */
-function hasDeprecated(props: Props): boolean {
-  let known = deprecatedWithin.get(props);
+/** Whether any property at or below these is deprecated or one dialect's only (descriptions are fixed: computed once). */
+function mayHide(props: Props): boolean {
+  let known = hideableWithin.get(props);
   if (known === undefined) {
     known = Object.values(props).some(
       (p) =>
         p.deprecated !== undefined ||
-        (p.type === 'object' && hasDeprecated(p.properties)) ||
-        (p.type === 'array' && p.items.type === 'object' && hasDeprecated(p.items.properties)),
+        p.onlyIn !== undefined ||
+        (p.type === 'object' && mayHide(p.properties)) ||
+        (p.type === 'array' && p.items.type === 'object' && mayHide(p.items.properties)),
     );
-    deprecatedWithin.set(props, known);
+    hideableWithin.set(props, known);
   }
   return known;
 }
@@ -192,6 +209,7 @@ function addActions(
   uri: string,
   params: Readonly<Record<string, string>>,
   vendorPlace: Dialect['vendorActions'],
+  dialect: DialectName,
 ): void {
   let standard: Json | undefined;
   let vendor: Json | undefined;
@@ -211,6 +229,6 @@ function addActions(
     } else {
       holder = standard ??= resource.Actions = { ...(resource.Actions as Json | undefined) };
     }
-    holder[`#${a.def.name}`] = actionEntry(a, route, uri, params, vendorPlace);
+    holder[`#${a.def.name}`] = actionEntry(a, route, uri, params, vendorPlace, dialect);
   }
 }

@@ -1,5 +1,6 @@
 // The single description of each resource type. Request validation,
 // @odata.type, the Link header, $metadata, JSON Schema and the docs derive from it.
+import type { DialectName } from './dialect.js';
 
 interface PropBase {
   readonly description?: string;
@@ -18,11 +19,18 @@ interface PropBase {
   readonly secret?: boolean;
   /** Deprecated by DMTF: what replaces it. The DMTF dialect leaves it out; schemas mark it. */
   readonly deprecated?: string;
+  /**
+   * Offered in this dialect only (what DMTF's newer releases add and iLO lacks): the other one
+   * leaves it out of what it serves and of its schemas, and refuses it in writes as unknown.
+   */
+  readonly onlyIn?: DialectName;
 }
 
 export interface StringProp<V extends string = string> extends PropBase {
   readonly type: 'string';
   readonly enum?: readonly V[];
+  /** Enum values offered in one dialect only: the other refuses them and leaves them out of allowable values and schemas. */
+  readonly enumOnlyIn?: Readonly<Partial<Record<V, DialectName>>>;
   readonly pattern?: string;
   readonly minLength?: number;
   readonly maxLength?: number;
@@ -140,6 +148,18 @@ export const t = {
   }),
   any: <const O extends Opt<AnyProp> = None>(o: O = {} as O): AnyProp & NoInfer<O> => ({ type: 'any', ...o }),
 };
+
+/** Whether a dialect offers a property (see `onlyIn`). */
+export function offeredIn(p: Prop, dialect: DialectName): boolean {
+  return p.onlyIn === undefined || p.onlyIn === dialect;
+}
+
+/** The enum values a dialect offers (see `enumOnlyIn`): what it accepts and shows as allowable. */
+export function enumIn<V extends string>(p: StringProp<V>, dialect: DialectName): readonly V[] | undefined {
+  const only = p.enumOnlyIn;
+  if (!p.enum || !only) return p.enum;
+  return p.enum.filter((v) => (only[v] ?? dialect) === dialect);
+}
 
 /** Read-only variants of everything, for the many properties clients only read. */
 export function ro<P extends Prop>(p: P): P & { readonly readOnly: true } {

@@ -268,7 +268,7 @@ export class Dispatcher {
 
     if (match.action) {
       const action = match.action;
-      const v = validateActionBody(body ?? {}, action.def);
+      const v = validateActionBody(body ?? {}, action.def, this.dialect.name);
       if (v.problems.length) throw combinedError(v.problems);
       ctx.body = v.value;
       return this.write(await action.handler(ctx), match.uri);
@@ -282,7 +282,7 @@ export class Dispatcher {
       const mode = method === 'PATCH' ? 'patch' : 'create';
       const props = spec.body ?? (method === 'POST' ? route.type?.memberType?.properties : route.type?.properties) ?? {};
       if (body === undefined) throw baseError(method === 'PATCH' ? 'EmptyJSON' : 'UnrecognizedRequestBody');
-      const v = validateBody(body, props, mode);
+      const v = validateBody(body, props, mode, this.dialect.name);
       if (mode === 'patch') {
         if (v.problems.length && Object.keys(v.value).length === 0) throw combinedError(v.problems);
         // Nothing but annotations (or an empty object): there is nothing to do (DSP0266).

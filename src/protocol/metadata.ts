@@ -1,7 +1,8 @@
 // $metadata (CSDL), the OData service document, and JSON Schema/CSDL files
 // for the vendor's own types: all derived from the resource descriptions.
 import type { ActionDef, ObjectProp, Prop, Props, ResourceType } from './description.js';
-import { actionNames, csdlUri, jsonSchemaUri, localJsonSchemaUri, odataType, SCHEMA_STORE, t } from './description.js';
+import { actionNames, csdlUri, enumIn, jsonSchemaUri, localJsonSchemaUri, odataType, offeredIn, SCHEMA_STORE, t } from './description.js';
+import type { DialectName } from './dialect.js';
 
 const COMMON_NAMESPACES: readonly [string, string[]][] = [
   ['RedfishExtensions_v1.xml', ['RedfishExtensions.v1_0_0']],
@@ -273,19 +274,28 @@ export function odataJsonSchema(): object {
   };
 }
 
+/** What a JSON Schema is built with: its named definitions, where its references point, and the dialect it describes. */
+interface Build {
+  readonly definitions: Record<string, object>;
+  readonly refs: SchemaRefs;
+  readonly dialect: DialectName;
+}
+
+const build = (refs: SchemaRefs, dialect: DialectName): Build => ({ definitions: {}, refs, dialect });
+
 /** A vendor type's JSON Schema, its references pointing where the types are published (as OpenAPI uses it). */
-export function vendorJsonSchema(type: ResourceType, actions: readonly ActionDef[] = []): object {
-  return typeJsonSchema(type, actions, PUBLISHED_REFS);
+export function vendorJsonSchema(type: ResourceType, actions: readonly ActionDef[] = [], dialect: DialectName = 'spec'): object {
+  return typeJsonSchema(type, actions, build(PUBLISHED_REFS, dialect));
 }
 
 /** The JSON Schema the schema store serves for any type (DMTF or Vendor): every reference within the store. */
-export function servedJsonSchema(type: ResourceType, actions: readonly ActionDef[] = []): object {
-  return typeJsonSchema(type, actions, LOCAL_REFS);
+export function servedJsonSchema(type: ResourceType, actions: readonly ActionDef[] = [], dialect: DialectName = 'spec'): object {
+  return typeJsonSchema(type, actions, build(LOCAL_REFS, dialect));
 }
 
-function typeJsonSchema(type: ResourceType, actions: readonly ActionDef[], refs: SchemaRefs): object {
-  const definitions: Record<string, object> = {};
-  definitions[type.name] = jsonObject(servedProperties(type), false, definitions, type.description, refs);
+function typeJsonSchema(type: ResourceType, actions: readonly ActionDef[], b: Build): object {
+  const { definitions, refs } = b;
+  definitions[type.name] = jsonObject(servedProperties(type), false, b, type.description);
   // Its actions, as DMTF's schemas show them: a "#Name" property of Actions, its parameters listed.
   const own = actionsOf(type, actions);
   if (own.length) {
@@ -294,7 +304,7 @@ function typeJsonSchema(type: ResourceType, actions: readonly ActionDef[], refs:
       const short = a.name.slice(a.name.lastIndexOf('.') + 1);
       const parameters: Record<string, object> = {};
       for (const [name, p] of Object.entries(a.parameters))
-        parameters[name] = { ...jsonProp(p, definitions, refs), ...(p.required ? { requiredParameter: true } : {}) };
+        if (offeredIn(p, b.dialect)) parameters[name] = { ...jsonProp(p, b), ...(p.required ? { requiredParameter: true } : {}) };
       definitions[short] = {
         type: 'object',
         ...(a.description ? { description: a.description } : {}),
@@ -308,7 +318,7 @@ function typeJsonSchema(type: ResourceType, actions: readonly ActionDef[], refs:
       };
       entries[`#${a.name}`] = { $ref: `#/definitions/${short}` };
     }
-    const holder = (definitions.Actions ??= jsonObject({}, true, definitions, undefined, refs)) as { properties: Record<string, object> };
+    const holder = (definitions.Actions ??= jsonObject({}, true, b)) as { properties: Record<string, object> };
     Object.assign(holder.properties, entries);
   }
   return {
@@ -320,30 +330,26 @@ function typeJsonSchema(type: ResourceType, actions: readonly ActionDef[], refs:
   };
 }
 
-function jsonObject(
-  props: Props,
-  additional: boolean | Prop,
-  definitions: Record<string, object>,
-  description?: string,
-  refs: SchemaRefs = PUBLISHED_REFS,
-): object {
+function jsonObject(props: Props, additional: boolean | Prop, b: Build, description?: string): object {
   const properties: Record<string, object> = {};
   const required: string[] = [];
   for (const [name, p] of Object.entries(props)) {
-    properties[name] = jsonProp(p, definitions, refs);
+    if (!offeredIn(p, b.dialect)) continue;
+    properties[name] = jsonProp(p, b);
     if (p.required) required.push(name);
   }
   return {
     type: 'object',
     ...(description ? { description } : {}),
-    additionalProperties: additional === true ? true : additional ? jsonProp(additional, definitions, refs) : false,
+    additionalProperties: additional === true ? true : additional ? jsonProp(additional, b) : false,
     patternProperties: ANNOTATIONS,
     properties,
     ...(required.length ? { requiredOnCreate: required } : {}),
   };
 }
 
-function jsonProp(p: Prop, definitions: Record<string, object>, refs: SchemaRefs = PUBLISHED_REFS): object {
+function jsonProp(p: Prop, b: Build): object {
+  const { definitions, refs } = b;
   const common = {
     ...(p.description ? { description: p.description } : {}),
     readonly: Boolean(p.readOnly),
@@ -356,7 +362,7 @@ function jsonProp(p: Prop, definitions: Record<string, object>, refs: SchemaRefs
       return {
         ...common,
         type: nullable('string'),
-        ...(p.enum ? { enum: [...p.enum] } : {}),
+        ...(p.enum ? { enum: [...(enumIn(p, b.dialect) ?? [])] } : {}),
         ...(p.pattern ? { pattern: p.pattern } : {}),
         ...(p.format ? { format: p.format } : {}),
         ...(p.maxLength !== undefined ? { maxLength: p.maxLength } : {}),
@@ -383,24 +389,25 @@ function jsonProp(p: Prop, definitions: Record<string, object>, refs: SchemaRefs
       return {
         ...common,
         type: 'array',
-        items: jsonProp(p.items, definitions, refs),
+        items: jsonProp(p.items, b),
         ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}),
       };
     case 'object':
       if (p.vendorType) return { ...common, $ref: `${refs.typeUri(p.vendorType)}#/definitions/${p.vendorType.name}` };
       if (p.typeName) {
-        definitions[p.typeName] ??= jsonObject(p.properties, p.additionalProperties ?? false, definitions, p.description, refs);
+        definitions[p.typeName] ??= jsonObject(p.properties, p.additionalProperties ?? false, b, p.description);
         return { ...common, $ref: `#/definitions/${p.typeName}` };
       }
-      return { ...common, ...jsonObject(p.properties, p.additionalProperties ?? false, definitions, undefined, refs) };
+      return { ...common, ...jsonObject(p.properties, p.additionalProperties ?? false, b) };
     case 'any':
       return { ...common };
   }
 }
 
-/** An action's parameters as one JSON Schema object, with named object types written in place. */
-export function actionParametersSchema(def: ActionDef): object {
-  const definitions: Record<string, object> = {};
+/** An action's parameters as one JSON Schema object, as a dialect offers them, with named object types written in place. */
+export function actionParametersSchema(def: ActionDef, dialect: DialectName = 'spec'): object {
+  const b = build(PUBLISHED_REFS, dialect);
+  const definitions = b.definitions;
   const inline = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(inline);
     if (typeof v !== 'object' || v === null) return v;
@@ -412,7 +419,8 @@ export function actionParametersSchema(def: ActionDef): object {
   const properties: Record<string, object> = { Action: { type: 'string', enum: actionNames(def) } };
   const required: string[] = [];
   for (const [name, p] of Object.entries(def.parameters)) {
-    properties[name] = jsonProp(p, definitions);
+    if (!offeredIn(p, dialect)) continue;
+    properties[name] = jsonProp(p, b);
     if (p.required) required.push(name);
   }
   return inline({ type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) }) as object;

@@ -5,12 +5,13 @@
 import { stringify } from 'yaml';
 import { jsonSchemaUri, type ActionDef, type ResourceType } from './description.js';
 import { actionParametersSchema, vendorJsonSchema, vendorTypes } from './metadata.js';
+import type { DialectName } from './dialect.js';
 import { actionPath, type MethodSpec, type ResourceRoute, type RouteTable } from './routes.js';
 
 type Json = Record<string, unknown>;
 
 const DMTF = 'http://redfish.dmtf.org/schemas/v1/';
-const MESSAGES = { type: 'array', items: { $ref: `${DMTF}Message.v1_1_2.yaml#/components/schemas/Message_v1_1_2_Message` } };
+const MESSAGES = { type: 'array', items: { $ref: `${DMTF}Message.v1_3_0.yaml#/components/schemas/Message_v1_3_0_Message` } };
 
 /** The error body (Errors 1); a success message (G8) comes in the same envelope, code Base.1.12.Success. */
 const BODIES = {
@@ -87,9 +88,9 @@ function json(schema: Json, description: string): Json {
 
 const ERRORS = { default: { $ref: '#/components/responses/error' } };
 
-function actionOperation(route: ResourceRoute, def: ActionDef, byFile: Map<string, ResourceType>): Json {
+function actionOperation(route: ResourceRoute, def: ActionDef, byFile: Map<string, ResourceType>, dialect: DialectName): Json {
   // Parameters come with their named types written in place: no local references remain.
-  const schema = toOpenApi(actionParametersSchema(def), undefined, byFile) as Json;
+  const schema = toOpenApi(actionParametersSchema(def, dialect), undefined, byFile) as Json;
   const required = Array.isArray(schema.required) && schema.required.length > 0;
   return {
     post: {
@@ -113,13 +114,13 @@ export interface OpenApiInfo {
   description: string;
 }
 
-/** The document as an object; openApiYaml() gives the served text. */
-export function openApiDocument(routes: RouteTable, info: OpenApiInfo): Json {
+/** The document as an object, as a dialect offers the API; openApiYaml() gives the served text. */
+export function openApiDocument(routes: RouteTable, info: OpenApiInfo, dialect: DialectName = 'spec'): Json {
   const vendor = vendorTypes(routes.types());
   const byFile = new Map(vendor.map((v) => [jsonSchemaUri(v), v]));
   const schemas: Json = { ...BODIES };
   for (const v of vendor) {
-    const doc = vendorJsonSchema(v, routes.actionDefs()) as { definitions: Record<string, unknown> };
+    const doc = vendorJsonSchema(v, routes.actionDefs(), dialect) as { definitions: Record<string, unknown> };
     for (const [name, def] of Object.entries(doc.definitions)) schemas[componentName(v, name)] = toOpenApi(def, v, byFile);
   }
 
@@ -177,7 +178,10 @@ export function openApiDocument(routes: RouteTable, info: OpenApiInfo): Json {
     if (route.post && type?.memberType)
       paths[`${route.path}Members/`] = { ...(params.length ? { parameters: params } : {}), post: item.post };
     for (const a of route.actions ?? []) {
-      paths[actionPath(route, a.def)] = { ...(params.length ? { parameters: params } : {}), ...actionOperation(route, a.def, byFile) };
+      paths[actionPath(route, a.def)] = {
+        ...(params.length ? { parameters: params } : {}),
+        ...actionOperation(route, a.def, byFile, dialect),
+      };
     }
   }
 
@@ -203,6 +207,6 @@ export function openApiDocument(routes: RouteTable, info: OpenApiInfo): Json {
   };
 }
 
-export function openApiYaml(routes: RouteTable, info: OpenApiInfo): string {
-  return stringify(openApiDocument(routes, info), { aliasDuplicateObjects: false, lineWidth: 0 });
+export function openApiYaml(routes: RouteTable, info: OpenApiInfo, dialect: DialectName = 'spec'): string {
+  return stringify(openApiDocument(routes, info, dialect), { aliasDuplicateObjects: false, lineWidth: 0 });
 }

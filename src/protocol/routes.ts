@@ -95,6 +95,8 @@ export interface ActionRoute<P extends string = string, D extends ActionDef = Ac
   handler(ctx: RequestContext<PathParams<P>, BodyOf<D['parameters']>>): unknown;
   /** Override of @Redfish.AllowableValues per parameter, when they depend on state. */
   allowable?: (ctx: { params: Readonly<Record<string, string>> }) => Record<string, readonly string[]>;
+  /** Fixed annotations of the action's entry in Actions (`@Redfish.OperationApplyTimeSupport`). */
+  annotations?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -106,7 +108,7 @@ export function action<const D extends ActionDef, C extends ActionContext<string
   def: D,
   privilege: PrivilegeRule,
   handler: (ctx: C) => unknown,
-  o: Pick<ActionRoute, 'allowable'> = {},
+  o: Pick<ActionRoute, 'allowable' | 'annotations'> = {},
 ): ActionRoute<string, D> {
   return { def, privilege, handler, ...o };
 }

@@ -6,7 +6,8 @@ import { argText } from '../messages/args.js';
 import { isPrototypeKey } from '../lib/json.js';
 import { isEmptyObject, jsonTypeOf } from '../lib/json-merge.js';
 import { isIsoDateTime } from '../lib/iso-time.js';
-import { actionNames, type ActionDef, type Prop, type Props, type StringProp } from './description.js';
+import { actionNames, enumIn, offeredIn, type ActionDef, type Prop, type Props, type StringProp } from './description.js';
+import type { DialectName } from './dialect.js';
 
 export type WriteMode = 'patch' | 'create' | { action: string };
 
@@ -22,28 +23,30 @@ function isAnnotation(key: string): boolean {
 interface Ctx {
   mode: WriteMode;
   problems: RedfishError[];
+  /** What is offered depends on it (`onlyIn`, `enumOnlyIn`). */
+  dialect: DialectName;
 }
 
 /**
  * Validate an action's body: its parameters, and the `Action` member iLO clients send, which must
  * name this action (actionNames) and is then dropped.
  */
-export function validateActionBody(body: unknown, def: ActionDef): Validated {
+export function validateActionBody(body: unknown, def: ActionDef, dialect: DialectName = 'spec'): Validated {
   if (jsonTypeOf(body) === 'object' && Object.hasOwn(body as object, 'Action')) {
     const { Action: named, ...rest } = body as Record<string, unknown>;
     const problem =
       typeof named === 'string' && actionNames(def).includes(named)
         ? undefined
         : baseError('ActionParameterValueError', 'Action', def.name).about('Action');
-    const v = validateBody(rest, def.parameters, { action: def.name });
+    const v = validateBody(rest, def.parameters, { action: def.name }, dialect);
     return problem ? { value: v.value, problems: [problem, ...v.problems] } : v;
   }
-  return validateBody(body, def.parameters, { action: def.name });
+  return validateBody(body, def.parameters, { action: def.name }, dialect);
 }
 
-/** Validate a whole body against the writable properties of a type or the parameters of an action. */
-export function validateBody(body: unknown, props: Props, mode: WriteMode): Validated {
-  const ctx: Ctx = { mode, problems: [] };
+/** Validate a whole body against the writable properties of a type or the parameters of an action, as a dialect offers them. */
+export function validateBody(body: unknown, props: Props, mode: WriteMode, dialect: DialectName = 'spec'): Validated {
+  const ctx: Ctx = { mode, problems: [], dialect };
   if (jsonTypeOf(body) !== 'object') {
     return { value: {}, problems: [baseError('UnrecognizedRequestBody')] };
   }
@@ -63,7 +66,8 @@ function validateObject(
     if (isAnnotation(key)) continue;
     const path = prefix + key;
     // Own members only: "constructor" or "__proto__" must not find Object.prototype's.
-    const declared = Object.hasOwn(props, key) ? props[key] : undefined;
+    const own = Object.hasOwn(props, key) ? props[key] : undefined;
+    const declared = own && offeredIn(own, ctx.dialect) ? own : undefined;
     const prop = declared ?? (isPrototypeKey(key) ? undefined : additional === true ? { type: 'any' as const } : additional || undefined);
     if (!prop) {
       ctx.problems.push(unknownProperty(path, ctx.mode));
@@ -78,7 +82,8 @@ function validateObject(
   }
   if (ctx.mode !== 'patch') {
     for (const [key, prop] of Object.entries(props)) {
-      if (prop.required && !Object.hasOwn(obj, key)) ctx.problems.push(missingProperty(prefix + key, ctx.mode));
+      if (prop.required && offeredIn(prop, ctx.dialect) && !Object.hasOwn(obj, key))
+        ctx.problems.push(missingProperty(prefix + key, ctx.mode));
     }
   }
   return out;
@@ -113,7 +118,8 @@ function validateValue(v: unknown, prop: Prop, path: string, ctx: Ctx): Checked 
     }
     case 'string': {
       if (typeof v !== 'string') return typeError(shown(v, prop), path, ctx);
-      if (prop.enum && !prop.enum.includes(v)) return fail(ctx, valueError('list', shown(v, prop), path, ctx.mode));
+      const values = enumIn(prop, ctx.dialect);
+      if (values && !values.includes(v)) return fail(ctx, valueError('list', shown(v, prop), path, ctx.mode));
       const tooShort = prop.minLength !== undefined && v.length < prop.minLength;
       const tooLong = prop.maxLength !== undefined && v.length > prop.maxLength;
       const badPattern = prop.pattern !== undefined && !patternOf(prop).test(v);

@@ -163,7 +163,7 @@ describe('protocol layer', () => {
 
   it('returns the single member of a collection for ?only, and refuses it elsewhere', async () => {
     const r = await svc.get('/redfish/v1/AccountService/Accounts/?only');
-    assert.equal(r.body['@odata.type'], '#ManagerAccount.v1_10_0.ManagerAccount');
+    assert.equal(r.body['@odata.type'], '#ManagerAccount.v1_14_1.ManagerAccount');
     assert.equal(r.body.UserName, 'Administrator');
     const roles = await svc.get('/redfish/v1/AccountService/Roles/?only');
     assert.equal(roles.body['Members@odata.count'], 3);

@@ -100,15 +100,15 @@ describe('SSDP discovery', () => {
     for (const [st, to] of [
       ['urn:dmtf-org:service:redfish-rest:1', '127.0.0.1'],
       ['ssdp:all', '127.0.0.1'],
-      ['urn:dmtf-org:service:redfish-rest:1:20', '239.255.255.250'],
+      ['urn:dmtf-org:service:redfish-rest:1:23', '239.255.255.250'],
     ] as const) {
       const answers = await search(port, st, to);
       assert.equal(answers.length, 1, `${st} to ${to}`);
       const a = answers[0] as string;
       assert.match(a, /^HTTP\/1\.1 200 OK\r\n/);
       const h = headers(a);
-      assert.equal(h.ST, 'urn:dmtf-org:service:redfish-rest:1:20');
-      assert.equal(h.USN, `uuid:${uuid}::urn:dmtf-org:service:redfish-rest:1:20`);
+      assert.equal(h.ST, 'urn:dmtf-org:service:redfish-rest:1:23');
+      assert.equal(h.USN, `uuid:${uuid}::urn:dmtf-org:service:redfish-rest:1:23`);
       assert.equal(h.AL, `${svc.url}/redfish/v1/`);
       assert.ok(Number(/max-age=(\d+)/.exec(h['CACHE-CONTROL'] ?? '')?.[1]) >= 1800);
       assert.ok('EXT' in h);
@@ -135,8 +135,8 @@ describe('SSDP discovery', () => {
       assert.ok(first >= 1, 'an announcement within the interval');
       const h = headers(notes[0] as string);
       assert.equal(h.NTS, 'ssdp:alive');
-      assert.equal(h.NT, 'urn:dmtf-org:service:redfish-rest:1:20');
-      assert.equal(h.USN, `uuid:${uuid}::urn:dmtf-org:service:redfish-rest:1:20`);
+      assert.equal(h.NT, 'urn:dmtf-org:service:redfish-rest:1:23');
+      assert.equal(h.USN, `uuid:${uuid}::urn:dmtf-org:service:redfish-rest:1:23`);
       await svc.clock.advance(10_000);
       await barrier(port);
       assert.equal(notes.length, first, 'nothing before the interval is over');

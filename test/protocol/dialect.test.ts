@@ -77,7 +77,7 @@ describe('dialect dmtf', () => {
     assert.equal(root.JsonSchemas['@odata.id'], '/redfish/v1/JsonSchemas');
     const list = await svc.get('/redfish/v1/JsonSchemas');
     assert.ok(list.body['Members@odata.count'] > 20);
-    assert.ok(list.body.Members.some((m: { '@odata.id': string }) => m['@odata.id'] === '/redfish/v1/JsonSchemas/ComputerSystem.v1_20_0'));
+    assert.ok(list.body.Members.some((m: { '@odata.id': string }) => m['@odata.id'] === '/redfish/v1/JsonSchemas/ComputerSystem.v1_27_0'));
     assert.equal((await svc.get('/redfish/v1/schemas/')).status, 404);
   });
 

@@ -63,6 +63,20 @@ describe('validateBody', () => {
     assert.deepEqual(ids(validateBody({ Secret: null }, password, 'patch')), ['PropertyValueTypeError:(hidden)|Secret']);
   });
 
+  it('accepts what only one dialect offers in that dialect alone (onlyIn, enumOnlyIn)', () => {
+    const offered: Props = {
+      Backup: t.array(t.string(), { onlyIn: 'dmtf' }),
+      Reset: t.enum(['On', 'PowerCycle'], { enumOnlyIn: { PowerCycle: 'dmtf' } }),
+    };
+    const body = { Backup: ['x'], Reset: 'PowerCycle' };
+    assert.deepEqual(validateBody(body, offered, 'patch', 'dmtf').value, body);
+    assert.deepEqual(ids(validateBody(body, offered, 'patch', 'spec')).sort(), [
+      'PropertyUnknown:Backup',
+      'PropertyValueNotInList:PowerCycle|Reset',
+    ]);
+    assert.deepEqual(validateBody({ Reset: 'On' }, offered, 'patch', 'spec').problems, []);
+  });
+
   it('uses action messages for action parameters', () => {
     const params: Props = { ResetType: t.enum(['On', 'ForceOff'], { required: true }) };
     const mode = { action: 'ComputerSystem.Reset' };

@@ -31,7 +31,7 @@ export const VendorManagerAccountType = defineType({
 
 export const ManagerAccountType = defineType({
   name: 'ManagerAccount',
-  version: '1.10.0',
+  version: '1.14.1',
   owner: 'DMTF',
   description: 'A user account of the management controller.',
   properties: {
@@ -53,7 +53,7 @@ export const NewAccountBody = (({ Locked: _locked, ...rest }) => rest)(ManagerAc
 
 export const RoleType = defineType({
   name: 'Role',
-  version: '1.3.1',
+  version: '1.3.3',
   owner: 'DMTF',
   description: 'A predefined role and the privileges it grants. Predefined roles cannot be changed.',
   properties: {
@@ -129,7 +129,7 @@ const ExternalAccountProviderProp = t.object(
 
 export const AccountServiceType = defineType({
   name: 'AccountService',
-  version: '1.13.0',
+  version: '1.18.1',
   owner: 'DMTF',
   description: 'Account management: accounts, roles, the password and lockout policy, and the directory (LDAP, Active Directory) settings.',
   properties: {

@@ -1,6 +1,6 @@
 // SessionService and login sessions (Authentication: Session).
 import { Priv } from '../../lib/privileges.js';
-import { SessionLimitError, type SessionRecord } from '../../domain/accounts/sessions.js';
+import { DEFAULT_ABSOLUTE_SESSION_TIMEOUT, SessionLimitError, type SessionRecord } from '../../domain/accounts/sessions.js';
 import { baseError, baseMessage } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
 import { collectionOf, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
@@ -11,6 +11,9 @@ import { missing, present, type Context, type PatchContext, type PostContext, ty
 import type { Services } from '../services.js';
 
 export type SessionServiceDeps = Pick<Services, 'rootLinks' | 'settings' | 'sessions' | 'auth'>;
+
+/** DMTF's bounds of AbsoluteSessionTimeout, seconds. */
+const ABSOLUTE_TIMEOUT_RANGE = { minimum: 30, maximum: 86400 } as const;
 
 type SessionsPath = '/redfish/v1/SessionService/Sessions/';
 type SessionPath = '/redfish/v1/SessionService/Sessions/{SessionId}/';
@@ -27,7 +30,7 @@ const VendorSessionType = defineType({
 
 export const SessionType = defineType({
   name: 'Session',
-  version: '1.6.0',
+  version: '1.8.0',
   owner: 'DMTF',
   description: 'A login session.',
   properties: {
@@ -36,6 +39,12 @@ export const SessionType = defineType({
     Password: t.string({ required: true, createOnly: true, writeOnly: true, nullable: true }),
     ClientOriginIPAddress: ro(t.string()),
     CreatedTime: ro(t.dateTime()),
+    ExpirationTime: ro(
+      t.dateTime({
+        onlyIn: 'dmtf',
+        description: 'When the session ends whatever its activity: CreatedTime plus AbsoluteSessionTimeout, while that is enabled.',
+      }),
+    ),
     SessionType: ro(t.enum(['Redfish', 'HostConsole', 'ManagerConsole', 'IPMI', 'KVMIP', 'OEM', 'WebUI'])),
     Oem: oem(VendorSessionType, { readOnly: true }),
   },
@@ -58,13 +67,20 @@ export const SessionCollectionType = defineType({
 
 export const SessionServiceType = defineType({
   name: 'SessionService',
-  version: '1.1.8',
+  version: '1.2.0',
   owner: 'DMTF',
   description: 'The session service: login sessions and their time-out.',
   properties: {
     ...commonProps,
     ServiceEnabled: ro(t.boolean()),
     SessionTimeout: t.integer({ minimum: 30, maximum: 86400, units: 's', description: 'Inactivity time-out of sessions, seconds.' }),
+    AbsoluteSessionTimeout: t.integer({
+      ...ABSOLUTE_TIMEOUT_RANGE,
+      units: 's',
+      onlyIn: 'dmtf',
+      description: 'Lifetime of a session from its creation, whatever its activity, while AbsoluteSessionTimeoutEnabled.',
+    }),
+    AbsoluteSessionTimeoutEnabled: t.boolean({ onlyIn: 'dmtf' }),
     Sessions: t.link({ readOnly: true }),
     Status: statusProp,
   },
@@ -72,7 +88,7 @@ export const SessionServiceType = defineType({
 
 const sessionUri = (id: string) => `/redfish/v1/SessionService/Sessions/${id}/`;
 
-function sessionBody(s: SessionRecord, viewer: Principal) {
+function sessionBody(s: SessionRecord, viewer: Principal, expiresAt: number | undefined) {
   return {
     Id: s.Id,
     Name: 'User Session',
@@ -81,6 +97,7 @@ function sessionBody(s: SessionRecord, viewer: Principal) {
     Password: null,
     ClientOriginIPAddress: s.ClientOriginIPAddress,
     CreatedTime: toIso(s.CreatedTime),
+    ...(expiresAt !== undefined ? { ExpirationTime: toIso(expiresAt) } : {}),
     SessionType: 'Redfish',
     Oem: { Vendor: { MySession: viewer.sessionId === s.Id } },
   };
@@ -96,14 +113,22 @@ function sessionServiceHandlers(s: SessionServiceDeps) {
       Description: 'Session Service',
       ServiceEnabled: true,
       SessionTimeout: s.settings.peek().sessionTimeout,
+      AbsoluteSessionTimeout: s.settings.peek().absoluteSessionTimeout ?? DEFAULT_ABSOLUTE_SESSION_TIMEOUT,
+      AbsoluteSessionTimeoutEnabled: s.settings.peek().absoluteSessionTimeoutEnabled ?? false,
       Sessions: { '@odata.id': '/redfish/v1/SessionService/Sessions/' },
       Status: { State: 'Enabled', Health: 'OK' },
     }));
   }
 
   function patchSessionService(ctx: PatchContext<'/redfish/v1/SessionService/', typeof SessionServiceType.properties>): void {
-    const timeout = ctx.body.SessionTimeout;
-    if (timeout !== undefined) s.settings.set({ ...s.settings.get(), sessionTimeout: timeout });
+    const b = ctx.body;
+    const now = s.settings.get();
+    s.settings.set({
+      ...now,
+      ...(b.SessionTimeout !== undefined ? { sessionTimeout: b.SessionTimeout } : {}),
+      ...(b.AbsoluteSessionTimeout !== undefined ? { absoluteSessionTimeout: b.AbsoluteSessionTimeout } : {}),
+      ...(b.AbsoluteSessionTimeoutEnabled !== undefined ? { absoluteSessionTimeoutEnabled: b.AbsoluteSessionTimeoutEnabled } : {}),
+    });
   }
 
   function getSessions(ctx: Context<SessionsPath>) {
@@ -131,7 +156,7 @@ function sessionServiceHandlers(s: SessionServiceDeps) {
     try {
       const { session, token } = s.sessions.create(account, ctx.clientIp);
       const viewer = s.auth.principalOf(account, 'session', session.Id);
-      const body: Record<string, unknown> = sessionBody(session, viewer);
+      const body: Record<string, unknown> = sessionBody(session, viewer, s.sessions.expiresAt(session));
       // The account may log in, but must change its password first (DSP0266).
       if (account.PasswordChangeRequired) {
         body['@Message.ExtendedInfo'] = [baseMessage('PasswordChangeRequired', `/redfish/v1/AccountService/Accounts/${account.Id}/`)];
@@ -144,7 +169,8 @@ function sessionServiceHandlers(s: SessionServiceDeps) {
   }
 
   function getSession(ctx: Context<SessionPath>) {
-    return sessionBody(present(s.sessions.get(ctx.params.SessionId), ctx), ctx.principal);
+    const session = present(s.sessions.get(ctx.params.SessionId), ctx);
+    return sessionBody(session, ctx.principal, s.sessions.expiresAt(session));
   }
 
   function deleteSession(ctx: Context<SessionPath>): void {

@@ -53,7 +53,7 @@ const ReplaceCertificateAction = defineAction({
 
 export const CertificateServiceType = defineType({
   name: 'CertificateService',
-  version: '1.0.8',
+  version: '1.2.1',
   owner: 'DMTF',
   description: 'Certificates of the service: where they are, new keys and replacement.',
   properties: {

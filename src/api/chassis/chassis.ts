@@ -42,7 +42,7 @@ export const VendorServerChassisType = defineType({
 
 export const ChassisType = defineType({
   name: 'Chassis',
-  version: '1.23.0',
+  version: '1.28.0',
   owner: 'DMTF',
   description: 'The physical enclosure of the server.',
   properties: {

@@ -7,7 +7,7 @@ import { LocationProp } from '../systems/inventory-types.js';
 
 export const PortType = defineType({
   name: 'Port',
-  version: '1.4.0',
+  version: '1.18.0',
   owner: 'DMTF',
   description: 'A port of a network adapter: its link and the MAC address the system sees on it.',
   properties: {
@@ -27,7 +27,7 @@ export const PortType = defineType({
 
 export const NetworkAdapterType = defineType({
   name: 'NetworkAdapter',
-  version: '1.5.0',
+  version: '1.14.0',
   owner: 'DMTF',
   description: 'A network adapter (embedded or in a PCIe slot) of the chassis.',
   properties: {
@@ -56,7 +56,7 @@ export const NetworkAdapterType = defineType({
 
 export const PCIeFunctionType = defineType({
   name: 'PCIeFunction',
-  version: '1.2.0',
+  version: '1.7.0',
   owner: 'DMTF',
   description: 'A function of a PCIe device: its class and identifiers.',
   properties: {
@@ -77,7 +77,7 @@ export const PCIeFunctionType = defineType({
 
 export const PCIeDeviceType = defineType({
   name: 'PCIeDevice',
-  version: '1.9.0',
+  version: '1.21.0',
   owner: 'DMTF',
   description: 'A PCIe device of the chassis (an adapter in a slot, or an embedded controller).',
   properties: {

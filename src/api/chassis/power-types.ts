@@ -119,7 +119,7 @@ const redundancy = t.object(
 
 export const PowerType = defineType({
   name: 'Power',
-  version: '1.7.0',
+  version: '1.7.3',
   owner: 'DMTF',
   description:
     'Power consumption, the power limit and the power supplies of the chassis (DMTF deprecates it for PowerSubsystem; clients still read it).',
@@ -148,7 +148,7 @@ const redundantGroup = t.object(
 
 export const PowerSubsystemType = defineType({
   name: 'PowerSubsystem',
-  version: '1.1.0',
+  version: '1.1.3',
   owner: 'DMTF',
   description: 'The power supplies of the chassis, their capacity and redundancy.',
   properties: {
@@ -166,7 +166,7 @@ export const PowerSubsystemType = defineType({
 
 export const PowerSupplyType = defineType({
   name: 'PowerSupply',
-  version: '1.5.0',
+  version: '1.6.0',
   owner: 'DMTF',
   description: 'One power supply: its rating, identity and health.',
   properties: {
@@ -209,7 +209,7 @@ const excerpt = (typeName: string) =>
 
 export const PowerSupplyMetricsType = defineType({
   name: 'PowerSupplyMetrics',
-  version: '1.0.0',
+  version: '1.2.0',
   owner: 'DMTF',
   description: 'The readings of one power supply.',
   properties: {
@@ -224,7 +224,7 @@ const threshold = t.object({ Reading: ro(t.number()) }, { readOnly: true, typeNa
 
 export const SensorType = defineType({
   name: 'Sensor',
-  version: '1.2.0',
+  version: '1.12.0',
   owner: 'DMTF',
   description: 'One sensor of the chassis: a temperature, a fan speed or a power reading.',
   properties: {
@@ -246,7 +246,7 @@ export const SensorType = defineType({
 
 export const EnvironmentMetricsType = defineType({
   name: 'EnvironmentMetrics',
-  version: '1.3.0',
+  version: '1.5.0',
   owner: 'DMTF',
   description: 'The chassis power draw, inlet temperature and fan speeds in one place.',
   properties: {

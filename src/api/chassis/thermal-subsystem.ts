@@ -20,7 +20,7 @@ const reading = (units: string) =>
 
 export const FanType = defineType({
   name: 'Fan',
-  version: '1.5.0',
+  version: '1.6.0',
   owner: 'DMTF',
   description: 'A fan of the chassis.',
   properties: {
@@ -43,7 +43,7 @@ export const FanType = defineType({
 
 export const ThermalMetricsType = defineType({
   name: 'ThermalMetrics',
-  version: '1.3.0',
+  version: '1.3.2',
   owner: 'DMTF',
   description: 'Temperature readings of the chassis.',
   properties: {
@@ -66,7 +66,7 @@ export const ThermalMetricsType = defineType({
 
 export const ThermalSubsystemType = defineType({
   name: 'ThermalSubsystem',
-  version: '1.3.0',
+  version: '1.5.0',
   owner: 'DMTF',
   description: 'Cooling of the chassis: its fans and temperatures.',
   properties: {

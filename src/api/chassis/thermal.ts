@@ -86,7 +86,7 @@ const SetUserTempThresholdAction = defineAction({
 
 export const ThermalType = defineType({
   name: 'Thermal',
-  version: '1.7.0',
+  version: '1.7.3',
   owner: 'DMTF',
   description: 'Temperatures and fans of the chassis.',
   properties: {

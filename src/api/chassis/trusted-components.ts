@@ -12,7 +12,7 @@ export const TPM_FIRMWARE_VERSION = '73.20.17568.5511';
 
 export const TrustedComponentType = defineType({
   name: 'TrustedComponent',
-  version: '1.1.0',
+  version: '1.4.0',
   owner: 'DMTF',
   description: 'A trusted component: the TPM of the system.',
   properties: {

@@ -5,6 +5,8 @@ import { RETRY_POLICIES } from '../../domain/events/subscriptions.js';
 import { collectionOf, commonProps, defineAction, defineType, oem, ro, statusProp, t } from '../../protocol/description.js';
 
 const SEVERITIES = ['OK', 'Warning', 'Critical'] as const;
+/** Backups per subscription: each failed one costs a delivery up to the delivery timeout. */
+const MAX_BACKUP_DESTINATIONS = 4;
 
 const VendorEventDestinationType = defineType({
   name: 'VendorEventDestination',
@@ -46,12 +48,18 @@ export const SuspendSubscription = defineAction({
 
 export const EventDestinationType = defineType({
   name: 'EventDestination',
-  version: '1.13.0',
+  version: '1.16.0',
   owner: 'DMTF',
   description: 'An event subscription.',
   properties: {
     ...commonProps,
     Destination: t.string({ required: true, createOnly: true, format: 'uri', description: 'https:// URL of the listener.' }),
+    BackupDestinations: t.array(t.string({ format: 'uri' }), {
+      maxItems: MAX_BACKUP_DESTINATIONS,
+      onlyIn: 'dmtf',
+      description:
+        'https:// URLs that take a delivery, in order, when Destination does not (error, no answer); each delivery tries Destination first.',
+    }),
     Context: t.string({ maxLength: 256, description: 'Returned in every event sent to this listener.' }),
     Protocol: t.enum(['Redfish'], { createOnly: true }),
     SubscriptionType: t.enum(['RedfishEvent', 'SSE'], { createOnly: true }),
@@ -100,7 +108,7 @@ export const SubmitTestEvent = defineAction({
 
 export const EventServiceType = defineType({
   name: 'EventService',
-  version: '1.10.0',
+  version: '1.12.0',
   owner: 'DMTF',
   description: 'Event subscriptions and delivery.',
   properties: {

@@ -49,7 +49,7 @@ function destinationBody(hub: EventHub, v: SubscriptionView): Record<string, unk
     Id: v.Id,
     Name: sse ? 'Server-Sent Event Stream' : 'Event Subscription',
     Description: sse ? 'An open server-sent event stream; deleting it closes the stream.' : 'Event subscription',
-    ...(sse ? {} : { Destination: v.Destination }),
+    ...(sse ? {} : { Destination: v.Destination, BackupDestinations: v.BackupDestinations ?? [] }),
     Context: v.Context,
     Protocol: v.Protocol,
     SubscriptionType: v.SubscriptionType,
@@ -61,7 +61,8 @@ function destinationBody(hub: EventHub, v: SubscriptionView): Record<string, unk
     HttpHeaders: [],
     DeliveryRetryPolicy: v.DeliveryRetryPolicy,
     VerifyCertificate: v.VerifyCertificate,
-    Status: { State: v.State, Health: v.State === 'Disabled' || v.failures > 0 ? 'Warning' : 'OK' },
+    // Warning also while a backup takes the events Destination does not.
+    Status: { State: v.State, Health: v.State === 'Disabled' || v.failures > 0 || v.lastError !== undefined ? 'Warning' : 'OK' },
     Oem: {
       Vendor: {
         DeliveryRetryAttempts: v.Vendor.DeliveryRetryAttempts ?? settings.DeliveryRetryAttempts,

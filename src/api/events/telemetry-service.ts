@@ -21,7 +21,7 @@ import type { Services } from '../services.js';
 
 export const MetricReportType = defineType({
   name: 'MetricReport',
-  version: '1.3.0',
+  version: '1.5.2',
   owner: 'DMTF',
   description: 'The latest readings of a metric report definition.',
   properties: {
@@ -43,7 +43,7 @@ export const MetricReportType = defineType({
 
 export const MetricReportDefinitionType = defineType({
   name: 'MetricReportDefinition',
-  version: '1.3.0',
+  version: '1.4.7',
   owner: 'DMTF',
   description: 'What a metric report contains and when it is generated.',
   properties: {
@@ -64,7 +64,7 @@ export const MetricReportDefinitionType = defineType({
 
 export const TelemetryServiceType = defineType({
   name: 'TelemetryService',
-  version: '1.2.1',
+  version: '1.4.1',
   owner: 'DMTF',
   description: "Metric reports of the server's sensors.",
   properties: {

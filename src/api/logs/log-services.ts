@@ -33,7 +33,7 @@ const SEVERITIES = ['OK', 'Warning', 'Critical'] as const;
 
 export const LogEntryType = defineType({
   name: 'LogEntry',
-  version: '1.11.0',
+  version: '1.21.0',
   owner: 'DMTF',
   description: 'One record of a log.',
   properties: {
@@ -60,7 +60,7 @@ const ClearLogAction = defineAction({
 
 export const LogServiceType = defineType({
   name: 'LogService',
-  version: '1.6.0',
+  version: '1.9.0',
   owner: 'DMTF',
   description: 'A log of the controller.',
   properties: {

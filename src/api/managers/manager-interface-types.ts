@@ -26,8 +26,7 @@ const Ipv6Address = t.object(
 
 export const EthernetInterfaceType = defineType({
   name: 'EthernetInterface',
-  // 1.9.0: Links/Ports, by which the system's interfaces name their NetworkAdapter port.
-  version: '1.9.0',
+  version: '1.12.4',
   owner: 'DMTF',
   description:
     "A network interface. The manager's: its dedicated management port (writable IPv4 settings, stored only) and the host interface's virtual USB NIC; the system's: one per NIC port of the hardware profile (read-only).",
@@ -78,7 +77,7 @@ export const EthernetInterfaceType = defineType({
 
 export const SerialInterfaceType = defineType({
   name: 'SerialInterface',
-  version: '1.1.0',
+  version: '1.3.0',
   owner: 'DMTF',
   description: "The controller's serial port (the server's serial console through the controller). Settings are stored only.",
   properties: {
@@ -97,7 +96,7 @@ export const SerialInterfaceType = defineType({
 
 export const HostInterfaceType = defineType({
   name: 'HostInterface',
-  version: '1.3.0',
+  version: '1.3.3',
   owner: 'DMTF',
   description: 'The Redfish host interface: the controller reached from the host OS over a virtual USB NIC (DSP0270).',
   properties: {

@@ -62,7 +62,7 @@ export const VendorMCType = defineType({
 
 export const ManagerType = defineType({
   name: 'Manager',
-  version: '1.18.0',
+  version: '1.24.0',
   owner: 'DMTF',
   description: 'The management controller.',
   properties: {

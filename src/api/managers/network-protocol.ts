@@ -21,7 +21,7 @@ type NetworkProtocolPath = '/redfish/v1/Managers/{ManagerId}/NetworkProtocol/';
 
 export const ManagerNetworkProtocolType = defineType({
   name: 'ManagerNetworkProtocol',
-  version: '1.10.0',
+  version: '1.12.0',
   owner: 'DMTF',
   description: 'Network services of the management controller.',
   properties: {

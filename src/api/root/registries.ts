@@ -12,7 +12,7 @@ export const REGISTRY_STORE_URI = '/redfish/v1/RegistryStore/registries/en/';
 
 export const MessageRegistryFileType = defineType({
   name: 'MessageRegistryFile',
-  version: '1.1.3',
+  version: '1.1.5',
   owner: 'DMTF',
   description: 'Where a registry can be read, per language.',
   properties: {

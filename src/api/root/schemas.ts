@@ -21,7 +21,7 @@ import type { Services } from '../services.js';
 
 export const JsonSchemaFileType = defineType({
   name: 'JsonSchemaFile',
-  version: '1.1.4',
+  version: '1.1.5',
   owner: 'DMTF',
   description: 'Where the JSON Schema of a type can be read.',
   properties: {
@@ -96,7 +96,11 @@ function handlers(routes: RouteTable, d: SchemaDeps) {
           vendorCsdl(file.type, routes.actionDefs(), d.dialect.vendorActions === 'actions-oem'),
         );
       case 'json':
-        return new RawReply(200, 'application/json; charset=utf-8', JSON.stringify(servedJsonSchema(file.type, routes.actionDefs())));
+        return new RawReply(
+          200,
+          'application/json; charset=utf-8',
+          JSON.stringify(servedJsonSchema(file.type, routes.actionDefs(), d.dialect.name)),
+        );
       case 'odata':
         return new RawReply(200, 'application/json; charset=utf-8', JSON.stringify(odataJsonSchema()));
     }

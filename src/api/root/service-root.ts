@@ -28,7 +28,7 @@ const ROOT_LINK_NAMES = [
 
 export const ServiceRootType = defineType({
   name: 'ServiceRoot',
-  version: '1.16.0',
+  version: '1.20.0',
   owner: 'DMTF',
   description: 'The entry point of the Redfish service.',
   properties: {
@@ -64,10 +64,10 @@ export const ServiceRootType = defineType({
   },
 });
 
-export const REDFISH_VERSION = '1.20.0';
+export const REDFISH_VERSION = '1.23.1';
 
 /** What the service root uses. */
-export type ServiceRootDeps = Pick<Services, 'serviceUuid' | 'rootLinks'>;
+export type ServiceRootDeps = Pick<Services, 'serviceUuid' | 'rootLinks' | 'dialect'>;
 
 const SESSIONS_URI = '/redfish/v1/SessionService/Sessions/';
 
@@ -116,11 +116,15 @@ function handlers(d: ServiceRootDeps, routes: RouteTable) {
   }
 
   function getOpenApi() {
-    openapi ??= openApiYaml(routes, {
-      title: 'bmc-redfish',
-      version: REDFISH_VERSION,
-      description: 'Redfish service of a management controller with a simulated server behind it.',
-    });
+    openapi ??= openApiYaml(
+      routes,
+      {
+        title: 'bmc-redfish',
+        version: REDFISH_VERSION,
+        description: 'Redfish service of a management controller with a simulated server behind it.',
+      },
+      d.dialect.name,
+    );
     return new RawReply(200, 'application/yaml; charset=utf-8', openapi);
   }
 

@@ -143,7 +143,7 @@ function handlers(d: BiosVendorSettingsDeps) {
       Name: `${a.name} (current)`,
       Description: a.description,
       ...a.settings.current(),
-      '@Redfish.Settings': { '@odata.type': '#Settings.v1_3_0.Settings', SettingsObject: { '@odata.id': `${uri}Settings/` } },
+      '@Redfish.Settings': { '@odata.type': '#Settings.v1_4_0.Settings', SettingsObject: { '@odata.id': `${uri}Settings/` } },
     };
   };
   const pending = (a: Area) => () => ({

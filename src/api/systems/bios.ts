@@ -34,7 +34,7 @@ const VendorBiosType = defineType({
 
 export const BiosType = defineType({
   name: 'Bios',
-  version: '1.2.0',
+  version: '1.2.3',
   owner: 'DMTF',
   description: 'BIOS attributes of the system: the current area is read-only; its SettingsObject is the pending area.',
   properties: {
@@ -109,7 +109,7 @@ function handlers(d: BiosDeps, boot: BootSettings) {
       Attributes: attributes,
       ResetBiosToDefaultsPending: st.resetToDefaults,
       '@Redfish.Settings': {
-        '@odata.type': '#Settings.v1_3_0.Settings',
+        '@odata.type': '#Settings.v1_4_0.Settings',
         SettingsObject: { '@odata.id': `${uri}Bios/Settings/` },
         ...(st.appliedAt !== null ? { Time: toIso(st.appliedAt) } : {}),
         Messages: st.messages,

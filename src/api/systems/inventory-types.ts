@@ -41,7 +41,7 @@ export const VendorProcessorExtType = defineType({
 
 export const ProcessorType = defineType({
   name: 'Processor',
-  version: '1.8.0',
+  version: '1.22.0',
   owner: 'DMTF',
   description: 'A processor socket of the system and the processor in it (Status.State Absent: an empty socket).',
   properties: {
@@ -76,7 +76,7 @@ export const VendorMemoryExtType = defineType({
 
 export const MemoryType = defineType({
   name: 'Memory',
-  version: '1.4.0',
+  version: '1.23.0',
   owner: 'DMTF',
   description: 'A memory slot of the system and the module in it (Status.State Absent: an empty slot).',
   properties: {
@@ -94,7 +94,7 @@ export const MemoryType = defineType({
     OperatingSpeedMhz: ro(t.integer({ units: 'MHz' })),
     AllowedSpeedsMHz: ro(t.array(t.integer())),
     ErrorCorrection: ro(t.enum(['NoECC', 'SingleBitECC', 'MultiBitECC', 'AddressParity'])),
-    DeviceLocator: ro(t.string({ deprecated: 'MemoryLocation' })),
+    DeviceLocator: ro(t.string({ deprecated: 'Location/PartLocation/ServiceLabel' })),
     MemoryLocation: ro(
       t.object(
         { Socket: ro(t.integer()), MemoryController: ro(t.integer()), Channel: ro(t.integer()), Slot: ro(t.integer()) },

@@ -24,7 +24,7 @@ export const SecureBootDatabaseResetKeys = defineAction({
 
 export const SecureBootType = defineType({
   name: 'SecureBoot',
-  version: '1.1.0',
+  version: '1.1.2',
   owner: 'DMTF',
   description: 'UEFI Secure Boot of a computer system.',
   properties: {
@@ -39,7 +39,7 @@ export const SecureBootType = defineType({
 
 export const SecureBootDatabaseType = defineType({
   name: 'SecureBootDatabase',
-  version: '1.0.0',
+  version: '1.0.3',
   owner: 'DMTF',
   description: 'A UEFI Secure Boot database: its certificates and signatures.',
   properties: {
@@ -66,7 +66,7 @@ const identifier = t.object(
 
 export const CertificateType = defineType({
   name: 'Certificate',
-  version: '1.8.0',
+  version: '1.11.0',
   owner: 'DMTF',
   description: 'An X.509 certificate.',
   properties: {
@@ -113,7 +113,7 @@ export const CertificateEnrollBody = {
 
 export const SignatureType = defineType({
   name: 'Signature',
-  version: '1.0.2',
+  version: '1.0.3',
   owner: 'DMTF',
   description: 'A signature (hash) in a UEFI Secure Boot database.',
   properties: {

@@ -13,6 +13,7 @@ import { VOLUME_TYPE_OF } from '../../domain/storage/raid.js';
 import { taskUri, type TaskRecord } from '../../domain/tasks.js';
 import { addCollection } from '../../protocol/collections.js';
 import { collectionOf } from '../../protocol/description.js';
+import { APPLY_TIME, APPLY_TIME_SUPPORT, applyTimeSupport, requestedApplyTime } from '../../protocol/apply-time.js';
 import { collection, type Reply } from '../../protocol/reply.js';
 import {
   action,
@@ -47,11 +48,8 @@ type VolumePath = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Volumes/{V
 type DrivePath = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Drives/{DriveId}/';
 
 const BLOCK_SIZE = 512;
-/** What the OnReset apply time looks like to clients (DSP0266 operation apply time). */
-const APPLY_TIME_SUPPORT = {
-  '@odata.type': '#Settings.v1_3_5.OperationApplyTimeSupport',
-  SupportedValues: ['OnReset'],
-};
+/** The one apply time of volume changes (DSP0266 operation apply time): the controller applies them at POST. */
+const VOLUME_APPLY_TIMES = ['OnReset'] as const;
 
 function handlers(d: StorageDeps, storage: StorageControllers) {
   const storageUri = (id: string) => d.uris.system('Storage', id);
@@ -241,7 +239,7 @@ function handlers(d: StorageDeps, storage: StorageControllers) {
       storage.volumeList(sid).map((v) => volumeUri(sid, v.id)),
       {
         Description: `Logical drives of ${present(storage.controller(sid), ctx).model}`,
-        '@Redfish.OperationApplyTimeSupport': APPLY_TIME_SUPPORT,
+        [APPLY_TIME_SUPPORT]: applyTimeSupport(VOLUME_APPLY_TIMES),
       },
     );
   }
@@ -273,7 +271,7 @@ function handlers(d: StorageDeps, storage: StorageControllers) {
       Links: { Drives: v.drives.map((id) => ({ '@odata.id': driveUri(v.storageId, id) })), 'Drives@odata.count': v.drives.length },
       Oem: { Vendor: { ConfigurationState: v.state, LogicalDriveNumber: Number(v.id) } },
       // A DELETE applies OnReset too (DSP0266: the annotation on the member for its deletion).
-      '@Redfish.OperationApplyTimeSupport': APPLY_TIME_SUPPORT,
+      [APPLY_TIME_SUPPORT]: applyTimeSupport(VOLUME_APPLY_TIMES),
     };
   }
 
@@ -329,13 +327,7 @@ function handlers(d: StorageDeps, storage: StorageControllers) {
 
   /** A client may ask for the one apply time there is; another (Immediate) is refused rather than ignored. */
   function onResetOnly(ctx: { annotations?: Readonly<Record<string, unknown>> }): void {
-    const asked = ctx.annotations?.['@Redfish.OperationApplyTime'];
-    if (asked === undefined || asked === 'OnReset') return;
-    const shown = typeof asked === 'string' ? asked : JSON.stringify(asked);
-    const e = baseError('PropertyValueNotInList', shown, '@Redfish.OperationApplyTime');
-    // Set by hand: about() reads dots as path separators.
-    for (const i of e.infos) i.RelatedProperties = ['#/@Redfish.OperationApplyTime'];
-    throw e;
+    requestedApplyTime(ctx.annotations?.[APPLY_TIME], VOLUME_APPLY_TIMES);
   }
 
   /** A drive's @odata.id as a client sends it (trailing slash optional) to its ids. */

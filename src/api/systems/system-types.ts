@@ -2,7 +2,7 @@
 // object and vendor extension, boot options, and the system actions.
 import { OVERRIDE_ENABLED, OVERRIDE_MODES, OVERRIDE_TARGETS } from '../../domain/bios/boot.js';
 import { INDICATOR_LED_VALUES } from '../../domain/chassis/chassis.js';
-import { PUSH_TYPES, RESET_TYPES } from '../../platform/simulator.js';
+import { LAST_RESET_CAUSES, PUSH_TYPES, RESET_TYPES } from '../../platform/simulator.js';
 import { defineAction, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 
 export const SYSTEMS_URI = '/redfish/v1/Systems/';
@@ -46,7 +46,7 @@ export const BootProp = t.object(
 
 export const ComputerSystemType = defineType({
   name: 'ComputerSystem',
-  version: '1.20.0',
+  version: '1.27.0',
   owner: 'DMTF',
   description: 'A computer system: the server the controller manages.',
   properties: {
@@ -71,6 +71,9 @@ export const ComputerSystemType = defineType({
     PowerState: ro(t.enum(['On', 'Off', 'PoweringOn', 'PoweringOff'])),
     BiosVersion: ro(t.string()),
     LastResetTime: ro(t.dateTime()),
+    LastResetCause: ro(
+      t.enum(LAST_RESET_CAUSES, { onlyIn: 'dmtf', description: 'Why the server last powered on or restarted, recorded at that moment.' }),
+    ),
     BootProgress: ro(
       t.object(
         { LastState: ro(t.enum(BOOT_PROGRESS_STATES)), LastStateTime: ro(t.dateTime()) },
@@ -126,7 +129,7 @@ export const ComputerSystemType = defineType({
 
 export const BootOptionType = defineType({
   name: 'BootOption',
-  version: '1.0.0',
+  version: '1.0.6',
   owner: 'DMTF',
   description: 'A UEFI boot option the system ROM found.',
   properties: {
@@ -154,7 +157,10 @@ export const BootOptionType = defineType({
 export const RESET_ACTION = defineAction({
   name: 'ComputerSystem.Reset',
   description: 'Resets the server or changes its power state.',
-  parameters: { ResetType: t.enum(RESET_TYPES, { required: true }) },
+  parameters: {
+    // The power cycles of DMTF's 2024 releases; iLO (SPEC.md) has neither.
+    ResetType: t.enum(RESET_TYPES, { required: true, enumOnlyIn: { PowerCycle: 'dmtf', FullPowerCycle: 'dmtf' } }),
+  },
 });
 
 export const POWER_BUTTON_ACTION = defineAction({

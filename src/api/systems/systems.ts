@@ -138,7 +138,7 @@ function handlers(d: SystemDeps, boot: BootSettings) {
       LocationIndicatorActive: uid.get() !== 'Off',
       PowerState: d.server.powerState(),
       BiosVersion: d.firmware.biosVersion?.() ?? BIOS_ROM_VERSION,
-      ...(st.lastResetAt !== null ? { LastResetTime: toIso(st.lastResetAt) } : {}),
+      ...(st.lastResetAt !== null ? { LastResetTime: toIso(st.lastResetAt), LastResetCause: st.lastResetCause ?? 'Unknown' } : {}),
       BootProgress: { LastState: p.boot, LastStateTime: toIso(p.since) },
       Status: { State: systemStatus(st.phase), Health: 'OK', HealthRollup: d.health.rollupPrefix('') },
       ProcessorSummary: {

@@ -29,7 +29,7 @@ const TASK_STATES = [
 
 export const TaskType = defineType({
   name: 'Task',
-  version: '1.7.3',
+  version: '1.7.4',
   owner: 'DMTF',
   description: 'A long-running operation and its outcome.',
   properties: {
@@ -53,7 +53,7 @@ export const TaskType = defineType({
 
 export const TaskServiceType = defineType({
   name: 'TaskService',
-  version: '1.2.0',
+  version: '1.3.0',
   owner: 'DMTF',
   description: 'The task service.',
   properties: {

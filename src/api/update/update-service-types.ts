@@ -17,7 +17,7 @@ const VendorSoftwareInventoryType = defineType({
 
 export const SoftwareInventoryType = defineType({
   name: 'SoftwareInventory',
-  version: '1.10.0',
+  version: '1.13.0',
   owner: 'DMTF',
   description: 'A firmware or software item and its version.',
   properties: {
@@ -67,7 +67,7 @@ const VendorMCUpdateServiceExtType = defineType({
 
 export const UpdateServiceType = defineType({
   name: 'UpdateService',
-  version: '1.11.0',
+  version: '1.17.0',
   owner: 'DMTF',
   description: 'Firmware and software update.',
   properties: {

@@ -14,6 +14,7 @@ import { INSTALL_SETS_URI, MAINTENANCE_WINDOWS_URI, UPDATE_QUEUE_URI } from '../
 import { Priv } from '../../lib/privileges.js';
 import { baseError, vendorError } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
+import { APPLY_TIME, APPLY_TIME_SUPPORT, applyTimeSupport, requestedApplyTime } from '../../protocol/apply-time.js';
 import { collection, success } from '../../protocol/reply.js';
 import { action, present, type ActionContext, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
@@ -28,11 +29,12 @@ import {
   UpdateServiceType,
 } from './update-service-types.js';
 import { UPLOAD_URI, registerUploadRoutes, type UploadDeps } from './upload.js';
+import { updateApplyTimes } from './apply-times.js';
 
 const COMPSIG_MAX_BYTES = 64 * 1024;
 
 /** What the update service reads, with the upload and the component repository it registers. */
-export type UpdateServiceDeps = Pick<Services, 'rootLinks' | 'update' | 'licenseTier' | 'tasks' | 'clock'> &
+export type UpdateServiceDeps = Pick<Services, 'rootLinks' | 'update' | 'licenseTier' | 'tasks' | 'clock' | 'dialect'> &
   UploadDeps &
   ComponentRepositoryDeps;
 
@@ -71,6 +73,7 @@ function payloadOf(ctx: { uri: string; body: unknown }) {
 
 function handlers(d: UpdateServiceDeps) {
   const fw = d.update;
+  const applyTimes = updateApplyTimes(d);
   return {
     getUpdateService,
     patchUpdateService,
@@ -94,6 +97,7 @@ function handlers(d: UpdateServiceDeps) {
       Status: { State: 'Enabled', Health: 'OK' },
       HttpPushUri: UPLOAD_URI,
       MultipartHttpPushUri: UPLOAD_URI,
+      ...(applyTimes.length > 1 ? { [`MultipartHttpPushUri${APPLY_TIME_SUPPORT}`]: applyTimeSupport(applyTimes) } : {}),
       MaxImageSizeBytes: fw.repository.totalBytes,
       FirmwareInventory: { '@odata.id': '/redfish/v1/UpdateService/FirmwareInventory/' },
       SoftwareInventory: { '@odata.id': '/redfish/v1/UpdateService/SoftwareInventory/' },
@@ -147,8 +151,12 @@ function handlers(d: UpdateServiceDeps) {
     return inventoryBody(present(fw.inventory.get('software', ctx.params.InventoryId), ctx));
   }
 
-  /** SimpleUpdate: download, verify, accept only controller/UEFI binaries, flash; 202 with a task. */
+  /**
+   * SimpleUpdate: download, verify, accept only controller/UEFI binaries, flash; 202 with a task.
+   * OnTargetReset stages the image instead: the task stays Pending until its target resets.
+   */
   function postSimpleUpdate(ctx: ActionContext<UpdateServicePath, typeof SimpleUpdate>) {
+    const applyTime = requestedApplyTime(ctx.annotations?.[APPLY_TIME], applyTimes, SimpleUpdate.name);
     const url = imageUrl(ctx.body.ImageURI, 'ImageURI', SimpleUpdate.name);
     const protocol = ctx.body.TransferProtocol;
     if (protocol && `${protocol.toLowerCase()}:` !== url.protocol) {
@@ -169,9 +177,10 @@ function handlers(d: UpdateServiceDeps) {
         if (!SIMPLE_UPDATE_CLASSES.some((c) => c === cls))
           throw vendorError(400, 'SimpleUpdateImageNotSupported', filename, `a ${cls} image`);
         task.progress(60);
-        const result = await fw.flasher.apply({ path: tmp, filename, info }, { op });
+        const result = await fw.flasher.apply({ path: tmp, filename, info }, { op, applyTime, task });
         op.complete(result.messages[0]);
-        task.complete(result.messages);
+        // Staged: the flasher completes the task when the image activates.
+        if (applyTime === 'Immediate') task.complete(result.messages);
       } catch (e) {
         op.fail(e);
         throw e;
@@ -241,6 +250,7 @@ function handlers(d: UpdateServiceDeps) {
 export function registerUpdateServiceRoutes(routes: RouteTable, d: UpdateServiceDeps): void {
   d.rootLinks.UpdateService = '/redfish/v1/UpdateService/';
   const h = handlers(d);
+  const applyTimes = updateApplyTimes(d);
   const inventory = d.update.inventory;
 
   routes.add({
@@ -249,7 +259,9 @@ export function registerUpdateServiceRoutes(routes: RouteTable, d: UpdateService
     get: { privilege: Priv.login, handler: h.getUpdateService },
     patch: { privilege: Priv.managerConfig, handler: h.patchUpdateService },
     actions: [
-      action(SimpleUpdate, Priv.managerConfig, h.postSimpleUpdate),
+      action(SimpleUpdate, Priv.managerConfig, h.postSimpleUpdate, {
+        annotations: applyTimes.length > 1 ? { [APPLY_TIME_SUPPORT]: applyTimeSupport(applyTimes) } : undefined,
+      }),
       action(AddFromUri, Priv.managerConfig, h.postAddFromUri),
       action(StartFirmwareIntegrityCheck, Priv.managerConfig, h.postStartFirmwareIntegrityCheck),
     ],

@@ -4,9 +4,11 @@
 import { createReadStream, createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { UpdateApplyTime } from '../../domain/firmware/flasher.js';
 import type { ComponentRepository } from '../../domain/firmware/repository.js';
 import { sha256File } from '../../domain/firmware/signing.js';
 import { baseError, vendorError } from '../../messages/errors.js';
+import { APPLY_TIME, requestedApplyTime } from '../../protocol/apply-time.js';
 import { unauthorized } from '../../protocol/auth.js';
 import type { Setting } from '../../store/documents.js';
 
@@ -15,6 +17,8 @@ export const SMALL_PART_MAX = 64 * 1024;
 const FORBIDDEN_PARAMS = ['ExecutionParameters', 'Configuration'];
 
 export interface UploadParams {
+  /** DMTF's `@Redfish.OperationApplyTime` of UpdateParameters; Immediate when absent. */
+  applyTime?: UpdateApplyTime;
   UpdateRepository?: boolean;
   UpdateTarget?: boolean;
   UploadCurrentEtag?: string;
@@ -88,10 +92,10 @@ export function parseUploadParams(text: string | undefined): UploadParams {
 /**
  * DMTF's `UpdateParameters` part (MultipartHttpPushUri): `Targets` (firmware inventory URIs; as on
  * iLO, the image itself decides what it updates, so they are checked for form only),
- * `@Redfish.OperationApplyTime` (Immediate: the upload applies as it completes) and the upload
- * parameters of the `parameters` part under `Oem.Vendor`.
+ * `@Redfish.OperationApplyTime` (one of `applyTimes`: Immediate applies the upload as it completes,
+ * OnTargetReset stages it) and the upload parameters of the `parameters` part under `Oem.Vendor`.
  */
-export function parseUpdateParameters(text: string): UploadParams {
+export function parseUpdateParameters(text: string, applyTimes: readonly [UpdateApplyTime, ...UpdateApplyTime[]]): UploadParams {
   let p: unknown;
   try {
     p = JSON.parse(text);
@@ -100,6 +104,7 @@ export function parseUpdateParameters(text: string): UploadParams {
   }
   if (typeof p !== 'object' || p === null || Array.isArray(p)) throw baseError('UnrecognizedRequestBody');
   let vendor: unknown;
+  let applyTime: UpdateApplyTime | undefined;
   for (const [k, v] of Object.entries(p)) {
     switch (k) {
       case 'Targets':
@@ -107,8 +112,8 @@ export function parseUpdateParameters(text: string): UploadParams {
           throw baseError('ActionParameterValueFormatError', JSON.stringify(v), 'Targets', 'MultipartHttpPushUri');
         }
         break;
-      case '@Redfish.OperationApplyTime':
-        if (v !== 'Immediate') throw baseError('ActionParameterValueNotInList', JSON.stringify(v), k, 'MultipartHttpPushUri');
+      case APPLY_TIME:
+        applyTime = requestedApplyTime(v, applyTimes, 'MultipartHttpPushUri');
         break;
       case 'Oem': {
         const oem = v as Record<string, unknown> | null;
@@ -122,7 +127,7 @@ export function parseUpdateParameters(text: string): UploadParams {
         throw baseError('ActionParameterUnknown', 'MultipartHttpPushUri', k);
     }
   }
-  return parseUploadParams(vendor === undefined ? undefined : JSON.stringify(vendor));
+  return { ...parseUploadParams(vendor === undefined ? undefined : JSON.stringify(vendor)), ...(applyTime ? { applyTime } : {}) };
 }
 
 /** A small part's text; undefined when it is too large or cut short. */

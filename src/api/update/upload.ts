@@ -12,15 +12,18 @@ import { pipeline } from 'node:stream/promises';
 import type { Socket } from 'node:net';
 import { Transform, type Readable } from 'node:stream';
 import { printableFilename, validFilename } from '../../domain/firmware/repository.js';
+import type { FlashSource } from '../../domain/firmware/flasher.js';
 import type { UpdateOperation } from '../../domain/firmware/update-state.js';
 import { verifyImage } from '../../domain/firmware/verify.js';
 import { Priv, satisfies, type PrivilegeRule } from '../../lib/privileges.js';
 import { RedfishError, baseError, vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
 import { unauthorized } from '../../protocol/auth.js';
 import type { Principal } from '../../protocol/principal.js';
-import { success } from '../../protocol/reply.js';
+import { success, type Reply } from '../../protocol/reply.js';
 import type { Context, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { taskAccepted } from '../tasks/task-service.js';
+import { updateApplyTimes } from './apply-times.js';
 import {
   SMALL_PART_MAX,
   appendSection,
@@ -42,7 +45,7 @@ const UPLOAD_PRIVILEGE = Priv.managerConfig;
 const FRAMING_SLACK = 1024 * 1024;
 
 /** What the upload reads. */
-export type UploadDeps = Pick<Services, 'update' | 'store' | 'auth' | 'clock'>;
+export type UploadDeps = Pick<Services, 'update' | 'store' | 'auth' | 'clock' | 'tasks' | 'dialect'>;
 
 type UploadContext = Context<'/redfish/v1/UpdateService/upload/'>;
 
@@ -125,7 +128,9 @@ class Upload {
     if (this.paramsText !== undefined && this.updateParameters !== undefined) {
       throw baseError('ActionParameterDuplicate', 'upload', 'UpdateParameters');
     }
-    return this.updateParameters !== undefined ? parseUpdateParameters(this.updateParameters) : parseUploadParams(this.paramsText);
+    return this.updateParameters !== undefined
+      ? parseUpdateParameters(this.updateParameters, updateApplyTimes(this.d))
+      : parseUploadParams(this.paramsText);
   }
 
   private fail(e: unknown): void {
@@ -322,11 +327,32 @@ class Upload {
         path = repo.pathOf(repo.add(path, file.name, size, sha256.toString('hex'), info, this.d.clock.now()));
         stored = true;
       }
-      if (toTarget) messages.push(...(await this.fw.flasher.apply({ path, filename: file.name, info }, { op })).messages);
+      const src = { path, filename: file.name, info };
+      if (toTarget && params.applyTime === 'OnTargetReset') return await this.stage(op, src);
+      if (toTarget) messages.push(...(await this.fw.flasher.apply(src, { op })).messages);
       op.complete(messages[0]);
       return success(...messages);
     } finally {
       if (!stored) rmSync(path, { force: true });
     }
+  }
+
+  /** OnTargetReset: the image is staged for its targets' resets; 202 with the task, Pending until they activate it. */
+  private async stage(op: UpdateOperation, src: FlashSource): Promise<Reply> {
+    const payload = { HttpOperation: 'POST', TargetUri: this.ctx.uri, JsonBody: this.updateParameters ?? '{}' };
+    let outcome: { messages: ExtendedInfo[] } | { failure: unknown } = { messages: [] };
+    const task = this.d.tasks.run('Update on target reset', payload, async (handle) => {
+      try {
+        outcome = await this.fw.flasher.apply(src, { op, applyTime: 'OnTargetReset', task: handle });
+      } catch (e) {
+        outcome = { failure: e };
+        throw e;
+      }
+    });
+    // The staging reads the image: done before the request ends (an image not kept in the repository goes then).
+    await this.d.tasks.whenDone(task.Id);
+    if ('failure' in outcome) op.fail(outcome.failure);
+    else op.complete(outcome.messages[0]);
+    return taskAccepted(this.d.tasks.get(task.Id) ?? task);
   }
 }

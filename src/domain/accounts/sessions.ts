@@ -17,9 +17,14 @@ export interface SessionRecord {
 /** evicted: ended to make room for an administrator at the session limit. */
 export type SessionEndReason = 'logout' | 'timeout' | 'account' | 'reset' | 'evicted';
 
+/** The absolute session lifetime until a client sets one (DMTF's upper bound: a day). */
+export const DEFAULT_ABSOLUTE_SESSION_TIMEOUT = 86_400;
+
 export interface SessionOptions {
   /** Inactivity timeout in seconds, read on every check so a PATCH applies at once. */
   timeoutSeconds: () => number;
+  /** Lifetime of a session from its creation whatever its activity, seconds; undefined: none. Read on every check. */
+  absoluteTimeoutSeconds?: () => number | undefined;
   /** Simultaneous sessions and connections allowed. */
   limit: () => number;
 }
@@ -175,7 +180,16 @@ export class Sessions {
     for (const s of [...this.byId.values()]) if (this.expired(s, now)) this.remove(s, 'timeout');
   }
 
+  /** When a session ends whatever its activity (DMTF's ExpirationTime); undefined without an absolute timeout. */
+  expiresAt(s: SessionRecord): number | undefined {
+    const lifetime = this.options.absoluteTimeoutSeconds?.();
+    return lifetime === undefined ? undefined : s.CreatedTime + lifetime * 1000;
+  }
+
   private expired(s: SessionRecord, now: number): boolean {
+    const end = this.expiresAt(s);
+    // The absolute timeout ends even a session an open event stream keeps in use.
+    if (end !== undefined && now >= end) return true;
     if (this.pins.has(s.Id)) return false;
     return now - s.LastUsed > this.options.timeoutSeconds() * 1000;
   }

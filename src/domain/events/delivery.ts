@@ -14,6 +14,8 @@ export const DELIVERY_TIMEOUT_MS = 30_000;
 export interface DeliveryTarget {
   Id: string;
   Destination: string;
+  /** Where events go, in this order, when Destination does not take them (absent in older stores). */
+  BackupDestinations?: readonly string[];
   Context: string;
   HttpHeaders: readonly Record<string, string>[];
   VerifyCertificate: boolean;
@@ -97,6 +99,7 @@ export class DeliveryWorker {
   private stopped = false;
   /** Failed attempts of the event at the head of the queue. */
   failures = 0;
+  /** Why Destination last failed, until it takes a delivery again (while a backup takes them, too). */
   lastError?: string;
 
   constructor(
@@ -146,17 +149,17 @@ export class DeliveryWorker {
         // order); a metric report goes alone. With nothing waiting, one record per POST.
         const end = owed.findIndex((e) => e.kind !== 'Event');
         const batch = end === 0 ? owed.slice(0, 1) : end < 0 ? owed : owed.slice(0, end);
-        const result = await this.sender.send(target, batch);
+        const result = await this.sendOrFallBack(target, batch);
         if (this.stopped) return;
-        if (result === true) {
+        if (result.accepted) {
           this.failures = 0;
-          this.lastError = undefined;
+          this.lastError = result.primaryError;
           this.outbox.ack(target.Id, batch[batch.length - 1]!.id);
           for (const e of batch) this.policy.delivered(e.id);
           continue;
         }
         this.failures++;
-        this.lastError = result;
+        this.lastError = result.primaryError;
         if (this.policy.retryForever() || this.failures <= this.policy.retryAttempts()) {
           this.retryTimer = this.clock.setTimer(this.policy.retryIntervalMs(), () => {
             this.retryTimer = undefined;
@@ -165,11 +168,29 @@ export class DeliveryWorker {
           return;
         }
         this.failures = 0;
-        this.policy.exhausted(result);
+        this.policy.exhausted(result.primaryError ?? 'delivery failed');
         return;
       }
     } finally {
       this.busy = false;
     }
+  }
+
+  /**
+   * One delivery attempt: Destination first, then each backup in order until one takes the
+   * batch. Every attempt (retries too) starts again at Destination, so deliveries return to it
+   * as soon as it answers; the attempt fails only when every destination failed.
+   */
+  private async sendOrFallBack(
+    target: DeliveryTarget,
+    batch: readonly LoggedEvent[],
+  ): Promise<{ accepted: boolean; primaryError?: string }> {
+    const first = await this.sender.send(target, batch);
+    if (first === true) return { accepted: true };
+    for (const backup of target.BackupDestinations ?? []) {
+      if (this.stopped) break;
+      if ((await this.sender.send({ ...target, Destination: backup }, batch)) === true) return { accepted: true, primaryError: first };
+    }
+    return { accepted: false, primaryError: first };
   }
 }

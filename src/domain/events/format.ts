@@ -19,8 +19,8 @@ export function parseMessageId(id: string): ParsedMessageId | undefined {
 }
 
 export const EVENT_TYPES: readonly EventType[] = ['Alert', 'ResourceAdded', 'ResourceRemoved', 'ResourceUpdated', 'StatusChange', 'Other'];
-export const EVENT_ODATA_TYPE = '#Event.v1_7_0.Event';
-export const METRIC_REPORT_ODATA_TYPE = '#MetricReport.v1_3_0.MetricReport';
+export const EVENT_ODATA_TYPE = '#Event.v1_13_0.Event';
+export const METRIC_REPORT_ODATA_TYPE = '#MetricReport.v1_5_2.MetricReport';
 
 /** One member of Event.Events[], as stored in the event log (EventId filled at read). */
 export interface EventRecordBody {

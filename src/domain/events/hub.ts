@@ -20,6 +20,7 @@ import {
   DEFAULT_MAX_EVENTS_TO_QUEUE,
   DEFAULT_RETRY_POLICY,
   SubscriptionStore,
+  checkBackupDestinations,
   checkDestination,
   checkHttpHeaders,
   checkMessageIds,
@@ -166,6 +167,7 @@ export class EventHub {
     this.makeRoom(requester, false);
     const destination = input.Destination ?? '';
     checkDestination(destination);
+    if (input.BackupDestinations) checkBackupDestinations(input.BackupDestinations);
     const known = this.prefixes();
     if (input.RegistryPrefixes) checkPrefixes(input.RegistryPrefixes, known);
     if (input.MessageIds) checkMessageIds(input.MessageIds);
@@ -174,6 +176,7 @@ export class EventHub {
     const record: SubscriptionRecord = {
       Id: this.subs.allocateId(),
       Destination: destination,
+      BackupDestinations: input.BackupDestinations ?? [],
       Context: input.Context ?? '',
       Protocol: 'Redfish',
       SubscriptionType: 'RedfishEvent',
@@ -199,12 +202,14 @@ export class EventHub {
   update(id: string, input: SubscriptionInput): void {
     const s = this.subs.get(id);
     if (!s) throw this.notFoundOrReadOnly(id);
+    if (input.BackupDestinations) checkBackupDestinations(input.BackupDestinations);
     if (input.RegistryPrefixes) checkPrefixes(input.RegistryPrefixes, this.prefixes());
     if (input.MessageIds) checkMessageIds(input.MessageIds);
     if (input.HttpHeaders) checkHttpHeaders(input.HttpHeaders);
     const vendor = input.Oem?.Vendor ?? {};
     const next: SubscriptionRecord = {
       ...s,
+      BackupDestinations: input.BackupDestinations ?? s.BackupDestinations,
       Context: input.Context ?? s.Context,
       RegistryPrefixes: input.RegistryPrefixes ?? s.RegistryPrefixes,
       MessageIds: input.MessageIds ?? s.MessageIds,

@@ -30,6 +30,8 @@ export interface VendorSubscriptionSettings {
 export interface SubscriptionRecord extends EventFilterSpec {
   Id: string;
   Destination: string;
+  /** Listeners that take the events, in order, when Destination does not (dmtf dialect); absent in older stores. */
+  BackupDestinations?: string[];
   Context: string;
   Protocol: 'Redfish';
   SubscriptionType: 'RedfishEvent' | 'SSE';
@@ -43,6 +45,7 @@ export interface SubscriptionRecord extends EventFilterSpec {
 
 export interface SubscriptionInput {
   Destination?: string;
+  BackupDestinations?: string[];
   Context?: string;
   Protocol?: 'Redfish';
   EventFormatType?: 'Event' | 'MetricReport';
@@ -69,7 +72,8 @@ const RESERVED_HEADERS = new Set([
 ]);
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-export function checkDestination(destination: string): void {
+/** A listener URL (Destination, or a BackupDestinations member named by `property`). */
+export function checkDestination(destination: string, property = 'Destination'): void {
   let url: URL | undefined;
   try {
     url = new URL(destination);
@@ -78,8 +82,12 @@ export function checkDestination(destination: string): void {
   }
   // Events 1: deliveries are HTTPS POSTs, so only an https:// URL with a host can work.
   if (!url || url.protocol !== 'https:' || !url.hostname || url.username || url.password) {
-    throw baseError('PropertyValueFormatError', destination, 'Destination').about('Destination');
+    throw baseError('PropertyValueFormatError', destination, property).about(property);
   }
+}
+
+export function checkBackupDestinations(backups: readonly string[]): void {
+  backups.forEach((b, i) => checkDestination(b, `BackupDestinations/${i}`));
 }
 
 export function checkHttpHeaders(headers: readonly Record<string, string>[]): void {

@@ -3,12 +3,16 @@
 // reboot", such as the UEFI system ROM) are staged and written by UEFI at
 // the next POST, which is when a real server activates them. Flashing the
 // controller's own firmware ends with a controller reset (sessions end).
+// An update applied OnTargetReset (DMTF apply time) stages every image: the
+// controller's own at its next reset (Manager.Reset), the rest at the next
+// POST; its task stays Pending until the last of them is active.
 import type { EventBus } from '../events/bus.js';
 import type { Logs } from '../manager/logs.js';
 import { resourceEvent, vendorResourceEvent } from '../../messages/event-messages.js';
-import { RedfishError, vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { RedfishError, baseMessage, vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
 import type { ControllerLifecycle, HostLifecycle } from '../../platform/lifecycle.js';
-import { compareVersions, inventoryUri, type Inventory, type InventoryItem } from './inventory.js';
+import type { TaskHandle, Tasks } from '../tasks.js';
+import { compareVersions, inventoryUri, type Inventory, type InventoryItem, type PendingImage } from './inventory.js';
 import { imageDigest, type PackageDevice, type PackageInfo } from './package.js';
 import type { UpdateOperation, UpdateStatus } from './update-state.js';
 
@@ -37,6 +41,9 @@ export interface FlashResult {
 /** Versioning 8: controller firmware 2.10 or later needs 1.40 or later installed first. */
 export const UPGRADE_PATH = { from: '2.10', requires: '1.40' } as const;
 
+/** When an update is applied (DMTF's ApplyTime): as it arrives, or when its target next resets. */
+export type UpdateApplyTime = 'Immediate' | 'OnTargetReset';
+
 export interface FlasherDeps {
   inventory: Inventory;
   status: UpdateStatus;
@@ -44,6 +51,15 @@ export interface FlasherDeps {
   host: HostLifecycle;
   logs: Logs;
   events: EventBus;
+  /** Tasks of OnTargetReset updates are finished here, whenever their images activate. */
+  tasks: Pick<Tasks, 'handleOf'>;
+  /** The reset actions that activate staged images, named in the ResetRequired message of a pending update. */
+  resetActions: { controller: string; server: string };
+}
+
+/** The controller's own firmware activates at the controller's reset; every other image at the server's. */
+function activatedBy(item: InventoryItem): NonNullable<PendingImage['At']> {
+  return item.DeviceClass === 'BMC' ? 'ControllerReset' : 'ServerReset';
 }
 
 export class Flasher {
@@ -51,7 +67,8 @@ export class Flasher {
   failure?: (src: FlashSource) => string | undefined;
 
   constructor(private readonly d: FlasherDeps) {
-    d.host.onPost('UefiUpdates', () => this.applyPending());
+    d.host.onPost('UefiUpdates', () => this.applyPending('ServerReset'));
+    d.controller.onReset(() => this.applyPending('ControllerReset'));
   }
 
   /**
@@ -93,8 +110,13 @@ export class Flasher {
   /**
    * Flash a verified image. Runs inside the caller's operation when given,
    * otherwise as its own (refused with UpdateServiceBusy while busy).
+   * OnTargetReset stages it instead, for the reset of each target; `task`
+   * turns Pending, and completes when the last image is active.
    */
-  async apply(src: FlashSource, opts: { targets?: readonly string[]; op?: UpdateOperation } = {}): Promise<FlashResult> {
+  async apply(
+    src: FlashSource,
+    opts: { targets?: readonly string[]; op?: UpdateOperation; applyTime?: UpdateApplyTime; task?: TaskHandle } = {},
+  ): Promise<FlashResult> {
     const items = this.check(src.info, opts.targets);
     const injected = this.failure?.(src);
     if (injected) {
@@ -107,7 +129,7 @@ export class Flasher {
     const own = opts.op ? undefined : op;
     op.set('Updating');
     try {
-      const result = await this.write(src, items);
+      const result = opts.applyTime === 'OnTargetReset' ? await this.stageForReset(src, items, opts.task) : await this.write(src, items);
       own?.complete(result.messages[0]);
       if (result.controllerReset) await this.d.controller.reset();
       return result;
@@ -133,7 +155,7 @@ export class Flasher {
       const fresh = this.d.inventory.get(item.kind, item.Id) ?? item;
       const staged = !immediate && (src.info.type === 'B' || src.info.activation === 'AfterServerReboot');
       if (staged) {
-        this.d.inventory.save({ ...fresh, Pending: { Version: src.info.version, ImageDigest: digest, Component: src.filename } });
+        this.replaceStaged(fresh, { Version: src.info.version, ImageDigest: digest, Component: src.filename });
         const m = vendorMessage('FirmwareStaged', fresh.Name, src.info.version);
         this.d.logs.write('IML', m, inventoryUri(fresh));
         messages.push(m);
@@ -147,9 +169,61 @@ export class Flasher {
     return { outcomes, controllerReset, messages };
   }
 
-  private activate(item: InventoryItem, version: string, digest: string): ExtendedInfo {
-    const { Pending: _drop, ...rest } = item;
+  /** Stage every image for its target's reset; the task waits (Pending) with what it waits for. */
+  private async stageForReset(
+    src: FlashSource,
+    items: { item: InventoryItem; device: PackageDevice }[],
+    task: TaskHandle | undefined,
+  ): Promise<FlashResult> {
+    const outcomes: FlashOutcome[] = [];
+    const resets = new Set<NonNullable<PendingImage['At']>>();
+    for (const { item, device } of items) {
+      const digest = await imageDigest(src.path, src.info, device);
+      const fresh = this.d.inventory.get(item.kind, item.Id) ?? item;
+      const at = activatedBy(fresh);
+      resets.add(at);
+      this.replaceStaged(fresh, { Version: src.info.version, ImageDigest: digest, Component: src.filename, At: at, TaskId: task?.id });
+      const key = at === 'ControllerReset' ? 'FirmwareStagedForControllerReset' : 'FirmwareStaged';
+      this.d.logs.write('IML', vendorMessage(key, fresh.Name, src.info.version), inventoryUri(fresh));
+      outcomes.push({ uri: inventoryUri(fresh), name: fresh.Name, from: fresh.Version, to: src.info.version, activation: 'Staged' });
+    }
+    const messages = [...resets].map((at) =>
+      baseMessage(
+        'ResetRequired',
+        at === 'ControllerReset' ? this.d.resetActions.controller : this.d.resetActions.server,
+        'GracefulRestart',
+      ),
+    );
+    for (const m of messages) task?.pending(m);
+    return { outcomes, controllerReset: false, messages };
+  }
+
+  /** Stage an image on an item; a staged one it replaces is dropped, and so is the task that waited only for it. */
+  private replaceStaged(item: InventoryItem, pending: PendingImage): void {
+    this.d.inventory.save({ ...item, Pending: pending });
+    if (item.Pending?.TaskId !== pending.TaskId) this.releaseTask(item.Pending?.TaskId, 'cancel');
+  }
+
+  /** A task whose images are all active (complete) or no longer staged (cancel) ends; one still waiting for an image does not. */
+  private releaseTask(id: string | undefined, how: 'complete' | 'cancel', messages: ExtendedInfo[] = []): void {
+    if (id === undefined) return;
+    const all = [...this.d.inventory.list('firmware'), ...this.d.inventory.list('software')];
+    const handle = this.d.tasks.handleOf(id);
+    if (!handle) return;
+    if (all.some((i) => i.Pending?.TaskId === id)) {
+      for (const m of messages) handle.progress(50, m);
+      return;
+    }
+    if (how === 'complete') handle.complete(messages);
+    else handle.cancel();
+  }
+
+  /** Make an image the active one; `staged`: the item's staged image (its task is the caller's to finish). */
+  private activate(item: InventoryItem, version: string, digest: string, staged = false): ExtendedInfo {
+    const { Pending: dropped, ...rest } = item;
     this.d.inventory.save({ ...rest, Version: version, ImageDigest: digest, Corrupted: false });
+    // Flashed over an OnTargetReset image that was still staged: that update will not happen.
+    if (!staged) this.releaseTask(dropped?.TaskId, 'cancel');
     const m = vendorMessage('FirmwareUpdated', item.Name, item.Version, version);
     this.d.logs.write('IML', m, inventoryUri(item));
     this.d.events.publish(resourceEvent('ResourceChanged'), inventoryUri(item), 'ResourceUpdated');
@@ -158,11 +232,16 @@ export class Flasher {
     return m;
   }
 
-  /** UEFI writes the staged images during POST. */
-  private applyPending(): void {
+  /** UEFI writes the staged images during POST; the controller activates its own as it resets. Their tasks complete. */
+  private applyPending(at: NonNullable<PendingImage['At']>): void {
+    const done = new Map<string, ExtendedInfo[]>();
     for (const item of [...this.d.inventory.list('firmware'), ...this.d.inventory.list('software')]) {
-      if (item.Pending) this.activate(item, item.Pending.Version, item.Pending.ImageDigest);
+      const p = item.Pending;
+      if (!p || (p.At ?? 'ServerReset') !== at) continue;
+      const m = this.activate(item, p.Version, p.ImageDigest, true);
+      if (p.TaskId !== undefined) done.set(p.TaskId, [...(done.get(p.TaskId) ?? []), m]);
     }
+    for (const [id, messages] of done) this.releaseTask(id, 'complete', messages);
   }
 }
 

@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { ControllerLifecycle, HostLifecycle } from '../../platform/lifecycle.js';
 import type { DocumentStore } from '../../store/documents.js';
 import { Downloader } from './download.js';
-import { Flasher } from './flasher.js';
+import { Flasher, type FlasherDeps } from './flasher.js';
 import { IntegrityScanner } from './integrity.js';
 import { Inventory } from './inventory.js';
 import { ComponentRepository } from './repository.js';
@@ -41,12 +41,24 @@ export interface FirmwareDeps {
   logs: Logs;
   events: EventBus;
   log: Logger;
+  /** Where OnTargetReset updates keep their tasks, and the resets they wait for. */
+  tasks: FlasherDeps['tasks'];
+  resetActions: FlasherDeps['resetActions'];
 }
 
 export function createFirmwareServices(d: FirmwareDeps): FirmwareServices {
   const inventory = new Inventory(d.store, d.factoryVersions);
   const status = new UpdateStatus(d.store);
-  const flasher = new Flasher({ inventory, status, controller: d.controller, host: d.host, logs: d.logs, events: d.events });
+  const flasher = new Flasher({
+    inventory,
+    status,
+    controller: d.controller,
+    host: d.host,
+    logs: d.logs,
+    events: d.events,
+    tasks: d.tasks,
+    resetActions: d.resetActions,
+  });
   return {
     inventory,
     status,

@@ -18,9 +18,20 @@ export interface InventoryItem {
   ImageDigest: string;
   /** Simulated flash contents no longer match ImageDigest (injected corruption). */
   Corrupted?: boolean;
-  /** A flash written but not active yet: applied at the next server boot. */
-  Pending?: { Version: string; ImageDigest: string; Component: string };
+  /** A flash written but not active yet: applied at the next server boot, or at the next controller reset (`At`). */
+  Pending?: PendingImage;
   ReleaseDate?: string;
+}
+
+/** A staged image. */
+export interface PendingImage {
+  Version: string;
+  ImageDigest: string;
+  Component: string;
+  /** The reset that activates it: the server's (POST; absent in older stores) or the controller's. */
+  At?: 'ServerReset' | 'ControllerReset';
+  /** The task of an OnTargetReset update, completed when its last image activates. */
+  TaskId?: string;
 }
 
 /** The factory contents of a new controller. */

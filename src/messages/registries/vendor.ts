@@ -236,6 +236,14 @@ export const VENDOR_REGISTRY = {
       paramTypes: ['string', 'string'],
       resolution: 'Restart the server to activate the new firmware.',
     },
+    FirmwareStagedForControllerReset: {
+      description:
+        'A management controller firmware image was staged (apply time OnTargetReset) and activates at the next controller reset.',
+      message: 'The update of %1 to version %2 is staged and is applied at the next reset of the management controller.',
+      severity: 'OK',
+      paramTypes: ['string', 'string'],
+      resolution: 'Reset the management controller (Manager.Reset) to activate the new firmware.',
+    },
     FirmwareUpdated: {
       description: 'A firmware image was flashed.',
       message: '%1 was updated from version %2 to version %3.',

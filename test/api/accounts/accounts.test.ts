@@ -27,7 +27,7 @@ describe('AccountService accounts', () => {
     const r = await create({ UserName: 'op1', Password: 'op1-password', RoleId: 'Operator' });
     assert.equal(r.status, 201);
     assert.equal(r.headers.location, r.body['@odata.id']);
-    assert.equal(r.body['@odata.type'], '#ManagerAccount.v1_10_0.ManagerAccount');
+    assert.equal(r.body['@odata.type'], '#ManagerAccount.v1_14_1.ManagerAccount');
     assert.equal(r.body.Password, null);
     assert.equal(r.body.RoleId, 'Operator');
     assert.equal(r.body.Enabled, true);

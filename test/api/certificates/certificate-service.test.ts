@@ -29,7 +29,7 @@ describe('CertificateService', () => {
   it('is linked from the root, lists the certificates installed, and shows the HTTPS one', async () => {
     assert.equal((await svc.get('/redfish/v1/', { auth: 'none' })).body.CertificateService['@odata.id'], SERVICE);
     const service = await svc.get(SERVICE);
-    assert.equal(service.body['@odata.type'], '#CertificateService.v1_0_8.CertificateService');
+    assert.equal(service.body['@odata.type'], '#CertificateService.v1_2_1.CertificateService');
     assert.equal(service.body.Actions['#CertificateService.GenerateCSR'].target, GENERATE);
     assert.equal(service.body.Actions['#CertificateService.ReplaceCertificate'].target, REPLACE);
     const locations = await svc.get(service.body.CertificateLocations['@odata.id']);
@@ -45,7 +45,7 @@ describe('CertificateService', () => {
     assert.equal(np.body.HTTPS.Certificates['@odata.id'], HTTPS_CERTS);
     assert.deepEqual((await svc.get(HTTPS_CERTS)).body.Members, [{ '@odata.id': HTTPS_CERT }]);
     const cert = await svc.get(HTTPS_CERT);
-    assert.equal(cert.body['@odata.type'], '#Certificate.v1_8_0.Certificate');
+    assert.equal(cert.body['@odata.type'], '#Certificate.v1_11_0.Certificate');
     const served = await servedFingerprint(svc.port);
     assert.equal(new X509Certificate(cert.body.CertificateString).fingerprint256, served);
     assert.equal(cert.body.Subject.CommonName, cert.body.Issuer.CommonName, 'the generated one is self-signed');

@@ -25,7 +25,7 @@ describe('chassis', () => {
   it('describes a rack-mount server with its links and the VendorServerChassis extension', async () => {
     const r = await svc.get(CHASSIS);
     assert.equal(r.status, 200);
-    assert.equal(r.body['@odata.type'], '#Chassis.v1_23_0.Chassis');
+    assert.equal(r.body['@odata.type'], '#Chassis.v1_28_0.Chassis');
     assert.equal(r.body.ChassisType, 'RackMount');
     assert.equal(r.body.Manufacturer, 'Vendor');
     assert.ok(r.body.Model);

@@ -46,7 +46,7 @@ describe('chassis power', () => {
   it('answers what Ansible GetPsuInventory and GetChassisPower read', async () => {
     const r = await svc.get(POWER);
     assert.equal(r.status, 200);
-    assert.equal(r.body['@odata.type'], '#Power.v1_7_0.Power');
+    assert.equal(r.body['@odata.type'], '#Power.v1_7_3.Power');
     // GetPsuInventory: every supply's identity, rating and status.
     const psus = r.body.PowerSupplies;
     assert.equal(psus.length, 2);
@@ -101,7 +101,7 @@ describe('chassis power', () => {
 
   it('serves PowerSubsystem and its PowerSupplies with the same supplies', async () => {
     const s = (await svc.get(SUBSYSTEM)).body;
-    assert.equal(s['@odata.type'], '#PowerSubsystem.v1_1_0.PowerSubsystem');
+    assert.equal(s['@odata.type'], '#PowerSubsystem.v1_1_3.PowerSubsystem');
     assert.equal(s.CapacityWatts, 800);
     assert.deepEqual(s.PowerSupplies, { '@odata.id': SUPPLIES });
     assert.equal(s.PowerSupplyRedundancy[0].RedundancyType, 'NPlusM');
@@ -113,7 +113,7 @@ describe('chassis power', () => {
     );
     const one = (await svc.get(`${SUPPLIES}1/`)).body;
     const legacy = (await svc.get(POWER)).body.PowerSupplies[0];
-    assert.equal(one['@odata.type'], '#PowerSupply.v1_5_0.PowerSupply');
+    assert.equal(one['@odata.type'], '#PowerSupply.v1_6_0.PowerSupply');
     assert.equal(one.SerialNumber, legacy.SerialNumber);
     assert.equal(one.PowerCapacityWatts, 800);
     assert.deepEqual(one.Location.PartLocation, { ServiceLabel: 'Power Supply 1', LocationType: 'Bay', LocationOrdinalValue: 1 });
@@ -269,7 +269,7 @@ describe('chassis power', () => {
     const sensor = async (id: string) => (await svc.get(`${SENSORS}${id}/`)).body;
 
     const cpu = await sensor('CPU1Temp');
-    assert.equal(cpu['@odata.type'], '#Sensor.v1_2_0.Sensor');
+    assert.equal(cpu['@odata.type'], '#Sensor.v1_12_0.Sensor');
     assert.equal(cpu.ReadingType, 'Temperature');
     assert.equal(cpu.ReadingUnits, 'Cel');
     assert.equal(cpu.PhysicalContext, 'CPU');

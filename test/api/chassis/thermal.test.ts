@@ -22,7 +22,7 @@ describe('thermal', () => {
   it('serves temperatures and fans with readings, thresholds and status', async () => {
     const r = await svc.get(THERMAL);
     assert.equal(r.status, 200);
-    assert.equal(r.body['@odata.type'], '#Thermal.v1_7_0.Thermal');
+    assert.equal(r.body['@odata.type'], '#Thermal.v1_7_3.Thermal');
     const temps = r.body.Temperatures;
     assert.ok(temps.length >= 10);
     const cpu = temps.find((t: any) => t.Name === '02-CPU 1');

@@ -62,7 +62,7 @@ describe('event delivery', () => {
     assert.equal(d.headers.authorization, 'Bearer listener-secret');
     assert.equal(d.headers['x-extra'], '1');
     assert.match(String(d.headers['content-type']), /^application\/json/);
-    assert.equal(d.body['@odata.type'], '#Event.v1_7_0.Event');
+    assert.equal(d.body['@odata.type'], '#Event.v1_13_0.Event');
     assert.equal(d.body.Context, 'ctx-A');
     assert.equal(d.body.Name, 'Event Array');
     assert.equal(typeof d.body.Id, 'string');

@@ -21,7 +21,7 @@ describe('EventService', () => {
   it('shows the service with its defaults, prefixes, SSE URI and test action (point 1)', async () => {
     const r = await svc.get(ES);
     assert.equal(r.status, 200);
-    assert.equal(r.body['@odata.type'], '#EventService.v1_10_0.EventService');
+    assert.equal(r.body['@odata.type'], '#EventService.v1_12_0.EventService');
     assert.equal(r.body.ServiceEnabled, true);
     assert.equal(r.body.DeliveryRetryAttempts, 3);
     assert.equal(r.body.DeliveryRetryIntervalSeconds, 30);
@@ -123,7 +123,7 @@ describe('subscriptions', () => {
     assert.equal(r.status, 201);
     assert.match(r.headers.location ?? '', /^\/redfish\/v1\/EventService\/Subscriptions\/\d+\/$/);
     assert.equal(r.body['@odata.id'], r.headers.location);
-    assert.equal(r.body['@odata.type'], '#EventDestination.v1_13_0.EventDestination');
+    assert.equal(r.body['@odata.type'], '#EventDestination.v1_16_0.EventDestination');
     assert.equal(r.body.Protocol, 'Redfish');
     assert.equal(r.body.SubscriptionType, 'RedfishEvent');
     assert.equal(r.body.EventFormatType, 'Event');

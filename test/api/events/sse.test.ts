@@ -130,7 +130,7 @@ describe('server-sent events', () => {
       );
       assert.equal(ours.length, 2);
       assert.notEqual(ours[0]!.id, ours[1]!.id);
-      assert.equal(ours[0]!.data['@odata.type'], '#Event.v1_7_0.Event');
+      assert.equal(ours[0]!.data['@odata.type'], '#Event.v1_13_0.Event');
       assert.equal(ours[0]!.data.Events[0].EventId, ours[0]!.id);
       assert.equal(ours[0]!.data.Events[0].Message, 'The logical drive 1 of the array controller in Slot 1 is erasing.');
     } finally {

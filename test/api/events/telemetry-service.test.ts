@@ -39,7 +39,7 @@ describe('TelemetryService metric reports', () => {
     assert.deepEqual(root.body.TelemetryService, { '@odata.id': TS });
     const t = await svc.get(TS);
     assert.equal(t.status, 200);
-    assert.equal(t.body['@odata.type'], '#TelemetryService.v1_2_1.TelemetryService');
+    assert.equal(t.body['@odata.type'], '#TelemetryService.v1_4_1.TelemetryService');
     assert.deepEqual(t.body.MetricReports, { '@odata.id': REPORTS });
     const defs = await svc.get(t.body.MetricReportDefinitions['@odata.id']);
     assert.deepEqual(defs.body.Members, [{ '@odata.id': DEF }]);
@@ -60,7 +60,7 @@ describe('TelemetryService metric reports', () => {
     await svc.clock.advance(60_000);
     await waitFor(() => reports.received.length === 1, 'the report delivery');
     const sent = reports.received[0]!.body;
-    assert.equal(sent['@odata.type'], '#MetricReport.v1_3_0.MetricReport');
+    assert.equal(sent['@odata.type'], '#MetricReport.v1_5_2.MetricReport');
     assert.equal(sent.Context, 'metrics');
     assert.equal(sent.Id, 'SensorReadings');
     assert.deepEqual(sent.MetricReportDefinition, { '@odata.id': DEF });

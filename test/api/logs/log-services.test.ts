@@ -52,7 +52,7 @@ describe('log services', () => {
     assert.deepEqual(mgr.body.Members, [{ '@odata.id': IEL }]);
 
     const iml = await svc.get(IML);
-    assert.equal(iml.body['@odata.type'], '#LogService.v1_6_0.LogService');
+    assert.equal(iml.body['@odata.type'], '#LogService.v1_9_0.LogService');
     assert.equal(iml.body.Id, 'IML');
     assert.equal(iml.body.Name, 'Integrated Management Log');
     assert.equal(iml.body.OverWritePolicy, 'WrapsWhenFull');
@@ -80,7 +80,7 @@ describe('log services', () => {
     assert.ok(list.body['Members@odata.count'] >= 1);
     const first = await svc.get(list.body.Members[0]['@odata.id']);
     assert.equal(first.status, 200);
-    assert.equal(first.body['@odata.type'], '#LogEntry.v1_11_0.LogEntry');
+    assert.equal(first.body['@odata.type'], '#LogEntry.v1_21_0.LogEntry');
     assert.equal(first.body.EntryType, 'Oem');
     assert.equal(first.body.OemRecordFormat, 'Vendor-IML');
     assert.match(first.body.Created, /^2026-11-22T08:0\d:\d\dZ$/);

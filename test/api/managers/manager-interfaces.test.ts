@@ -38,7 +38,7 @@ describe('manager interfaces', () => {
     const r = await svc.get(NIC);
     assert.equal(r.status, 200);
     const n = r.body;
-    assert.equal(n['@odata.type'], '#EthernetInterface.v1_9_0.EthernetInterface');
+    assert.equal(n['@odata.type'], '#EthernetInterface.v1_12_4.EthernetInterface');
     assert.match(n.MACAddress, /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/);
     assert.equal(parseInt(n.MACAddress.slice(0, 2), 16) & 0x03, 0x02, 'locally administered unicast');
     assert.equal(n.PermanentMACAddress, n.MACAddress);
@@ -138,7 +138,7 @@ describe('manager interfaces', () => {
 
   it('SerialInterface: 115200 8N1 by default, writable within the allowed values, kept across a restart', async () => {
     const s = (await svc.get(SERIAL)).body;
-    assert.equal(s['@odata.type'], '#SerialInterface.v1_1_0.SerialInterface');
+    assert.equal(s['@odata.type'], '#SerialInterface.v1_3_0.SerialInterface');
     assert.deepEqual(
       [s.InterfaceEnabled, s.SignalType, s.BitRate, s.Parity, s.DataBits, s.StopBits, s.FlowControl, s.ConnectorType],
       [true, 'Rs232', '115200', 'None', '8', '1', 'None', 'DB9 Male'],
@@ -156,7 +156,7 @@ describe('manager interfaces', () => {
 
   it('HostInterface: a network host interface not reachable from outside; InterfaceEnabled writable and kept', async () => {
     const h = (await svc.get(HI)).body;
-    assert.equal(h['@odata.type'], '#HostInterface.v1_3_0.HostInterface');
+    assert.equal(h['@odata.type'], '#HostInterface.v1_3_3.HostInterface');
     assert.equal(h.HostInterfaceType, 'NetworkHostInterface');
     assert.equal(h.ExternallyAccessible, false);
     assert.equal(h.InterfaceEnabled, true);

@@ -33,7 +33,7 @@ describe('managers', () => {
   it('describes the BMC: firmware, UUID, clock, links and actions', async () => {
     const r = await svc.get(MANAGER);
     assert.equal(r.status, 200);
-    assert.equal(r.body['@odata.type'], '#Manager.v1_18_0.Manager');
+    assert.equal(r.body['@odata.type'], '#Manager.v1_24_0.Manager');
     assert.equal(r.body.ManagerType, 'BMC');
     assert.equal(r.body.FirmwareVersion, svc.running.services.firmware.controllerVersion());
     assert.equal(r.body.UUID, (await svc.get('/redfish/v1/', { auth: 'none' })).body.UUID);
@@ -128,7 +128,7 @@ describe('managers', () => {
   it('NetworkProtocol shows HTTPS on the service port, HTTP off, and NTP', async () => {
     const r = await svc.get(NP, { auth: 'basic' });
     assert.equal(r.status, 200);
-    assert.equal(r.body['@odata.type'], '#ManagerNetworkProtocol.v1_10_0.ManagerNetworkProtocol');
+    assert.equal(r.body['@odata.type'], '#ManagerNetworkProtocol.v1_12_0.ManagerNetworkProtocol');
     assert.deepEqual(r.body.HTTPS, { Port: svc.port, ProtocolEnabled: true, Certificates: { '@odata.id': `${NP}HTTPS/Certificates/` } });
     assert.equal(r.body.HTTP.ProtocolEnabled, false);
     assert.deepEqual(r.body.NTP, { Port: 123, ProtocolEnabled: false, NTPServers: [] });

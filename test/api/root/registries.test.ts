@@ -73,7 +73,7 @@ describe('registries, $metadata and schemas', () => {
     const ids: string[] = r.body.Members.map((m: { '@odata.id': string }) => m['@odata.id']);
     assert.ok(ids.some((i) => /\/Session\.v1_\d+_\d+\/$/.test(i)));
     const session = await svc.get(ids.find((i) => /\/Session\.v/.test(i))!);
-    assert.equal(session.body['@odata.type'], '#JsonSchemaFile.v1_1_4.JsonSchemaFile');
+    assert.equal(session.body['@odata.type'], '#JsonSchemaFile.v1_1_5.JsonSchemaFile');
     assert.match(session.body.Location[0].PublicationUri, /^http:\/\/redfish\.dmtf\.org\/schemas\/v1\/Session\.v1_\d+_\d+\.json$/);
     const vendor = await svc.get(ids.find((i) => i.includes('/VendorSession.'))!);
     const schema = await svc.get(vendor.body.Location[0].Uri);

@@ -14,7 +14,7 @@ describe('service root', () => {
     assert.equal(r.status, 200);
     assert.equal(r.headers['odata-version'], '4.0');
     assert.equal(r.body['@odata.id'], '/redfish/v1/');
-    assert.equal(r.body['@odata.type'], '#ServiceRoot.v1_16_0.ServiceRoot');
+    assert.equal(r.body['@odata.type'], '#ServiceRoot.v1_20_0.ServiceRoot');
     assert.match(r.body['@odata.etag'], /^W\/"/);
     assert.equal(r.headers.etag, r.body['@odata.etag']);
     assert.match(r.body.UUID, /^[0-9a-f-]{36}$/);

@@ -33,7 +33,7 @@ describe('BIOS current and pending areas', () => {
     assert.equal(r.status, 200);
     assert.equal(r.headers.allow, 'GET, HEAD');
     const b = r.body;
-    assert.equal(b['@odata.type'], '#Bios.v1_2_0.Bios');
+    assert.equal(b['@odata.type'], '#Bios.v1_2_3.Bios');
     assert.equal(b.AttributeRegistry, BIOS_REGISTRY_ID);
     assert.ok(Object.keys(b.Attributes).length >= 150);
     assert.equal(b.Attributes.SerialConsoleBaudRate, 'Baud115200');
@@ -323,7 +323,7 @@ describe('BIOS attribute registry', () => {
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['content-encoding'], 'gzip');
     const reg = JSON.parse(gunzipSync(Buffer.from(await res.body.arrayBuffer())).toString('utf8'));
-    assert.match(reg['@odata.type'], /^#AttributeRegistry\.v1_3_\d+\.AttributeRegistry$/);
+    assert.match(reg['@odata.type'], /^#AttributeRegistry\.v1_4_0\.AttributeRegistry$/);
     assert.equal(reg.Id, BIOS_REGISTRY_ID);
     assert.equal(`${reg.Id}`, (await svc.get(`${SYS}Bios/`)).body.AttributeRegistry);
     assert.equal(reg.Id, `BiosAttributeRegistryU30.v${reg.RegistryVersion.replace(/\./g, '_')}`);

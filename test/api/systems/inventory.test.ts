@@ -89,7 +89,7 @@ describe('hardware inventory (default profile)', () => {
     const sys = (await svc.get(SYS)).body;
     assert.equal(cpus.length, 2);
     const c = cpus[0];
-    assert.equal(c['@odata.type'], '#Processor.v1_8_0.Processor');
+    assert.equal(c['@odata.type'], '#Processor.v1_22_0.Processor');
     assert.deepEqual(
       [c.Id, c.Socket, c.ProcessorType, c.ProcessorArchitecture, c.InstructionSet, c.Manufacturer],
       ['1', 'Proc 1', 'CPU', 'x86', 'x86-64', 'Intel(R) Corporation'],
@@ -120,7 +120,7 @@ describe('hardware inventory (default profile)', () => {
     const dimms = await members(svc, `${SYS}Memory/`);
     assert.equal(dimms.length, 24);
     const m = dimms.find((x) => x.Id === 'proc1dimm1');
-    assert.equal(m['@odata.type'], '#Memory.v1_4_0.Memory');
+    assert.equal(m['@odata.type'], '#Memory.v1_23_0.Memory');
     assert.deepEqual(
       [m.DeviceLocator, m.CapacityMiB, m.MemoryDeviceType, m.OperatingSpeedMhz, m.RankCount, m.ErrorCorrection, m.Manufacturer],
       ['PROC 1 DIMM 1', 32768, 'DDR4', 2933, 2, 'MultiBitECC', 'Samsung'],
@@ -140,7 +140,7 @@ describe('hardware inventory (default profile)', () => {
     const ifaces = await members(svc, `${SYS}EthernetInterfaces/`);
     assert.equal(ifaces.length, 6);
     const e = ifaces[0];
-    assert.equal(e['@odata.type'], '#EthernetInterface.v1_9_0.EthernetInterface');
+    assert.equal(e['@odata.type'], '#EthernetInterface.v1_12_4.EthernetInterface');
     assert.match(e.MACAddress, /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/);
     assert.equal(e.PermanentMACAddress, e.MACAddress);
     assert.deepEqual([e.LinkStatus, e.SpeedMbps, e.InterfaceEnabled], ['LinkUp', 1000, true]);
@@ -162,7 +162,7 @@ describe('hardware inventory (default profile)', () => {
       ['DA000000', 'DC080000'],
     );
     const a = adapters[1];
-    assert.equal(a['@odata.type'], '#NetworkAdapter.v1_5_0.NetworkAdapter');
+    assert.equal(a['@odata.type'], '#NetworkAdapter.v1_14_0.NetworkAdapter');
     assert.deepEqual(
       [a.Manufacturer, a.PartNumber, a.Controllers[0].ControllerCapabilities.NetworkPortCount],
       ['Mellanox', '817753-B21', 2],
@@ -171,7 +171,7 @@ describe('hardware inventory (default profile)', () => {
     assert.deepEqual(a.Location.PartLocation, { ServiceLabel: 'PCI-E Slot 1', LocationType: 'Slot', LocationOrdinalValue: 1 });
     assert.deepEqual(a.Controllers[0].Links.PCIeDevices, [{ '@odata.id': `${CH}PCIeDevices/3/` }]);
     const ports = await members(svc, a.Ports['@odata.id']);
-    assert.equal(ports[0]['@odata.type'], '#Port.v1_4_0.Port');
+    assert.equal(ports[0]['@odata.type'], '#Port.v1_18_0.Port');
     assert.deepEqual(
       ports.map((p) => [p.Id, p.PortProtocol, p.LinkStatus, p.CurrentSpeedGbps, p.MaxSpeedGbps]),
       [
@@ -186,7 +186,7 @@ describe('hardware inventory (default profile)', () => {
   it('serves PCIe devices and functions; a NIC function links its port interface', async () => {
     const devices = await members(svc, `${CH}PCIeDevices/`);
     const nic = devices.find((x) => x.Id === '2');
-    assert.equal(nic['@odata.type'], '#PCIeDevice.v1_9_0.PCIeDevice');
+    assert.equal(nic['@odata.type'], '#PCIeDevice.v1_21_0.PCIeDevice');
     assert.deepEqual(
       [nic.DeviceType, nic.PCIeInterface.PCIeType, nic.PCIeInterface.LanesInUse, nic.Slot.Location.PartLocation.LocationType],
       ['MultiFunction', 'Gen2', 4, 'Embedded'],
@@ -194,7 +194,7 @@ describe('hardware inventory (default profile)', () => {
     const fns = await members(svc, nic.PCIeFunctions['@odata.id']);
     assert.equal(fns.length, 4);
     const f = fns[1];
-    assert.equal(f['@odata.type'], '#PCIeFunction.v1_2_0.PCIeFunction');
+    assert.equal(f['@odata.type'], '#PCIeFunction.v1_7_0.PCIeFunction');
     assert.deepEqual(
       [f.FunctionId, f.DeviceClass, f.VendorId, f.DeviceId, f.ClassCode],
       [1, 'NetworkController', '0x14e4', '0x1657', '0x020000'],

@@ -78,7 +78,7 @@ describe('secure boot', () => {
     it('starts with the default keys enrolled (User Mode) and Secure Boot off', async () => {
       const r = await svc.get(SB);
       assert.equal(r.status, 200, r.text);
-      assert.equal(r.body['@odata.type'], '#SecureBoot.v1_1_0.SecureBoot');
+      assert.equal(r.body['@odata.type'], '#SecureBoot.v1_1_2.SecureBoot');
       assert.equal(r.body['@odata.id'], SB);
       assert.equal(r.body.SecureBootEnable, false);
       assert.equal(r.body.SecureBootCurrentBoot, 'Disabled');
@@ -171,7 +171,7 @@ describe('secure boot', () => {
       for (const [id, name] of TABLE) {
         const d = await svc.get(`${DBS}${id}/`);
         assert.equal(d.status, 200);
-        assert.equal(d.body['@odata.type'], '#SecureBootDatabase.v1_0_0.SecureBootDatabase');
+        assert.equal(d.body['@odata.type'], '#SecureBootDatabase.v1_0_3.SecureBootDatabase');
         assert.equal(d.body.Id, id);
         assert.equal(d.body.DatabaseId, id);
         assert.equal(d.body.Name, name);
@@ -241,7 +241,7 @@ describe('secure boot', () => {
       const g = await svc.get(location);
       assert.equal(g.status, 200);
       const c = g.body;
-      assert.equal(c['@odata.type'], '#Certificate.v1_8_0.Certificate');
+      assert.equal(c['@odata.type'], '#Certificate.v1_11_0.Certificate');
       assert.equal(c.CertificateString, pem);
       assert.equal(c.CertificateType, 'PEM');
       assert.deepEqual(c.Subject, {
@@ -430,7 +430,7 @@ describe('secure boot', () => {
       const list = await members(`${DBS}dbxDefault/Signatures/`);
       assert.ok(list.length >= 4);
       const s = (await svc.get(list[0] as string)).body;
-      assert.equal(s['@odata.type'], '#Signature.v1_0_2.Signature');
+      assert.equal(s['@odata.type'], '#Signature.v1_0_3.Signature');
       assert.match(s.SignatureString, /^[0-9A-F]{64}$/);
       assert.equal(s.SignatureTypeRegistry, 'UEFI');
       assert.equal(s.SignatureType, 'EFI_CERT_SHA256_GUID');

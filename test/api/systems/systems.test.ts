@@ -37,7 +37,7 @@ describe('ComputerSystem', () => {
     const r = await svc.get(SYS);
     assert.equal(r.status, 200);
     const b = r.body;
-    assert.equal(b['@odata.type'], '#ComputerSystem.v1_20_0.ComputerSystem');
+    assert.equal(b['@odata.type'], '#ComputerSystem.v1_27_0.ComputerSystem');
     assert.equal(b.PowerState, 'Off');
     assert.equal(b.Bios['@odata.id'], `${SYS}Bios/`);
     assert.equal(b.SecureBoot['@odata.id'], `${SYS}SecureBoot/`);
@@ -258,7 +258,7 @@ describe('Boot', () => {
     assert.ok(strings.includes('NIC.LOM.1.1.IPv4'));
     assert.ok(strings.includes('HD.Emb.1.2'));
     for (const r of all) {
-      assert.equal(r.body['@odata.type'], '#BootOption.v1_0_0.BootOption');
+      assert.equal(r.body['@odata.type'], '#BootOption.v1_0_6.BootOption');
       assert.match(r.body.BootOptionReference, /^Boot[0-9A-F]{4}$/);
       assert.ok(r.body.DisplayName && r.body.UefiDevicePath);
       assert.match(r.body.Oem.Vendor.StructuredBootString, /^[A-Za-z]+\.[A-Za-z]+\.\d+(\.\d+)?(\.[A-Za-z0-9]+)?$/);

@@ -30,7 +30,7 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
     assert.equal(r.status, 202, JSON.stringify(r.body));
     const monitor = r.headers.location as string;
     assert.match(monitor, /^\/redfish\/v1\/TaskService\/TaskMonitors\/[0-9a-f]+\/$/);
-    assert.equal(r.body['@odata.type'], '#Task.v1_7_3.Task');
+    assert.equal(r.body['@odata.type'], '#Task.v1_7_4.Task');
     await svc.running.services.tasks.whenDone(r.body.Id);
     return monitor;
   };
@@ -90,7 +90,7 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
     const names: string[] = [];
     for (const m of col.body.Members) {
       const item = (await svc.get(m['@odata.id'])).body;
-      assert.equal(item['@odata.type'], '#SoftwareInventory.v1_10_0.SoftwareInventory');
+      assert.equal(item['@odata.type'], '#SoftwareInventory.v1_13_0.SoftwareInventory');
       assert.equal(typeof item.Version, 'string');
       assert.equal(typeof item.Updateable, 'boolean');
       assert.ok(Array.isArray(item.Oem.Vendor.Targets));
