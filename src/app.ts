@@ -282,8 +282,8 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     log,
     tasks,
     resetActions: {
-      controller: `/redfish/v1/Managers/${encodeURIComponent(config.managerId)}/Actions/Manager.Reset/`,
-      server: `/redfish/v1/Systems/${encodeURIComponent(config.systemId)}/Actions/ComputerSystem.Reset/`,
+      controller: uris.manager('Actions', 'Manager.Reset'),
+      server: uris.system('Actions', 'ComputerSystem.Reset'),
     },
   });
   const virtualMedia = new VirtualMedia({
