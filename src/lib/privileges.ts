@@ -66,8 +66,22 @@ export function vendorPrivilegesOfRole(role: RoleId): VendorPrivileges {
 }
 
 /**
- * The effective privilege set of an account. The vendor booleans are the truth;
- * standard privileges follow from them the way the vendor maps them.
+ * The vendor privileges whose rights together make up ConfigureComponents: power and reset, virtual
+ * media, and the host's BIOS, NIC and storage configuration. Each grants only its own part.
+ */
+const COMPONENT_PRIVILEGES: readonly VendorPrivilege[] = [
+  'VirtualPowerAndResetPriv',
+  'VirtualMediaPriv',
+  'HostBIOSConfigPriv',
+  'HostNICConfigPriv',
+  'HostStorageConfigPriv',
+];
+
+/**
+ * The effective privilege set of an account. The vendor booleans are the truth; a standard
+ * privilege follows from them only when the account holds everything it covers, so no vendor
+ * privilege alone grants more than what the vendor documents for it (iLO: VirtualMediaPriv is
+ * virtual media only, never the power limit or the UID light).
  */
 export function effectivePrivileges(vendor: VendorPrivileges): Set<Privilege> {
   const set = new Set<Privilege>();
@@ -77,15 +91,7 @@ export function effectivePrivileges(vendor: VendorPrivileges): Set<Privilege> {
   set.add('ConfigureSelf');
   if (vendor.ManagerConfigPriv) set.add('ConfigureManager');
   if (vendor.UserConfigPriv) set.add('ConfigureUsers');
-  if (
-    vendor.VirtualPowerAndResetPriv ||
-    vendor.HostBIOSConfigPriv ||
-    vendor.HostNICConfigPriv ||
-    vendor.HostStorageConfigPriv ||
-    vendor.VirtualMediaPriv
-  ) {
-    set.add('ConfigureComponents');
-  }
+  if (COMPONENT_PRIVILEGES.every((p) => vendor[p])) set.add('ConfigureComponents');
   return set;
 }
 
@@ -124,6 +130,9 @@ export const Priv = {
   /** Manager settings: the vendor's ManagerConfigPriv. */
   managerConfig: [['ManagerConfigPriv']] as PrivilegeRule,
   powerAndReset: [['VirtualPowerAndResetPriv']] as PrivilegeRule,
+  /** The power limit (capping throttles the host): iLO's power settings, or the power privilege. */
+  powerLimit: [['ManagerConfigPriv'], ['VirtualPowerAndResetPriv']] as PrivilegeRule,
+  /** BIOS, boot and the server's identity (AssetTag, HostName, the UID light): the vendor's HostBIOSConfigPriv. */
   hostBios: [['HostBIOSConfigPriv']] as PrivilegeRule,
   /** Inserting and ejecting virtual media: the vendor's VirtualMediaPriv. */
   virtualMedia: [['VirtualMediaPriv']] as PrivilegeRule,

@@ -4,8 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { roleOf, STANDARD_PRIVILEGES, VENDOR_PRIVILEGES, type VendorPrivilege } from '../../src/lib/privileges.js';
-import { actionPath } from '../../src/protocol/routes.js';
-import { ADMIN_PASSWORD, ADMIN_USER, messageIds, startTestService, type TestService } from '../support/service.js';
+import { actionPath, paramNamesOf } from '../../src/protocol/routes.js';
+import { addMemberToEveryCollection } from '../support/members.js';
+import { crawlRoutes } from '../support/route-walk.js';
+import { ADMIN_PASSWORD, ADMIN_USER, messageIds, startTestService, type RequestOptions, type TestService } from '../support/service.js';
 import { addComponent } from '../support/update-queue.js';
 
 const PASSWORD = 'Matrix-Pass-1';
@@ -193,6 +195,112 @@ describe('privilege matrix', () => {
       }
     });
   }
+});
+
+/**
+ * What each vendor privilege alone lets an account write, as the vendor documents it: the first rule
+ * whose pattern matches "METHOD template" names the privileges any one of which grants the write.
+ * Every write route must match a rule, so a new route needs a line here.
+ */
+const WRITE_POLICY: readonly (readonly [RegExp, readonly VendorPrivilege[]])[] = [
+  [/\/VirtualMedia\//, ['VirtualMediaPriv']],
+  [/\/Storage\//, ['HostStorageConfigPriv']],
+  [/\/LogServices\//, ['ManagerConfigPriv']],
+  [/^POST \/redfish\/v1\/Systems\/\{SystemId\}\/Actions\//, ['VirtualPowerAndResetPriv']],
+  // The server's identity and firmware settings: BIOS, Secure Boot, boot, AssetTag, the UID light.
+  [/^\w+ \/redfish\/v1\/Systems\/\{SystemId\}\/(Bios\/|SecureBoot\/|$)/, ['HostBIOSConfigPriv']],
+  [/^PATCH \/redfish\/v1\/Chassis\/\{ChassisId\}\/$/, ['HostBIOSConfigPriv']],
+  // Power capping throttles the host: iLO's power settings (manager configuration) or power control.
+  [/^PATCH \/redfish\/v1\/Chassis\/\{ChassisId\}\/Power\/$/, ['ManagerConfigPriv', 'VirtualPowerAndResetPriv']],
+  [/\/Chassis\/\{ChassisId\}\/Thermal(Subsystem)?\/Actions\//, ['ManagerConfigPriv']],
+  [/ \/redfish\/v1\/AccountService\//, ['UserConfigPriv']],
+  [
+    / \/redfish\/v1\/(Managers|EventService|TelemetryService|UpdateService|CertificateService|TaskService|SessionService)\//,
+    ['ManagerConfigPriv'],
+  ],
+];
+
+describe('each vendor privilege alone, over every write of the route table', () => {
+  let svc: TestService;
+  const accounts: { privilege: VendorPrivilege; user: string }[] = [];
+  before(async () => {
+    svc = await startTestService({ config: { maxSessions: 64 } });
+    await addMemberToEveryCollection(svc);
+    for (const privilege of VENDOR_PRIVILEGES) {
+      const booleans = Object.fromEntries(VENDOR_PRIVILEGES.map((p) => [p, p === 'LoginPriv' || p === privilege])) as Record<
+        VendorPrivilege,
+        boolean
+      >;
+      const user = `alone-${privilege.toLowerCase()}`;
+      const body = { UserName: user, Password: PASSWORD, RoleId: roleOf(booleans), Oem: { Vendor: { Privileges: booleans } } };
+      const r = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', { body });
+      assert.equal(r.status, 201, r.text);
+      accounts.push({ privilege, user });
+    }
+  });
+  after(() => svc.close());
+
+  it('grants each write to exactly the vendor privileges documented for it, and nothing broader', async () => {
+    const known = await crawlRoutes(svc);
+    const writes: { name: string; uri: string; method: string; granted: readonly VendorPrivilege[] }[] = [];
+    const unplaced: string[] = [];
+    const place = (name: string, uri: string, method: string) => {
+      const granted = WRITE_POLICY.find(([pattern]) => pattern.test(name))?.[1];
+      if (granted) writes.push({ name, uri, method, granted });
+      else unplaced.push(name);
+    };
+    for (const route of svc.running.services.routes.routes()) {
+      if (route.outside) continue;
+      // A route without parameters has one URI, crawled or not (HttpPushUri is a plain string).
+      const match = known.get(route) ?? (paramNamesOf(route.path).length ? undefined : { uri: route.path });
+      const writable = ['post', 'patch', 'put', 'delete'].some((m) => route[m as 'post']) || route.actions?.length;
+      if (!writable) continue;
+      assert.ok(match, `the crawl reaches ${route.path}`);
+      for (const m of ['post', 'patch', 'put', 'delete'] as const) {
+        if (route[m] && !route[m].open) place(`${m.toUpperCase()} ${route.path}`, match.uri, m.toUpperCase());
+      }
+      for (const a of route.actions ?? []) place(`POST ${actionPath(route, a.def)}`, actionPath({ path: match.uri }, a.def), 'POST');
+    }
+    assert.deepEqual(unplaced, [], 'every write route has a rule in WRITE_POLICY');
+    assert.ok(writes.length > 60, `${writes.length} writes`);
+
+    const wrong: string[] = [];
+    for (const { privilege, user } of accounts) {
+      const auth = { user, password: PASSWORD };
+      for (const w of writes) {
+        // Defused: a body that is not JSON, or an If-Match no ETag matches. Privileges are checked
+        // before either, so a permitted write is refused for its body (400) or precondition (412).
+        const type = w.uri.endsWith('/upload/') ? 'multipart/form-data; boundary=x' : 'application/json';
+        const o: RequestOptions =
+          w.method === 'DELETE' ? { headers: { 'if-match': 'W/"none"' } } : { rawBody: '{', headers: { 'content-type': type } };
+        const r = await svc.req(w.method, w.uri, { auth, ...o });
+        const refused = r.status === 403 && messageIds(r.body).includes('Base.1.12.InsufficientPrivilege');
+        const expected = w.granted.includes(privilege);
+        if (refused === expected || (!refused && r.status < 400))
+          wrong.push(`${privilege} alone: ${w.name} -> ${r.status} ${messageIds(r.body)}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
+
+  it('lets VirtualMediaPriv or HostNICConfigPriv alone change neither the power limit nor the AssetTag nor the UID light', async () => {
+    const chassis = '/redfish/v1/Chassis/1/';
+    const before = (await svc.get(chassis)).body;
+    const limit = (await svc.get(`${chassis}Power/`)).body.PowerControl[0].PowerLimit.LimitInWatts;
+    for (const privilege of ['VirtualMediaPriv', 'HostNICConfigPriv'] as const) {
+      const auth = { user: `alone-${privilege.toLowerCase()}`, password: PASSWORD };
+      const writes = [
+        svc.req('PATCH', `${chassis}Power/`, { auth, body: { PowerControl: [{ PowerLimit: { LimitInWatts: 300 } }] } }),
+        svc.req('PATCH', chassis, { auth, body: { AssetTag: 'stolen' } }),
+        svc.req('PATCH', chassis, { auth, body: { LocationIndicatorActive: !before.LocationIndicatorActive } }),
+      ];
+      for (const r of await Promise.all(writes)) assert.equal(r.status, 403, `${privilege}: ${r.text}`);
+    }
+    const after = (await svc.get(chassis)).body;
+    assert.equal(after.AssetTag, before.AssetTag);
+    assert.equal(after.LocationIndicatorActive, before.LocationIndicatorActive);
+    assert.equal((await svc.get(`${chassis}Power/`)).body.PowerControl[0].PowerLimit.LimitInWatts, limit);
+  });
 });
 
 describe('route table', () => {

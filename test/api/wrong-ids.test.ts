@@ -6,20 +6,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { paramNamesOf, splitPath, type Match } from '../../src/protocol/routes.js';
 import { addMemberToEveryCollection } from '../support/members.js';
+import { crawlRoutes } from '../support/route-walk.js';
 import { messageIds, startTestService, type TestService } from '../support/service.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 const WRONG = 'no-such-id';
-
-function links(v: unknown, out: Set<string>): void {
-  if (Array.isArray(v)) return v.forEach((x) => links(x, out));
-  if (!v || typeof v !== 'object') return;
-  for (const [k, x] of Object.entries(v)) {
-    if (['@odata.id', 'target', 'Uri', 'ComponentUri', 'TaskMonitor'].includes(k) && typeof x === 'string' && x.startsWith('/redfish/v1/'))
-      out.add(x.split('#')[0] as string);
-    else links(x, out);
-  }
-}
 
 /** The URI with the parameter at `position` (counted among parameters) replaced. */
 function withWrong(match: Match, template: string, position: number): string {
@@ -41,21 +32,7 @@ describe('wrong ids', () => {
   it('answers 404 ResourceMissingAtURI for a wrong id in every position of every route, for every method', async () => {
     const routes = svc.running.services.routes;
     // Crawl: a URI that exists, per route.
-    const known = new Map<object, Match>();
-    const seen = new Set<string>();
-    const queue = ['/redfish/v1/'];
-    while (queue.length && seen.size < 3000) {
-      const uri = queue.shift() as string;
-      if (seen.has(uri)) continue;
-      seen.add(uri);
-      const m = routes.match(uri);
-      if (m && !known.has(m.route)) known.set(m.route, m);
-      const r = await svc.get(uri);
-      if (r.status !== 200 || !r.body) continue;
-      const found = new Set<string>();
-      links(r.body, found);
-      for (const l of found) if (!seen.has(l) && !l.includes('/Actions/')) queue.push(l);
-    }
+    const known = await crawlRoutes(svc);
 
     const failures: string[] = [];
     const unreached: string[] = [];

@@ -174,6 +174,7 @@ export function registerChassisRoutes(routes: RouteTable, d: ChassisDeps): void 
     path: '/redfish/v1/Chassis/{ChassisId}/',
     type: ChassisType,
     get: { privilege: Priv.login, handler: h.getChassis },
-    patch: { privilege: Priv.configureComponents, handler: h.patchChassis },
+    // The server's UID light and asset tag: the same privilege as on the system (HostBIOSConfigPriv).
+    patch: { privilege: Priv.hostBios, handler: h.patchChassis },
   });
 }

@@ -335,7 +335,7 @@ export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
     path: '/redfish/v1/Chassis/{ChassisId}/Power/',
     type: PowerType,
     get: { privilege: Priv.login, handler: getPower },
-    patch: { privilege: Priv.configureComponents, handler: patchPower },
+    patch: { privilege: Priv.powerLimit, handler: patchPower },
   });
   routes.add({
     path: '/redfish/v1/Chassis/{ChassisId}/PowerSubsystem/',

@@ -246,7 +246,7 @@ export function registerSystemRoutes(routes: RouteTable, d: SystemDeps): void {
     type: ComputerSystemType,
     get: { privilege: Priv.login, handler: h.getSystem },
     // One privilege for every writable property (Boot, AssetTag, HostName, the UID light): HostBIOSConfigPriv,
-    // which grants ConfigureComponents; the chassis takes ConfigureComponents alone for the same light.
+    // as the chassis takes for the same light and tag.
     patch: { privilege: Priv.hostBios, handler: h.patchSystem },
     actions: [
       action(RESET_ACTION, Priv.powerAndReset, h.postReset),

@@ -117,7 +117,7 @@ describe('chassis', () => {
     assert.equal(tooLong.status, 400);
   });
 
-  it('needs ConfigureComponents to PATCH', async () => {
+  it('needs HostBIOSConfigPriv to PATCH (the UID light and AssetTag, as on the system)', async () => {
     const a = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
       body: { UserName: 'reader', Password: 'Reader-Pass-123', RoleId: 'ReadOnly' },
     });

@@ -210,7 +210,7 @@ describe('chassis power', () => {
       assert.ok([200, 204].includes((await svc.req('PATCH', POWER, { body: limitBody(w) })).status), String(w));
   });
 
-  it('lets only ConfigureComponents change the limit', async () => {
+  it('lets only the power or manager-configuration privilege change the limit', async () => {
     const reader = { user: 'power-reader', password: 'Reader-Pass-123' };
     await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
       body: { UserName: reader.user, Password: reader.password, RoleId: 'ReadOnly' },

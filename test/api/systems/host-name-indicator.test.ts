@@ -130,7 +130,7 @@ describe('ComputerSystem HostName and the UID light', () => {
     assert.equal(denied.status, 403);
     assert.equal((await svc.get(SYS)).body.HostName, 'op-set');
     assert.equal((await svc.get(SYS)).body.LocationIndicatorActive, false);
-    // The chassis light takes ConfigureComponents, which a ReadOnly user lacks too.
+    // The chassis light takes HostBIOSConfigPriv too, which a ReadOnly user lacks.
     assert.equal((await svc.req('PATCH', CHASSIS, { body: { LocationIndicatorActive: true }, auth: reader })).status, 403);
   });
 });
