@@ -14,3 +14,15 @@ export function isWellFormedUnicode(text: string): boolean {
 export function toWellFormedUnicode(text: string): string {
   return text.replace(/\p{Surrogate}/gu, '\ufffd');
 }
+
+/** Characters that render as nothing (zero-width spaces and joiners, soft hyphens...). */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/**
+ * A name as compared for sameness (Unicode NFKC_Casefold, closely): compatibility forms become their
+ * plain letters (full-width `ａ` is `a`), case is folded (`ß` is `ss`) and invisible characters go,
+ * so `ATKADMIN`, `ａｔｋａｄｍｉｎ` and `atk\u200badmin` are all the name `atkadmin`.
+ */
+export function nameKey(name: string): string {
+  return name.normalize('NFKC').replace(INVISIBLE, '').toUpperCase().toLowerCase().normalize('NFKC');
+}

@@ -4,6 +4,7 @@
 // user names, the account limit, and the enabled administrator that always
 // remains. Each broken rule is the registry error the client gets.
 import { roleOf, vendorPrivilegesOfRole, type RoleId, type VendorPrivileges } from '../../lib/privileges.js';
+import { nameKey } from '../../lib/unicode.js';
 import { baseError, vendorError } from '../../messages/errors.js';
 import { unlocked } from './account-policy.js';
 import type { AccountRecord } from './accounts.js';
@@ -50,10 +51,14 @@ export function privilegesFor(
   return merged;
 }
 
-/** Refuse a user name another account has. */
+/**
+ * Refuse a user name another account has, or one that only looks different: the same after case
+ * folding and Unicode NFKC (`ATKADMIN` or full-width letters next to `atkadmin`).
+ */
 export function requireUniqueUserName(accounts: readonly AccountRecord[], userName: string, except?: string): void {
-  if (accounts.some((a) => a.UserName === userName && a.Id !== except)) {
-    throw baseError('ResourceAlreadyExists', 'ManagerAccount', 'UserName', userName);
+  const key = nameKey(userName);
+  if (accounts.some((a) => a.Id !== except && nameKey(a.UserName) === key)) {
+    throw baseError('ResourceAlreadyExists', 'ManagerAccount', 'UserName', userName).about('UserName');
   }
 }
 

@@ -68,6 +68,34 @@ describe('AccountService accounts', () => {
     assert.ok(!short.text.includes('"abc"'));
   });
 
+  it('refuses a new user name that only looks different from a taken one (case, full-width, invisible characters)', async () => {
+    const first = await create({ UserName: 'atkadmin', Password: 'atkadmin-pass', RoleId: 'ReadOnly' });
+    assert.equal(first.status, 201, first.text);
+    const other = await create({ UserName: 'someone', Password: 'someone-pass', RoleId: 'ReadOnly' });
+    assert.equal(other.status, 201, other.text);
+    for (const lookalike of [
+      'ATKADMIN',
+      'AtkAdmin',
+      '\uff41\uff54\uff4b\uff41\uff44\uff4d\uff49\uff4e',
+      'atk\u200badmin',
+      '\uff21TKADMIN',
+    ]) {
+      const posted = await create({ UserName: lookalike, Password: 'lookalike-pass', RoleId: 'Administrator' });
+      assert.equal(posted.status, 409, `${lookalike}: ${posted.text}`);
+      const info = posted.body.error['@Message.ExtendedInfo'][0];
+      assert.equal(info.MessageId, 'Base.1.12.ResourceAlreadyExists');
+      assert.deepEqual(info.MessageArgs, ['ManagerAccount', 'UserName', lookalike]);
+      assert.deepEqual(info.RelatedProperties, ['#/UserName']);
+      const renamed = await svc.req('PATCH', other.headers.location as string, { body: { UserName: lookalike } });
+      assert.equal(renamed.status, 409, `${lookalike}: ${renamed.text}`);
+      assert.deepEqual(messageIds(renamed.body), ['Base.1.12.ResourceAlreadyExists']);
+    }
+    assert.equal((await svc.get(other.headers.location as string)).body.UserName, 'someone');
+    // Its own name in another case is still its own.
+    assert.equal((await svc.req('PATCH', first.headers.location as string, { body: { UserName: 'AtkAdmin' } })).status, 200);
+    assert.equal((await svc.get(first.headers.location as string)).body.UserName, 'AtkAdmin');
+  });
+
   it('keeps RoleId and the vendor privilege booleans consistent', async () => {
     const custom = await create({
       UserName: 'custom',

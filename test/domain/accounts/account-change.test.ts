@@ -233,7 +233,16 @@ describe('new accounts and removals', () => {
   const cases: [name: string, accounts: AccountRecord[], userName: string, max: number, expected: string][] = [
     ['a free name below the limit', [admin, op], 'new', 3, 'ok'],
     ['a taken name', [admin, op], 'op', 3, '409 Base.ResourceAlreadyExists(ManagerAccount,UserName,op)'],
-    ['names differing in case', [admin, op], 'OP', 3, 'ok'],
+    ['a name differing in case only', [admin, op], 'OP', 3, '409 Base.ResourceAlreadyExists(ManagerAccount,UserName,OP)'],
+    [
+      'a name in full-width letters',
+      [admin, op],
+      '\uff4f\uff50',
+      3,
+      '409 Base.ResourceAlreadyExists(ManagerAccount,UserName,\uff4f\uff50)',
+    ],
+    ['a name with a zero-width space', [admin, op], 'o\u200bp', 3, '409 Base.ResourceAlreadyExists(ManagerAccount,UserName,o\u200bp)'],
+    ['a name with an accented letter', [admin, op], 'op\u00e9', 3, 'ok'],
     ['at the limit', [admin, op, ro], 'new', 3, '400 Base.CreateLimitReachedForResource()'],
     ['at the limit with a taken name: the limit first', [admin, op, ro], 'op', 3, '400 Base.CreateLimitReachedForResource()'],
   ];
