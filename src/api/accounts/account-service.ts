@@ -152,16 +152,20 @@ function accountServiceHandlers(s: AccountServiceDeps) {
   }
 
   async function patchAccount(ctx: PatchContext<AccountPath, typeof ManagerAccountType.properties>): Promise<void> {
-    const before = present(s.accounts.get(ctx.params.AccountId), ctx);
+    const id = ctx.params.AccountId;
     const change = accountChange(ctx.body);
-    let after = changedAccount(before, change, { accounts: s.accounts.list(), mayManageAccounts: mayManageAccounts(ctx.principal) });
-    if (change.Password !== undefined) {
-      s.accountPolicy.checkPassword(change.Password);
-      after = await s.accounts.withPassword(after, change.Password);
-    }
-    // After the password: an administrator may set a new password and require its change at once.
-    if (change.PasswordChangeRequired !== undefined) after.PasswordChangeRequired = change.PasswordChangeRequired;
-    s.accounts.save(after);
+    const rules = (current: AccountRecord, accounts: readonly AccountRecord[], hash?: string) =>
+      changedAccount(current, change, { accounts, mayManageAccounts: mayManageAccounts(ctx.principal) }, hash);
+    // A change refused as things are costs no hash...
+    rules(present(s.accounts.get(id), ctx), s.accounts.list());
+    if (change.Password !== undefined) s.accountPolicy.checkPassword(change.Password);
+    const hash = change.Password !== undefined ? await s.accounts.hashPassword(change.Password) : undefined;
+    // ...and every rule is checked again on the accounts as they are once it is made, in the same step
+    // as the write: a concurrent change is neither lost nor able to leave no enabled administrator.
+    const { before, after } = present(
+      s.accounts.update(id, (current, accounts) => rules(current, accounts, hash)),
+      ctx,
+    );
     // A new password or a disabled account ends the account's other sessions.
     if (change.Password !== undefined || (before.Enabled && !after.Enabled)) {
       for (const session of s.sessions.list()) {

@@ -7,7 +7,7 @@ import { roleOf, vendorPrivilegesOfRole, type RoleId, type VendorPrivileges } fr
 import { nameKey } from '../../lib/unicode.js';
 import { baseError, vendorError } from '../../messages/errors.js';
 import { unlocked } from './account-policy.js';
-import type { AccountRecord } from './accounts.js';
+import { withPasswordHash, type AccountRecord } from './accounts.js';
 
 /** What a client asks to change of an account; every part is optional. */
 export interface AccountChange {
@@ -80,12 +80,13 @@ export function requireAdministratorLeft(
 }
 
 /**
- * The account after a change, all but its password (hashed by the caller) and
- * PasswordChangeRequired (set after the password, which clears it). The rules,
- * in the order their errors win: who may change what, Locked only false, a free
- * user name, role and switches that agree, an enabled administrator remaining.
+ * The account after a change. The rules, in the order their errors win: who may change what, Locked
+ * only false, a free user name, role and switches that agree, an enabled administrator remaining.
+ * The new password comes hashed (the caller hashes it before checking, so the check and the write
+ * are one step); without the hash the change is only checked. A new password clears
+ * PasswordChangeRequired, which the change may then set again (an administrator may require it).
  */
-export function changedAccount(before: AccountRecord, change: AccountChange, facts: AccountFacts): AccountRecord {
+export function changedAccount(before: AccountRecord, change: AccountChange, facts: AccountFacts, passwordHash?: string): AccountRecord {
   const given = Object.entries(change).filter(([, v]) => v !== undefined);
   if (!facts.mayManageAccounts && given.some(([k]) => k !== 'Password')) throw baseError('InsufficientPrivilege');
   if (change.Locked === true) throw baseError('PropertyValueIncorrect', 'Locked', 'true');
@@ -99,5 +100,7 @@ export function changedAccount(before: AccountRecord, change: AccountChange, fac
   }
   if (change.Locked === false) after = unlocked(after);
   requireAdministratorLeft(facts.accounts, before, after);
+  if (passwordHash !== undefined) after = withPasswordHash(after, passwordHash);
+  if (change.PasswordChangeRequired !== undefined) after.PasswordChangeRequired = change.PasswordChangeRequired;
   return after;
 }

@@ -38,6 +38,11 @@ export interface NewAccount {
   PasswordChangeRequired?: boolean;
 }
 
+/** The account with a new password hash, which clears PasswordChangeRequired. */
+export function withPasswordHash(record: AccountRecord, PasswordHash: string): AccountRecord {
+  return { ...record, PasswordHash, PasswordChangeRequired: false };
+}
+
 export class Accounts {
   private readonly docs: DocumentCollection<AccountRecord>;
   private readonly listeners: ((id: string) => void)[] = [];
@@ -80,7 +85,7 @@ export class Accounts {
   async create(input: NewAccount, check?: () => void, passwordHash?: string): Promise<AccountRecord> {
     const privileges = { ...vendorPrivilegesOfRole(input.RoleId), ...input.Privileges };
     // A hash made already (a fleet's first administrator) is taken as it is.
-    const PasswordHash = passwordHash ?? (await hashPassword(input.Password, this.scryptLogN));
+    const PasswordHash = passwordHash ?? (await this.hashPassword(input.Password));
     check?.();
     const record: AccountRecord = {
       Id: this.nextId(),
@@ -103,20 +108,42 @@ export class Accounts {
     this.changed(record.Id);
   }
 
+  /**
+   * Change an account in one step: `next` gets the account and every account as stored at this
+   * moment, and what it returns is written before anything else runs. Slow parts (a password hash)
+   * are made before, so every rule `next` checks holds when the change lands. Undefined when the
+   * account is gone.
+   */
+  update(
+    id: string,
+    next: (current: AccountRecord, all: readonly AccountRecord[]) => AccountRecord,
+  ): { before: AccountRecord; after: AccountRecord } | undefined {
+    const before = this.docs.get(id);
+    if (!before) return undefined;
+    const after = next(before, this.docs.list());
+    this.save(after);
+    return { before, after };
+  }
+
   /** Store login bookkeeping (failure counters, lockout) without announcing a change: caches stay valid. */
   saveQuietly(record: AccountRecord): void {
     this.docs.put(record.Id, record);
   }
 
-  async setPassword(record: AccountRecord, password: string): Promise<AccountRecord> {
-    const updated = await this.withPassword(record, password);
-    this.save(updated);
-    return updated;
+  /** A hash of `password` at this controller's cost, made before the change that stores it is checked. */
+  hashPassword(password: string): Promise<string> {
+    return hashPassword(password, this.scryptLogN);
+  }
+
+  /** Set an account's password: hashed first, then written onto the account as it is by then. */
+  async setPassword(record: AccountRecord, password: string): Promise<AccountRecord | undefined> {
+    const hash = await this.hashPassword(password);
+    return this.update(record.Id, (current) => withPasswordHash(current, hash))?.after;
   }
 
   /** The record with a new password hash (not stored), which clears PasswordChangeRequired. */
   async withPassword(record: AccountRecord, password: string): Promise<AccountRecord> {
-    return { ...record, PasswordHash: await hashPassword(password, this.scryptLogN), PasswordChangeRequired: false };
+    return withPasswordHash(record, await this.hashPassword(password));
   }
 
   setRole(record: AccountRecord, role: RoleId): AccountRecord {

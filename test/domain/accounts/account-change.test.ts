@@ -166,7 +166,7 @@ describe('changedAccount', () => {
     });
   }
 
-  it('forgets failed logins when unlocking, and leaves the password and its flag alone', () => {
+  it('forgets failed logins when unlocking, and leaves the password alone without a new hash', () => {
     const locked = account('3', 'op', 'Operator', {
       Locked: true,
       LockedUntil: 9,
@@ -174,13 +174,19 @@ describe('changedAccount', () => {
       LastFailedLogin: 8,
       PasswordChangeRequired: true,
     });
-    const after = changedAccount(
-      locked,
-      { Locked: false, Password: 'new-secret', PasswordChangeRequired: false },
-      { accounts: [admin, locked], mayManageAccounts: true },
-    );
+    const after = changedAccount(locked, { Locked: false, Password: 'new-secret' }, { accounts: [admin, locked], mayManageAccounts: true });
     assert.deepEqual({ ...after }, { ...locked, Locked: false, LockedUntil: undefined, FailedLogins: 0, LastFailedLogin: undefined });
     assert.equal(locked.Locked, true, 'the record given is not changed');
+  });
+
+  it('stores the new password hash, which clears PasswordChangeRequired unless the change sets it again', () => {
+    const pending = account('3', 'op', 'Operator', { PasswordChangeRequired: true });
+    const facts = { accounts: [admin, pending], mayManageAccounts: true };
+    const changed = changedAccount(pending, { Password: 'new-secret' }, facts, 'new-hash');
+    assert.deepEqual([changed.PasswordHash, changed.PasswordChangeRequired], ['new-hash', false]);
+    const required = changedAccount(pending, { Password: 'new-secret', PasswordChangeRequired: true }, facts, 'new-hash');
+    assert.deepEqual([required.PasswordHash, required.PasswordChangeRequired], ['new-hash', true]);
+    assert.equal(pending.PasswordHash, 'not-a-hash', 'the record given is not changed');
   });
 });
 
