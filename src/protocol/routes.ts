@@ -213,6 +213,11 @@ export function actionPath(
   return `${route.path}Actions/${def.oem ? oem : ''}${def.name}/`;
 }
 
+/** The URI of the resource an action URI acts on (what its `target` hangs under). */
+export function resourceOfAction(actionUri: string): string {
+  return actionUri.replace(/Actions\/.*$/, '');
+}
+
 /** Path templates split once per process: every route table of a fleet declares the same ones. */
 const templates = new Map<string, { template: readonly string[]; paramNames: readonly string[] }>();
 

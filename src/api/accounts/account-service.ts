@@ -16,7 +16,6 @@ import { MAX_PASSWORD_LENGTH } from '../../domain/accounts/account-policy.js';
 import { DirectorySettingsStore, type DirectoryKind } from '../../domain/accounts/directory-settings.js';
 import type { AccountRecord } from '../../domain/accounts/accounts.js';
 import { Priv, ROLES, ROLE_IDS, type RoleId } from '../../lib/privileges.js';
-import { resourceEvent } from '../../messages/event-messages.js';
 import { collectionOf } from '../../protocol/description.js';
 import type { Principal } from '../../protocol/principal.js';
 import { collection, created } from '../../protocol/reply.js';
@@ -25,7 +24,7 @@ import type { Services } from '../services.js';
 import { AccountServiceType, ManagerAccountType, NewAccountBody, RoleType } from './account-types.js';
 import { registerCertificateMappingRoutes, type CertificateMappingDeps } from './certificate-mapping.js';
 
-export type AccountServiceDeps = Pick<Services, 'rootLinks' | 'config' | 'store' | 'accounts' | 'accountPolicy' | 'sessions' | 'events'> &
+export type AccountServiceDeps = Pick<Services, 'rootLinks' | 'config' | 'store' | 'accounts' | 'accountPolicy' | 'sessions'> &
   CertificateMappingDeps;
 
 type AccountPath = '/redfish/v1/AccountService/Accounts/{AccountId}/';
@@ -113,7 +112,6 @@ function accountServiceHandlers(s: AccountServiceDeps) {
       directories.change({ LDAP, ActiveDirectory });
       s.accountPolicy.update(policy);
     });
-    s.events.publish(resourceEvent('ResourceChanged'), '/redfish/v1/AccountService/', 'ResourceUpdated');
   }
 
   function getAccounts() {
@@ -141,7 +139,6 @@ function accountServiceHandlers(s: AccountServiceDeps) {
       PasswordChangeRequired: b.PasswordChangeRequired,
     };
     const record = await s.accounts.create(input, admissible);
-    s.events.publish(resourceEvent('ResourceCreated'), accountUri(record.Id), 'ResourceAdded');
     return created(accountUri(record.Id), accountBody(s, record));
   }
 
@@ -172,14 +169,12 @@ function accountServiceHandlers(s: AccountServiceDeps) {
         if (session.AccountId === after.Id && session.Id !== ctx.principal.sessionId) s.sessions.delete(session.Id, 'account');
       }
     }
-    s.events.publish(resourceEvent('ResourceChanged'), accountUri(after.Id), 'ResourceUpdated');
   }
 
   function deleteAccount(ctx: Context<AccountPath>): void {
     const a = present(s.accounts.get(ctx.params.AccountId), ctx);
     requireAdministratorLeft(s.accounts.list(), a, undefined);
     s.accounts.delete(a.Id); // ends its sessions and certificate mappings (onChange)
-    s.events.publish(resourceEvent('ResourceRemoved'), accountUri(a.Id), 'ResourceRemoved');
   }
 
   function getRoles() {

@@ -4,14 +4,13 @@
 import { canonicalFingerprint, fingerprintOf, type CertificateMapping } from '../../domain/accounts/certificate-login.js';
 import { Priv } from '../../lib/privileges.js';
 import { baseError, vendorError } from '../../messages/errors.js';
-import { resourceEvent } from '../../messages/event-messages.js';
 import { CertificateError, parseCertificates } from '../../platform/x509-verify.js';
 import { collection, created } from '../../protocol/reply.js';
 import { missing, present, type Context, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { VendorCertificateMappingCollectionType, VendorCertificateMappingType } from './account-types.js';
 
-export type CertificateMappingDeps = Pick<Services, 'certificateLogin' | 'accounts' | 'events'>;
+export type CertificateMappingDeps = Pick<Services, 'certificateLogin' | 'accounts'>;
 
 type MappingPath = '/redfish/v1/AccountService/UserCertificateMapping/{MappingId}/';
 
@@ -67,7 +66,6 @@ function certificateMappingHandlers(s: CertificateMappingDeps) {
     const fp = fingerprintFrom(Fingerprint);
     if (cl.findMapping(fp)) throw baseError('ResourceAlreadyExists', 'VendorCertificateMapping', 'Fingerprint', fp);
     const m = cl.addMapping(account, fp);
-    s.events.publish(resourceEvent('ResourceCreated'), mappingUri(m.Id), 'ResourceAdded');
     return created(mappingUri(m.Id), mappingBody(m));
   }
 
@@ -77,7 +75,6 @@ function certificateMappingHandlers(s: CertificateMappingDeps) {
 
   function deleteMapping(ctx: Context<MappingPath>): void {
     if (!cl.deleteMapping(ctx.params.MappingId)) throw missing(ctx);
-    s.events.publish(resourceEvent('ResourceRemoved'), mappingUri(ctx.params.MappingId), 'ResourceRemoved');
   }
 
   return { getMappings, postMapping, getMapping, deleteMapping };

@@ -12,7 +12,16 @@ import { resourceEvent } from '../../messages/event-messages.js';
 import { CertificateError, describeCertificate } from '../../platform/x509-verify.js';
 import type { AuthRequest } from '../../protocol/auth.js';
 import { collection, created, existing, json } from '../../protocol/reply.js';
-import { action, missing, present, type ActionContext, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
+import {
+  action,
+  missing,
+  present,
+  resourceOfAction,
+  type ActionContext,
+  type Context,
+  type PatchContext,
+  type RouteTable,
+} from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import {
   GenerateCsrAction,
@@ -105,13 +114,12 @@ function securityServiceHandlers(s: SecurityServiceDeps) {
     if (enabled === undefined) return;
     if (enabled) requireFeature(s.licenseTier, 'CertificateLogin');
     cl.setEnabled(enabled);
-    s.events.publish(resourceEvent('ResourceChanged'), ctx.uri, 'ResourceUpdated');
   }
 
   function postImportCaCertificate(ctx: ActionContext<CertAuthPath, typeof ImportCACertificateAction>) {
     const { ca, created: isNew } = checked(() => cl.importCa(ctx.body.Certificate));
     s.https.setClientCAs(cl.caPems());
-    const uri = `${ctx.uri.replace(/Actions\/.*$/, '')}CACertificates/${ca.Id}/`;
+    const uri = `${resourceOfAction(ctx.uri)}CACertificates/${ca.Id}/`;
     // Answered like a POST to a collection: the new member with Location; the same CA again changes nothing.
     if (!isNew) return existing(uri, caBody(ca));
     s.events.publish(resourceEvent('ResourceCreated'), uri, 'ResourceAdded');
@@ -132,7 +140,6 @@ function securityServiceHandlers(s: SecurityServiceDeps) {
   function deleteCaCertificate(ctx: Context<CaCertificatePath>): void {
     if (!cl.deleteCa(ctx.params.CertificateId)) throw missing(ctx);
     s.https.setClientCAs(cl.caPems());
-    s.events.publish(resourceEvent('ResourceRemoved'), ctx.uri, 'ResourceRemoved');
   }
 
   function getHttpsCert(_ctx: Context<HttpsCertPath>) {
@@ -153,7 +160,7 @@ function securityServiceHandlers(s: SecurityServiceDeps) {
   function postImportCertificate(ctx: ActionContext<HttpsCertPath, typeof ImportCertificateAction>): void {
     const leaf = s.httpsCertificate.install(ctx.body.Certificate, 'Certificate');
     s.log.info({ subject: leaf.subject.replace(/\n/g, ', '), fingerprint: leaf.fingerprint256 }, 'HTTPS certificate replaced');
-    s.events.publish(resourceEvent('ResourceChanged'), ctx.uri.replace(/Actions\/.*$/, ''), 'ResourceUpdated');
+    s.events.publish(resourceEvent('ResourceChanged'), resourceOfAction(ctx.uri), 'ResourceUpdated');
   }
 
   return {

@@ -14,13 +14,14 @@ import {
 } from '../../domain/manager/virtual-media.js';
 import { Priv } from '../../lib/privileges.js';
 import { baseError, type RedfishError } from '../../messages/errors.js';
+import { resourceEvent } from '../../messages/event-messages.js';
 import { addCollection } from '../../protocol/collections.js';
 import { commonProps, defineAction, defineType, odataType, oem, ro, statusProp, t, type ActionDef } from '../../protocol/description.js';
 import { success } from '../../protocol/reply.js';
-import { action, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
+import { action, resourceOfAction, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
-export type VirtualMediaDeps = Pick<Services, 'virtualMedia'>;
+export type VirtualMediaDeps = Pick<Services, 'virtualMedia' | 'events'>;
 
 // The device's paths (under the manager and under the system), for its handlers' contexts.
 type MediaPath =
@@ -121,6 +122,9 @@ function insertRequest(p: ImageParams, errors: { format(): RedfishError; conflic
 
 function handlers(d: VirtualMediaDeps) {
   const vm = d.virtualMedia;
+  // The dispatcher announces a PATCH of the device; an action announces its own change, once.
+  const announce = (ctx: { uri: string }) =>
+    d.events.publish(resourceEvent('ResourceChanged'), resourceOfAction(ctx.uri), 'ResourceUpdated');
 
   function show(slot: MediaSlot) {
     const m = vm.media(slot.id);
@@ -156,11 +160,12 @@ function handlers(d: VirtualMediaDeps) {
     // DSP2046: eject before inserting another image.
     if (vm.media(id)) throw baseError('ResourceInUse');
     await vm.insert(id, { ...req, inserted: b.Inserted, writeProtected: b.WriteProtected }, ctx.principal.userName);
+    announce(ctx);
     return success();
   }
 
   function postEject(ctx: OnMedia<typeof EjectMediaAction>) {
-    vm.eject(ctx.params.VirtualMediaId, ctx.principal.userName);
+    if (vm.eject(ctx.params.VirtualMediaId, ctx.principal.userName)) announce(ctx);
     return success();
   }
 

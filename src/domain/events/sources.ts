@@ -45,13 +45,20 @@ export function watchSessions(bus: EventBus, sessions: Sessions): void {
 export interface ResourceWrite {
   method: string;
   uri: string;
+  status: number;
 }
 
-/** The dispatcher's onWrite hook: ResourceEvent messages for API writes. */
+/**
+ * The dispatcher's onWrite hook: the one source of ResourceCreated, ResourceChanged and
+ * ResourceRemoved for the resource an API write addresses. Handlers announce only what else
+ * changed (and actions, which the hook does not see), so each change is one event.
+ */
 export function resourceWriteEvents(bus: EventBus): (w: ResourceWrite) => void {
   return (w) => {
     // The control API (/control/) is not a Redfish resource: its writes are simulated events of their own.
     if (!w.uri.startsWith('/redfish/')) return;
+    // Accepted (a task): nothing changed yet; the area announces the change when it happens.
+    if (w.status === 202) return;
     if (w.method === 'POST') bus.publish(resourceEvent('ResourceCreated'), w.uri, 'ResourceAdded');
     else if (w.method === 'DELETE') bus.publish(resourceEvent('ResourceRemoved'), w.uri, 'ResourceRemoved');
     else bus.publish(resourceEvent('ResourceChanged'), w.uri, 'ResourceUpdated');

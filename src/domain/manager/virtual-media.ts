@@ -4,7 +4,9 @@
 // CA) before it answers, so a bad URI fails the request rather than the boot;
 // nothing of the image is kept. The media stays in across controller and
 // service restarts (EjectPolicy Persistent). At boot the ROM asks which device
-// has media (RemovableMedia), and the boot shows in the IML.
+// has media (RemovableMedia), and the boot shows in the IML. A client's change
+// is announced where it is asked for (the dispatcher for a PATCH, the action
+// handlers); this module announces only what the boot changes.
 import type { BootOptionDef, OverrideTarget, RemovableMedia } from '../bios/boot.js';
 import type { EventBus } from '../events/bus.js';
 import type { Downloader } from '../firmware/download.js';
@@ -132,7 +134,6 @@ export class VirtualMedia implements RemovableMedia {
       };
       this.docs.put(id, record);
       this.d.logs.write('IEL', vendorMessage('VirtualMediaInserted', record.ImageName, id, by), this.uri(id));
-      this.changed(id);
       return record;
     } finally {
       this.loading.delete(id);
@@ -147,16 +148,13 @@ export class VirtualMedia implements RemovableMedia {
     if (!m) return false;
     this.docs.delete(id);
     this.d.logs.write('IEL', vendorMessage('VirtualMediaEjected', m.ImageName, id, by), this.uri(id));
-    this.changed(id);
     return true;
   }
 
   /** Change what a connected image shows; the caller checked there is one. */
   update(id: string, change: Partial<Pick<MediaRecord, 'Inserted' | 'WriteProtected' | 'BootOnNextServerReset'>>): void {
     const m = this.docs.get(id);
-    if (!m) return;
-    this.docs.put(id, { ...m, ...change });
-    this.changed(id);
+    if (m) this.docs.put(id, { ...m, ...change });
   }
 
   // -- RemovableMedia: asked by the boot ---------------------------------------
@@ -184,15 +182,15 @@ export class VirtualMedia implements RemovableMedia {
     const m = slot && this.docs.peek(slot.id);
     if (slot && m?.Inserted) this.d.logs.write('IML', vendorMessage('VirtualMediaBoot', slot.label, m.ImageName), this.uri(slot.id));
     // BootOnNextServerReset is for one reset, used or not.
-    for (const s of MEDIA_SLOTS) if (this.docs.peek(s.id)?.BootOnNextServerReset) this.update(s.id, { BootOnNextServerReset: false });
+    for (const s of MEDIA_SLOTS) {
+      if (!this.docs.peek(s.id)?.BootOnNextServerReset) continue;
+      this.update(s.id, { BootOnNextServerReset: false });
+      this.d.events.publish(resourceEvent('ResourceChanged'), this.uri(s.id), 'ResourceUpdated');
+    }
   }
 
   private claim(id: string): void {
     if (this.loading.has(id)) throw baseError('ResourceInUse');
     this.loading.add(id);
-  }
-
-  private changed(id: string): void {
-    this.d.events.publish(resourceEvent('ResourceChanged'), this.uri(id), 'ResourceUpdated');
   }
 }

@@ -318,7 +318,17 @@ describe('real event sources (point 5)', () => {
       'VendorResourceEvents.1.0.AccountRemoved',
       'ResourceEvent.1.4.ResourceRemoved',
     ];
-    await waitFor(() => want.every((m) => l.messageIds().includes(m)), 'account and resource events');
+    // Exactly these, once each, in order (the administrator's session was made before).
+    const ofAccount = () => l.events().filter((e) => e.OriginOfCondition?.['@odata.id'] === uri);
+    await waitFor(() => ofAccount().length >= want.length, 'account and resource events');
+    await svc.req('POST', '/redfish/v1/EventService/Actions/EventService.SubmitTestEvent/', {
+      body: { MessageId: 'ResourceEvent.1.4.ResourceChanged', OriginOfCondition: '/redfish/v1/fence/' },
+    });
+    await waitFor(() => l.events().some((e) => e.OriginOfCondition?.['@odata.id'] === '/redfish/v1/fence/'), 'the fence');
+    assert.deepEqual(
+      ofAccount().map((e) => e.MessageId),
+      want,
+    );
     const created = l.events().find((e) => e.MessageId === 'ResourceEvent.1.4.ResourceCreated' && e.OriginOfCondition['@odata.id'] === uri);
     assert.equal(created?.EventType, 'ResourceAdded');
     const removed = l.events().find((e) => e.MessageId === 'VendorResourceEvents.1.0.AccountRemoved');
