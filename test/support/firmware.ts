@@ -83,6 +83,8 @@ export interface ImageServer {
   url: string;
   caFile: string;
   requests: string[];
+  /** The Authorization header of each request (undefined without one), in the order of `requests`. */
+  authorizations: (string | undefined)[];
   close(): Promise<void>;
 }
 
@@ -103,8 +105,10 @@ export async function startImageServer(dir: string, files: Map<string, Buffer>):
   const caFile = join(dir, `image-ca-${++counter}.pem`);
   writeFileSync(caFile, ca.certPem);
   const requests: string[] = [];
+  const authorizations: (string | undefined)[] = [];
   const server: Server = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
     requests.push(req.url ?? '');
+    authorizations.push(req.headers.authorization);
     const body = files.get(req.url ?? '');
     if (req.url === '/slow') return; // never answers: the download time limit must end it
     if (!body) {
@@ -119,6 +123,7 @@ export async function startImageServer(dir: string, files: Map<string, Buffer>):
     url: `https://127.0.0.1:${port}`,
     caFile,
     requests,
+    authorizations,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

@@ -13,6 +13,7 @@ import {
   type TransferProtocol,
 } from '../../domain/manager/virtual-media.js';
 import { Priv } from '../../lib/privileges.js';
+import { splitCredentials, withoutCredentials } from '../../lib/uri-credentials.js';
 import { baseError, type RedfishError } from '../../messages/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { addCollection } from '../../protocol/collections.js';
@@ -105,19 +106,12 @@ interface ImageParams {
  * Credentials in the URI move to the request, so the Image shown carries none.
  */
 function insertRequest(p: ImageParams, errors: { format(): RedfishError; conflict(): RedfishError }): InsertRequest {
-  const url = parseImageUri(p.Image);
-  if (!url) throw errors.format();
+  const parsed = parseImageUri(p.Image);
+  if (!parsed) throw errors.format();
+  const { url, userName, password } = splitCredentials(parsed);
   const protocol = url.protocol === 'https:' ? 'HTTPS' : 'HTTP';
   if (p.TransferProtocolType && p.TransferProtocolType !== protocol) throw errors.conflict();
-  let userName = p.UserName ?? undefined;
-  let password = p.Password ?? undefined;
-  if (url.username || url.password) {
-    userName ??= decodeURIComponent(url.username);
-    password ??= decodeURIComponent(url.password);
-    url.username = '';
-    url.password = '';
-  }
-  return { image: url, userName, password };
+  return { image: url, userName: p.UserName ?? userName, password: p.Password ?? password };
 }
 
 function handlers(d: VirtualMediaDeps) {
@@ -153,7 +147,7 @@ function handlers(d: VirtualMediaDeps) {
     const b = ctx.body;
     const act = InsertMediaAction.name;
     const req = insertRequest(b, {
-      format: () => baseError('ActionParameterValueFormatError', b.Image, 'Image', act).about('Image'),
+      format: () => baseError('ActionParameterValueFormatError', withoutCredentials(b.Image), 'Image', act).about('Image'),
       conflict: () =>
         baseError('ActionParameterValueConflict', 'TransferProtocolType', String(b.TransferProtocolType)).about('TransferProtocolType'),
     });
@@ -182,7 +176,7 @@ function handlers(d: VirtualMediaDeps) {
       const req = insertRequest(
         { ...b, Image: image },
         {
-          format: () => baseError('PropertyValueFormatError', image, 'Image').about('Image'),
+          format: () => baseError('PropertyValueFormatError', withoutCredentials(image), 'Image').about('Image'),
           conflict: () => conflict('TransferProtocolType'),
         },
       );

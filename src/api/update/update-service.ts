@@ -12,6 +12,7 @@ import { verifyImage } from '../../domain/firmware/verify.js';
 import type { TaskHandle } from '../../domain/tasks.js';
 import { INSTALL_SETS_URI, MAINTENANCE_WINDOWS_URI, UPDATE_QUEUE_URI } from '../../domain/update-queue/records.js';
 import { Priv } from '../../lib/privileges.js';
+import { jsonWithoutCredentials, withoutCredentials } from '../../lib/uri-credentials.js';
 import { baseError, vendorError } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
 import { APPLY_TIME, APPLY_TIME_SUPPORT, applyTimeSupport, requestedApplyTime } from '../../protocol/apply-time.js';
@@ -59,16 +60,16 @@ function inventoryBody(item: InventoryItem) {
   };
 }
 
-/** A URI parameter of an action, as a URL the downloader takes. */
+/** A URI parameter of an action, as a URL the downloader takes (credentials and all: it moves them out). */
 function imageUrl(raw: string, param: string, action: string): URL {
   const url = parseImageUri(raw);
-  if (!url) throw baseError('ActionParameterValueFormatError', raw, param, action);
+  if (!url) throw baseError('ActionParameterValueFormatError', withoutCredentials(raw), param, action);
   return url;
 }
 
-/** The task's record of the request that started it. */
+/** The task's record of the request that started it: stored and shown to any reader, so without credentials. */
 function payloadOf(ctx: { uri: string; body: unknown }) {
-  return { HttpOperation: 'POST', TargetUri: ctx.uri, JsonBody: JSON.stringify(ctx.body) };
+  return { HttpOperation: 'POST', TargetUri: ctx.uri, JsonBody: JSON.stringify(jsonWithoutCredentials(ctx.body)) };
 }
 
 function handlers(d: UpdateServiceDeps) {

@@ -1,5 +1,6 @@
 // Event subscriptions (EventDestination): their stored form, the defaults the
 // service fills in, and the checks on what a client sends.
+import { withoutCredentials } from '../../lib/uri-credentials.js';
 import { baseError } from '../../messages/errors.js';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
 import type { Secrets } from '../../store/secrets.js';
@@ -82,7 +83,7 @@ export function checkDestination(destination: string, property = 'Destination'):
   }
   // Events 1: deliveries are HTTPS POSTs, so only an https:// URL with a host can work.
   if (!url || url.protocol !== 'https:' || !url.hostname || url.username || url.password) {
-    throw baseError('PropertyValueFormatError', destination, property).about(property);
+    throw baseError('PropertyValueFormatError', withoutCredentials(destination), property).about(property);
   }
 }
 

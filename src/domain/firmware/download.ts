@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import type { Agent } from 'undici';
 import { undici } from '../../lib/undici.js';
+import { basicAuthorization, splitCredentials, withoutCredentials } from '../../lib/uri-credentials.js';
 import { vendorError } from '../../messages/errors.js';
 import { safeFilename } from './repository.js';
 import type { Clock } from '../../platform/clock.js';
@@ -90,8 +91,11 @@ export class Downloader {
    * Read `uri` through: a HEAD first when asked (a server that refuses HEAD is
    * then asked with GET alone), then GET, counting and hashing the bytes into
    * `sink` (discarded without one). Throws ImageDownloadFailed with the reason.
+   * Credentials in the URI become the request's Basic authorization and appear
+   * nowhere else: every message names the URI without them.
    */
-  async read(uri: string, o: ReadOptions = {}): Promise<Downloaded> {
+  async read(target: string, o: ReadOptions = {}): Promise<Downloaded> {
+    const { uri, headers } = withCredentialsMoved(target, o.headers);
     const maxBytes = o.maxBytes ?? this.o.maxBytes;
     const injected = this.failure?.(uri);
     if (injected) throw vendorError(502, 'ImageDownloadFailed', uri, injected);
@@ -100,7 +104,7 @@ export class Downloader {
     const fail = (why: string) => vendorError(502, 'ImageDownloadFailed', uri, why);
     const send = (method: 'HEAD' | 'GET') =>
       undici()
-        .request(uri, { method, headers: o.headers, dispatcher: this.agent, signal: abort.signal })
+        .request(uri, { method, headers, dispatcher: this.agent, signal: abort.signal })
         .catch((e: Error) => {
           throw fail(reason(e, abort));
         });
@@ -158,6 +162,16 @@ export class Downloader {
   async close(): Promise<void> {
     await this.made?.destroy(new Error('the service is shutting down'));
   }
+}
+
+/** The URI without credentials, and the request headers with them as Basic authorization (unless given). */
+function withCredentialsMoved(target: string, given: Record<string, string> = {}): { uri: string; headers: Record<string, string> } {
+  const parsed = parseImageUri(target);
+  if (!parsed) return { uri: withoutCredentials(target), headers: given };
+  const { url, userName, password } = splitCredentials(parsed);
+  if (userName === undefined) return { uri: target, headers: given };
+  const authorization = Object.keys(given).some((k) => k.toLowerCase() === 'authorization');
+  return { uri: url.href, headers: authorization ? given : { ...given, authorization: basicAuthorization(userName, password ?? '') } };
 }
 
 /** A sink that keeps nothing: reading the image through proves it is there. */

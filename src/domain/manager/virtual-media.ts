@@ -11,6 +11,7 @@ import type { BootOptionDef, OverrideTarget, RemovableMedia } from '../bios/boot
 import type { EventBus } from '../events/bus.js';
 import type { Downloader } from '../firmware/download.js';
 import type { Logs } from './logs.js';
+import { basicAuthorization } from '../../lib/uri-credentials.js';
 import { baseError, RedfishError, vendorMessage } from '../../messages/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
@@ -114,9 +115,7 @@ export class VirtualMedia implements RemovableMedia {
     this.claim(id);
     try {
       const headers: Record<string, string> = {};
-      if (req.userName !== undefined) {
-        headers.authorization = `Basic ${Buffer.from(`${req.userName}:${req.password ?? ''}`).toString('base64')}`;
-      }
+      if (req.userName !== undefined) headers.authorization = basicAuthorization(req.userName, req.password ?? '');
       const image = req.image.href;
       const read = await this.d.downloader.read(image, { head: true, headers, maxBytes: this.d.maxBytes }).catch((e: unknown) => {
         // The image the client named cannot be used: its request was wrong, not this service.
