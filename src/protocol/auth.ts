@@ -250,14 +250,18 @@ export class Authentication<A extends AuthAccount = AuthAccount, S extends AuthS
     const usable = account !== undefined && refused === undefined && canLogIn(account);
     const matches = await this.accounts.checkPassword(usable ? account : undefined, password);
     if (refused !== undefined) throw refused;
-    const ok = usable && matches;
+    // The account as it is now: one deleted, disabled or given a new password while the hash
+    // was made is not let in (its sessions were ended; this one would outlive that).
+    // A right password that no longer opens it is no failed attempt (no lockout count).
     const current = account ? this.accounts.get(account.Id) : undefined;
-    for (const p of this.policies) p.afterLogin(current, ok, req, userName);
-    if (!ok || !account) {
+    const still = current !== undefined && canLogIn(current) && current.PasswordHash === account?.PasswordHash;
+    const ok = usable && matches && still;
+    if (ok || !(usable && matches)) for (const p of this.policies) p.afterLogin(current, ok, req, userName);
+    if (!ok || !current) {
       this.log.warn({ user: userName, ip: req.clientIp }, 'login failed');
       throw unauthorized();
     }
-    return current ?? account;
+    return current;
   }
 
   /**

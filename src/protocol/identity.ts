@@ -12,6 +12,8 @@ export interface AuthAccount {
   /** The vendor privilege booleans; LoginPriv lets the account log in at all. */
   readonly Privileges: { readonly LoginPriv: boolean };
   readonly PasswordChangeRequired: boolean;
+  /** Compared only: a login whose password was checked against a hash that has since changed fails. */
+  readonly PasswordHash: string;
 }
 
 /** The accounts, as authentication looks them up and checks them. */
