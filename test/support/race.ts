@@ -47,9 +47,13 @@ export async function rounds<T>(
   );
 }
 
-/** The one 5xx that is a refusal, not a failure: the session limit's 503 (DSP0266, SessionLimitExceeded). */
+/**
+ * The 5xx answers that are refusals, not failures: 503 for the session limit (SessionLimitExceeded)
+ * and for a busy update service (one upload or update at a time, SPEC Errors 9: UpdateServiceBusy).
+ */
+const REFUSALS_503 = new Set(['Base.1.12.SessionLimitExceeded', 'Vendor.1.0.UpdateServiceBusy']);
 function refusedAtLimit(r: Response): boolean {
-  return r.status === 503 && r.body?.error?.['@Message.ExtendedInfo']?.[0]?.MessageId === 'Base.1.12.SessionLimitExceeded';
+  return r.status === 503 && REFUSALS_503.has(r.body?.error?.['@Message.ExtendedInfo']?.[0]?.MessageId);
 }
 
 /** The statuses of answers, for messages. */
