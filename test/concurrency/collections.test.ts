@@ -10,8 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { issueCertificate } from '../../src/platform/x509.js';
 import { installLicense, issueTestLicense } from '../support/licenses.js';
-import { ok, rounds, statuses } from '../support/race.js';
-import { messageIds, startTestService, type Response, type TestService } from '../support/service.js';
+import { ok, refusedAs, rounds, statuses } from '../support/race.js';
+import { startTestService, type Response, type TestService } from '../support/service.js';
 
 const MAPPINGS = '/redfish/v1/AccountService/UserCertificateMapping/';
 const CERT_AUTH = '/redfish/v1/Managers/1/SecurityService/CertificateAuthentication/';
@@ -47,11 +47,6 @@ describe('other collections under concurrent writes', () => {
   const req = (method: string, path: string, body?: unknown): Promise<Response> => svc.req(method, path, { auth: admin, body });
   const listed = async (collection: string): Promise<string[]> =>
     (await req('GET', collection)).body.Members.map((m: any) => m['@odata.id']);
-  const refusedAs = (r: Response, ids: string[]) =>
-    assert.ok(
-      messageIds(r.body).some((m) => ids.includes(m)),
-      `${r.status} ${r.text}`,
-    );
 
   it('maps a certificate fingerprint to one account once', async () => {
     await rounds(svc, fc.integer({ min: 2, max: 5 }), async (count, fire, n) => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { makePackage, startImageServer, upload, type BuiltPackage, type ImageServer } from '../support/firmware.js';
-import { ok, rounds, statuses } from '../support/race.js';
+import { ok, refusedAs, rounds, statuses } from '../support/race.js';
 import { messageIds, startTestService, type Response, type TestService } from '../support/service.js';
 import { QUEUE, REPO } from '../support/update-queue.js';
 
@@ -66,11 +66,6 @@ describe('component repository under concurrent writes', () => {
     for (const m of (await req('GET', REPO)).body.Members) out.push((await req('GET', m['@odata.id'])).body);
     return out;
   };
-  const refusedAs = (r: Response, ids: string[]) =>
-    assert.ok(
-      messageIds(r.body).some((m) => ids.includes(m)),
-      `${r.status} ${r.text}`,
-    );
 
   it('takes one upload or download at a time, within the repository space, and keeps every one answered 200', async () => {
     const index = fc.integer({ min: 0, max: packages.length - 1 });

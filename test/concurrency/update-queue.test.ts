@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { ok, rounds, statuses } from '../support/race.js';
-import { messageIds, startTestService, type Response, type TestService } from '../support/service.js';
+import { ok, refusedAs, rounds, statuses } from '../support/race.js';
+import { startTestService, type Response, type TestService } from '../support/service.js';
 import { addComponent, QUEUE, REPO, SETS, WINDOWS } from '../support/update-queue.js';
 
 const MAX_INSTALL_SETS = 8;
@@ -39,11 +39,6 @@ describe('update queue under concurrent requests', () => {
     Name,
     Sequence: items.map((item) => ({ Name: item, UpdatableBy: ['Uefi'], Command: 'ApplyUpdate', Filename: 'ie.fwpkg' })),
   });
-  const refusedAs = (r: Response, ids: string[]) =>
-    assert.ok(
-      messageIds(r.body).some((m) => ids.includes(m)),
-      `${r.status} ${r.text}`,
-    );
 
   /** Every 2xx create is listed, under the name it was made with, and no name is there twice. */
   function checkCreated(answers: Response[], listed: any[]): void {

@@ -5,7 +5,7 @@
 // replayed by the same seed (fast-check reports it, with the order it used).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { Response, TestService } from './service.js';
+import { messageIds, type Response, type TestService } from './service.js';
 
 export const RACE_SEED = Number(process.env.RACE_SEED ?? 20261124);
 export const RACE_RUNS = Number(process.env.RACE_RUNS ?? 8);
@@ -62,3 +62,11 @@ export function statuses(answers: readonly Response[]): string {
 }
 
 export const ok = (r: Response): boolean => r.status >= 200 && r.status < 300;
+
+/** A refused write names one of the messages expected of its refusal. */
+export function refusedAs(r: Response, ids: readonly string[]): void {
+  assert.ok(
+    messageIds(r.body).some((m) => ids.includes(m)),
+    `${r.status} ${r.text}`,
+  );
+}
