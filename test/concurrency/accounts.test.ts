@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { ok, rounds, statuses } from '../support/race.js';
-import { messageIds, startTestService, type TestService } from '../support/service.js';
+import { messageIds, startTestService, type Response, type TestService } from '../support/service.js';
 
 const ACCOUNTS = '/redfish/v1/AccountService/Accounts/';
 const PASSWORD = 'Race-Pass-1234';
@@ -126,6 +126,22 @@ describe('accounts under concurrent writes', () => {
         keys.add(key);
       }
       for (const r of made) assert.equal((await req('DELETE', r.headers.location as string)).status, 200);
+    });
+  });
+
+  it('takes one of two changes made against the same ETag, and refuses the other (412)', async () => {
+    await rounds(svc, fc.constant(null), async (_, fire, n) => {
+      const uri = await create(`etag${n}`, 'Operator');
+      const etag = (await req('GET', uri)).headers.etag as string;
+      const conditional = (body: unknown) => () => svc.req('PATCH', uri, { auth: keeper, body, headers: { 'if-match': etag } });
+      const answers = await fire([conditional({ Password: `Etag-Pass-${n}xx`, RoleId: 'ReadOnly' }), conditional({ Enabled: false })]);
+      assert.equal(answers.filter(ok).length, 1, statuses(answers));
+      const refused = answers.find((r) => !ok(r)) as Response;
+      assert.equal(refused.status, 412, refused.text);
+      const now = (await req('GET', uri)).body;
+      assert.equal(now.Enabled === false, ok(answers[1] as Response), 'only the change answered 200 was made');
+      assert.equal(now.RoleId === 'ReadOnly', ok(answers[0] as Response));
+      assert.equal((await req('DELETE', uri)).status, 200);
     });
   });
 

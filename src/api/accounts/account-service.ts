@@ -16,6 +16,7 @@ import { MAX_PASSWORD_LENGTH } from '../../domain/accounts/account-policy.js';
 import { DirectorySettingsStore, type DirectoryKind } from '../../domain/accounts/directory-settings.js';
 import type { AccountRecord } from '../../domain/accounts/accounts.js';
 import { Priv, ROLES, ROLE_IDS, type RoleId } from '../../lib/privileges.js';
+import { baseError } from '../../messages/errors.js';
 import { collectionOf } from '../../protocol/description.js';
 import type { Principal } from '../../protocol/principal.js';
 import { collection, created } from '../../protocol/reply.js';
@@ -154,13 +155,20 @@ function accountServiceHandlers(s: AccountServiceDeps) {
     const rules = (current: AccountRecord, accounts: readonly AccountRecord[], hash?: string) =>
       changedAccount(current, change, { accounts, mayManageAccounts: mayManageAccounts(ctx.principal) }, hash);
     // A change refused as things are costs no hash...
-    rules(present(s.accounts.get(id), ctx), s.accounts.list());
+    const seen = present(s.accounts.get(id), ctx);
+    rules(seen, s.accounts.list());
     if (change.Password !== undefined) s.accountPolicy.checkPassword(change.Password);
     const hash = change.Password !== undefined ? await s.accounts.hashPassword(change.Password) : undefined;
     // ...and every rule is checked again on the accounts as they are once it is made, in the same step
     // as the write: a concurrent change is neither lost nor able to leave no enabled administrator.
+    // The If-Match the dispatcher checked still holds then: the account shows what it showed.
+    const conditional = ctx.headers['if-match'] !== undefined;
+    const shown = (a: AccountRecord) => JSON.stringify(accountBody(s, a));
     const { before, after } = present(
-      s.accounts.update(id, (current, accounts) => rules(current, accounts, hash)),
+      s.accounts.update(id, (current, accounts) => {
+        if (conditional && current !== seen && shown(current) !== shown(seen)) throw baseError('PreconditionFailed');
+        return rules(current, accounts, hash);
+      }),
       ctx,
     );
     // A new password or a disabled account ends the account's other sessions.
