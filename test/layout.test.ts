@@ -9,8 +9,11 @@ import { describe, it } from 'node:test';
 const ROOT = join(import.meta.dirname, '..');
 const TEST = join(ROOT, 'test');
 
-/** Folders of test/ that are not about one part of src/ (console: the web console, console/ beside src/). */
-const OWN_FOLDERS = new Set(['support', 'fuzz', 'console']);
+/**
+ * Folders of test/ that are not about one part of src/ (console: the web console, console/ beside
+ * src/; concurrency: the rules of every area under conflicting requests).
+ */
+const OWN_FOLDERS = new Set(['support', 'fuzz', 'console', 'concurrency']);
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
