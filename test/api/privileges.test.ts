@@ -251,8 +251,10 @@ describe('each vendor privilege alone, over every write of the route table', () 
     };
     for (const route of svc.running.services.routes.routes()) {
       if (route.outside) continue;
-      // A route without parameters has one URI, crawled or not (HttpPushUri is a plain string).
-      const match = known.get(route) ?? (paramNamesOf(route.path).length ? undefined : { uri: route.path });
+      // A route without parameters has one URI, crawled or not (HttpPushUri is a plain string); of
+      // the others, one that allows writing (PK's Signatures take no POST, db's do).
+      const writableMatch = known.get(route)?.find((m) => !route.readOnlyFor?.(m.params));
+      const match = writableMatch ?? (paramNamesOf(route.path).length ? undefined : { uri: route.path });
       const writable = ['post', 'patch', 'put', 'delete'].some((m) => route[m as 'post']) || route.actions?.length;
       if (!writable) continue;
       assert.ok(match, `the crawl reaches ${route.path}`);

@@ -40,7 +40,7 @@ describe('wrong ids', () => {
     for (const route of routes.routes()) {
       const names = paramNamesOf(route.path);
       if (names.length === 0) continue;
-      const match = known.get(route);
+      const match = known.get(route)?.[0];
       if (!match) {
         unreached.push(route.path);
         continue;

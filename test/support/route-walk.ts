@@ -14,10 +14,10 @@ function links(v: unknown, out: Set<string>): void {
   }
 }
 
-/** A URI that exists for each route the crawl from the service root reaches, as the administrator sees them. */
-export async function crawlRoutes(svc: TestService): Promise<Map<AnyRoute, Match>> {
+/** The URIs that exist of each route the crawl from the service root reaches, as the administrator sees them. */
+export async function crawlRoutes(svc: TestService): Promise<Map<AnyRoute, Match[]>> {
   const routes = svc.running.services.routes;
-  const known = new Map<AnyRoute, Match>();
+  const known = new Map<AnyRoute, Match[]>();
   const seen = new Set<string>();
   const queue = ['/redfish/v1/'];
   while (queue.length && seen.size < 3000) {
@@ -25,7 +25,7 @@ export async function crawlRoutes(svc: TestService): Promise<Map<AnyRoute, Match
     if (seen.has(uri)) continue;
     seen.add(uri);
     const m = routes.match(uri);
-    if (m && !known.has(m.route)) known.set(m.route, m);
+    if (m) known.set(m.route, [...(known.get(m.route) ?? []), m]);
     const r = await svc.get(uri);
     if (r.status !== 200 || !r.body) continue;
     const found = new Set<string>();
