@@ -248,7 +248,8 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const hostLifecycle = new HostLifecycle();
   const logs = new Logs(store, clock);
   const { systemId, tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds } = config;
-  const simulated = { systemId, tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds };
+  const lenientResets = dialect(config.dialect).lenientResets;
+  const simulated = { systemId, tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds, lenientResets };
   const server = new ServerSimulator({ options: simulated, clock, store, host: hostLifecycle, controller, log, logs, events });
   const update = createFirmwareServices({
     store,

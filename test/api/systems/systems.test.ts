@@ -208,6 +208,59 @@ describe('ComputerSystem', () => {
   });
 });
 
+describe('ComputerSystem.Reset in the dmtf dialect (OpenBMC-style)', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ config: { dialect: 'dmtf' } });
+  });
+  after(() => svc.close());
+  const reset = (ResetType: string) => svc.req('POST', '/redfish/v1/Systems/1/Actions/ComputerSystem.Reset', { body: { ResetType } });
+  const power = async () => (await svc.get('/redfish/v1/Systems/1')).body.PowerState;
+
+  it('ForceOff of an Off system succeeds doing nothing; a restart of it powers it on; On of an On one does nothing', async () => {
+    assert.equal(await power(), 'Off');
+    assert.equal((await reset('ForceOff')).status, 200);
+    assert.equal((await reset('GracefulShutdown')).status, 200);
+    assert.equal(await power(), 'Off');
+    assert.equal((await reset('ForceRestart')).status, 200);
+    assert.equal(await power(), 'PoweringOn');
+    await svc.clock.advance(BOOT_TIME);
+    assert.equal(await power(), 'On');
+    const boots = (await svc.get('/redfish/v1/Systems/1')).body.Oem.Vendor.BootCount;
+    assert.equal((await reset('On')).status, 200);
+    await svc.clock.advance(BOOT_TIME);
+    assert.equal((await svc.get('/redfish/v1/Systems/1')).body.Oem.Vendor.BootCount, boots, 'On of an On system does not boot it again');
+    assert.equal((await reset('ForceOff')).status, 200);
+    assert.equal(await power(), 'Off');
+    assert.equal((await reset('GracefulRestart')).status, 200);
+    assert.equal(await power(), 'PoweringOn');
+  });
+
+  it('still refuses what the state cannot do (Nmi of an Off system)', async () => {
+    assert.equal((await reset('ForceOff')).status, 200);
+    const r = await reset('Nmi');
+    assert.equal(r.status, 400);
+    assert.deepEqual(messageIds(r.body), ['Vendor.1.0.InvalidOperationForSystemState']);
+  });
+});
+
+describe('ComputerSystem.Reset in the spec dialect (iLO)', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService();
+  });
+  after(() => svc.close());
+
+  it('refuses ForceOff, ForceRestart and GracefulRestart of an Off system', async () => {
+    for (const ResetType of ['ForceOff', 'ForceRestart', 'GracefulRestart']) {
+      const r = await svc.req('POST', RESET, { body: { ResetType } });
+      assert.equal(r.status, 400, ResetType);
+      assert.deepEqual(messageIds(r.body), ['Vendor.1.0.InvalidOperationForSystemState']);
+    }
+    assert.equal((await svc.get(SYS)).body.PowerState, 'Off');
+  });
+});
+
 describe('Boot', () => {
   let svc: TestService;
   before(async () => {
