@@ -4,12 +4,15 @@ import { Representations } from '../../lib/memo.js';
 import {
   BootSettings,
   bootOptionsFor,
+  OVERRIDE_ENABLED,
+  OVERRIDE_MODES,
   OVERRIDE_TARGETS,
   isPermutationOfOptions,
   type BootOptionDef,
   type BootState,
 } from '../../domain/bios/boot.js';
 import { UidLight, changedIndicator } from '../../domain/chassis/chassis.js';
+import { parseImageUri } from '../../domain/firmware/download.js';
 import { isHostName } from '../../domain/manager/network-protocol.js';
 import { Priv } from '../../lib/privileges.js';
 import { baseError, combinedError, vendorMessage } from '../../messages/errors.js';
@@ -158,6 +161,8 @@ function handlers(d: SystemDeps, boot: BootSettings) {
       Boot: {
         ...bootBody(b),
         'BootSourceOverrideTarget@Redfish.AllowableValues': [...OVERRIDE_TARGETS],
+        'BootSourceOverrideEnabled@Redfish.AllowableValues': [...OVERRIDE_ENABLED],
+        'BootSourceOverrideMode@Redfish.AllowableValues': [...OVERRIDE_MODES],
         'UefiTargetBootSourceOverride@Redfish.AllowableValues': boot.options.map((o) => o.uefiDevicePath),
         BootOptions: { '@odata.id': `${uri}BootOptions/` },
       },
@@ -234,7 +239,7 @@ export function registerSystemRoutes(routes: RouteTable, d: SystemDeps): void {
   routes.param('SystemId', (id) => id === d.config.systemId);
   // An empty virtual media device is skipped at boot, and a boot from one is logged (IML).
   // The boot options follow the hardware profile's drives and NICs.
-  const boot = new BootSettings(d.store, d.host, bootOptionsFor(d.hardware), d.virtualMedia);
+  const boot = new BootSettings(d.store, d.host, bootOptionsFor(d.hardware), d.virtualMedia, (m) => d.logs.write('IML', m, systemUri(d)));
   const h = handlers(d, boot);
 
   routes.add({
@@ -275,6 +280,7 @@ function bootBody(b: BootState) {
     BootSourceOverrideEnabled: b.BootSourceOverrideEnabled,
     BootSourceOverrideMode: b.BootSourceOverrideMode,
     UefiTargetBootSourceOverride: b.UefiTargetBootSourceOverride,
+    HttpBootUri: b.HttpBootUri,
     BootOrder: [...b.BootOrder],
   };
 }
@@ -289,6 +295,10 @@ function checkBootChange(current: BootState, change: Partial<BootState>, options
   if (path !== undefined && path !== null && !options.some((o) => o.uefiDevicePath === path)) {
     errors.push(baseError('PropertyValueNotInList', path, 'Boot/UefiTargetBootSourceOverride').about('Boot/UefiTargetBootSourceOverride'));
   }
+  const http = change.HttpBootUri;
+  if (http !== undefined && http !== null && !parseImageUri(http)) {
+    errors.push(baseError('PropertyValueFormatError', http, 'Boot/HttpBootUri').about('Boot/HttpBootUri'));
+  }
   const target = change.BootSourceOverrideTarget ?? current.BootSourceOverrideTarget;
   const uefiPath = path === undefined ? current.UefiTargetBootSourceOverride : path;
   if (target === 'UefiTarget' && !uefiPath && !errors.length) {
@@ -297,3 +307,4 @@ function checkBootChange(current: BootState, change: Partial<BootState>, options
   if (errors.length) throw combinedError(errors);
   return change;
 }
+
