@@ -307,4 +307,3 @@ function checkBootChange(current: BootState, change: Partial<BootState>, options
   if (errors.length) throw combinedError(errors);
   return change;
 }
-
