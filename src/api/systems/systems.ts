@@ -13,7 +13,7 @@ import {
 } from '../../domain/bios/boot.js';
 import { UidLight, changedIndicator } from '../../domain/chassis/chassis.js';
 import { parseImageUri } from '../../domain/firmware/download.js';
-import { isHostName } from '../../domain/manager/network-protocol.js';
+import { isHostName } from '../../lib/network-names.js';
 import { Priv } from '../../lib/privileges.js';
 import { baseError, combinedError, vendorMessage } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
@@ -26,6 +26,7 @@ import { collectionOf } from '../../protocol/description.js';
 import { collection, success } from '../../protocol/reply.js';
 import { action, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import { registerBiosRoutes, type BiosDeps } from './bios.js';
+import { hostNames } from './host-name.js';
 import { pcieDeviceLinks } from '../chassis/pcie-devices.js';
 import type { Services } from '../services.js';
 import { TPM_FIRMWARE_VERSION, trustedComponentUris } from '../chassis/trusted-components.js';
@@ -97,11 +98,10 @@ function handlers(d: SystemDeps, boot: BootSettings) {
   const cpus = processorSummary(d.hardware);
   const memoryGiB = totalMemoryGiB(d.hardware);
   const assetTag = d.store.setting<string>('system.assetTag', '');
-  // HostName: a name a client (a provisioning tool) set is kept across restarts
-  // and shown whatever the power state, as the controller keeps the server name;
-  // without one (or after PATCH null) the name the running OS reports shows,
-  // and null while the OS is not running.
-  const hostName = d.store.setting<string | null>('system.hostName', null);
+  // HostName: a name a client set is shown whatever the power state, as the
+  // controller keeps the server name; without one (or after PATCH null) the name
+  // the running OS reports shows, and null while the OS is not running.
+  const hostName = hostNames(d);
   const uid = new UidLight(d.store);
   const views = new Representations(4);
   // Made once: a fresh string is hashed at every lookup.
@@ -137,7 +137,7 @@ function handlers(d: SystemDeps, boot: BootSettings) {
       SerialNumber: identity.SerialNumber,
       UUID: identity.UUID,
       AssetTag: assetTag.get(),
-      HostName: hostName.get() ?? (d.host.osRunning() ? `host-${identity.SerialNumber.toLowerCase()}` : null),
+      HostName: hostName.set.get() !== null || d.host.osRunning() ? hostName.os() : null,
       IndicatorLED: uid.get(),
       LocationIndicatorActive: uid.get() !== 'Off',
       PowerState: d.server.powerState(),
@@ -203,7 +203,7 @@ function handlers(d: SystemDeps, boot: BootSettings) {
     const led = changedIndicator(uid.get(), { IndicatorLED, LocationIndicatorActive });
     if (ctx.body.Boot) boot.update(checkBootChange(boot.get(), ctx.body.Boot, boot.options));
     if (ctx.body.AssetTag !== undefined) assetTag.set(ctx.body.AssetTag);
-    if (HostName !== undefined) hostName.set(HostName);
+    if (HostName !== undefined) hostName.set.set(HostName);
     uid.change({ IndicatorLED: led });
   }
 
