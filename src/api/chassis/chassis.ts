@@ -69,6 +69,7 @@ export const ChassisType = defineType({
     PowerSubsystem: t.link({ readOnly: true }),
     Sensors: t.link({ readOnly: true }),
     EnvironmentMetrics: t.link({ readOnly: true }),
+    Controls: t.link({ readOnly: true }),
     NetworkAdapters: t.link({ readOnly: true }),
     PCIeDevices: t.link({ readOnly: true }),
     Links: t.object(
@@ -138,6 +139,7 @@ function handlers(d: ChassisDeps, state: ChassisState, thermal: UserTempThreshol
       PowerSubsystem: { '@odata.id': `${chassisUri(id)}PowerSubsystem/` },
       Sensors: { '@odata.id': `${chassisUri(id)}Sensors/` },
       EnvironmentMetrics: { '@odata.id': `${chassisUri(id)}EnvironmentMetrics/` },
+      Controls: { '@odata.id': `${chassisUri(id)}Controls/` },
       NetworkAdapters: { '@odata.id': `${chassisUri(id)}NetworkAdapters/` },
       PCIeDevices: { '@odata.id': `${chassisUri(id)}PCIeDevices/` },
       Links: {
