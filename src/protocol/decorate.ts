@@ -2,6 +2,7 @@
 // annotations, the Actions object from the route's declared actions,
 // Members@odata.count, its ETag — and the Allow and Link headers of a GET.
 import { deepFreeze } from '../lib/freeze.js';
+import { actionInfoPath, hasParameters } from './action-info.js';
 import { localJsonSchemaUri, odataType, type ActionDef, type Props, type ResourceType } from './description.js';
 import type { Dialect } from './dialect.js';
 import { etagOfJson, etagSource, hasVolatile, weakEtag } from './etag.js';
@@ -121,6 +122,7 @@ function actionEntry(
   const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def, vendorPlace)}` };
   const overrides = a.allowable?.({ params }) ?? {};
   const def: ActionDef = a.def;
+  if (hasParameters(def)) entry['@Redfish.ActionInfo'] = `${uri}${actionInfoPath('', def)}`;
   for (const [name, prop] of Object.entries(def.parameters)) {
     const values = overrides[name] ?? (prop.type === 'string' ? prop.enum : undefined);
     if (values) entry[`${name}@Redfish.AllowableValues`] = [...values];
