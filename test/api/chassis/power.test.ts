@@ -84,7 +84,12 @@ describe('chassis power', () => {
       'MinConsumedWatts',
     ]);
     assert.equal(pc.PowerMetrics.IntervalInMin, 20);
-    assert.deepEqual(pc.PowerLimit, { LimitInWatts: null, LimitException: 'NoAction', CorrectionInMs: 1000 });
+    assert.deepEqual(pc.PowerLimit, {
+      LimitInWatts: null,
+      LimitException: 'NoAction',
+      CorrectionInMs: 1000,
+      '@Redfish.WriteableProperties': ['LimitInWatts', 'LimitException'],
+    });
     assert.deepEqual(pc.Oem.Vendor, {
       '@odata.type': '#VendorPowerControl.v1_0_0.VendorPowerControl',
       PowerCapActive: false,
@@ -155,7 +160,12 @@ describe('chassis power', () => {
     const r = await svc.req('PATCH', POWER, { body: limitBody(260, { LimitException: 'LogEventOnly' }) });
     assert.ok(r.status === 200 || r.status === 204, `${r.status} ${r.text}`);
     const after = await svc.get(POWER);
-    assert.deepEqual(after.body.PowerControl[0].PowerLimit, { LimitInWatts: 260, LimitException: 'LogEventOnly', CorrectionInMs: 1000 });
+    assert.deepEqual(after.body.PowerControl[0].PowerLimit, {
+      LimitInWatts: 260,
+      LimitException: 'LogEventOnly',
+      CorrectionInMs: 1000,
+      '@Redfish.WriteableProperties': ['LimitInWatts', 'LimitException'],
+    });
     assert.equal(after.body.PowerControl[0].PowerAllocatedWatts, 260);
     assert.notEqual(after.headers.etag, before.headers.etag, 'a new limit is a new representation');
     let capped = 0;
