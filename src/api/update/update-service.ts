@@ -75,6 +75,7 @@ function handlers(d: UpdateServiceDeps) {
     getUpdateService,
     patchUpdateService,
     postSimpleUpdate,
+    simpleUpdateTargets,
     postAddFromUri,
     postStartFirmwareIntegrityCheck,
     getFirmwareInventory,
@@ -154,6 +155,7 @@ function handlers(d: UpdateServiceDeps) {
     if (protocol && `${protocol.toLowerCase()}:` !== url.protocol) {
       throw baseError('ActionParameterValueConflict', 'TransferProtocol', 'ImageURI');
     }
+    const targets = checkedTargets(ctx.body.Targets, SimpleUpdate.name);
     const op = fw.status.begin('Uploading');
     const task = d.tasks.run('SimpleUpdate', payloadOf(ctx), async (task) => {
       const tmp = fw.repository.incomingPath();
@@ -168,7 +170,7 @@ function handlers(d: UpdateServiceDeps) {
           throw vendorError(400, 'SimpleUpdateImageNotSupported', filename, info.kind === 'bin' ? `a ${cls} image` : 'a component package');
         }
         task.progress(60);
-        const result = await fw.flasher.apply({ path: tmp, filename, info }, { op });
+        const result = await fw.flasher.apply({ path: tmp, filename, info }, { op, targets });
         op.complete(result.messages[0]);
         task.complete(result.messages);
       } catch (e) {
@@ -181,16 +183,27 @@ function handlers(d: UpdateServiceDeps) {
     return taskAccepted(task);
   }
 
+  /** Targets as sent, each a FirmwareInventory member (else 400 before anything starts); undefined when none. */
+  function checkedTargets(targets: readonly string[] | undefined, actionName: string): string[] | undefined {
+    for (const target of targets ?? []) {
+      const id = /^\/redfish\/v1\/UpdateService\/FirmwareInventory\/([^/]+)\/?$/i.exec(target)?.[1];
+      if (!id || !fw.inventory.get('firmware', decodeURIComponent(id))) throw baseError('ActionParameterValueError', 'Targets', actionName);
+    }
+    return targets?.length ? [...targets] : undefined;
+  }
+
+  /** What SimpleUpdate can flash: the updateable controller firmware and system ROM, as FirmwareInventory URIs. */
+  function simpleUpdateTargets(): Record<string, readonly string[]> {
+    const items = fw.inventory.list('firmware').filter((i) => i.Updateable && SIMPLE_UPDATE_CLASSES.some((c) => c === i.DeviceClass));
+    return { Targets: items.map(inventoryUri) };
+  }
+
   /** AddFromUri: download (and its compsig), verify, store in the repository and/or flash the targets. */
   function postAddFromUri(ctx: ActionContext<UpdateServicePath, typeof AddFromUri>) {
     const actionName = AddFromUri.name;
     const url = imageUrl(ctx.body.ImageURI, 'ImageURI', actionName);
     const sigUrl = ctx.body.CompSigURI !== undefined ? imageUrl(ctx.body.CompSigURI, 'CompSigURI', actionName) : undefined;
-    const targets = ctx.body.Targets ?? [];
-    for (const target of targets) {
-      const id = /^\/redfish\/v1\/UpdateService\/FirmwareInventory\/([^/]+)\/?$/i.exec(target)?.[1];
-      if (!id || !fw.inventory.get('firmware', decodeURIComponent(id))) throw baseError('ActionParameterValueError', 'Targets', actionName);
-    }
+    const targets = checkedTargets(ctx.body.Targets, actionName) ?? [];
     const op = fw.status.begin('Uploading');
     const task = d.tasks.run('AddFromUri', payloadOf(ctx), async (task) => {
       const tmp = fw.repository.incomingPath();
@@ -248,7 +261,7 @@ export function registerUpdateServiceRoutes(routes: RouteTable, d: UpdateService
     get: { privilege: Priv.login, handler: h.getUpdateService },
     patch: { privilege: Priv.managerConfig, handler: h.patchUpdateService },
     actions: [
-      action(SimpleUpdate, Priv.managerConfig, h.postSimpleUpdate),
+      action(SimpleUpdate, Priv.managerConfig, h.postSimpleUpdate, { allowable: h.simpleUpdateTargets }),
       action(AddFromUri, Priv.managerConfig, h.postAddFromUri),
       action(StartFirmwareIntegrityCheck, Priv.managerConfig, h.postStartFirmwareIntegrityCheck),
     ],
