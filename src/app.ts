@@ -65,7 +65,7 @@ import { ControllerLifecycle, HostLifecycle } from './platform/lifecycle.js';
 import { isSelfSigned } from './platform/x509-verify.js';
 import { ServerSimulator } from './platform/simulator.js';
 import { Authentication } from './protocol/auth.js';
-import { dialect } from './protocol/dialect.js';
+import { dialect, type DialectName } from './protocol/dialect.js';
 import { Dispatcher } from './protocol/dispatch.js';
 import { RouteTable } from './protocol/routes.js';
 import { openDatabase, type Durability, type Migration } from './store/database.js';
@@ -263,7 +263,8 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const hostLifecycle = new HostLifecycle();
   const logs = new Logs(store, clock);
   const { tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds } = config;
-  const simulated = { systemUri: uris.system(), tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds };
+  const lenientResets = dialect(config.dialect).lenientResets;
+  const simulated = { systemUri: uris.system(), tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds, lenientResets };
   const server = new ServerSimulator({ options: simulated, clock, store, host: hostLifecycle, controller, log, logs, events });
   const tasks = new Tasks(store, clock, events);
   const update = createFirmwareServices({
@@ -334,7 +335,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     health,
     controller,
     registries,
-    routes: new RouteTable(),
+    routes: new RouteTable(config.dialect as DialectName),
     serviceUuid,
     settings,
     rootLinks: {},

@@ -111,6 +111,12 @@ export interface SimulatorOptions extends TimingOptions {
   systemUri: string;
   /** absent, installed or in-use. */
   tpm: string;
+  /**
+   * Reset types that do not fit the power state: refused (false, as iLO does), or done as an
+   * OpenBMC-style controller does them (true): ForceRestart/GracefulRestart of an Off server
+   * powers it on; ForceOff or GracefulShutdown of an Off one, On of a powered one, do nothing.
+   */
+  lenientResets?: boolean;
 }
 
 export function timingsOf(options: TimingOptions): Timings {
@@ -225,6 +231,7 @@ export class ServerSimulator {
     const p = this.state.phase;
     const powersOn = type === 'On' || type === 'PushPowerButton' || type === 'PowerCycle' || type === 'FullPowerCycle';
     if (this.state.acLost && powersOn) throw this.conflict('ResetType', type);
+    if (this.d.options.lenientResets && this.lenientReset(type, p, cause)) return;
     const powered = p !== 'Off';
     switch (type) {
       case 'On':
@@ -255,6 +262,18 @@ export class ServerSimulator {
         return this.powerCycle(type === 'FullPowerCycle', cause);
     }
     throw this.conflict('ResetType', type);
+  }
+
+  /** A reset an OpenBMC-style controller takes in a state iLO refuses it in; true when taken. */
+  private lenientReset(type: ResetType, p: Phase, cause: LastResetCause): boolean {
+    if (p === 'Off' && (type === 'ForceRestart' || type === 'GracefulRestart')) {
+      // Without AC power nothing powers on: refused as an On would be.
+      if (this.state.acLost) throw this.conflict('ResetType', type);
+      this.enter('PoweringOn', cause);
+      return true;
+    }
+    if (p === 'Off') return type === 'ForceOff' || type === 'GracefulShutdown';
+    return type === 'On' && p !== 'PoweringOff';
   }
 
   /** VendorComputerSystemExt.PowerButton. */

@@ -2,6 +2,7 @@
 // annotations, the Actions object from the route's declared actions,
 // Members@odata.count, its ETag — and the Allow and Link headers of a GET.
 import { deepFreeze } from '../lib/freeze.js';
+import { actionInfoPath, hasParameters } from './action-info.js';
 import {
   enumIn,
   localJsonSchemaUri,
@@ -75,6 +76,8 @@ function decorateNew(
   const name = dialect?.name ?? 'spec';
   if (type && mayHide(type.properties))
     dropHidden(resource, type.properties, (p) => (dialect?.hidesDeprecated === true && p.deprecated !== undefined) || !offeredIn(p, name));
+  const writable = route && type && writableProps(route, params);
+  if (writable) annotateWritable(resource, writable, dialect?.hidesDeprecated ?? false);
   // A page (applyPaging) carries the count of the whole collection already.
   if (Array.isArray(resource.Members) && resource['Members@odata.count'] === undefined)
     resource['Members@odata.count'] = resource.Members.length;
@@ -136,6 +139,7 @@ function actionEntry(
   const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def, vendorPlace)}`, ...a.annotations };
   const overrides = a.allowable?.({ params }) ?? {};
   const def: ActionDef = a.def;
+  if (hasParameters(def)) entry['@Redfish.ActionInfo'] = `${uri}${actionInfoPath('', def)}`;
   for (const [name, prop] of Object.entries(def.parameters)) {
     if (!offeredIn(prop, dialect)) continue;
     const values = overrides[name] ?? (prop.type === 'string' ? enumIn(prop, dialect) : undefined);
@@ -147,6 +151,39 @@ function actionEntry(
     byUri.set(uri, deepFreeze(entry));
   }
   return entry;
+}
+
+/** What a PATCH (or PUT) of the resource may change; none where the route takes no writes or this instance is read-only. */
+function writableProps(route: AnyRoute, params: Readonly<Record<string, string>>): Props | undefined {
+  const write = route.patch ?? route.put;
+  if (!write || route.readOnlyFor?.(params)) return undefined;
+  return (write.body as Props | undefined) ?? (route.type as ResourceType).properties;
+}
+
+/**
+ * Names the writable properties present at each level (DMTF's @Redfish.WriteableProperties, which
+ * interoperability profiles read): the resource's root and every object below it with writable
+ * members (the first element of an array of objects speaks for all). Derived from the description:
+ * neither read-only nor create-only, nor deprecated where the dialect hides those. Objects on the way
+ * down are copied before they change. True when this level names any.
+ */
+function annotateWritable(obj: Json, props: Props, hidesDeprecated: boolean): boolean {
+  const names: string[] = [];
+  for (const [name, prop] of Object.entries(props)) {
+    const value = obj[name];
+    if (value === undefined || prop.readOnly || prop.createOnly || (hidesDeprecated && prop.deprecated !== undefined)) continue;
+    if (prop.type === 'object' && isJson(value) && !prop.additionalProperties) {
+      const copy = { ...value };
+      if (!annotateWritable(copy, prop.properties, hidesDeprecated)) continue;
+      obj[name] = copy;
+    } else if (prop.type === 'array' && prop.items.type === 'object' && Array.isArray(value) && isJson(value[0])) {
+      const first = { ...value[0] };
+      if (annotateWritable(first, prop.items.properties, hidesDeprecated)) obj[name] = [first, ...value.slice(1)];
+    }
+    names.push(name);
+  }
+  if (names.length) obj['@Redfish.WriteableProperties'] = names;
+  return names.length > 0;
 }
 
 /**

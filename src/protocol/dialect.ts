@@ -19,6 +19,12 @@ export interface Dialect {
   readonly jsonSchemasUri: string;
   /** Drives are shown under their Storage (iLO's place) or under the Chassis (DMTF's current one). */
   readonly drivesUnder: 'storage' | 'chassis';
+  /**
+   * A reset type that does not fit the power state is refused, as iLO does, or done as an
+   * OpenBMC-style controller does: a restart of an Off system powers it on, ForceOff of an Off
+   * one and On of an On one succeed doing nothing. The composition root hands it to the simulator.
+   */
+  readonly lenientResets: boolean;
   /** A serialized JSON body as the dialect spells it. */
   json(text: string): string;
   /** A URI (a Location header) as the dialect spells it. */
@@ -35,6 +41,7 @@ const DIALECT: Record<DialectName, Dialect> = {
     vendorActions: 'oem-vendor',
     jsonSchemasUri: '/redfish/v1/schemas/',
     drivesUnder: 'storage',
+    lenientResets: false,
     json: same,
     uri: same,
   },
@@ -45,6 +52,7 @@ const DIALECT: Record<DialectName, Dialect> = {
     vendorActions: 'actions-oem',
     jsonSchemasUri: '/redfish/v1/JsonSchemas/',
     drivesUnder: 'chassis',
+    lenientResets: true,
     json: unslashJson,
     uri: unslashUri,
   },

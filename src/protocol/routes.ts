@@ -1,8 +1,10 @@
 // The route table: each resource path declared once with its type, methods,
 // privileges and actions. Matching is case-insensitive on literal segments;
 // Allow, 405s, HEAD and the Actions object all derive from the declaration.
-import type { PrivilegeRule } from '../lib/privileges.js';
+import { Priv, type PrivilegeRule } from '../lib/privileges.js';
+import { actionInfoBody, actionInfoPath, ActionInfoType, hasParameters } from './action-info.js';
 import type { ActionDef, BodyOf, Props, ResourceType } from './description.js';
+import type { DialectName } from './dialect.js';
 import type { Principal } from './principal.js';
 import type { Query } from './query.js';
 import { baseError, type RedfishError } from '../messages/errors.js';
@@ -233,6 +235,9 @@ const MATCH_CACHE_MAX = 2048;
 const MATCH_CACHE_PATH_MAX = 512;
 
 export class RouteTable {
+  /** dialect: whose parameters and allowable values the ActionInfo resources list. */
+  constructor(private readonly dialect: DialectName = 'spec') {}
+
   private readonly root = newNode();
   private readonly all: AnyRoute[] = [];
   private readonly matched = new Map<string, Match | undefined>();
@@ -304,6 +309,23 @@ export class RouteTable {
     if (route.post && route.type?.memberType) this.insert(`${route.path}Members/`, { route, membersAlias: true });
     this.all.push(route);
     this.matched.clear();
+    if (route.type && !route.outside) for (const action of route.actions ?? []) this.addActionInfo(route, action);
+  }
+
+  /** The ActionInfo resource of a route's action that takes parameters, resolved like the route itself. */
+  private addActionInfo(route: AnyRoute, action: ActionRoute<string, any>): void {
+    const def: ActionDef = action.def;
+    if (!hasParameters(def)) return;
+    const fixed = action.allowable ? undefined : Object.freeze(actionInfoBody(def, this.dialect));
+    this.add({
+      path: actionInfoPath(route.path, def),
+      type: ActionInfoType,
+      ...(route.params ? { params: route.params } : {}),
+      get: {
+        privilege: Priv.login,
+        handler: (ctx) => fixed ?? actionInfoBody(def, this.dialect, action.allowable?.({ params: ctx.params })),
+      },
+    });
   }
 
   routes(): readonly AnyRoute[] {

@@ -49,7 +49,10 @@ function collectAllLinks(r: { text: string; body: unknown; headers: Record<strin
     if (Array.isArray(v)) return v.forEach(walk);
     if (!v || typeof v !== 'object') return;
     for (const [k, x] of Object.entries(v)) {
-      if (['@odata.id', 'Uri', 'ComponentUri', 'TaskMonitor', 'Members@odata.nextLink'].includes(k) && typeof x === 'string') {
+      if (
+        ['@odata.id', 'Uri', 'ComponentUri', 'TaskMonitor', 'Members@odata.nextLink', '@Redfish.ActionInfo'].includes(k) &&
+        typeof x === 'string'
+      ) {
         if (x.startsWith('/redfish')) out.add(x.split('#')[0] as string);
       } else if (k !== 'target') walk(x);
     }

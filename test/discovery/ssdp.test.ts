@@ -151,7 +151,13 @@ describe('SSDP discovery', () => {
   it('is switched off and on through ManagerNetworkProtocol, and the switch survives a restart', async () => {
     const np = await svc.get(NP);
     const { NotifyMulticastIntervalSeconds: interval, ...ssdp } = np.body.SSDP;
-    assert.deepEqual(ssdp, { Port: port, ProtocolEnabled: true, NotifyTTL: 5, NotifyIPv6Scope: 'Site' });
+    assert.deepEqual(ssdp, {
+      Port: port,
+      ProtocolEnabled: true,
+      NotifyTTL: 5,
+      NotifyIPv6Scope: 'Site',
+      '@Redfish.WriteableProperties': ['ProtocolEnabled', 'NotifyMulticastIntervalSeconds', 'NotifyTTL'],
+    });
     assert.equal(typeof interval, 'number');
     assert.equal((await svc.req('PATCH', NP, { body: { SSDP: { ProtocolEnabled: false } } })).status, 200);
     // Searches while it is off; that they got no answer is known once a later search is answered.

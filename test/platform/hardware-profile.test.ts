@@ -117,6 +117,18 @@ describe('hardware profile', () => {
       ['controller id', (p) => (p.storage[0].id = 'a/b'), /storage\[0\]\.id: expected letters, digits/],
       ['nic ports', (p) => (p.nics[0].ports = []), /nics\[0\]\.ports: expected at least one port/],
       ['mac', (p) => (p.nics[0].ports[0].mac = 'zz:00'), /nics\[0\]\.ports\[0\]\.mac: expected a MAC address/],
+      [
+        'port address',
+        (p) => (p.nics[0].ports[0].ipv4 = { address: '10.0.0.300', subnetMask: '255.255.255.0' }),
+        /nics\[0\]\.ports\[0\]\.ipv4\.address: expected a dotted IPv4 address/,
+      ],
+      [
+        'port mask',
+        (p) => (p.nics[0].ports[0].ipv4 = { address: '10.0.0.3', subnetMask: '255.0.255.0' }),
+        /nics\[0\]\.ports\[0\]\.ipv4\.subnetMask: expected a contiguous network mask/,
+      ],
+      ['host domain', (p) => (p.hostNetwork = { domainName: 'bad_domain' }), /hostNetwork\.domainName: expected a DNS domain name/],
+      ['host dns', (p) => (p.hostNetwork = { nameServers: ['dns.example'] }), /hostNetwork\.nameServers\[0\]: expected an IP address/],
       ['slot', (p) => (p.nics[0].slot = 'Left'), /nics\[0\]\.slot: expected a slot number or "Embedded", got "Left"/],
       [
         'psu efficiency',

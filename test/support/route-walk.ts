@@ -8,7 +8,11 @@ function links(v: unknown, out: Set<string>): void {
   if (Array.isArray(v)) return v.forEach((x) => links(x, out));
   if (!v || typeof v !== 'object') return;
   for (const [k, x] of Object.entries(v)) {
-    if (['@odata.id', 'target', 'Uri', 'ComponentUri', 'TaskMonitor'].includes(k) && typeof x === 'string' && x.startsWith('/redfish/v1/'))
+    if (
+      ['@odata.id', 'target', 'Uri', 'ComponentUri', 'TaskMonitor', '@Redfish.ActionInfo'].includes(k) &&
+      typeof x === 'string' &&
+      x.startsWith('/redfish/v1/')
+    )
       out.add(x.split('#')[0] as string);
     else links(x, out);
   }

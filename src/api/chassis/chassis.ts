@@ -69,6 +69,7 @@ export const ChassisType = defineType({
     PowerSubsystem: t.link({ readOnly: true }),
     Sensors: t.link({ readOnly: true }),
     EnvironmentMetrics: t.link({ readOnly: true }),
+    Controls: t.link({ readOnly: true }),
     NetworkAdapters: t.link({ readOnly: true }),
     PCIeDevices: t.link({ readOnly: true }),
     Links: t.object(
@@ -134,6 +135,7 @@ function handlers(d: ChassisDeps, state: ChassisState, thermal: UserTempThreshol
       PowerSubsystem: { '@odata.id': `${self}PowerSubsystem/` },
       Sensors: { '@odata.id': `${self}Sensors/` },
       EnvironmentMetrics: { '@odata.id': `${self}EnvironmentMetrics/` },
+      Controls: { '@odata.id': `${self}Controls/` },
       NetworkAdapters: { '@odata.id': `${self}NetworkAdapters/` },
       PCIeDevices: { '@odata.id': `${self}PCIeDevices/` },
       Links: {

@@ -1,7 +1,8 @@
 // Descriptions of the chassis power resources: Power (deprecated by DMTF, still
 // what Ansible's GetPsuInventory/GetPowerUsage and iLO clients read),
 // PowerSubsystem with its PowerSupplies and their Metrics, the Sensors
-// collection and EnvironmentMetrics, and the vendor extension of PowerControl.
+// collection and EnvironmentMetrics, the power limit as a Control, and the
+// vendor extension of PowerControl.
 import { LocationProp } from '../systems/inventory-types.js';
 import { LIMIT_EXCEPTIONS } from '../../platform/power.js';
 import { commonProps, defineType, ro, statusProp, t, vendorObject } from '../../protocol/description.js';
@@ -265,5 +266,35 @@ export const EnvironmentMetricsType = defineType({
       ),
       { readOnly: true },
     ),
+  },
+});
+
+export const ControlType = defineType({
+  name: 'Control',
+  version: '1.7.0',
+  owner: 'DMTF',
+  description:
+    "A control of the chassis. PowerLimit: the server's power limit, the same one as Power's PowerControl PowerLimit (a change through either shows in both).",
+  properties: {
+    ...commonProps,
+    ControlType: ro(t.enum(['Power'])),
+    ControlMode: t.enum(['Automatic', 'Disabled'], {
+      description: 'Automatic while a limit is set; Disabled removes it (Power shows LimitInWatts null).',
+    }),
+    SetPoint: t.number({
+      nullable: true,
+      units: 'W',
+      description: 'The power limit, between AllowableMin (idle) and AllowableMax (the capacity); setting it enables the control.',
+    }),
+    SetPointUnits: ro(t.string()),
+    SetPointType: ro(t.enum(['Single'])),
+    AllowableMin: ro(t.number({ units: 'W' })),
+    AllowableMax: ro(t.number({ units: 'W' })),
+    Implementation: ro(t.enum(['Programmable'])),
+    ControlDelaySeconds: ro(t.number({ units: 's' })),
+    PhysicalContext: ro(t.enum(['Chassis'])),
+    Sensor: excerpt('SensorExcerpt'),
+    RelatedItem: t.links({ readOnly: true }),
+    Status: statusProp,
   },
 });

@@ -8,7 +8,9 @@
 // PATCH Power {"PowerControl": [{"PowerLimit": {"LimitInWatts": W | null, "LimitException": ...}}]}
 // sets the power limit: W between Oem/Vendor/PowerLimitMinWatts (idle) and
 // PowerLimitMaxWatts (the capacity), else 400 PropertyValueOutOfRange; null
-// removes it. It is kept across restarts and applies at once.
+// removes it. It is kept across restarts and applies at once. The same limit is
+// Controls/PowerLimit (DMTF's Control): SetPoint is LimitInWatts, ControlMode
+// Disabled is no limit; a change through either view shows in both.
 import { Priv } from '../../lib/privileges.js';
 import { baseError } from '../../messages/errors.js';
 import { componentKey, type ComponentStatus } from '../../platform/hardware/health.js';
@@ -19,6 +21,7 @@ import { odataType } from '../../protocol/description.js';
 import { present, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import {
+  ControlType,
   EnvironmentMetricsType,
   PowerSubsystemType,
   PowerSupplyMetricsType,
@@ -34,6 +37,10 @@ export type PowerDeps = Pick<Services, 'uris' | 'power' | 'thermal' | 'hardware'
 
 type Health = 'OK' | 'Warning' | 'Critical';
 type PowerPath = '/redfish/v1/Chassis/{ChassisId}/Power/';
+type ControlPath = '/redfish/v1/Chassis/{ChassisId}/Controls/{ControlId}/';
+
+/** The one control: the power limit. */
+const POWER_LIMIT_CONTROL = 'PowerLimit';
 
 /** Nominal line voltage of the supplies' input (high line, as in a data centre). */
 const LINE_VOLTS = 230;
@@ -168,19 +175,61 @@ export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
     // DSP0266: [{}] leaves the element as it is (resolved to the current one before the handler).
     const wanted = ctx.body.PowerControl?.[0]?.PowerLimit;
     if (!wanted) return;
-    const current = d.power.limit();
     const { LimitInWatts: watts, LimitException: exception } = wanted;
-    if (watts !== undefined && watts !== null && watts !== current.limitInWatts) {
-      const { min, max } = d.power.limitRange();
-      if (watts < min || watts > max) {
-        const path = 'PowerControl/0/PowerLimit/LimitInWatts';
-        throw baseError('PropertyValueOutOfRange', String(watts), path).about(path);
-      }
-    }
+    checkLimit(watts, 'PowerControl/0/PowerLimit/LimitInWatts');
     d.power.setLimit({
       ...(watts !== undefined ? { limitInWatts: watts } : {}),
       ...(exception !== undefined ? { limitException: exception } : {}),
     });
+  }
+
+  /** A new limit in watts must lie in the range the controller accepts (an unchanged one stays whatever the range). */
+  function checkLimit(watts: number | null | undefined, path: string): void {
+    if (watts === undefined || watts === null || watts === d.power.limitWatts()) return;
+    const { min, max } = d.power.limitRange();
+    if (watts < min || watts > max) throw baseError('PropertyValueOutOfRange', String(watts), path).about(path);
+  }
+
+  function getControl() {
+    const limit = d.power.limitWatts();
+    const range = d.power.limitRange();
+    return {
+      Id: POWER_LIMIT_CONTROL,
+      Name: 'Server Power Limit',
+      Description: "The server's power limit (Power's PowerControl PowerLimit)",
+      ControlType: 'Power',
+      ControlMode: limit === null ? 'Disabled' : 'Automatic',
+      SetPoint: limit,
+      SetPointUnits: 'W',
+      SetPointType: 'Single',
+      AllowableMin: range.min,
+      AllowableMax: range.max,
+      Implementation: 'Programmable',
+      ControlDelaySeconds: LIMIT_CORRECTION_MS / 1000,
+      PhysicalContext: 'Chassis',
+      Sensor: { DataSourceUri: `${sensorsUri}PowerConsumption/`, Reading: d.power.reading().consumedWatts },
+      RelatedItem: [{ '@odata.id': chassis }, { '@odata.id': `${powerUri}#/PowerControl/0` }],
+      Status: { State: limit === null ? 'Disabled' : 'Enabled', Health: 'OK' },
+    };
+  }
+
+  function patchControl(ctx: PatchContext<ControlPath, typeof ControlType.properties>): void {
+    const { SetPoint, ControlMode } = ctx.body;
+    // Integral watts, as LimitInWatts holds them.
+    if (SetPoint !== undefined && SetPoint !== null && !Number.isInteger(SetPoint)) {
+      throw baseError('PropertyValueFormatError', String(SetPoint), 'SetPoint').about('SetPoint');
+    }
+    checkLimit(SetPoint, 'SetPoint');
+    const disable = ControlMode === 'Disabled' || SetPoint === null;
+    if (!disable && ControlMode === 'Automatic' && SetPoint === undefined && d.power.limitWatts() === null) {
+      // Enabled with no limit to hold: the client must say which.
+      throw baseError('PropertyMissing', 'SetPoint').about('SetPoint');
+    }
+    if (disable && SetPoint !== undefined && SetPoint !== null) {
+      throw baseError('PropertyValueConflict', 'ControlMode', 'SetPoint').about('ControlMode');
+    }
+    if (disable) d.power.setLimit({ limitInWatts: null });
+    else if (SetPoint !== undefined) d.power.setLimit({ limitInWatts: SetPoint });
   }
 
   function getPowerSubsystem() {
@@ -370,6 +419,21 @@ export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
     // Read at the request's instant, so the member agrees with Thermal and Power read at the same time.
     show: (s) => sensorEntries().find((e) => e.id === s.id)!.body,
     privileges: { read: Priv.login },
+  });
+  addCollection(routes, {
+    collection: '/redfish/v1/Chassis/{ChassisId}/Controls/',
+    member: '/redfish/v1/Chassis/{ChassisId}/Controls/{ControlId}/',
+    type: ControlType,
+    name: 'Control Collection',
+    store: {
+      list: () => [POWER_LIMIT_CONTROL],
+      get: (id) => (id === POWER_LIMIT_CONTROL ? id : undefined),
+      id: (c) => c,
+    },
+    show: getControl,
+    // The rules and privilege of the PowerLimit it is.
+    update: { handler: (_id, ctx) => patchControl(ctx) },
+    privileges: { read: Priv.login, write: Priv.configureComponents },
   });
   routes.add({
     path: '/redfish/v1/Chassis/{ChassisId}/EnvironmentMetrics/',

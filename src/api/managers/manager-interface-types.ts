@@ -45,9 +45,11 @@ export const EthernetInterfaceType = defineType({
     HostName: t.string({
       minLength: 1,
       maxLength: 253,
-      description: 'DNS host name of the controller; the same as ManagerNetworkProtocol HostName (writing either changes both).',
+      nullable: true,
+      description:
+        "DNS host name. The manager's: the controller's, the same as ManagerNetworkProtocol HostName (writing either changes both; null is refused). The system's: the host OS's, null while it is not running.",
     }),
-    FQDN: ro(t.string()),
+    FQDN: ro(t.string({ nullable: true })),
     IPv4Addresses: ro(t.array(Ipv4Address)),
     IPv4StaticAddresses: t.array(Ipv4Address, {
       description: 'The static IPv4 address (one) used while DHCPv4 is disabled: Address and SubnetMask, Gateway optional.',

@@ -121,6 +121,8 @@ function handlers(d: ManagerInterfaceDeps) {
       throw combinedError(Object.keys(ctx.body).map((k) => baseError('PropertyNotWritable', k).about(k)));
     }
     const { HostName, ...change } = ctx.body;
+    // The controller always has a name (the description's null is the host OS's, when it is down).
+    if (HostName === null) throw baseError('PropertyValueTypeError', 'null', 'HostName').about('HostName');
     // Both checked before either is written: a bad value changes nothing.
     const nic = changeManagerNic(readManagerNic(d.store), change);
     const np =

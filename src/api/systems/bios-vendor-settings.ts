@@ -12,6 +12,7 @@ import { defineType, ro, t, commonProps, type Props } from '../../protocol/descr
 import { messages } from '../../protocol/reply.js';
 import type { PatchContext, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { settingsAnnotation } from './bios-vendor-types.js';
 
 export const ServerConfigLockType = defineType({
   name: 'VendorServerConfigLock',
@@ -143,7 +144,7 @@ function handlers(d: BiosVendorSettingsDeps) {
       Name: `${a.name} (current)`,
       Description: a.description,
       ...a.settings.current(),
-      '@Redfish.Settings': { '@odata.type': '#Settings.v1_4_0.Settings', SettingsObject: { '@odata.id': `${uri}Settings/` } },
+      '@Redfish.Settings': settingsAnnotation(`${uri}Settings/`),
     };
   };
   const pending = (a: Area) => () => ({

@@ -2,6 +2,14 @@
 // order view and the UEFI iSCSI software initiator. Bios.ResetBios leaves them alone.
 import { defineType, ro, t, commonProps } from '../../protocol/description.js';
 
+/**
+ * The @Redfish.Settings of a current area: its pending area, which the ROM takes in at the next
+ * server reset and at no other time (SupportedApplyTimes, as Ironic reads it).
+ */
+export function settingsAnnotation(settingsUri: string) {
+  return { '@odata.type': '#Settings.v1_4_0.Settings', SettingsObject: { '@odata.id': settingsUri }, SupportedApplyTimes: ['OnReset'] };
+}
+
 export const VendorServerBootSettingsType = defineType({
   name: 'VendorServerBootSettings',
   version: '1.0.0',

@@ -18,7 +18,7 @@ import { mergePatch } from '../../lib/json-merge.js';
 import { Secrets } from '../../store/secrets.js';
 import type { Services } from '../services.js';
 import { registerBiosVendorSettingsRoutes, VendorSettingsLinks, vendorSettingsLinks } from './bios-vendor-settings.js';
-import { IscsiType, VendorServerBootSettingsType, defaultIscsi, type IscsiState } from './bios-vendor-types.js';
+import { IscsiType, VendorServerBootSettingsType, defaultIscsi, settingsAnnotation, type IscsiState } from './bios-vendor-types.js';
 
 const VendorBiosType = defineType({
   name: 'VendorBios',
@@ -109,8 +109,7 @@ function handlers(d: BiosDeps, boot: BootSettings) {
       Attributes: attributes,
       ResetBiosToDefaultsPending: st.resetToDefaults,
       '@Redfish.Settings': {
-        '@odata.type': '#Settings.v1_4_0.Settings',
-        SettingsObject: { '@odata.id': `${uri}Bios/Settings/` },
+        ...settingsAnnotation(`${uri}Bios/Settings/`),
         ...(st.appliedAt !== null ? { Time: toIso(st.appliedAt) } : {}),
         Messages: st.messages,
       },

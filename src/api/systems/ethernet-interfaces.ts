@@ -1,20 +1,41 @@
 // The system's network interfaces (Systems/{SystemId}/EthernetInterfaces/):
 // one per NIC port of the hardware profile, numbered across all NICs. Their
 // MACs are the ports' (derived from the seed), the same the chassis'
-// NetworkAdapters/Ports show: what Ironic inspection and MAAS read.
+// NetworkAdapters/Ports show: what Ironic inspection and MAAS read. While the
+// host OS runs, each shows what the OS has on it (host name, FQDN, its IPv4
+// address and DNS servers: src/platform/host-network.ts); with the OS down
+// the names are null and the lists empty.
 import { Priv } from '../../lib/privileges.js';
 import { componentKey } from '../../platform/hardware/health.js';
 import { nicPorts, type NicPort } from '../../platform/hardware/inventory.js';
+import { hostDomain, hostInterfaceNetwork } from '../../platform/host-network.js';
 import { addCollection } from '../../protocol/collections.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import { EthernetInterfaceType } from '../managers/manager-interface-types.js';
 import type { Services } from '../services.js';
+import { hostNames } from './host-name.js';
 
-export type SystemEthernetDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
+export type SystemEthernetDeps = Pick<Services, 'uris' | 'hardware' | 'health' | 'host' | 'store' | 'serviceUuid'>;
 
 export function registerSystemEthernetRoutes(routes: RouteTable, d: SystemEthernetDeps): void {
   const ports = nicPorts(d.hardware);
   const chassis = d.uris.chassis();
+  const hostName = hostNames(d);
+  const domain = hostDomain(d.hardware);
+
+  /** What the running OS has on the port; nothing while it is down. */
+  function osView(p: NicPort) {
+    if (!d.host.osRunning()) return { HostName: null, FQDN: null, IPv4Addresses: [], NameServers: [] };
+    const name = hostName.os();
+    const net = hostInterfaceNetwork(d.hardware, p);
+    const ip = net?.ipv4;
+    return {
+      HostName: name,
+      FQDN: `${name}.${domain}`,
+      IPv4Addresses: ip ? [{ Address: ip.address, SubnetMask: ip.subnetMask, AddressOrigin: ip.origin, Gateway: ip.gateway }] : [],
+      NameServers: net?.nameServers ?? [],
+    };
+  }
 
   function show(p: NicPort) {
     const status = d.health.status(componentKey.port(p.nic.id, p.index));
@@ -35,6 +56,7 @@ export function registerSystemEthernetRoutes(routes: RouteTable, d: SystemEthern
       AutoNeg: true,
       FullDuplex: true,
       MTUSize: 1500,
+      ...osView(p),
       Links: {
         Chassis: { '@odata.id': chassis },
         Ports: [{ '@odata.id': d.uris.chassis('NetworkAdapters', p.nic.id, 'Ports', String(p.index + 1)) }],

@@ -38,6 +38,11 @@ export const BootProp = t.object(
     BootSourceOverrideEnabled: t.enum(OVERRIDE_ENABLED),
     BootSourceOverrideMode: t.enum(OVERRIDE_MODES),
     UefiTargetBootSourceOverride: t.string({ nullable: true, description: 'UEFI device path booted when the target is UefiTarget.' }),
+    HttpBootUri: t.string({
+      nullable: true,
+      format: 'uri',
+      description: 'The http or https URI a UefiHttp boot loads (the next boot with that override); null: the URI DHCP offers.',
+    }),
     BootOrder: t.array(t.string(), { description: 'BootOptionReferences in boot order; a PATCH sends the whole array.' }),
     BootOptions: t.link({ readOnly: true }),
   },

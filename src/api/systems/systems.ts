@@ -4,13 +4,16 @@ import { Representations } from '../../lib/memo.js';
 import {
   BootSettings,
   bootOptionsFor,
+  OVERRIDE_ENABLED,
+  OVERRIDE_MODES,
   OVERRIDE_TARGETS,
   isPermutationOfOptions,
   type BootOptionDef,
   type BootState,
 } from '../../domain/bios/boot.js';
 import { UidLight, changedIndicator } from '../../domain/chassis/chassis.js';
-import { isHostName } from '../../domain/manager/network-protocol.js';
+import { parseImageUri } from '../../domain/firmware/download.js';
+import { isHostName } from '../../lib/network-names.js';
 import { Priv } from '../../lib/privileges.js';
 import { baseError, combinedError, vendorMessage } from '../../messages/errors.js';
 import { toIso } from '../../platform/clock.js';
@@ -23,6 +26,7 @@ import { collectionOf } from '../../protocol/description.js';
 import { collection, success } from '../../protocol/reply.js';
 import { action, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import { registerBiosRoutes, type BiosDeps } from './bios.js';
+import { hostNames } from './host-name.js';
 import { pcieDeviceLinks } from '../chassis/pcie-devices.js';
 import type { Services } from '../services.js';
 import { TPM_FIRMWARE_VERSION, trustedComponentUris } from '../chassis/trusted-components.js';
@@ -93,11 +97,10 @@ function handlers(d: SystemDeps, boot: BootSettings) {
   const cpus = processorSummary(d.hardware);
   const memoryGiB = totalMemoryGiB(d.hardware);
   const assetTag = d.store.setting<string>('system.assetTag', '');
-  // HostName: a name a client (a provisioning tool) set is kept across restarts
-  // and shown whatever the power state, as the controller keeps the server name;
-  // without one (or after PATCH null) the name the running OS reports shows,
-  // and null while the OS is not running.
-  const hostName = d.store.setting<string | null>('system.hostName', null);
+  // HostName: a name a client set is shown whatever the power state, as the
+  // controller keeps the server name; without one (or after PATCH null) the name
+  // the running OS reports shows, and null while the OS is not running.
+  const hostName = hostNames(d);
   const uid = new UidLight(d.store);
   const views = new Representations(4);
   // Made once: a fresh string is hashed at every lookup.
@@ -133,7 +136,7 @@ function handlers(d: SystemDeps, boot: BootSettings) {
       SerialNumber: identity.SerialNumber,
       UUID: identity.UUID,
       AssetTag: assetTag.get(),
-      HostName: hostName.get() ?? (d.host.osRunning() ? `host-${identity.SerialNumber.toLowerCase()}` : null),
+      HostName: hostName.set.get() !== null || d.host.osRunning() ? hostName.os() : null,
       IndicatorLED: uid.get(),
       LocationIndicatorActive: uid.get() !== 'Off',
       PowerState: d.server.powerState(),
@@ -157,6 +160,8 @@ function handlers(d: SystemDeps, boot: BootSettings) {
       Boot: {
         ...bootBody(b),
         'BootSourceOverrideTarget@Redfish.AllowableValues': [...OVERRIDE_TARGETS],
+        'BootSourceOverrideEnabled@Redfish.AllowableValues': [...OVERRIDE_ENABLED],
+        'BootSourceOverrideMode@Redfish.AllowableValues': [...OVERRIDE_MODES],
         'UefiTargetBootSourceOverride@Redfish.AllowableValues': boot.options.map((o) => o.uefiDevicePath),
         BootOptions: { '@odata.id': `${uri}BootOptions/` },
       },
@@ -197,7 +202,7 @@ function handlers(d: SystemDeps, boot: BootSettings) {
     const led = changedIndicator(uid.get(), { IndicatorLED, LocationIndicatorActive });
     if (ctx.body.Boot) boot.update(checkBootChange(boot.get(), ctx.body.Boot, boot.options));
     if (ctx.body.AssetTag !== undefined) assetTag.set(ctx.body.AssetTag);
-    if (HostName !== undefined) hostName.set(HostName);
+    if (HostName !== undefined) hostName.set.set(HostName);
     uid.change({ IndicatorLED: led });
   }
 
@@ -233,7 +238,9 @@ export function registerSystemRoutes(routes: RouteTable, d: SystemDeps): void {
   routes.param('SystemId', (id) => id === d.config.systemId);
   // An empty virtual media device is skipped at boot, and a boot from one is logged (IML).
   // The boot options follow the hardware profile's drives and NICs.
-  const boot = new BootSettings(d.store, d.host, bootOptionsFor(d.hardware), d.virtualMedia);
+  const boot = new BootSettings(d.store, d.host, bootOptionsFor(d.hardware), d.virtualMedia, (m) =>
+    d.logs.write('IML', m, d.uris.system()),
+  );
   const h = handlers(d, boot);
 
   routes.add({
@@ -274,6 +281,7 @@ function bootBody(b: BootState) {
     BootSourceOverrideEnabled: b.BootSourceOverrideEnabled,
     BootSourceOverrideMode: b.BootSourceOverrideMode,
     UefiTargetBootSourceOverride: b.UefiTargetBootSourceOverride,
+    HttpBootUri: b.HttpBootUri,
     BootOrder: [...b.BootOrder],
   };
 }
@@ -287,6 +295,10 @@ function checkBootChange(current: BootState, change: Partial<BootState>, options
   const path = change.UefiTargetBootSourceOverride;
   if (path !== undefined && path !== null && !options.some((o) => o.uefiDevicePath === path)) {
     errors.push(baseError('PropertyValueNotInList', path, 'Boot/UefiTargetBootSourceOverride').about('Boot/UefiTargetBootSourceOverride'));
+  }
+  const http = change.HttpBootUri;
+  if (http !== undefined && http !== null && !parseImageUri(http)) {
+    errors.push(baseError('PropertyValueFormatError', http, 'Boot/HttpBootUri').about('Boot/HttpBootUri'));
   }
   const target = change.BootSourceOverrideTarget ?? current.BootSourceOverrideTarget;
   const uefiPath = path === undefined ? current.UefiTargetBootSourceOverride : path;

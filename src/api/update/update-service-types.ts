@@ -91,6 +91,11 @@ export const SimpleUpdate = defineAction({
   parameters: {
     ImageURI: t.string({ required: true, description: 'HTTP or HTTPS URI of the image.' }),
     TransferProtocol: t.enum(['HTTP', 'HTTPS']),
+    Targets: t.array(t.string(), {
+      maxItems: 10,
+      description:
+        'FirmwareInventory URIs to update (the controller firmware or the system ROM); each must be what the image is for. Left out: whatever the image is for.',
+    }),
   },
 });
 export const AddFromUri = defineAction({

@@ -79,6 +79,7 @@ function handlers(d: UpdateServiceDeps) {
     getUpdateService,
     patchUpdateService,
     postSimpleUpdate,
+    simpleUpdateTargets,
     postAddFromUri,
     postStartFirmwareIntegrityCheck,
     getFirmwareInventory,
@@ -163,6 +164,7 @@ function handlers(d: UpdateServiceDeps) {
     if (protocol && `${protocol.toLowerCase()}:` !== url.protocol) {
       throw baseError('ActionParameterValueConflict', 'TransferProtocol', 'ImageURI');
     }
+    const targets = checkedTargets(ctx.body.Targets, SimpleUpdate.name);
     const op = fw.status.begin('Uploading');
     const task = d.tasks.run('SimpleUpdate', payloadOf(ctx), async (task) => {
       const tmp = fw.repository.incomingPath();
@@ -178,7 +180,7 @@ function handlers(d: UpdateServiceDeps) {
         if (!SIMPLE_UPDATE_CLASSES.some((c) => c === cls))
           throw vendorError(400, 'SimpleUpdateImageNotSupported', filename, `a ${cls} image`);
         task.progress(60);
-        const result = await fw.flasher.apply({ path: tmp, filename, info }, { op, applyTime, task });
+        const result = await fw.flasher.apply({ path: tmp, filename, info }, { op, applyTime, task, targets });
         op.complete(result.messages[0]);
         // Staged: the flasher completes the task when the image activates.
         if (applyTime === 'Immediate') task.complete(result.messages);
@@ -192,16 +194,27 @@ function handlers(d: UpdateServiceDeps) {
     return taskAccepted(task);
   }
 
+  /** Targets as sent, each a FirmwareInventory member (else 400 before anything starts); undefined when none. */
+  function checkedTargets(targets: readonly string[] | undefined, actionName: string): string[] | undefined {
+    for (const target of targets ?? []) {
+      const id = /^\/redfish\/v1\/UpdateService\/FirmwareInventory\/([^/]+)\/?$/i.exec(target)?.[1];
+      if (!id || !fw.inventory.get('firmware', decodeURIComponent(id))) throw baseError('ActionParameterValueError', 'Targets', actionName);
+    }
+    return targets?.length ? [...targets] : undefined;
+  }
+
+  /** What SimpleUpdate can flash: the updateable controller firmware and system ROM, as FirmwareInventory URIs. */
+  function simpleUpdateTargets(): Record<string, readonly string[]> {
+    const items = fw.inventory.list('firmware').filter((i) => i.Updateable && SIMPLE_UPDATE_CLASSES.some((c) => c === i.DeviceClass));
+    return { Targets: items.map(inventoryUri) };
+  }
+
   /** AddFromUri: download (and its compsig), verify, store in the repository and/or flash the targets. */
   function postAddFromUri(ctx: ActionContext<UpdateServicePath, typeof AddFromUri>) {
     const actionName = AddFromUri.name;
     const url = imageUrl(ctx.body.ImageURI, 'ImageURI', actionName);
     const sigUrl = ctx.body.CompSigURI !== undefined ? imageUrl(ctx.body.CompSigURI, 'CompSigURI', actionName) : undefined;
-    const targets = ctx.body.Targets ?? [];
-    for (const target of targets) {
-      const id = /^\/redfish\/v1\/UpdateService\/FirmwareInventory\/([^/]+)\/?$/i.exec(target)?.[1];
-      if (!id || !fw.inventory.get('firmware', decodeURIComponent(id))) throw baseError('ActionParameterValueError', 'Targets', actionName);
-    }
+    const targets = checkedTargets(ctx.body.Targets, actionName) ?? [];
     const op = fw.status.begin('Uploading');
     const task = d.tasks.run('AddFromUri', payloadOf(ctx), async (task) => {
       const tmp = fw.repository.incomingPath();
@@ -261,6 +274,7 @@ export function registerUpdateServiceRoutes(routes: RouteTable, d: UpdateService
     patch: { privilege: Priv.managerConfig, handler: h.patchUpdateService },
     actions: [
       action(SimpleUpdate, Priv.managerConfig, h.postSimpleUpdate, {
+        allowable: h.simpleUpdateTargets,
         annotations: applyTimes.length > 1 ? { [APPLY_TIME_SUPPORT]: applyTimeSupport(applyTimes) } : undefined,
       }),
       action(AddFromUri, Priv.managerConfig, h.postAddFromUri),

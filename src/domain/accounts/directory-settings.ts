@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { ROLE_IDS } from '../../lib/privileges.js';
 import { RedfishError, baseError, type ExtendedInfo } from '../../messages/errors.js';
 import type { DocumentStore } from '../../store/documents.js';
-import { isHostName } from '../manager/network-protocol.js';
+import { isHostName } from '../../lib/network-names.js';
 
 export const DIRECTORY_KINDS = ['LDAP', 'ActiveDirectory'] as const;
 export type DirectoryKind = (typeof DIRECTORY_KINDS)[number];

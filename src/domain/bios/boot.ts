@@ -3,6 +3,7 @@
 // mode is consumed at the next boot (POST step BootDevice).
 import type { Hardware } from '../../platform/hardware/identity.js';
 import type { HostLifecycle } from '../../platform/lifecycle.js';
+import { vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
 import type { DocumentStore } from '../../store/documents.js';
 import { raidCapacity } from '../storage/raid.js';
 
@@ -149,6 +150,8 @@ export interface BootState {
   BootSourceOverrideEnabled: OverrideEnabled;
   BootSourceOverrideMode: OverrideMode;
   UefiTargetBootSourceOverride: string | null;
+  /** The URI a UefiHttp boot loads; null: the one DHCP offers. */
+  HttpBootUri: string | null;
   /** BootOptionReferences, first tried first. */
   BootOrder: string[];
   /** BootOptionReference the server last booted from, or null before the first boot. */
@@ -161,6 +164,7 @@ function defaultBoot(options: readonly BootOptionDef[]): BootState {
     BootSourceOverrideEnabled: 'Disabled',
     BootSourceOverrideMode: 'UEFI',
     UefiTargetBootSourceOverride: null,
+    HttpBootUri: null,
     BootOrder: options.map((o) => o.id),
     LastBootOption: null,
   };
@@ -194,6 +198,8 @@ export class BootSettings {
     /** The boot options of this hardware (bootOptionsFor). */
     readonly options: readonly BootOptionDef[],
     private readonly media?: RemovableMedia,
+    /** Where a boot's IML record goes (an HTTP boot names its URI). */
+    private readonly iml?: (message: ExtendedInfo) => void,
   ) {
     this.saved = store.setting<BootState>('system.boot', defaultBoot(options));
     host.onPost('BootDevice', () => this.consumeOverride());
@@ -208,7 +214,9 @@ export class BootSettings {
 
   private current: { stored: Readonly<BootState>; state: Readonly<BootState> } | undefined;
 
-  private fitted(s: Readonly<BootState>): Readonly<BootState> {
+  private fitted(stored: Readonly<BootState>): Readonly<BootState> {
+    // Stores older than HttpBootUri lack it.
+    const s = stored.HttpBootUri === undefined ? { ...stored, HttpBootUri: null } : stored;
     if (isPermutationOfOptions(s.BootOrder, this.options)) return s;
     // Other hardware since the order was saved (another --hardware): the ROM keeps the
     // options it still finds in their order and appends the new ones.
@@ -257,5 +265,6 @@ export class BootSettings {
     }
     this.saved.set(next);
     this.media?.booted(option, missing);
+    if (option?.alias === 'UefiHttp') this.iml?.(vendorMessage('HttpBoot', option.displayName, s.HttpBootUri ?? 'the URI DHCP offers'));
   }
 }

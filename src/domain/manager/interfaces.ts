@@ -4,6 +4,7 @@
 // the address it was started with whatever the NIC says (README).
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
+import { ipv4ToInt, isSubnetMask } from '../../lib/network-names.js';
 import { RedfishError, baseError, type ExtendedInfo } from '../../messages/errors.js';
 import type { DocumentStore } from '../../store/documents.js';
 
@@ -69,16 +70,6 @@ export interface ManagerNicChange {
   readonly DHCPv4?: Partial<DhcpV4Settings>;
   readonly IPv4StaticAddresses?: readonly { readonly Address?: string; readonly SubnetMask?: string; readonly Gateway?: string | null }[];
   readonly StaticNameServers?: readonly string[];
-}
-
-const ipv4ToInt = (a: string): number => a.split('.').reduce((n, part) => n * 256 + Number(part), 0);
-
-/** A contiguous IPv4 network mask of 1 to 32 bits (0.0.0.0 is no mask). */
-export function isSubnetMask(v: string): boolean {
-  if (isIP(v) !== 4) return false;
-  const n = ipv4ToInt(v);
-  const inverted = ~n >>> 0;
-  return n !== 0 && (inverted & (inverted + 1)) === 0;
 }
 
 /**

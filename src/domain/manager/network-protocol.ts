@@ -2,6 +2,7 @@
 // stored, and the rules of a change to them. Other areas read them too:
 // certificate login needs to know whether a time source is configured.
 import { isIP } from 'node:net';
+import { isHostName } from '../../lib/network-names.js';
 import { RedfishError, baseError, type ExtendedInfo } from '../../messages/errors.js';
 import type { DocumentStore } from '../../store/documents.js';
 
@@ -37,13 +38,6 @@ export function writeNetworkProtocol(store: DocumentStore, value: NetworkProtoco
 export function timeSourceConfigured(store: DocumentStore): boolean {
   const ntp = readNetworkProtocol(store).NTP;
   return ntp.ProtocolEnabled && ntp.NTPServers.some((s) => s.trim() !== '');
-}
-
-const LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-
-/** A DNS name made of RFC 1123 labels (no trailing dot), at most maxLength (253) characters. */
-export function isHostName(v: string, maxLength = 253): boolean {
-  return v.length > 0 && v.length <= maxLength && v.split('.').every((l) => LABEL.test(l));
 }
 
 // -- a change of the settings (ManagerNetworkProtocol PATCH) -------------------

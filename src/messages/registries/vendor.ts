@@ -258,6 +258,13 @@ export const VENDOR_REGISTRY = {
       paramTypes: ['string', 'string', 'string', 'string'],
       resolution: 'Flash the intermediate version first, then retry.',
     },
+    HttpBoot: {
+      description: 'POST booted the server over UEFI HTTP(S) boot, from Boot/HttpBootUri or the URI DHCP offers.',
+      message: 'The server is booting from %1 over HTTP from %2.',
+      severity: 'OK',
+      paramTypes: ['string', 'string'],
+      resolution: 'None.',
+    },
     HttpRequestInvalid: {
       description: 'The HTTP request itself (request line, headers or message framing) cannot be processed; the connection is closed.',
       message: 'The HTTP request cannot be processed: %1.',

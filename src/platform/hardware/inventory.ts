@@ -36,6 +36,8 @@ export interface NicPort {
   speedMbps: number;
   linkUp: boolean;
   mac: string;
+  /** The static IPv4 address the host OS sets on it, when the profile names one. */
+  ipv4?: { address: string; subnetMask: string; gateway?: string };
 }
 
 /** Every NIC port of the server, in profile order. */

@@ -6,9 +6,11 @@
 // Serial numbers and MACs may be given; those left out are derived from the
 // service's seed (./identity.ts), so two controllers differ and a restart keeps them.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { basename, extname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
+import { isHostName, isSubnetMask } from '../../lib/network-names.js';
 
 /** Where the shipped profiles live: `profiles/` at the repository root (beside `src/` and `dist/`). */
 export const SHIPPED_PROFILES_DIR = fileURLToPath(new URL('../../../profiles/', import.meta.url));
@@ -93,6 +95,15 @@ export interface HardwareProfile {
   fans: FanProfileSpec[];
   temperatures: TemperatureProfileSpec[];
   pcieDevices: PcieDeviceSpec[];
+  /** The host OS's DNS settings; optional (DHCP-like defaults, src/platform/host-network.ts). */
+  hostNetwork?: HostNetworkSpec;
+}
+
+export interface HostNetworkSpec {
+  /** The domain of the host's FQDN. */
+  domainName?: string;
+  /** The DNS servers the host OS uses on every interface with an address. */
+  nameServers?: string[];
 }
 
 export interface ProcessorSpec {
@@ -189,6 +200,8 @@ export interface NicPortSpec {
   linkUp: boolean;
   /** Optional fixed MAC (aa:bb:cc:dd:ee:ff); derived from the seed when left out. */
   mac?: string;
+  /** Optional static IPv4 address the host OS sets on the port (else a DHCP-like one while the link is up). */
+  ipv4?: { address: string; subnetMask: string; gateway?: string };
 }
 
 export interface PowerSupplySpec {
@@ -430,6 +443,7 @@ class Reader {
       'fans',
       'temperatures',
       'pcieDevices',
+      'hostNetwork',
     ]);
     const s = this.obj(o.system, 'system', ['manufacturer', 'model', 'sku']);
     const system = {
@@ -467,6 +481,7 @@ class Reader {
       fans: this.list(o, 'fans', '').map((v, i) => this.fan(v, `fans[${i}]`, i)),
       temperatures: this.list(o, 'temperatures', '').map((v, i) => this.temperature(v, `temperatures[${i}]`, i)),
       pcieDevices: this.list(o, 'pcieDevices', '', true).map((v, i) => this.pcie(v, `pcieDevices[${i}]`)),
+      ...(o.hostNetwork !== undefined ? { hostNetwork: this.hostNetwork(o.hostNetwork, 'hostNetwork') } : {}),
     };
     if (!profile.processors.some((x) => x.present)) this.fail('processors', 'at least one present processor', o.processors);
     if (!profile.memory.some((x) => x.present)) this.fail('memory', 'at least one present DIMM', o.memory);
@@ -736,7 +751,7 @@ class Reader {
     if (!/^[A-Za-z0-9_.-]+$/.test(id)) this.fail(`${path}.id`, 'letters, digits, _ . or - only (it is a URI segment)', id);
     const ports = this.list(o, 'ports', path).map((x, i) => {
       const pp = `${path}.ports[${i}]`;
-      const po = this.obj(x, pp, ['speedMbps', 'linkUp', 'mac']);
+      const po = this.obj(x, pp, ['speedMbps', 'linkUp', 'mac', 'ipv4']);
       const mac = po.mac === undefined ? undefined : this.str(po, 'mac', pp).toLowerCase();
       if (mac !== undefined && !/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/.test(mac))
         this.fail(`${pp}.mac`, 'a MAC address like 02:00:00:aa:bb:cc', po.mac);
@@ -744,6 +759,7 @@ class Reader {
         speedMbps: this.posInt(po, 'speedMbps', pp),
         linkUp: this.bool(po, 'linkUp', pp, true),
         ...(mac !== undefined ? { mac } : {}),
+        ...(po.ipv4 !== undefined ? { ipv4: this.ipv4(po.ipv4, `${pp}.ipv4`) } : {}),
       };
     });
     if (ports.length === 0) this.fail(`${path}.ports`, 'at least one port', o.ports);
@@ -758,6 +774,35 @@ class Reader {
       ports,
       ...(serialNumber !== undefined ? { serialNumber } : {}),
     };
+  }
+
+  ipv4(v: unknown, path: string): NonNullable<NicPortSpec['ipv4']> {
+    const o = this.obj(v, path, ['address', 'subnetMask', 'gateway']);
+    const address = this.ipv4Address(o, 'address', path);
+    const subnetMask = this.ipv4Address(o, 'subnetMask', path);
+    if (!isSubnetMask(subnetMask)) this.fail(`${path}.subnetMask`, 'a contiguous network mask such as 255.255.255.0', subnetMask);
+    const gateway = o.gateway === undefined ? undefined : this.ipv4Address(o, 'gateway', path);
+    return { address, subnetMask, ...(gateway !== undefined ? { gateway } : {}) };
+  }
+
+  ipv4Address(o: Obj, key: string, path: string): string {
+    const v = this.str(o, key, path);
+    if (isIP(v) !== 4) this.fail(`${path}.${key}`, 'a dotted IPv4 address', v);
+    return v;
+  }
+
+  hostNetwork(v: unknown, path: string): HostNetworkSpec {
+    const o = this.obj(v, path, ['domainName', 'nameServers']);
+    const domainName = this.optStr(o, 'domainName', path);
+    if (domainName !== undefined && !isHostName(domainName)) this.fail(`${path}.domainName`, 'a DNS domain name', domainName);
+    const nameServers =
+      o.nameServers === undefined
+        ? undefined
+        : this.list(o, 'nameServers', path).map((x, i) => {
+            if (typeof x !== 'string' || isIP(x) === 0) this.fail(`${path}.nameServers[${i}]`, 'an IP address', x);
+            return x;
+          });
+    return { ...(domainName !== undefined ? { domainName } : {}), ...(nameServers !== undefined ? { nameServers } : {}) };
   }
 
   psu(v: unknown, path: string): PowerSupplySpec {

@@ -183,7 +183,13 @@ describe('AccountService LDAP and ActiveDirectory settings', () => {
     assert.equal(r.status, 200, r.text);
     const ad = (await svc.get(AS)).body.ActiveDirectory;
     assert.equal(ad.ServiceEnabled, true);
-    assert.deepEqual(ad.RemoteRoleMapping, [{ RemoteGroup: 'CN=BMC Readers,OU=Groups,DC=corp,DC=example', LocalRole: 'ReadOnly' }]);
+    assert.deepEqual(ad.RemoteRoleMapping, [
+      {
+        RemoteGroup: 'CN=BMC Readers,OU=Groups,DC=corp,DC=example',
+        LocalRole: 'ReadOnly',
+        '@Redfish.WriteableProperties': ['RemoteGroup', 'LocalRole'],
+      },
+    ]);
   });
 
   it('only ConfigureUsers changes them: Operator and ReadOnly users get 403', async () => {

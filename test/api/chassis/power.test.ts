@@ -84,7 +84,12 @@ describe('chassis power', () => {
       'MinConsumedWatts',
     ]);
     assert.equal(pc.PowerMetrics.IntervalInMin, 20);
-    assert.deepEqual(pc.PowerLimit, { LimitInWatts: null, LimitException: 'NoAction', CorrectionInMs: 1000 });
+    assert.deepEqual(pc.PowerLimit, {
+      LimitInWatts: null,
+      LimitException: 'NoAction',
+      CorrectionInMs: 1000,
+      '@Redfish.WriteableProperties': ['LimitInWatts', 'LimitException'],
+    });
     assert.deepEqual(pc.Oem.Vendor, {
       '@odata.type': '#VendorPowerControl.v1_0_0.VendorPowerControl',
       PowerCapActive: false,
@@ -155,7 +160,12 @@ describe('chassis power', () => {
     const r = await svc.req('PATCH', POWER, { body: limitBody(260, { LimitException: 'LogEventOnly' }) });
     assert.ok(r.status === 200 || r.status === 204, `${r.status} ${r.text}`);
     const after = await svc.get(POWER);
-    assert.deepEqual(after.body.PowerControl[0].PowerLimit, { LimitInWatts: 260, LimitException: 'LogEventOnly', CorrectionInMs: 1000 });
+    assert.deepEqual(after.body.PowerControl[0].PowerLimit, {
+      LimitInWatts: 260,
+      LimitException: 'LogEventOnly',
+      CorrectionInMs: 1000,
+      '@Redfish.WriteableProperties': ['LimitInWatts', 'LimitException'],
+    });
     assert.equal(after.body.PowerControl[0].PowerAllocatedWatts, 260);
     assert.notEqual(after.headers.etag, before.headers.etag, 'a new limit is a new representation');
     let capped = 0;
@@ -385,5 +395,74 @@ describe('chassis power and thermal from another hardware profile', () => {
     assert.deepEqual((await svc.get(SUBSYSTEM)).body.PowerSupplyRedundancy, []);
     await powerOff(svc);
     assert.ok(Math.abs((await svc.get(POWER)).body.PowerControl[0].PowerConsumedWatts - 30) <= 1);
+  });
+});
+
+describe('the power limit as a Control (Chassis/1/Controls/PowerLimit)', () => {
+  const CONTROLS = `${CHASSIS}Controls/`;
+  const CONTROL = `${CONTROLS}PowerLimit/`;
+  // The default profile's two 800 W supplies: N+1 gives 800 W of capacity.
+  const CAPACITY = 800;
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService();
+    await svc.running.services.accounts.create({ UserName: 'reader', Password: 'Reader-Pass-1', RoleId: 'ReadOnly' });
+  });
+  after(() => svc.close());
+  const limitInPower = async () => (await svc.get(POWER)).body.PowerControl[0].PowerLimit.LimitInWatts;
+
+  it('is linked from the chassis and listed in its Controls', async () => {
+    assert.deepEqual((await svc.get(CHASSIS)).body.Controls, { '@odata.id': CONTROLS });
+    const c = await svc.get(CONTROLS);
+    assert.equal(c.body['@odata.type'], '#ControlCollection.ControlCollection');
+    assert.deepEqual(c.body.Members, [{ '@odata.id': CONTROL }]);
+    const r = await svc.get(CONTROL);
+    assert.equal(r.status, 200);
+    assert.match(r.body['@odata.type'], /^#Control\.v1_\d+_\d+\.Control$/);
+    assert.equal(r.body.ControlType, 'Power');
+    assert.deepEqual([r.body.ControlMode, r.body.SetPoint, r.body.SetPointUnits], ['Disabled', null, 'W']);
+    assert.deepEqual([r.body.AllowableMin, r.body.AllowableMax], [IDLE, CAPACITY]);
+    assert.equal(r.body.Sensor.DataSourceUri, `${SENSORS}PowerConsumption/`);
+    assert.equal(r.body.Sensor.Reading, (await svc.get(`${SENSORS}PowerConsumption/`)).body.Reading);
+    assert.match(r.headers.allow ?? '', /PATCH/);
+  });
+
+  it('one limit, two views: a SetPoint shows as LimitInWatts and a LimitInWatts as SetPoint', async () => {
+    let r = await svc.req('PATCH', CONTROL, { body: { SetPoint: 400 } });
+    assert.equal(r.status, 200);
+    assert.equal(await limitInPower(), 400);
+    assert.deepEqual([(await svc.get(CONTROL)).body.ControlMode, (await svc.get(CONTROL)).body.SetPoint], ['Automatic', 400]);
+    r = await svc.req('PATCH', POWER, { body: limitBody(500) });
+    assert.equal(r.status, 200);
+    assert.equal((await svc.get(CONTROL)).body.SetPoint, 500);
+    // The limit holds the draw under it, whichever view set it.
+    await bootHost(svc);
+    assert.ok((await svc.get(CONTROL)).body.Sensor.Reading <= 500);
+    r = await svc.req('PATCH', CONTROL, { body: { ControlMode: 'Disabled' } });
+    assert.equal(r.status, 200);
+    assert.equal(await limitInPower(), null);
+    assert.deepEqual([(await svc.get(CONTROL)).body.ControlMode, (await svc.get(CONTROL)).body.SetPoint], ['Disabled', null]);
+    await powerOff(svc);
+  });
+
+  it("takes the limit's rules: the range, whole watts, a SetPoint to enable with, and its privilege", async () => {
+    for (const SetPoint of [IDLE - 1, CAPACITY + 1]) {
+      const r = await svc.req('PATCH', CONTROL, { body: { SetPoint } });
+      assert.equal(r.status, 400, String(SetPoint));
+      assert.deepEqual(messageIds(r.body), ['Base.1.12.PropertyValueOutOfRange']);
+    }
+    let r = await svc.req('PATCH', CONTROL, { body: { SetPoint: 400.5 } });
+    assert.deepEqual(messageIds(r.body), ['Base.1.12.PropertyValueFormatError']);
+    r = await svc.req('PATCH', CONTROL, { body: { ControlMode: 'Automatic' } });
+    assert.equal(r.status, 400);
+    assert.deepEqual(messageIds(r.body), ['Base.1.12.PropertyMissing']);
+    r = await svc.req('PATCH', CONTROL, { body: { ControlMode: 'Disabled', SetPoint: 400 } });
+    assert.deepEqual(messageIds(r.body), ['Base.1.12.PropertyValueConflict']);
+    assert.equal(await limitInPower(), null, 'nothing refused was applied');
+    r = await svc.req('PATCH', CONTROL, { body: { SetPoint: 400 }, auth: { user: 'reader', password: 'Reader-Pass-1' } });
+    assert.equal(r.status, 403);
+    r = await svc.req('PATCH', CONTROL, { body: { AllowableMax: 900 } });
+    assert.equal(r.status, 400);
+    assert.equal((await svc.get(`${CONTROLS}Fan/`)).status, 404);
   });
 });

@@ -156,7 +156,7 @@ describe('event delivery', () => {
     await testEvent(svc, 1);
     await failedAttempts(svc, l, id, 1);
     const status = await svc.get(`${SUBS}${id}/`);
-    assert.deepEqual(status.body.Status, { State: 'Enabled', Health: 'Warning' });
+    assert.deepEqual(status.body.Status, { State: 'Enabled', Health: 'Warning', '@Redfish.WriteableProperties': ['State'] });
     assert.equal(status.body.Oem.Vendor.LastDeliveryError, 'HTTP status 500');
     await svc.clock.advance(29_000);
     assert.equal(l.attempts, 1, 'no retry before the interval');
@@ -188,7 +188,7 @@ describe('event delivery', () => {
     await waitFor(() => hubOf(svc).get(id)?.State === 'Disabled', 'suspension');
     assert.equal(l.attempts, 2);
     const r = await svc.get(`${SUBS}${id}/`);
-    assert.deepEqual(r.body.Status, { State: 'Disabled', Health: 'Warning' });
+    assert.deepEqual(r.body.Status, { State: 'Disabled', Health: 'Warning', '@Redfish.WriteableProperties': ['State'] });
     await testEvent(svc, 2);
     await testEvent(svc, 3);
     await svc.clock.advance(60_000);
@@ -201,7 +201,11 @@ describe('event delivery', () => {
       l.events().map((e) => e.MessageArgs[0]),
       ['1', '2', '3'],
     );
-    assert.deepEqual((await svc.get(`${SUBS}${id}/`)).body.Status, { State: 'Enabled', Health: 'OK' });
+    assert.deepEqual((await svc.get(`${SUBS}${id}/`)).body.Status, {
+      State: 'Enabled',
+      Health: 'OK',
+      '@Redfish.WriteableProperties': ['State'],
+    });
   });
 
   it('RetryForever keeps retrying past DeliveryRetryAttempts until the listener answers', async () => {

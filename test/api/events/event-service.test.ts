@@ -138,8 +138,9 @@ describe('subscriptions', () => {
       RequestedMaxEventsToQueue: 10000,
       PendingEvents: 0,
       LastDeliveryError: null,
+      '@Redfish.WriteableProperties': ['DeliveryRetryAttempts', 'DeliveryRetryIntervalInSeconds', 'RequestedMaxEventsToQueue'],
     });
-    assert.deepEqual(r.body.Status, { State: 'Enabled', Health: 'OK' });
+    assert.deepEqual(r.body.Status, { State: 'Enabled', Health: 'OK', '@Redfish.WriteableProperties': ['State'] });
     const list = await svc.get(SUBS);
     assert.deepEqual(list.body.Members, [{ '@odata.id': r.headers.location }]);
     assert.equal(list.body['Members@odata.count'], 1);

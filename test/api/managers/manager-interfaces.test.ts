@@ -78,6 +78,11 @@ describe('manager interfaces', () => {
     assert.equal(bad.status, 400);
     assert.deepEqual(messageIds(bad.body), ['Base.1.12.PropertyValueFormatError']);
     assert.equal((await svc.get(NP)).body.HostName, 'mc-rack8');
+    // The controller always has a name: null (the host OS's when it is down) is refused here.
+    const none = await svc.req('PATCH', NIC, { body: { HostName: null } });
+    assert.equal(none.status, 400);
+    assert.deepEqual(messageIds(none.body), ['Base.1.12.PropertyValueTypeError']);
+    assert.equal((await svc.get(NIC)).body.HostName, 'mc-rack8');
   });
 
   it('static IPv4 and DNS: stored, shown, validated, kept across a restart', async () => {

@@ -46,6 +46,7 @@ describe('managers', () => {
     assert.deepEqual(r.body.Oem.Vendor.Links.SecurityService, { '@odata.id': '/redfish/v1/Managers/1/SecurityService/' });
     assert.deepEqual(r.body.Actions['#Manager.Reset'], {
       target: RESET,
+      '@Redfish.ActionInfo': '/redfish/v1/Managers/1/ResetActionInfo/',
       'ResetType@Redfish.AllowableValues': ['GracefulRestart', 'ForceRestart'],
     });
     // DateTime follows the controller clock without changing the ETag.
@@ -131,7 +132,12 @@ describe('managers', () => {
     assert.equal(r.body['@odata.type'], '#ManagerNetworkProtocol.v1_12_0.ManagerNetworkProtocol');
     assert.deepEqual(r.body.HTTPS, { Port: svc.port, ProtocolEnabled: true, Certificates: { '@odata.id': `${NP}HTTPS/Certificates/` } });
     assert.equal(r.body.HTTP.ProtocolEnabled, false);
-    assert.deepEqual(r.body.NTP, { Port: 123, ProtocolEnabled: false, NTPServers: [] });
+    assert.deepEqual(r.body.NTP, {
+      Port: 123,
+      ProtocolEnabled: false,
+      NTPServers: [],
+      '@Redfish.WriteableProperties': ['ProtocolEnabled', 'NTPServers'],
+    });
     assert.ok(r.body.HostName);
     assert.equal(r.body.FQDN, r.body.HostName);
     assert.match(r.headers.allow ?? '', /PATCH/);

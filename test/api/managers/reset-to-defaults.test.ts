@@ -66,6 +66,7 @@ describe('Manager.ResetToDefaults', () => {
       const m = (await svc.get(MANAGER)).body;
       assert.deepEqual(m.Actions['#Manager.ResetToDefaults'], {
         target: RESET_TO_DEFAULTS,
+        '@Redfish.ActionInfo': '/redfish/v1/Managers/1/ResetToDefaultsActionInfo/',
         'ResetType@Redfish.AllowableValues': ['ResetAll', 'PreserveNetworkAndUsers', 'PreserveNetwork'],
       });
       const bad = await svc.req('POST', RESET_TO_DEFAULTS, { body: { ResetType: 'GracefulRestart' } });

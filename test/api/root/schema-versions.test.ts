@@ -13,6 +13,7 @@ import { startTestService, type TestService } from '../../support/service.js';
 /** The newest 2025.4 version of each DMTF resource type the service serves. */
 const RESOURCE_TYPES: Readonly<Record<string, string>> = {
   AccountService: '1.18.1',
+  ActionInfo: '1.5.0',
   Bios: '1.2.3',
   BootOption: '1.0.6',
   Certificate: '1.11.0',
@@ -20,6 +21,7 @@ const RESOURCE_TYPES: Readonly<Record<string, string>> = {
   CertificateService: '1.2.1',
   Chassis: '1.28.0',
   ComputerSystem: '1.27.0',
+  Control: '1.7.0',
   Drive: '1.22.0',
   EnvironmentMetrics: '1.5.0',
   EthernetInterface: '1.12.4',

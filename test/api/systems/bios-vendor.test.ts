@@ -75,6 +75,7 @@ describe('vendor BIOS resources with a pending area', () => {
       assert.equal(r.body['@odata.type'], type);
       for (const [k, v] of Object.entries(values)) assert.deepEqual(r.body[k], v, `${uri} ${k}`);
       assert.equal(r.body['@Redfish.Settings'].SettingsObject['@odata.id'], `${uri}Settings/`);
+      assert.deepEqual(r.body['@Redfish.Settings'].SupportedApplyTimes, ['OnReset']);
       const p = await svc.get(`${uri}Settings/`);
       assert.equal(p.status, 200);
       assert.match(p.headers.allow ?? '', /PATCH/);

@@ -40,6 +40,8 @@ describe('BIOS current and pending areas', () => {
     assert.equal(b.Attributes.AdminPassword, null);
     assert.equal(b['@Redfish.Settings'].SettingsObject['@odata.id'], SETTINGS);
     assert.deepEqual(b['@Redfish.Settings'].Messages, []);
+    // The pending area is taken in at the next server reset, and only then.
+    assert.deepEqual(b['@Redfish.Settings'].SupportedApplyTimes, ['OnReset']);
     assert.equal(b.Oem.Vendor.Links.Boot['@odata.id'], `${BIOS}Boot/`);
     assert.equal(b.Oem.Vendor.Links.iScsi['@odata.id'], `${BIOS}iScsi/`);
     assert.equal(b.Actions['#Bios.ResetBios'].target, `${BIOS}Actions/Bios.ResetBios/`);

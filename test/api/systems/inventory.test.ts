@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { bootHost, powerOff } from '../../support/host.js';
 import { startTestService, type TestService } from '../../support/service.js';
 
 const SYS = '/redfish/v1/Systems/1/';
@@ -153,6 +154,47 @@ describe('hardware inventory (default profile)', () => {
       assert.deepEqual(port.body.Ethernet.AssociatedMACAddresses, [i.MACAddress]);
       assert.equal(port.body.LinkStatus, i.LinkStatus);
     }
+  });
+
+  it("shows the running OS's host name, FQDN, IPv4 address and DNS servers on each interface; nothing while it is down", async () => {
+    let ifaces = await members(svc, `${SYS}EthernetInterfaces/`);
+    for (const i of ifaces) {
+      assert.deepEqual([i.HostName, i.FQDN, i.IPv4Addresses, i.NameServers], [null, null, [], []], i.Id);
+    }
+    await bootHost(svc);
+    const host = (await svc.get(SYS)).body.HostName as string;
+    assert.match(host, /^host-/);
+    ifaces = await members(svc, `${SYS}EthernetInterfaces/`);
+    const seen = new Set<string>();
+    for (const i of ifaces) {
+      assert.equal(i.HostName, host, i.Id);
+      assert.equal(i.FQDN, `${host}.lab.internal`);
+      if (i.LinkStatus !== 'LinkUp') {
+        assert.deepEqual([i.IPv4Addresses, i.NameServers], [[], []], `${i.Id} has no link`);
+        continue;
+      }
+      // DHCP-like: one /16 per interface, the host part from the MAC.
+      const [a] = i.IPv4Addresses;
+      const net = `10.${128 + Number(i.Id)}`;
+      const [hi, lo] = (i.MACAddress as string)
+        .split(':')
+        .slice(4)
+        .map((h) => parseInt(h, 16));
+      assert.equal(a.Address, hi === 0 && lo! < 3 ? `${net}.1.${lo}` : `${net}.${hi}.${lo}`);
+      assert.deepEqual([a.SubnetMask, a.AddressOrigin, a.Gateway], ['255.255.0.0', 'DHCP', `${net}.0.1`]);
+      assert.deepEqual(i.NameServers, [`${net}.0.2`]);
+      seen.add(a.Address);
+    }
+    assert.equal(seen.size, 3, 'the three ports with link have an address each');
+    // The same addresses after a restart of the service (the lease is the MAC's).
+    svc = await svc.restart();
+    const again = await members(svc, `${SYS}EthernetInterfaces/`);
+    assert.deepEqual(
+      again.map((i) => i.IPv4Addresses),
+      ifaces.map((i) => i.IPv4Addresses),
+    );
+    await powerOff(svc);
+    for (const i of await members(svc, `${SYS}EthernetInterfaces/`)) assert.deepEqual([i.HostName, i.IPv4Addresses], [null, []]);
   });
 
   it('serves network adapters with their ports and controllers', async () => {
@@ -321,9 +363,17 @@ describe('hardware inventory across profiles and restarts', () => {
             manufacturer: 'Intel',
             partNumber: 'X710',
             slot: 2,
-            ports: [{ speedMbps: 10000, mac: '02:00:00:00:00:01' }, { speedMbps: 10000 }],
+            ports: [
+              {
+                speedMbps: 10000,
+                mac: '02:00:00:00:00:01',
+                ipv4: { address: '192.0.2.10', subnetMask: '255.255.255.0', gateway: '192.0.2.1' },
+              },
+              { speedMbps: 10000 },
+            ],
           },
         ],
+        hostNetwork: { domainName: 'tiny.example.net', nameServers: ['192.0.2.53', '2001:db8::53'] },
         powerSupplies: [{ bay: 1, model: 'PSU', manufacturer: 'Acme', partNumber: 'P', capacityWatts: 300, efficiencyPercent: 90 }],
         power: { standbyWatts: 5, idleWatts: 60, maxWatts: 250 },
         fans: [{ maxRpm: 12000, lowerCritical: 500 }],
@@ -340,6 +390,16 @@ describe('hardware inventory across profiles and restarts', () => {
       // One thread per core: no Hyper-Threading to enable.
       assert.equal((await svc.get(`${SYS}Bios/`)).body.Attributes.ProcHyperthreading, 'Disabled');
       assert.deepEqual((await svc.get(`${CH}PCIeDevices/`)).body.Members, []);
+      // The profile's static address, domain and DNS servers, while the OS runs.
+      await bootHost(svc);
+      const [first, second] = await members(svc, `${SYS}EthernetInterfaces/`);
+      assert.deepEqual(first.IPv4Addresses, [
+        { Address: '192.0.2.10', SubnetMask: '255.255.255.0', AddressOrigin: 'Static', Gateway: '192.0.2.1' },
+      ]);
+      assert.deepEqual(first.NameServers, ['192.0.2.53', '2001:db8::53']);
+      assert.match(first.FQDN, /^host-[a-z0-9]+\.tiny\.example\.net$/);
+      assert.equal(second.IPv4Addresses[0].AddressOrigin, 'DHCP');
+      assert.deepEqual(second.NameServers, ['192.0.2.53', '2001:db8::53']);
     } finally {
       await svc.close();
     }

@@ -197,6 +197,7 @@ describe('secure boot', () => {
       assert.deepEqual(r.body.Actions, {
         '#SecureBootDatabase.ResetKeys': {
           target: `${DBS}dbx/Actions/SecureBootDatabase.ResetKeys/`,
+          '@Redfish.ActionInfo': `${DBS}dbx/ResetKeysActionInfo/`,
           'ResetKeysType@Redfish.AllowableValues': ['ResetAllKeysToDefault', 'DeleteAllKeys'],
         },
       });

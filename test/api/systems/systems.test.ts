@@ -208,6 +208,59 @@ describe('ComputerSystem', () => {
   });
 });
 
+describe('ComputerSystem.Reset in the dmtf dialect (OpenBMC-style)', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ config: { dialect: 'dmtf' } });
+  });
+  after(() => svc.close());
+  const reset = (ResetType: string) => svc.req('POST', '/redfish/v1/Systems/1/Actions/ComputerSystem.Reset', { body: { ResetType } });
+  const power = async () => (await svc.get('/redfish/v1/Systems/1')).body.PowerState;
+
+  it('ForceOff of an Off system succeeds doing nothing; a restart of it powers it on; On of an On one does nothing', async () => {
+    assert.equal(await power(), 'Off');
+    assert.equal((await reset('ForceOff')).status, 200);
+    assert.equal((await reset('GracefulShutdown')).status, 200);
+    assert.equal(await power(), 'Off');
+    assert.equal((await reset('ForceRestart')).status, 200);
+    assert.equal(await power(), 'PoweringOn');
+    await svc.clock.advance(BOOT_TIME);
+    assert.equal(await power(), 'On');
+    const boots = (await svc.get('/redfish/v1/Systems/1')).body.Oem.Vendor.BootCount;
+    assert.equal((await reset('On')).status, 200);
+    await svc.clock.advance(BOOT_TIME);
+    assert.equal((await svc.get('/redfish/v1/Systems/1')).body.Oem.Vendor.BootCount, boots, 'On of an On system does not boot it again');
+    assert.equal((await reset('ForceOff')).status, 200);
+    assert.equal(await power(), 'Off');
+    assert.equal((await reset('GracefulRestart')).status, 200);
+    assert.equal(await power(), 'PoweringOn');
+  });
+
+  it('still refuses what the state cannot do (Nmi of an Off system)', async () => {
+    assert.equal((await reset('ForceOff')).status, 200);
+    const r = await reset('Nmi');
+    assert.equal(r.status, 400);
+    assert.deepEqual(messageIds(r.body), ['Vendor.1.0.InvalidOperationForSystemState']);
+  });
+});
+
+describe('ComputerSystem.Reset in the spec dialect (iLO)', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService();
+  });
+  after(() => svc.close());
+
+  it('refuses ForceOff, ForceRestart and GracefulRestart of an Off system', async () => {
+    for (const ResetType of ['ForceOff', 'ForceRestart', 'GracefulRestart']) {
+      const r = await svc.req('POST', RESET, { body: { ResetType } });
+      assert.equal(r.status, 400, ResetType);
+      assert.deepEqual(messageIds(r.body), ['Vendor.1.0.InvalidOperationForSystemState']);
+    }
+    assert.equal((await svc.get(SYS)).body.PowerState, 'Off');
+  });
+});
+
 describe('Boot', () => {
   let svc: TestService;
   before(async () => {
@@ -244,6 +297,9 @@ describe('Boot', () => {
       'UefiHttp',
       'UefiTarget',
     ]);
+    assert.deepEqual(b['BootSourceOverrideEnabled@Redfish.AllowableValues'], ['Disabled', 'Once', 'Continuous']);
+    assert.deepEqual(b['BootSourceOverrideMode@Redfish.AllowableValues'], ['UEFI', 'Legacy']);
+    assert.equal(b.HttpBootUri, null);
     assert.equal(b.BootOptions['@odata.id'], `${SYS}BootOptions/`);
     // The default profile's: its RAID 1 logical drive, PXE/HTTP on two NICs, USB, virtual CD, UEFI shell.
     assert.equal(b.BootOrder.length, 8);
@@ -280,6 +336,29 @@ describe('Boot', () => {
     b = sys.Boot;
     assert.equal(b.BootSourceOverrideEnabled, 'Disabled');
     assert.equal(b.BootSourceOverrideTarget, 'None');
+  });
+
+  it('a UefiHttp override boots HttpBootUri over the NIC and the IML names the URI', async () => {
+    const uri = 'https://deploy.example.com/images/installer.efi';
+    let r = await patchBoot({ HttpBootUri: 'ftp://deploy.example.com/x.efi' });
+    assert.equal(r.status, 400);
+    assert.deepEqual(messageIds(r.body), ['Base.1.12.PropertyValueFormatError']);
+    r = await patchBoot({ BootSourceOverrideTarget: 'UefiHttp', BootSourceOverrideEnabled: 'Once', HttpBootUri: uri });
+    assert.equal(r.status, 200);
+    assert.equal((await bootNow()).HttpBootUri, uri);
+    if ((await svc.get(SYS)).body.PowerState === 'On') await svc.req('POST', RESET, { body: { ResetType: 'ForceRestart' } });
+    else await svc.req('POST', RESET, { body: { ResetType: 'On' } });
+    await svc.clock.advance(BOOT_TIME);
+    const sys = (await svc.get(SYS)).body;
+    assert.equal(sys.Oem.Vendor.LastBootOption, 'NIC.LOM.1.1.Httpv4');
+    assert.equal(sys.Boot.BootSourceOverrideTarget, 'None', 'the one-time override is used up');
+    assert.equal(sys.Boot.HttpBootUri, uri, 'the URI stays for the next UefiHttp boot');
+    const iml = await svc.get(`${SYS}LogServices/IML/Entries/`);
+    const http = iml.body.Members.filter((e: any) => e.MessageId === 'Vendor.1.0.HttpBoot').at(-1);
+    assert.ok(http, 'an HttpBoot record');
+    assert.equal(http.MessageArgs[1], uri);
+    assert.equal((await patchBoot({ HttpBootUri: null })).status, 200);
+    assert.equal((await bootNow()).HttpBootUri, null);
   });
 
   it('a continuous override stays for every boot', async () => {

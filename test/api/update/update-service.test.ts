@@ -174,6 +174,34 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
     assert.equal(state.Result.MessageId, 'Vendor.1.0.ImageDownloadFailed');
   });
 
+  it('SimpleUpdate Targets: the controller firmware or the system ROM, each what the image is for', async () => {
+    const us = (await svc.get(US)).body;
+    const allowed = us.Actions['#UpdateService.SimpleUpdate']['Targets@Redfish.AllowableValues'];
+    assert.deepEqual(allowed, [`${FW}1/`, `${FW}2/`]);
+    const info = (await svc.get(us.Actions['#UpdateService.SimpleUpdate']['@Redfish.ActionInfo'])).body;
+    assert.deepEqual(
+      info.Parameters.find((p: any) => p.Name === 'Targets'),
+      { Name: 'Targets', Required: false, DataType: 'StringArray', AllowableValues: allowed, ArraySizeMaximum: 10 },
+    );
+    const pkg = await makePackage(svc, { targets: ['SystemROM'], version: 'U30 v2.80', file: 'rom280.bin' });
+    files.set('/rom280.bin', pkg.data);
+    const simple = (body: unknown) => svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { body });
+    // A target that is no firmware inventory member: refused before anything is downloaded.
+    let r = await simple({ ImageURI: `${images.url}/rom280.bin`, Targets: [`${FW}99/`] });
+    assert.equal(r.status, 400);
+    assert.deepEqual(messageIds(r.body), ['Base.1.12.ActionParameterValueError']);
+    // A ROM image aimed at the controller firmware: the image is not for it.
+    r = await simple({ ImageURI: `${images.url}/rom280.bin`, Targets: [`${FW}1/`] });
+    let done = await svc.get(await runTask(r));
+    assert.deepEqual(messageIds(done.body), ['Vendor.1.0.ImageNotApplicable']);
+    assert.equal((await svc.get(`${FW}1/`)).body.Version, svc.running.services.firmware.controllerVersion());
+    // Aimed at the ROM: staged for the next POST like an untargeted one.
+    r = await simple({ ImageURI: `${images.url}/rom280.bin`, Targets: [`${FW}2/`] });
+    done = await svc.get(await runTask(r));
+    assert.deepEqual(messageIds(done.body), ['Base.1.12.Success', 'Vendor.1.0.FirmwareStaged']);
+    assert.equal((await svc.get(`${FW}2/`)).body.Oem.Vendor.PendingVersion, 'U30 v2.80');
+  });
+
   it('point 7: a download that never finishes is ended by the time limit on the controller clock', async () => {
     const r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { body: { ImageURI: `${images.url}/slow` } });
     assert.equal(r.status, 202);

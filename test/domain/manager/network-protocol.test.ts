@@ -6,7 +6,6 @@ import { describe, it } from 'node:test';
 import {
   DEFAULT_NETWORK_PROTOCOL,
   changeNetworkProtocol,
-  isHostName,
   type NetworkProtocolChange,
   type NetworkProtocolSettings,
 } from '../../../src/domain/manager/network-protocol.js';
@@ -131,25 +130,4 @@ describe('changeNetworkProtocol', () => {
     // Something applies: the validator's messages stay the caller's, only this function's are returned.
     assert.deepEqual(outcome({ HostName: 'ok' }, { refused }).problems, []);
   });
-});
-
-describe('isHostName', () => {
-  const cases: [string, boolean][] = [
-    ['mc-host', true],
-    ['a', true],
-    ['a.b.c', true],
-    ['x'.repeat(63), true],
-    ['x'.repeat(64), false],
-    [`${'x'.repeat(63)}.${'y'.repeat(63)}.${'z'.repeat(63)}.${'w'.repeat(61)}`, true],
-    [`${'x'.repeat(63)}.${'y'.repeat(63)}.${'z'.repeat(63)}.${'w'.repeat(62)}`, false],
-    ['', false],
-    ['-a', false],
-    ['a-', false],
-    ['a..b', false],
-    ['a_b', false],
-    ['mc.', false],
-  ];
-  for (const [name, ok] of cases)
-    it(`${JSON.stringify(name.length > 20 ? `${name.slice(0, 20)}...(${name.length})` : name)} -> ${ok}`, () =>
-      assert.equal(isHostName(name), ok));
 });
