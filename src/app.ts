@@ -380,6 +380,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     key: https.key,
     bodyLimit: config.bodyLimit,
     limits: config,
+    clock,
     dispatcher: new Dispatcher(
       services.routes,
       auth,
