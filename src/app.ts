@@ -392,6 +392,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
         missingBeforeAuth: config.enableControl ? undefined : (path) => /^\/control(\/|$)/i.test(path),
       },
       services.dialect,
+      { expansionsPerAccount: config.maxExpansionsPerAccount },
     ),
     log,
     site: consoleSite(),

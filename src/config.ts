@@ -24,6 +24,8 @@ export interface Config {
   maxSsePerAccount: number;
   /** User accounts that may exist. */
   maxAccounts: number;
+  /** Large $expand requests one account may have in progress at once. */
+  maxExpansionsPerAccount: number;
   /** Largest JSON request body accepted, in bytes. */
   bodyLimit: number;
   logLevel: string;
@@ -169,6 +171,14 @@ export const OPTIONS: readonly Option[] = [
     help: 'open SSE event streams one account may hold',
   },
   { key: 'maxAccounts', flag: 'max-accounts', env: 'BMC_MAX_ACCOUNTS', type: 'integer', default: 64, help: 'user accounts that may exist' },
+  {
+    key: 'maxExpansionsPerAccount',
+    flag: 'max-expansions-per-account',
+    env: 'BMC_MAX_EXPANSIONS_PER_ACCOUNT',
+    type: 'integer',
+    default: 2,
+    help: 'large $expand requests (over 64 links) one account may have in progress at once; more get 503 ServiceTemporarilyUnavailable with Retry-After',
+  },
   {
     key: 'bodyLimit',
     flag: 'body-limit',
@@ -460,6 +470,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   if (config.maxSessionsPerAccount < 1) throw new ConfigError('--max-sessions-per-account must be at least 1');
   if (config.maxSsePerAccount < 1) throw new ConfigError('--max-sse-per-account must be at least 1');
   if (config.maxAccounts < 1) throw new ConfigError('--max-accounts must be at least 1');
+  if (config.maxExpansionsPerAccount < 1) throw new ConfigError('--max-expansions-per-account must be at least 1');
   if (!['fast', 'realistic'].includes(config.timing)) throw new ConfigError(`--timing must be fast or realistic, got ${config.timing}`);
   if (!['crash', 'power-loss'].includes(config.durability)) {
     throw new ConfigError(`--durability must be crash or power-loss, got ${config.durability}`);
