@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const PASSWORD = 'Bench-Pass-123';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
