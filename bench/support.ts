@@ -59,6 +59,13 @@ export async function startBenchService(
     },
   );
   const base = `https://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   const probe = new Agent({ connect: { rejectUnauthorized: false } });
   for (let i = 0; ; i++) {
     const up = await request(`${base}/redfish/v1/`, { dispatcher: probe }).then(
@@ -66,20 +73,12 @@ export async function startBenchService(
       () => false,
     );
     if (up) break;
-    if (i > 300 || child.exitCode !== null) throw new Error('the service did not start');
+    if (i > 300 || child.exitCode !== null) {
+      await stop();
+      throw new Error('the service did not start');
+    }
     await sleep(100);
   }
   await probe.close();
-  return {
-    child,
-    pid: child.pid as number,
-    port,
-    base,
-    dataDir,
-    stop: async () => {
-      child.kill('SIGTERM');
-      if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return { child, pid: child.pid as number, port, base, dataDir, stop };
 }
