@@ -402,6 +402,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     key: https.key,
     bodyLimit: config.bodyLimit,
     limits: config,
+    clock,
     dispatcher: new Dispatcher(
       services.routes,
       auth,
@@ -413,6 +414,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
         missingBeforeAuth: config.enableControl ? undefined : (path) => /^\/control(\/|$)/i.test(path),
       },
       services.dialect,
+      { expansionsPerAccount: config.maxExpansionsPerAccount },
     ),
     log,
     site: consoleSite(),

@@ -24,6 +24,8 @@ export interface Config {
   maxSsePerAccount: number;
   /** User accounts that may exist. */
   maxAccounts: number;
+  /** Large $expand requests one account may have in progress at once. */
+  maxExpansionsPerAccount: number;
   /** Largest JSON request body accepted, in bytes. */
   bodyLimit: number;
   logLevel: string;
@@ -62,8 +64,12 @@ export interface Config {
   keepAliveTimeout: number;
   /** Seconds a request body may go without progress before it is cut. */
   bodyTimeout: number;
+  /** Bytes per second a request body must average once it has had bodyTimeout seconds. */
+  bodyMinRate: number;
   /** Open connections accepted at once; more are closed at once. */
   maxConnections: number;
+  /** Open connections one client address may hold; more from it are closed at once. */
+  maxConnectionsPerSource: number;
   /** Conventions served: spec (SPEC.md's, iLO's) or dmtf (DMTF's, strictly). */
   dialect: string;
   /** What an acknowledged write survives: crash (kill -9) or power-loss (a sync per commit). */
@@ -165,6 +171,14 @@ export const OPTIONS: readonly Option[] = [
     help: 'open SSE event streams one account may hold',
   },
   { key: 'maxAccounts', flag: 'max-accounts', env: 'BMC_MAX_ACCOUNTS', type: 'integer', default: 64, help: 'user accounts that may exist' },
+  {
+    key: 'maxExpansionsPerAccount',
+    flag: 'max-expansions-per-account',
+    env: 'BMC_MAX_EXPANSIONS_PER_ACCOUNT',
+    type: 'integer',
+    default: 2,
+    help: 'large $expand requests (over 64 links) one account may have in progress at once; more get 503 ServiceTemporarilyUnavailable with Retry-After',
+  },
   {
     key: 'bodyLimit',
     flag: 'body-limit',
@@ -325,12 +339,28 @@ export const OPTIONS: readonly Option[] = [
     help: 'seconds a request body (uploads included) may send nothing before it is cut (408, then closed)',
   },
   {
+    key: 'bodyMinRate',
+    flag: 'body-min-rate',
+    env: 'BMC_BODY_MIN_RATE',
+    type: 'integer',
+    default: 16384,
+    help: 'bytes per second a request body (uploads included) must average from its start once it has had --body-timeout seconds; slower ones are cut (408, then closed)',
+  },
+  {
     key: 'maxConnections',
     flag: 'max-connections',
     env: 'BMC_MAX_CONNECTIONS',
     type: 'integer',
     default: 4096,
     help: 'open connections accepted at once; more are closed at once (keep it below the descriptor limit, ulimit -n)',
+  },
+  {
+    key: 'maxConnectionsPerSource',
+    flag: 'max-connections-per-source',
+    env: 'BMC_MAX_CONNECTIONS_PER_SOURCE',
+    type: 'integer',
+    default: 256,
+    help: 'open connections one client address may hold; more from it are closed at once, so one flooding source leaves the others room',
   },
   {
     key: 'runtimeAgent',
@@ -425,13 +455,22 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) throw new ConfigError('--tls-cert and --tls-key go together');
   if (config.maxSessions < 1) throw new ConfigError('--max-sessions must be at least 1');
   for (const o of OPTIONS.filter((x) =>
-    ['tlsHandshakeTimeout', 'headersTimeout', 'keepAliveTimeout', 'bodyTimeout', 'maxConnections'].includes(x.key),
+    [
+      'tlsHandshakeTimeout',
+      'headersTimeout',
+      'keepAliveTimeout',
+      'bodyTimeout',
+      'bodyMinRate',
+      'maxConnections',
+      'maxConnectionsPerSource',
+    ].includes(x.key),
   )) {
     if ((config[o.key] as number) < 1) throw new ConfigError(`--${o.flag} must be at least 1`);
   }
   if (config.maxSessionsPerAccount < 1) throw new ConfigError('--max-sessions-per-account must be at least 1');
   if (config.maxSsePerAccount < 1) throw new ConfigError('--max-sse-per-account must be at least 1');
   if (config.maxAccounts < 1) throw new ConfigError('--max-accounts must be at least 1');
+  if (config.maxExpansionsPerAccount < 1) throw new ConfigError('--max-expansions-per-account must be at least 1');
   if (!['fast', 'realistic'].includes(config.timing)) throw new ConfigError(`--timing must be fast or realistic, got ${config.timing}`);
   if (!['crash', 'power-loss'].includes(config.durability)) {
     throw new ConfigError(`--durability must be crash or power-loss, got ${config.durability}`);

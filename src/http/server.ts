@@ -7,6 +7,7 @@ import { Readable, type Duplex } from 'node:stream';
 import type { SecureContextOptions, TLSSocket } from 'node:tls';
 import pino, { type Logger } from 'pino';
 import { MAX_JSON_DEPTH, parseClientJson } from '../lib/json.js';
+import type { Clock, TimerHandle } from '../platform/clock.js';
 import { RedfishError, baseError, redfishErrorBody, vendorError } from '../messages/errors.js';
 import type { Dispatcher, Outgoing, Prepared } from '../protocol/dispatch.js';
 import { unauthorized } from '../protocol/auth.js';
@@ -22,6 +23,8 @@ export interface HttpOptions {
   dispatcher: Dispatcher;
   log: Logger;
   limits: ConnectionLimits;
+  /** The controller clock: how long a request body has been arriving (its minimum rate). */
+  clock: Clock;
   /** Files served without credentials beside the API (the web console). */
   site?: StaticSite;
   /**
@@ -35,14 +38,18 @@ export interface HttpOptions {
 /**
  * What a connection may cost, named as in the service configuration: the timeouts in
  * seconds (TLS handshake, request headers, idle keep-alive, a request body without
- * progress) and the number of connections open at once.
+ * progress), the rate a body must keep up (bytes per second, averaged from its start once
+ * it has had bodyTimeout seconds), and the number of connections open at once, in all and
+ * from one client address.
  */
 export interface ConnectionLimits {
   tlsHandshakeTimeout: number;
   headersTimeout: number;
   keepAliveTimeout: number;
   bodyTimeout: number;
+  bodyMinRate: number;
   maxConnections: number;
+  maxConnectionsPerSource: number;
 }
 
 /**
@@ -243,7 +250,7 @@ export function requestLogger(log: Logger) {
 }
 
 export async function startHttpServer(o: HttpOptions) {
-  const { dispatcher, log, limits } = o;
+  const { dispatcher, log, limits, clock } = o;
 
   /** An error answer that ends the connection: what is left of the request is not read. */
   const closingAnswer = (e: unknown): Outgoing => {
@@ -253,37 +260,59 @@ export async function startHttpServer(o: HttpOptions) {
   };
 
   /**
-   * A request body must keep coming: after bodyTimeout seconds without a byte it is
-   * cut, with a 408 while the answer has not started, else by closing. Only while the
-   * body is read: long uploads that keep sending and long answers (SSE) are not limited.
+   * A request body must keep coming: it is cut after bodyTimeout seconds without a byte and,
+   * once it has had bodyTimeout seconds, as soon as its average since the start falls below
+   * bodyMinRate bytes per second (else a byte every few seconds would hold a connection for
+   * as long as its client likes). Cut means 408 while the answer has not started, else a
+   * close. Only while the body is read: long answers (SSE) are not limited.
    */
   const watchBody = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.complete || !hasBody(req)) return;
     const socket = req.socket;
-    const stalled = () => {
+    const cut = (why: string) => {
       if (req.complete) return;
-      log.debug({ method: req.method, path: req.url, ip: socket.remoteAddress }, 'request body stalled; cut');
+      log.debug({ method: req.method, path: req.url, ip: socket.remoteAddress, why }, 'request body cut');
       if (res.headersSent || res.destroyed) {
         socket.destroy();
         return;
       }
-      send(
-        log,
-        res,
-        closingAnswer(vendorError(408, 'HttpRequestTimeout', `the request body made no progress for ${limits.bodyTimeout} s`)),
-      );
+      send(log, res, closingAnswer(vendorError(408, 'HttpRequestTimeout', why)));
       res.once('finish', () => socket.destroy());
     };
+    const stalled = () => cut(`the request body made no progress for ${limits.bodyTimeout} s`);
     req.setTimeout(limits.bodyTimeout * 1000, stalled);
-    req.once('end', () => {
+    // bytesRead counts what TLS handed the HTTP parser, read by the handler yet or not; what came
+    // with the headers is not counted (the minimum is a floor against trickling, not a meter).
+    const started = clock.now();
+    const before = socket.bytesRead;
+    const checkRate = () => {
+      if (req.complete) return;
+      const seconds = (clock.now() - started) / 1000;
+      const received = socket.bytesRead - before;
+      if (received < limits.bodyMinRate * seconds) {
+        const rate = Math.floor(received / seconds);
+        cut(`the request body arrived at ${rate} bytes/s, below the minimum of ${limits.bodyMinRate} bytes/s`);
+        return;
+      }
+      // Look again when the average would fall below the minimum if nothing more came.
+      rateCheck = clock.setTimer(Math.max(1000, (received / limits.bodyMinRate - seconds) * 1000), checkRate);
+    };
+    let rateCheck: TimerHandle = clock.setTimer(limits.bodyTimeout * 1000, checkRate);
+    const done = () => {
       req.off('timeout', stalled);
+      rateCheck.cancel();
+    };
+    req.once('close', done);
+    req.once('end', () => {
+      done();
       // Once answered, the connection's idle (keep-alive) timeout is node's again.
       if (!res.writableEnded) socket.setTimeout(0);
     });
   };
 
   const requestLine = requestLogger(log);
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  /** expectsContinue: the client waits for 100 Continue before it sends the body (sent only once the body is wanted). */
+  const handle = async (req: IncomingMessage, res: ServerResponse, expectsContinue = false): Promise<void> => {
     const started = performance.now();
     const clientIp = req.socket.remoteAddress ?? '';
     let user: string | undefined;
@@ -293,6 +322,22 @@ export async function startHttpServer(o: HttpOptions) {
         requestLine(req.method ?? '', req.url ?? '', res.statusCode, Math.round((performance.now() - started) * 10) / 10, user, clientIp);
       else log.debug({ method: req.method, path: req.url, user, ip: clientIp }, 'request ended by the client before its answer');
     });
+    /**
+     * An answer given before the whole body arrived (a 401, a refused upload) ends the connection:
+     * the rest is not read, so a client cannot keep it busy by trickling a body nobody wants.
+     */
+    const reply = (out: Outgoing): void => {
+      if (!hasBody(req) || req.complete) return send(log, res, out);
+      // An answer made at once comes before the parser has taken a body that came with the
+      // headers: one turn later it has, and only a body still on its way closes the connection.
+      setImmediate(() => {
+        if (!req.complete) out.headers.Connection = 'close';
+        send(log, res, out);
+      });
+    };
+    const wantBody = () => {
+      if (expectsContinue && !res.headersSent) res.writeContinue();
+    };
     // HTTP/1.1 requires Host (RFC 9112 3.2); node's own check would answer without a Redfish body.
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
       send(log, res, closingAnswer(vendorError(400, 'HttpRequestInvalid', 'the Host header is missing')));
@@ -303,7 +348,7 @@ export async function startHttpServer(o: HttpOptions) {
       const url = req.url ?? '/';
       if (o.site?.owns(url.split('?', 1)[0]!)) {
         const ifNoneMatch = req.headers['if-none-match'];
-        return send(log, res, await o.site.answer(req.method ?? 'GET', url, ifNoneMatch));
+        return reply(await o.site.answer(req.method ?? 'GET', url, ifNoneMatch));
       }
       const prepared = await dispatcher.preflight({
         method: req.method ?? 'GET',
@@ -312,7 +357,7 @@ export async function startHttpServer(o: HttpOptions) {
         clientIp,
         socket: req.socket as TLSSocket,
       });
-      if ('status' in prepared) return send(log, res, prepared);
+      if ('status' in prepared) return reply(prepared);
       user = prepared.principal.userName || undefined;
       const spec = writeSpec(prepared);
       const type = req.headers['content-type'];
@@ -323,24 +368,25 @@ export async function startHttpServer(o: HttpOptions) {
           if (prepared.principal.method === 'none' && req.headers.cookie === undefined) throw unauthorized();
           throw vendorError(415, 'UnsupportedMediaType', String(type ?? 'none'), allowed.join(', '));
         }
+        wantBody();
         const out = dispatcher.execute(prepared, undefined, req);
-        return send(log, res, out instanceof Promise ? await out : out);
+        return reply(out instanceof Promise ? await out : out);
       }
       let body: unknown;
       if (hasBody(req) && prepared.method !== 'GET' && prepared.method !== 'HEAD') {
         if (!type || !JSON_CT.test(type)) throw vendorError(415, 'UnsupportedMediaType', String(type ?? 'none'), 'application/json');
+        wantBody();
         body = await readJson(req, o.bodyLimit);
       }
       const out = dispatcher.execute(prepared, body);
-      send(log, res, out instanceof Promise ? await out : out);
+      reply(out instanceof Promise ? await out : out);
     } catch (e) {
       // Answered already (a stalled body, a framing error) or the client left: nothing to say.
       if (res.headersSent || res.destroyed) {
         if (!(e instanceof RedfishError)) log.debug({ err: e, method: req.method, path: req.url, ip: clientIp }, 'request not completed');
         return;
       }
-      // Whatever of a refused body is unread is not worth reading: close after answering.
-      send(log, res, req.complete ? dispatcher.errorResult(e) : closingAnswer(e));
+      reply(dispatcher.errorResult(e));
     }
   };
 
@@ -401,11 +447,15 @@ export async function startHttpServer(o: HttpOptions) {
   server.on('clientError', clientError);
   // TLS 1.2 renegotiation started by a client ends the connection (TLS 1.3 has none).
   server.on('secureConnection', (s: TLSSocket) => s.disableRenegotiation());
-  // Expect other than 100-continue (which node answers itself): 417.
+  // 100-continue: the continue is sent only once the body is wanted, so a request refused before
+  // (401, 403, 415...) is answered without its body ever being sent.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => void handle(req, res, true));
+  // An empty Expect is no expectation (RFC 9110 10.1.1; SPEC.md's upload headers carry one); any other: 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const expect = String(req.headers.expect ?? '')
       .replace(/[^\x20-\x7e]/g, '')
       .slice(0, 64);
+    if (expect.trim() === '') return void handle(req, res);
     send(
       log,
       res,
@@ -429,8 +479,38 @@ export async function startHttpServer(o: HttpOptions) {
       }
     });
   }
+  // One client address may hold maxConnectionsPerSource connections: a flood from one source
+  // leaves the others room. Checked first, before TLS costs anything.
+  const perSource = new Map<string, number>();
+  /** Sources refused since their last connection closed: their flood is logged once. */
+  const crowded = new Set<string>();
+  server.prependListener('connection', (s: Socket) => {
+    const source = s.remoteAddress ?? '';
+    const held = perSource.get(source) ?? 0;
+    if (held >= limits.maxConnectionsPerSource) {
+      if (!crowded.has(source)) {
+        crowded.add(source);
+        log.warn(
+          { ip: source, maxConnectionsPerSource: limits.maxConnectionsPerSource },
+          'connection limit per client address reached: its new connections are closed at once',
+        );
+      }
+      s.destroy();
+      return;
+    }
+    perSource.set(source, held + 1);
+    s.once('close', () => {
+      const left = (perSource.get(source) ?? 1) - 1;
+      if (left > 0) perSource.set(source, left);
+      else {
+        perSource.delete(source);
+        crowded.delete(source);
+      }
+    });
+  });
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
+    if (s.destroyed) return;
     sockets.add(s);
     s.once('close', () => {
       sockets.delete(s);

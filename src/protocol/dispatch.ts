@@ -22,6 +22,7 @@ import { allowHeader, decorate, linkHeader, type Decorated } from './decorate.js
 import type { ResourceType } from './description.js';
 import { dialect as dialectNamed, type Dialect } from './dialect.js';
 import { etagMatches, withEtag } from './etag.js';
+import { ExpandBudget, ExpansionSlots, KeptExpansions } from './expansion.js';
 import type { Principal } from './principal.js';
 import { parseQuery, type Query } from './query.js';
 import { RawReply, Reply, StreamReply } from './reply.js';
@@ -77,6 +78,11 @@ export interface Prepared {
   query: Query;
 }
 
+export interface DispatchLimits {
+  /** Large $expand requests one account may have in progress at once (expansion.ts). */
+  expansionsPerAccount: number;
+}
+
 export interface DispatchLogger {
   error(obj: object, msg: string): void;
 }
@@ -89,13 +95,18 @@ const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 const KNOWN = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE']);
 
 export class Dispatcher {
+  private readonly expansionSlots: ExpansionSlots;
+
   constructor(
     private readonly routes: RouteTable,
     private readonly auth: Authentication,
     private readonly log: DispatchLogger,
     private readonly hooks: DispatchHooks = {},
     private readonly dialect: Dialect = dialectNamed('spec'),
-  ) {}
+    limits: DispatchLimits = { expansionsPerAccount: 2 },
+  ) {
+    this.expansionSlots = new ExpansionSlots(() => limits.expansionsPerAccount);
+  }
 
   /** Everything that can be decided before the body is read. */
   async preflight(req: IncomingRequest): Promise<Prepared | Outgoing> {
@@ -367,11 +378,18 @@ export class Dispatcher {
       if (reused) expanded = reused;
       else {
         const fetched: Fetched[] = [];
-        resource = await applyExpand(resource, mode, levels, (uri) => {
-          const entry: Fetched = { uri, value: undefined };
-          fetched.push(entry);
-          return this.fetchResource(uri, principal).then((v) => (entry.value = v));
-        });
+        const budget = new ExpandBudget(p.match.uri, () => this.expansionSlots.take(principal.accountId));
+        try {
+          resource = await applyExpand(resource, mode, levels, async (uri) => {
+            await budget.admit();
+            const entry: Fetched = { uri, value: await this.fetchResource(uri, principal) };
+            fetched.push(entry);
+            if (entry.value) budget.count(entry.value);
+            return entry.value;
+          });
+        } finally {
+          budget.done();
+        }
         if (whole) expanded = this.rememberExpansion(got, `${mode}${levels}`, fetched, resource);
       }
     }
@@ -411,7 +429,7 @@ export class Dispatcher {
    * same memoized objects as then (each member's own GET still runs, and says so).
    */
   private async reusedExpansion(got: Decorated, how: string, principal: Principal): Promise<Buffer | undefined> {
-    const known = expansions.get(got)?.get(how);
+    const known = expansions.get(got, how);
     if (!known) return undefined;
     for (const f of known.fetched) {
       let now = this.lookUp(f.uri, principal);
@@ -425,9 +443,7 @@ export class Dispatcher {
   private rememberExpansion(got: Decorated, how: string, fetched: Fetched[], expanded: Json): Buffer | undefined {
     if (!Object.isFrozen(got.resource) || !fetched.every((f) => f.value === undefined || Object.isFrozen(f.value))) return undefined;
     const body = Buffer.from(this.dialect.json(JSON.stringify(expanded)));
-    let byHow = expansions.get(got);
-    if (!byHow) expansions.set(got, (byHow = new Map()));
-    byHow.set(how, { fetched, body });
+    expansions.keep(got, how, { fetched, body });
     return body;
   }
 
@@ -574,8 +590,8 @@ interface Fetched {
   value: Json | undefined;
 }
 
-/** Expanded bodies by the memoized representation they expand, and by mode and depth. */
-const expansions = new WeakMap<Decorated, Map<string, { fetched: Fetched[]; body: Buffer }>>();
+/** Expanded bodies by the memoized representation they expand, and by mode and depth (bounded: expansion.ts). */
+const expansions = new KeptExpansions<{ fetched: Fetched[]; body: Buffer }>();
 
 const notSelf = new WeakMap<ReadonlySet<Privilege>, ReadonlySet<Privilege>>();
 

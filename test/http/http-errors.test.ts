@@ -69,6 +69,31 @@ describe('HTTP-layer answers', () => {
     c.socket.destroy();
   });
 
+  it('takes an empty Expect as no expectation (RFC 9110): GET and a login body are answered as without it', async () => {
+    const got = parseAnswer(await exchange(svc.port, 'GET /redfish/v1/ HTTP/1.1\r\nHost: x\r\nExpect:\r\nConnection: close\r\n\r\n'));
+    assert.equal(got.status, 200);
+    assert.equal(got.body['@odata.id'], '/redfish/v1/');
+    const body = '{}';
+    const posted = parseAnswer(
+      await exchange(
+        svc.port,
+        `POST ${SESSIONS} HTTP/1.1\r\nHost: x\r\nExpect: \r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      ),
+    );
+    assert.equal(posted.status, 400);
+    assert.equal(posted.body.error['@Message.ExtendedInfo'][0].MessageId, 'Base.1.12.PropertyMissing');
+  });
+
+  it('sends 100 Continue only once the body is wanted: a request refused first never sends its body', async () => {
+    const c = await rawTls(svc.port);
+    c.socket.write(
+      'PATCH /redfish/v1/Systems/1/ HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n',
+    );
+    const a = parseAnswer(await c.untilClosed(5_000));
+    assert.equal(a.status, 401);
+    assert.doesNotMatch(c.text(), /100 Continue/);
+  });
+
   it('answers an absurd chunk size 400 and closes', async () => {
     const text = await exchange(
       svc.port,

@@ -25,7 +25,8 @@ export interface RawConnection {
   untilText(re: RegExp, ms?: number): Promise<string>;
 }
 
-export function rawTls(port: number, options: ConnectionOptions = {}): Promise<RawConnection> {
+/** localAddress: the client's own address (127.0.0.2...), to connect as another source on loopback. */
+export function rawTls(port: number, options: ConnectionOptions & { localAddress?: string } = {}): Promise<RawConnection> {
   return new Promise((resolve, reject) => {
     let data = '';
     let closed = false;

@@ -200,15 +200,14 @@ function handlers(d: EventServiceDeps) {
     const userName = ctx.principal.userName;
     const owner = streamOwner(d, ctx.principal);
     return new StreamReply(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'X-Accel-Buffering': 'no' }, (res) => {
-      // While the stream is open its session is in use: it does not time out, and ending it ends the stream.
-      if (owner.sessionId !== undefined && !d.sessions.pin(owner.sessionId)) {
-        res.end(); // the session ended meanwhile
+      // The stream ends with its session (logout, SessionTimeout...): one that ended meanwhile gets none.
+      if (owner.sessionId !== undefined && !d.sessions.get(owner.sessionId)) {
+        res.end();
         return;
       }
       try {
         hub.openStream(res, { userName, filter, predicate, lastEventId, owner });
       } catch (e) {
-        owner.released?.();
         // The limit reached between the check and the start is expected; anything else is a fault to see.
         if (!(e instanceof RedfishError)) d.log.error({ err: e }, 'an event stream could not start');
         res.end();
@@ -235,9 +234,6 @@ function streamOwner(d: Pick<EventServiceDeps, 'accounts' | 'sessions'>, p: Prin
       if (!now || !had || !canLogIn(now) || now.PasswordChangeRequired) return false;
       if (VENDOR_PRIVILEGES.some((k) => had[k] && !now.Privileges[k])) return false;
       return p.method !== 'basic' || now.PasswordHash === passwordHash;
-    },
-    released: () => {
-      if (sessionId !== undefined) d.sessions.unpin(sessionId);
     },
   };
 }

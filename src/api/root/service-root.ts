@@ -3,6 +3,7 @@ import { Priv } from '../../lib/privileges.js';
 import { defineType, ro, t } from '../../protocol/description.js';
 import { metadataXml, serviceDocument } from '../../protocol/metadata.js';
 import { openApiYaml } from '../../protocol/openapi.js';
+import { MAX_EXPAND_LEVELS } from '../../protocol/query.js';
 import { Representations } from '../../lib/memo.js';
 import { RawReply, json } from '../../protocol/reply.js';
 import type { RouteTable } from '../../protocol/routes.js';
@@ -100,7 +101,7 @@ function handlers(d: ServiceRootDeps, routes: RouteTable) {
       ...Object.fromEntries(links().map(([n, uri]) => [n, { '@odata.id': uri }])),
       Links: { Sessions: { '@odata.id': SESSIONS_URI } },
       ProtocolFeaturesSupported: {
-        ExpandQuery: { ExpandAll: true, Levels: true, Links: true, NoLinks: true, MaxLevels: 6 },
+        ExpandQuery: { ExpandAll: true, Levels: true, Links: true, NoLinks: true, MaxLevels: MAX_EXPAND_LEVELS },
         SelectQuery: true,
         FilterQuery: false,
         OnlyMemberQuery: true,

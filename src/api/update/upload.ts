@@ -77,6 +77,8 @@ class Upload {
   private updateParameters?: string;
   private compsig?: string;
   private releaseSpace?: () => void;
+  /** Ends the reading of the form (set while it is read). */
+  private stopReading?: () => void;
   private readonly smallParts: Promise<void>[] = [];
   private readonly fw;
   private readonly partial;
@@ -109,7 +111,7 @@ class Upload {
     } catch (e) {
       this.op?.fail(e);
       if (this.file) rmSync(this.file.tmp, { force: true });
-      stream.resume();
+      // What is left of the body is not read: the answer closes the connection.
       throw e;
     } finally {
       this.releaseSpace?.();
@@ -133,8 +135,10 @@ class Upload {
       : parseUploadParams(this.paramsText);
   }
 
+  /** The first failure is the answer: the form is read no further (nothing after it changes the answer). */
   private fail(e: unknown): void {
     this.error ??= e;
+    this.stopReading?.();
   }
 
   /**
@@ -155,7 +159,6 @@ class Upload {
         });
       } catch {
         this.fail(baseError('UnrecognizedRequestBody'));
-        stream.resume();
         resolve();
         return;
       }
@@ -170,6 +173,7 @@ class Upload {
       req.once('close', cutShort);
       req.socket?.once('close', cutShort);
       const done = () => {
+        this.stopReading = undefined;
         req.socket?.off('close', cutShort);
         resolve();
       };
@@ -216,14 +220,14 @@ class Upload {
         }
         this.fileDone = this.receive(file, info.filename);
       });
-      bb.on('error', () => {
-        this.fail(baseError('UnrecognizedRequestBody'));
+      this.stopReading = () => {
+        this.stopReading = undefined;
         failed = true;
         for (const part of open) part.destroy(new Error('the form failed'));
         stream.unpipe(bb);
-        stream.resume();
         done();
-      });
+      };
+      bb.on('error', () => this.fail(baseError('UnrecognizedRequestBody')));
       bb.on('close', done);
       stream.pipe(bb);
     }).then(async () => {

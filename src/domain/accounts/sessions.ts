@@ -43,8 +43,6 @@ export class Sessions {
   private readonly byHash = new Map<string, SessionRecord>();
   private readonly byId = new Map<string, SessionRecord>();
   private readonly endListeners: ((s: SessionRecord, why: SessionEndReason) => void)[] = [];
-  /** Sessions in use by something long-lived (an open SSE stream): they do not time out meanwhile. */
-  private readonly pins = new Map<string, number>();
   /** Other holders of the shared connection limit (Basic-authenticated connections). */
   private readonly otherSlots: (() => number)[] = [];
   private readonly sweeper;
@@ -154,23 +152,6 @@ export class Sessions {
     for (const s of [...this.byId.values()]) this.remove(s, why);
   }
 
-  /** Keep a session from timing out while something uses it (an open event stream); unpin when done. False: no such session. */
-  pin(id: string): boolean {
-    if (!this.byId.has(id)) return false;
-    this.pins.set(id, (this.pins.get(id) ?? 0) + 1);
-    return true;
-  }
-
-  /** The use ended: the inactivity time-out counts from now. */
-  unpin(id: string): void {
-    const n = this.pins.get(id);
-    if (n === undefined) return;
-    if (n > 1) this.pins.set(id, n - 1);
-    else this.pins.delete(id);
-    const s = this.byId.get(id);
-    if (s) s.LastUsed = this.clock.now();
-  }
-
   onEnd(fn: (s: SessionRecord, why: SessionEndReason) => void): void {
     this.endListeners.push(fn);
   }
@@ -186,18 +167,16 @@ export class Sessions {
     return lifetime === undefined ? undefined : s.CreatedTime + lifetime * 1000;
   }
 
+  /** An open event stream is no use of its session: it times out all the same, and the stream ends with it. */
   private expired(s: SessionRecord, now: number): boolean {
     const end = this.expiresAt(s);
-    // The absolute timeout ends even a session an open event stream keeps in use.
     if (end !== undefined && now >= end) return true;
-    if (this.pins.has(s.Id)) return false;
     return now - s.LastUsed > this.options.timeoutSeconds() * 1000;
   }
 
   private remove(s: SessionRecord, why: SessionEndReason): void {
     this.byHash.delete(s.tokenHash.toString('hex'));
     this.byId.delete(s.Id);
-    this.pins.delete(s.Id);
     this.version++;
     for (const fn of this.endListeners) fn(s, why);
   }

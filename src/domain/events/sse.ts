@@ -19,8 +19,6 @@ export interface StreamOwner {
   sessionId?: string;
   /** Asked on every change of the account: false ends the stream at once. */
   stillAllowed(): boolean;
-  /** Called once when the stream ends, whatever ends it. */
-  released?(): void;
 }
 
 export interface SseStream {
@@ -110,6 +108,5 @@ export class SseStreams {
       this.keepalive = undefined;
     }
     this.closed(id);
-    s.owner?.released?.();
   }
 }

@@ -180,6 +180,14 @@ export const VENDOR_REGISTRY = {
       paramTypes: ['string', 'string'],
       resolution: 'Delete the volume and reset the server to apply the deletion, or wait for the erase to finish, then retry.',
     },
+    ExpandLimitExceeded: {
+      description: 'An $expand would build a larger answer than the service builds for one request.',
+      message: 'The $expand of %1 would include more than %2; the service answers at most that much at once.',
+      severity: 'Warning',
+      paramTypes: ['string', 'string'],
+      resolution:
+        'Request fewer levels ($levels), expand subordinate resources only (.) rather than links too (*), expand a resource lower in the tree, or read the resources one by one.',
+    },
     FeatureRequiresLicense: {
       description: 'The feature needs a license tier that is not installed.',
       message: 'The feature %1 requires a %2 license or higher; the installed tier is %3.',

@@ -11,6 +11,7 @@ import { BIN_MAGIC, SIG_MAGIC, writeFwpkg, type PayloadJson } from '../../../src
 import { makeCompsig, sha256File } from '../../../src/domain/firmware/signing.js';
 import { UPLOAD_URI, makePackage, multipart, upload } from '../../support/firmware.js';
 import { messageIds, startTestService, type Response, type TestService } from '../../support/service.js';
+import { parseAnswer, rawTls } from '../../support/raw-http.js';
 import { waitUntil } from '../../support/wait.js';
 
 const US = '/redfish/v1/UpdateService/';
@@ -386,6 +387,52 @@ describe('HttpPushUri upload hardening', () => {
       assert.equal(r.status, 400, r.text);
       assert.deepEqual(messageIds(r.body), ['Vendor.1.0.ComponentSignatureMissing']);
       assert.match(r.text, /Größe\.fwpkg/);
+    });
+  });
+
+  describe('issue 24: an upload that trickles does not hold the upload slot', () => {
+    it('cuts an authenticated upload below --body-min-rate with 408; the slot is free again and the next upload proceeds', async () => {
+      const token = await svc.adminToken();
+      const c = await rawTls(svc.port);
+      c.socket.write(
+        `POST ${UPLOAD_URI} HTTP/1.1\r\nHost: x\r\nX-Auth-Token: ${token}\r\nContent-Type: ${FORM}\r\nContent-Length: 100000000\r\n\r\n`,
+      );
+      c.socket.write(`${filePart('file', 'trickle.fwpkg')}AAAA`);
+      await waitUntil(async () => (await state()) === 'Uploading', 'the upload to start');
+      const pkg = await makePackage(svc, { targets: ['IE'], version: '0.9', file: 'after-trickle.fwpkg' });
+      // The slot is taken: another upload is refused meanwhile.
+      const busy = await upload(svc, pkg, { params: { UpdateTarget: false } });
+      assert.equal(busy.status, 503, busy.text);
+      // A byte now and then: no progress timeout fires, but 30 s (the body timeout) at a few bytes a second is below the minimum rate.
+      c.socket.write('A');
+      await svc.clock.advance(31_000);
+      const text = await c.untilClosed(5_000);
+      assert.equal(parseAnswer(text).status, 408, text);
+      await waitUntil(async () => (await state()) !== 'Uploading', 'the upload to end');
+      await waitUntil(() => incoming().length === 0, 'the partial file to be removed');
+      const r = await upload(svc, pkg, { params: { UpdateTarget: false } });
+      assert.equal(r.status, 200, r.text);
+    });
+  });
+
+  describe('issue 25: an empty Expect header (SPEC.md lists it among the upload headers)', () => {
+    it('takes an upload sent with an empty Expect', async () => {
+      const pkg = await makePackage(svc, { targets: ['IE'], version: '0.9', file: 'empty-expect.fwpkg' });
+      const form = multipart([
+        { name: 'parameters', contentType: 'application/json', data: JSON.stringify({ UpdateTarget: false }) },
+        { name: 'compsig', filename: `${pkg.name}.compsig`, contentType: 'application/octet-stream', data: pkg.compsig },
+        { name: 'file', filename: pkg.name, contentType: 'application/octet-stream', data: pkg.data },
+      ]);
+      const token = await svc.adminToken();
+      const c = await rawTls(svc.port);
+      c.socket.write(
+        `POST ${UPLOAD_URI} HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nExpect:\r\nOData-Version: 4.0\r\nX-Auth-Token: ${token}\r\n` +
+          `Cookie: sessionKey=${token}\r\nContent-Type: ${form.contentType}\r\nContent-Length: ${form.body.length}\r\nConnection: close\r\n\r\n`,
+      );
+      c.socket.write(form.body);
+      const a = parseAnswer(await c.untilClosed());
+      assert.equal(a.status, 200, JSON.stringify(a.body));
+      assert.equal((await svc.get(`${REPO}${pkg.name}/`)).status, 200);
     });
   });
 });

@@ -1,0 +1,84 @@
+// What the attack benchmarks share: the service started as a child process on a free
+// port with a temporary data dir, its RSS read from /proc, and a wait for it to answer.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const PASSWORD = 'Bench-Pass-123';
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) / 1024;
+}
+
+export interface BenchService {
+  child: ChildProcess;
+  pid: number;
+  port: number;
+  base: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The service on a free port with a fresh data dir: from the TypeScript sources through tsx, or
+ * (built) as `npm start` runs it, dist/cli.js with its node flags. `env` adds BMC_* settings.
+ */
+export async function startBenchService(
+  o: { built?: boolean; env?: Record<string, string>; nodeArgs?: string[] } = {},
+): Promise<BenchService> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bmc-bench-'));
+  const port = await freePort();
+  const flags = o.built
+    ? (process.env.npm_package_config_node_flags ?? '--max-semi-space-size=4 --v8-pool-size=1').split(' ').filter(Boolean)
+    : [];
+  const entry = o.built ? [join(ROOT, 'dist', 'cli.js')] : ['--import', 'tsx', join(ROOT, 'src', 'cli.ts')];
+  const child = spawn(
+    process.execPath,
+    [...flags, ...(o.nodeArgs ?? []), ...entry, '--port', String(port), '--data-dir', dataDir, '--admin-password', PASSWORD],
+    {
+      cwd: ROOT,
+      env: { ...process.env, BMC_LOG_LEVEL: 'warn', BMC_SSDP_PORT: '0', BMC_SCRYPT_LOG_N: '10', ...o.env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const base = `https://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const probe = new Agent({ connect: { rejectUnauthorized: false } });
+  for (let i = 0; ; i++) {
+    const up = await request(`${base}/redfish/v1/`, { dispatcher: probe }).then(
+      async (r) => (await r.body.text(), true),
+      () => false,
+    );
+    if (up) break;
+    if (i > 300 || child.exitCode !== null) {
+      await stop();
+      throw new Error('the service did not start');
+    }
+    await sleep(100);
+  }
+  await probe.close();
+  return { child, pid: child.pid as number, port, base, dataDir, stop };
+}
