@@ -211,7 +211,8 @@ const WRITE_POLICY: readonly (readonly [RegExp, readonly VendorPrivilege[]])[] =
   [/^\w+ \/redfish\/v1\/Systems\/\{SystemId\}\/(Bios\/|SecureBoot\/|$)/, ['HostBIOSConfigPriv']],
   [/^PATCH \/redfish\/v1\/Chassis\/\{ChassisId\}\/$/, ['HostBIOSConfigPriv']],
   // Power capping throttles the host: iLO's power settings (manager configuration) or power control.
-  [/^PATCH \/redfish\/v1\/Chassis\/\{ChassisId\}\/Power\/$/, ['ManagerConfigPriv', 'VirtualPowerAndResetPriv']],
+  // The PowerLimit Control is the same limit.
+  [/^PATCH \/redfish\/v1\/Chassis\/\{ChassisId\}\/(Power|Controls\/\{ControlId\})\/$/, ['ManagerConfigPriv', 'VirtualPowerAndResetPriv']],
   [/\/Chassis\/\{ChassisId\}\/Thermal(Subsystem)?\/Actions\//, ['ManagerConfigPriv']],
   [/ \/redfish\/v1\/AccountService\//, ['UserConfigPriv']],
   [

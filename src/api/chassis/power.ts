@@ -433,7 +433,7 @@ export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
     show: getControl,
     // The rules and privilege of the PowerLimit it is.
     update: { handler: (_id, ctx) => patchControl(ctx) },
-    privileges: { read: Priv.login, write: Priv.configureComponents },
+    privileges: { read: Priv.login, write: Priv.powerLimit },
   });
   routes.add({
     path: '/redfish/v1/Chassis/{ChassisId}/EnvironmentMetrics/',
