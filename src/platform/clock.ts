@@ -12,6 +12,11 @@ export interface Clock {
   setTimer(delayMs: number, fn: () => void): TimerHandle;
   /** Run fn every periodMs; the first run is periodMs from now. */
   setInterval(periodMs: number, fn: () => void): TimerHandle;
+  /**
+   * While a jump (advance) is moving time, the instant it moves to; otherwise undefined. Work
+   * that would repeat many times within the jump (a delivery's retries) can be coalesced.
+   */
+  advancingTo?(): number | undefined;
 }
 
 export function isoNow(clock: Clock): string {
@@ -63,6 +68,10 @@ export class ScopedClock implements Clock {
     return this.inner.now();
   }
 
+  advancingTo(): number | undefined {
+    return this.inner.advancingTo?.();
+  }
+
   setTimer(delayMs: number, fn: () => void): TimerHandle {
     const handle: TimerHandle = this.track(
       this.inner.setTimer(delayMs, () => {
@@ -107,6 +116,7 @@ export class ManualClock implements Clock {
   private current: number;
   private seq = 0;
   private timers: PendingTimer[] = [];
+  private target?: number;
 
   constructor(start: number | string = '2026-01-01T00:00:00Z') {
     this.current = typeof start === 'number' ? start : Date.parse(start);
@@ -114,6 +124,10 @@ export class ManualClock implements Clock {
 
   now(): number {
     return this.current;
+  }
+
+  advancingTo(): number | undefined {
+    return this.target;
   }
 
   setTimer(delayMs: number, fn: () => void): TimerHandle {
@@ -128,15 +142,20 @@ export class ManualClock implements Clock {
   async advance(ms: number): Promise<void> {
     const target = this.current + ms;
     const runs = new Map<PendingTimer, number>();
-    for (;;) {
-      const next = this.nextDue(target);
-      if (!next) break;
-      this.current = next.at;
-      if (next.period !== undefined) catchUp(next, runs, target);
-      else this.timers = this.timers.filter((t) => t !== next);
-      next.fn();
-      // Let promise chains started by the timer settle before the next one fires.
-      await new Promise((r) => setImmediate(r));
+    this.target = target;
+    try {
+      for (;;) {
+        const next = this.nextDue(target);
+        if (!next) break;
+        this.current = next.at;
+        if (next.period !== undefined) catchUp(next, runs, target);
+        else this.timers = this.timers.filter((t) => t !== next);
+        next.fn();
+        // Let promise chains started by the timer settle before the next one fires.
+        await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      this.target = undefined;
     }
     this.current = target;
   }
@@ -202,9 +221,14 @@ export class OffsetClock implements MovableClock {
   private timers: PendingTimer[] = [];
   private real?: ReturnType<typeof setTimeout>;
   private moving: Promise<void> = Promise.resolve();
+  private target?: number;
 
   now(): number {
     return this.pinned ?? Date.now() + this.offset;
+  }
+
+  advancingTo(): number | undefined {
+    return this.target;
   }
 
   setTimer(delayMs: number, fn: () => void): TimerHandle {
@@ -226,6 +250,7 @@ export class OffsetClock implements MovableClock {
   private async advanceNow(ms: number): Promise<void> {
     const target = this.now() + ms;
     const runs = new Map<PendingTimer, number>();
+    this.target = target;
     try {
       for (;;) {
         const next = this.nextDue(target);
@@ -242,6 +267,7 @@ export class OffsetClock implements MovableClock {
       }
     } finally {
       this.pinned = undefined;
+      this.target = undefined;
       this.offset = target - Date.now();
       this.arm();
     }

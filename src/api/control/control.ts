@@ -5,7 +5,7 @@
 // keeps them off the generated documents). Administrators only.
 import { baseError } from '../../messages/errors.js';
 import type { PrivilegeRule } from '../../lib/privileges.js';
-import { FAULT_TYPES, POWER_EVENTS, TPM_STATES, type ScenarioControl } from '../../domain/control/control.js';
+import { FAULT_TYPES, MAX_CLOCK_JUMP_SECONDS, POWER_EVENTS, TPM_STATES, type ScenarioControl } from '../../domain/control/control.js';
 import { t } from '../../protocol/description.js';
 import { Reply } from '../../protocol/reply.js';
 import { present, type Context, type PostContext, type RouteTable } from '../../protocol/routes.js';
@@ -21,8 +21,8 @@ const ADMIN: PrivilegeRule = [['ConfigureManager', 'ConfigureUsers', 'ConfigureC
 const CONTROLS = ['clock', 'power', 'faults', 'sensors', 'host'].map((c) => `${CONTROL_URI}${c}/`);
 
 const ClockBody = {
-  AdvanceSeconds: t.integer({ minimum: 0, maximum: 10 * 365 * 86400, description: 'Seconds to move the controller clock forward.' }),
-  Set: t.dateTime({ description: 'Controller time to move to (forward only).' }),
+  AdvanceSeconds: t.integer({ minimum: 0, maximum: MAX_CLOCK_JUMP_SECONDS, description: 'Seconds to move the controller clock forward.' }),
+  Set: t.dateTime({ description: 'Controller time to move to (forward only, at most ten years ahead).' }),
 };
 const PowerBody = { Event: t.enum(POWER_EVENTS, { required: true }) };
 const FaultBody = {

@@ -35,6 +35,11 @@ export const FAULT_TYPES = [
 ] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];
 export const TPM_STATES = ['absent', 'installed', 'in-use'] as const;
+/**
+ * The longest clock jump one request may make (ten years): every timer due within it fires, so a
+ * jump's cost grows with its length; beyond it AdvanceSeconds and Set are PropertyValueOutOfRange.
+ */
+export const MAX_CLOCK_JUMP_SECONDS = 10 * 365 * 86400;
 
 /** Target fields a fault request may carry. */
 export interface FaultTarget {
@@ -149,6 +154,7 @@ export class ScenarioControl {
     const now = this.d.clock.now();
     // Timers armed for "in N ms" cannot all be unwound: time only moves forward.
     if (target < now) throw rejected('Set', `the clock only moves forward; it reads ${isoNow(this.d.clock)}`).about('Set');
+    if (target - now > MAX_CLOCK_JUMP_SECONDS * 1000) throw baseError('PropertyValueOutOfRange', iso, 'Set').about('Set');
     this.record(by, `clock set to ${new Date(target).toISOString()}`);
     await this.d.clock.advance(target - now);
   }

@@ -137,6 +137,33 @@ export class DeliveryWorker {
     this.retryTimer = undefined;
   }
 
+  /**
+   * The next retry, DeliveryRetryIntervalSeconds from now. During a clock jump the listener gets no
+   * real time to change, so the retries that fall due before the jump ends would meet it as the
+   * failed attempt did: they count as failed at once instead of being made one by one (a year's jump
+   * would be a million attempts). One timer stands for them: the first retry after the jump, or,
+   * when the policy runs out of retries within it, the instant the last one would have failed.
+   */
+  private scheduleRetry(): void {
+    const interval = this.policy.retryIntervalMs();
+    const end = this.clock.advancingTo?.();
+    const due = end === undefined ? 0 : Math.floor((end - this.clock.now()) / interval);
+    const left = this.policy.retryForever() ? Infinity : this.policy.retryAttempts() - this.failures + 1;
+    if (due >= left) {
+      this.retryTimer = this.clock.setTimer(left * interval, () => {
+        this.retryTimer = undefined;
+        this.failures = 0;
+        this.policy.exhausted(this.lastError ?? 'delivery failed');
+      });
+      return;
+    }
+    this.failures += due;
+    this.retryTimer = this.clock.setTimer((due + 1) * interval, () => {
+      this.retryTimer = undefined;
+      this.kick();
+    });
+  }
+
   private async run(): Promise<void> {
     this.busy = true;
     try {
@@ -161,10 +188,7 @@ export class DeliveryWorker {
         this.failures++;
         this.lastError = result.primaryError;
         if (this.policy.retryForever() || this.failures <= this.policy.retryAttempts()) {
-          this.retryTimer = this.clock.setTimer(this.policy.retryIntervalMs(), () => {
-            this.retryTimer = undefined;
-            this.kick();
-          });
+          this.scheduleRetry();
           return;
         }
         this.failures = 0;
