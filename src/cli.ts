@@ -8,6 +8,7 @@ import { FLEET_CA_CERT, startFleet } from './fleet/fleet.js';
 import { FleetManifestError } from './fleet/manifest.js';
 import { TlsIdentityError } from './http/tls.js';
 import { HardwareProfileError } from './platform/hardware/profile.js';
+import { SystemClock } from './platform/clock.js';
 import { TOOLS } from './tools/index.js';
 
 async function fullUsage(): Promise<string> {
@@ -43,12 +44,11 @@ async function main(argv: string[]): Promise<void> {
   keepServing(service.services.log, () => service.flushLog());
   service.services.log.info({ url: `${service.url}/redfish/v1/` }, 'Redfish service listening');
   service.flushLog();
-  const stop = async () => {
-    await service.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  stopOnSignal(
+    service.services.log,
+    () => service.flushLog(),
+    () => service.close(),
+  );
 }
 
 /** Fleet mode: many controllers in this process (src/fleet/). */
@@ -82,8 +82,34 @@ async function runFleet(config: Config): Promise<void> {
     'Redfish fleet listening',
   );
   fleet.flushLog();
-  const stop = async () => {
-    await fleet.close();
+  stopOnSignal(
+    log,
+    () => fleet.flushLog(),
+    () => fleet.close(),
+  );
+}
+
+/**
+ * How long a stop (SIGTERM, SIGINT) may take. Deliveries in flight are aborted at once and stay owed
+ * in the outbox; whatever still holds the close after this (a client that never lets go) is cut by
+ * exiting: every acknowledged write is committed already, as after kill -9.
+ */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function stopOnSignal(log: Logger, flush: () => void, close: () => Promise<void>): void {
+  const stop = async (signal: NodeJS.Signals) => {
+    log.info({ signal }, 'stopping');
+    new SystemClock().setTimer(SHUTDOWN_GRACE_MS, () => {
+      log.warn({ graceSeconds: SHUTDOWN_GRACE_MS / 1000 }, 'the stop did not finish within its grace period; exiting now');
+      flush();
+      process.exit(0);
+    });
+    try {
+      await close();
+    } catch (err) {
+      log.error({ err }, 'the stop failed; exiting');
+      flush();
+    }
     process.exit(0);
   };
   process.once('SIGINT', stop);

@@ -8,6 +8,7 @@ import { after, describe, it } from 'node:test';
 import { request } from 'undici';
 import { ConfigError, parseConfig } from '../src/config.js';
 import { startChild } from './support/child.js';
+import { EventListener } from './support/event-listener.js';
 import { basic, insecureAgent } from './support/service.js';
 import { waitUntil } from './support/wait.js';
 
@@ -172,6 +173,47 @@ describe('the service process', () => {
     assert.equal(child.proc.exitCode, null, 'still running');
     child.proc.kill('SIGTERM');
     assert.equal(await child.exited, 0);
+  });
+
+  it('stops on SIGTERM within the grace period while a listener holds a delivery open, and delivers the event after the restart', async () => {
+    const dir = newDir();
+    const auth = basic('Administrator', 'Stop-Pass-123');
+    const listener = await EventListener.start();
+    try {
+      listener.mode = 'hang';
+      const first = await startChild(['--port', '0', '--data-dir', dir, '--admin-password', 'Stop-Pass-123']);
+      const sub = await call(first.url, 'POST', '/redfish/v1/EventService/Subscriptions/', auth, {
+        Destination: listener.url,
+        Protocol: 'Redfish',
+        Context: 'held',
+      });
+      assert.equal(sub.status, 201);
+      const ev = await call(first.url, 'POST', '/redfish/v1/EventService/Actions/EventService.SubmitTestEvent/', auth, {
+        MessageId: 'ResourceEvent.1.3.TestMessage',
+      });
+      assert.ok(ev.status < 300);
+      await waitUntil(() => listener.attempts === 1, 'the delivery the listener holds open');
+      const started = performance.now();
+      first.proc.kill('SIGTERM');
+      const code = await Promise.race([first.exited, new Promise<string>((r) => setTimeout(() => r('still running'), 15_000))]);
+      if (code === 'still running') first.proc.kill('SIGKILL');
+      assert.equal(code, 0);
+      // The delivery is aborted at once, well within the 10 s grace period.
+      assert.ok(performance.now() - started < 5_000, `stopped after ${Math.round(performance.now() - started)} ms`);
+      assert.equal(listener.received.length, 0);
+      listener.mode = 'ok';
+      const second = await startChild(['--port', '0', '--data-dir', dir]);
+      try {
+        const delivered = () => listener.received.flatMap((d) => (d.body.Events as { MessageId: string }[]).map((e) => e.MessageId));
+        await waitUntil(() => delivered().includes('ResourceEvent.1.3.TestMessage'), 'the owed event after the restart');
+        assert.equal(listener.received[0]!.body.Context, 'held');
+      } finally {
+        second.proc.kill('SIGTERM');
+      }
+      assert.equal(await second.exited, 0);
+    } finally {
+      await listener.close();
+    }
   });
 
   it('keeps every acknowledged write across kill -9', async () => {

@@ -30,6 +30,9 @@ export class HttpsSender {
   private agents: { insecure?: Agent; verified?: Agent } = {};
   /** Set by the control API: why a destination cannot be reached now (an injected fault), else undefined. */
   unreachable?: (destination: string) => string | undefined;
+  /** Deliveries in flight: a shutdown aborts them (their events stay owed in the outbox). */
+  private readonly inFlight = new Set<AbortController>();
+  private closed = false;
 
   constructor(
     private readonly clock: Clock,
@@ -45,6 +48,7 @@ export class HttpsSender {
 
   /** POST events (in order, together: see wireBody) to the target. */
   async send(target: DeliveryTarget, events: readonly LoggedEvent[]): Promise<DeliveryResult> {
+    if (this.closed) return 'the service is shutting down';
     const blocked = this.unreachable?.(target.Destination);
     if (blocked) return blocked;
     const headers: Record<string, string> = {};
@@ -53,6 +57,7 @@ export class HttpsSender {
     Object.assign(headers, { 'content-type': 'application/json; charset=utf-8', 'odata-version': '4.0' });
     const ac = new AbortController();
     const deadline = this.clock.setTimer(this.timeoutMs, () => ac.abort());
+    this.inFlight.add(ac);
     try {
       const res = await undici().request(target.Destination, {
         method: 'POST',
@@ -64,17 +69,26 @@ export class HttpsSender {
       await res.body.dump();
       return res.statusCode >= 200 && res.statusCode < 300 ? true : `HTTP status ${res.statusCode}`;
     } catch (e) {
+      if (this.closed) return 'the service is shutting down';
       if (ac.signal.aborted) return `no answer within ${this.timeoutMs / 1000} s`;
       // Only the error's code/message: never the request, whose headers are secret.
       const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } };
       return err.cause?.code ?? err.code ?? err.cause?.message ?? err.message ?? 'delivery failed';
     } finally {
       deadline.cancel();
+      this.inFlight.delete(ac);
     }
   }
 
+  /**
+   * Abort the deliveries in flight and close the connections. A listener that holds a delivery
+   * open must not hold up a shutdown: the clock's deadline no longer fires once the service's
+   * timers are cancelled, and closing the agents would wait for the answer.
+   */
   async close(): Promise<void> {
-    await Promise.all([this.agents.insecure?.close(), this.agents.verified?.close()]);
+    this.closed = true;
+    for (const ac of this.inFlight) ac.abort();
+    await Promise.all([this.agents.insecure?.destroy(), this.agents.verified?.destroy()]);
   }
 }
 
