@@ -1,7 +1,7 @@
 // The composition root: builds the store, platform, domain and API, and
 // starts the HTTPS listener. Tests call startService() with a ManualClock.
 import { randomUUID } from 'node:crypto';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,7 +68,8 @@ import { Authentication } from './protocol/auth.js';
 import { dialect, type DialectName } from './protocol/dialect.js';
 import { Dispatcher } from './protocol/dispatch.js';
 import { RouteTable } from './protocol/routes.js';
-import { openDatabase, type Durability, type Migration } from './store/database.js';
+import { CHECKPOINT_INTERVAL_MS, checkpointer, openDatabase, type Durability, type Migration } from './store/database.js';
+import { SERVICE_UUID_SETTING, checkDatabase, type DatabaseCheck } from './store/startup-check.js';
 import { DocumentStore } from './store/documents.js';
 import { GroupCommit } from './store/group-commit.js';
 import { prepareDataDir, tightenDataDir } from './store/data-dir.js';
@@ -141,21 +142,35 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   // A logger handed in (tests) is the caller's; otherwise the service owns a buffered one.
   let ownLog: ServiceLog | undefined;
   const log = opts.logger ?? (ownLog = createLog(config.logLevel, clock)).log;
+  const dbPath = join(dataDir, DATABASE_FILE);
+  // A database that is missing, empty, damaged or whose WAL cannot be replayed stops the start here.
+  const checked = checkDatabase(dbPath, { controllerFiles: presentIn(dataDir, CONTROLLER_KEYS), now: clock.now() });
+  reportRecovery(log, dbPath, checked);
   const db = openDatabase(
-    join(dataDir, DATABASE_FILE),
+    dbPath,
     () => clock.now(),
     [...EVENT_MIGRATIONS, ...(opts.migrations ?? [])],
     config.durability as Durability,
     opts.seat?.databaseTemplate,
   );
-  const store = new DocumentStore(db, opts.seat?.secrets ?? Secrets.loadOrCreate(dataDir));
+  const store = new DocumentStore(db, opts.seat?.secrets ?? (() => Secrets.loadOrCreate(dataDir)));
   const commits = new GroupCommit(db, () => store.dropCopies());
+  clock.setInterval(
+    CHECKPOINT_INTERVAL_MS,
+    checkpointer(db, (err) => log.warn({ err, file: dbPath }, 'WAL checkpoint failed; tried again every 10 s')),
+  );
 
   const { seat } = opts;
-  const uuidSetting = store.setting<string | null>('service.uuid', null);
+  const uuidSetting = store.setting<string | null>(SERVICE_UUID_SETTING, null);
   const firstStart = uuidSetting.get() === null;
   const serviceUuid = uuidSetting.get() ?? seat?.serviceUuid ?? randomUUID();
+  // Committed before the first key file is made (secrets.key, just below): keys beside a database
+  // without a UUID are then never a start that was cut short, always a database that lost its data.
   if (firstStart) uuidSetting.set(serviceUuid);
+  // Then the key secrets are sealed with is made, or read: a damaged one stops the start here.
+  void store.secrets;
+  // Vendor keys a controller that has run before no longer has: made anew below, and said so.
+  const lostKeys = firstStart || seat ? [] : missingVendorKeys(dataDir);
   // Serials and MACs follow the stable UUID: the same after a restart, different on another controller.
   const hardware = resolveHardware(seat?.hardware ?? loadHardwareProfile(config.hardware), serviceUuid);
   const health = healthFor(hardware);
@@ -287,6 +302,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       server: uris.system('Actions', 'ComputerSystem.Reset'),
     },
   });
+  warnOfNewKeys(log, dataDir, lostKeys);
   const virtualMedia = new VirtualMedia({
     store,
     downloader: update.downloader,
@@ -462,6 +478,54 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       await ownLog?.close();
     },
   };
+}
+
+/** Keys only a controller that has started makes: with any of them in the data dir, its database must be there too. */
+const CONTROLLER_KEYS = [SECRETS_KEY_FILE, SELF_SIGNED_KEY, LICENSE_SIGNING_KEY_FILE, SIGNING_KEY_FILE];
+
+function presentIn(dir: string, files: readonly string[]): string[] {
+  return files.filter((f) => statSync(join(dir, f), { throwIfNoEntry: false })?.isFile());
+}
+
+/** What SQLite's recovery does with the WAL an unclean stop left (SQLite itself says nothing). */
+function reportRecovery(log: Logger, dbPath: string, checked: DatabaseCheck): void {
+  const w = checked.wal;
+  if (w.bytes === 0) return;
+  const fields = {
+    file: `${dbPath}-wal`,
+    transactions: w.transactions,
+    replayedFrames: w.replayedFrames,
+    unfinishedFrames: w.unfinishedFrames,
+    damagedFrames: w.damagedFrames,
+    trailingBytes: w.trailingBytes,
+    keptIn: checked.keptIn,
+  };
+  if (checked.keptIn) {
+    log.warn(
+      fields,
+      `the database's WAL is damaged or cut: ${w.transactions} transactions replayed, the ${w.unfinishedFrames + w.damagedFrames} frames ` +
+        `and ${w.trailingBytes} bytes after them dropped (transactions there are lost); the files as they were are in ${checked.keptIn}`,
+    );
+  } else {
+    const unfinished = w.unfinishedFrames ? `, and an unfinished transaction (${w.unfinishedFrames} frames) dropped` : '';
+    log.info(fields, `WAL recovery after an unclean stop: ${w.transactions} transactions replayed${unfinished}`);
+  }
+}
+
+/** The vendor keys (firmware and license signing) that are not in this data dir. */
+export function missingVendorKeys(dataDir: string): string[] {
+  return [SIGNING_KEY_FILE, LICENSE_SIGNING_KEY_FILE].filter((f) => !existsSync(join(dataDir, f)));
+}
+
+/** A controller that ran before and finds a vendor key missing gets a new one: what that costs is logged. */
+export function warnOfNewKeys(log: Logger, dataDir: string, files: readonly string[]): void {
+  const lost: Record<string, string> = {
+    [SIGNING_KEY_FILE]: 'firmware packages signed with the old key no longer verify',
+    [LICENSE_SIGNING_KEY_FILE]: 'license keys issued with the old key can no longer be installed',
+  };
+  for (const f of files) {
+    log.warn({ file: join(dataDir, f) }, `${f} was missing: a new key was made; ${lost[f]} (restore the file from a backup to keep them)`);
+  }
 }
 
 /** An empty database with every migration a controller's needs, for a fleet's new controllers to copy. */

@@ -9,6 +9,8 @@ import { FleetManifestError } from './fleet/manifest.js';
 import { TlsIdentityError } from './http/tls.js';
 import { HardwareProfileError } from './platform/hardware/profile.js';
 import { SystemClock } from './platform/clock.js';
+import { asDataFileError, type DataFileProblem } from './lib/data-file-error.js';
+import { SecretsError } from './store/secrets.js';
 import { TOOLS } from './tools/index.js';
 
 async function fullUsage(): Promise<string> {
@@ -30,7 +32,7 @@ async function main(argv: string[]): Promise<void> {
     config = parseConfig(argv, process.env);
   } catch (e) {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${await fullUsage()}`);
-    process.exit(2);
+    process.exit(EXIT.usage);
   }
   if (config.fleet !== undefined || config.fleetManifest !== undefined) return runFleet(config);
   const service = await startService(config);
@@ -42,13 +44,14 @@ async function main(argv: string[]): Promise<void> {
   }
   // Causes are fixed where they arise; this only keeps one from ending the service.
   keepServing(service.services.log, () => service.flushLog());
-  service.services.log.info({ url: `${service.url}/redfish/v1/` }, 'Redfish service listening');
-  service.flushLog();
+  // Before "listening": a stop asked for as soon as that is read closes the service properly.
   stopOnSignal(
     service.services.log,
     () => service.flushLog(),
     () => service.close(),
   );
+  service.services.log.info({ url: `${service.url}/redfish/v1/` }, 'Redfish service listening');
+  service.flushLog();
 }
 
 /** Fleet mode: many controllers in this process (src/fleet/). */
@@ -63,6 +66,11 @@ async function runFleet(config: Config): Promise<void> {
     );
   }
   keepServing(log, () => fleet.flushLog());
+  stopOnSignal(
+    log,
+    () => fleet.flushLog(),
+    () => fleet.close(),
+  );
   const semi = semiSpaceMiB();
   if (semi !== undefined && semi < FLEET_SEMI_SPACE_MIB) {
     log.warn(
@@ -82,11 +90,6 @@ async function runFleet(config: Config): Promise<void> {
     'Redfish fleet listening',
   );
   fleet.flushLog();
-  stopOnSignal(
-    log,
-    () => fleet.flushLog(),
-    () => fleet.close(),
-  );
 }
 
 /**
@@ -139,9 +142,46 @@ function keepServing(log: Logger, flush: () => void): void {
   });
 }
 
-main(process.argv.slice(2)).catch((e: unknown) => {
+/** Exit codes, one per kind of failure (README, "Security"). */
+const EXIT = {
+  /** A fault of the service itself: printed with its stack. */
+  fault: 1,
+  /** The command line or the configuration it names (flags, --tls-cert, hardware profile, fleet manifest). */
+  usage: 2,
+  damaged: 3,
+  unwritable: 4,
+  notAFile: 5,
+  noSpace: 6,
+  /** The address to listen on is taken or not this machine's. */
+  address: 7,
+} as const;
+
+const PROBLEM_EXIT: Record<DataFileProblem, number> = {
+  damaged: EXIT.damaged,
+  unwritable: EXIT.unwritable,
+  'not-a-file': EXIT.notAFile,
+  'no-space': EXIT.noSpace,
+};
+
+/** What a failed start prints (one line, no stack unless it is a fault of the service) and its exit code. */
+function startFailure(e: unknown): { line: string; code: number } {
   if (e instanceof ConfigError || e instanceof TlsIdentityError || e instanceof HardwareProfileError || e instanceof FleetManifestError)
-    process.stderr.write(`${e.message}\n`);
-  else process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-  process.exit(1);
+    return { line: e.message, code: EXIT.usage };
+  const file = asDataFileError(e);
+  if (file) return { line: `cannot start: ${file.message}`, code: PROBLEM_EXIT[file.problem] };
+  if (e instanceof SecretsError) return { line: `cannot start: ${e.message}`, code: EXIT.damaged };
+  const net = e as Partial<NodeJS.ErrnoException> & { address?: string; port?: number };
+  if (net.syscall === 'listen' || net.syscall === 'bind') {
+    return {
+      line: `cannot start: cannot listen on ${net.address ?? ''}:${net.port ?? ''} (${net.code}). Choose another --host or --port, or stop what uses it`,
+      code: EXIT.address,
+    };
+  }
+  return { line: e instanceof Error ? (e.stack ?? e.message) : String(e), code: EXIT.fault };
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  const { line, code } = startFailure(e);
+  process.stderr.write(`${line}\n`);
+  process.exit(code);
 });

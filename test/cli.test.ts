@@ -1,15 +1,16 @@
 // The command line: flags and environment variables, the first administrator's
 // password, structured request logs, and durability across kill -9.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { request } from 'undici';
 import { ConfigError, parseConfig } from '../src/config.js';
-import { startChild } from './support/child.js';
+import { runToExit, startChild } from './support/child.js';
 import { EventListener } from './support/event-listener.js';
 import { basic, insecureAgent } from './support/service.js';
+import { fillUp, mountTmpfs, remount, unmount } from './support/tmpfs.js';
 import { waitUntil } from './support/wait.js';
 
 async function call(url: string, method: string, path: string, auth: string, body?: unknown) {
@@ -269,5 +270,93 @@ describe('the service process', () => {
     );
     second.proc.kill('SIGTERM');
     await second.exited;
+  });
+});
+
+describe('start-up failures: one line naming the file and the remedy, an exit code per kind, no stack trace', () => {
+  const dirs: string[] = [];
+  after(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  const newDir = () => {
+    const d = mkdtempSync(join(tmpdir(), 'bmc-fail-'));
+    dirs.push(d);
+    return d;
+  };
+  /** A controller that has started once (and was stopped cleanly). */
+  const controller = async (dir = newDir()) => {
+    const child = await startChild(['--port', '0', '--data-dir', dir, '--admin-password', 'Fail-Pass-123']);
+    child.proc.kill('SIGTERM');
+    assert.equal(await child.exited, 0);
+    return dir;
+  };
+  const fails = async (args: string[], code: number, file: string, what: RegExp) => {
+    const r = await runToExit(['--port', '0', ...args], {}, 20_000);
+    assert.equal(r.code, code, r.stderr + r.stdout);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.ok(r.stderr.startsWith(`cannot start: ${file}`), r.stderr);
+    assert.match(r.stderr, what);
+    assert.doesNotMatch(r.stderr, /\n\s+at |DECODER|SqliteError/);
+  };
+
+  it('a damaged key file: 3 (firmware signing key, HTTPS key)', async () => {
+    const dir = await controller();
+    const key = join(dir, 'firmware-signing-key.pem');
+    writeFileSync(key, '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n');
+    await fails(['--data-dir', dir], 3, key, /not a readable PEM private key\. Restore it from a backup.*packages signed with the old key/);
+    rmSync(key);
+    const https = join(dir, 'https-key.pem');
+    writeFileSync(https, 'not a key\n');
+    await fails(['--data-dir', dir], 3, https, /not a readable PEM private key/);
+  });
+
+  it('a directory where a file belongs: 5 (the database, a key)', async () => {
+    const dir = newDir();
+    mkdirSync(join(dir, 'bmc.sqlite'));
+    await fails(['--data-dir', dir], 5, join(dir, 'bmc.sqlite'), /not a file\. Move what is at that path aside/);
+    const other = await controller();
+    const key = join(other, 'license-signing-key.pem');
+    rmSync(key);
+    mkdirSync(key);
+    await fails(['--data-dir', other], 5, key, /a directory, where the service keeps a file \(EISDIR\)/);
+  });
+
+  it('a read-only file system: 4; a full one: 6 (a tmpfs, where mounting is permitted)', async (t) => {
+    const mnt = newDir();
+    if (!mountTmpfs(mnt, '4m')) {
+      t.skip('mounting a tmpfs is not permitted here (needs root)');
+      return;
+    }
+    try {
+      const dir = await controller(join(mnt, 'data'));
+      remount(mnt, 'ro');
+      await fails(['--data-dir', dir], 4, join(dir, 'bmc.sqlite'), /the file system is read-only \(EROFS\)\. Make the data dir writable/);
+      remount(mnt, 'rw');
+      fillUp(mnt);
+      await fails(['--data-dir', dir], 6, join(dir, 'bmc.sqlite'), /no space left.*Free space on that file system/);
+      await fails(['--data-dir', join(mnt, 'new')], 6, join(mnt, 'new'), /no space left|Free space/);
+    } finally {
+      unmount(mnt);
+    }
+  });
+
+  it('an address in use: 7; a bad configuration: 2', async () => {
+    const dir = await controller();
+    const running = await startChild(['--port', '0', '--data-dir', dir]);
+    try {
+      const port = new URL(running.url).port;
+      const r = await runToExit(['--port', port, '--data-dir', newDir()], {}, 20_000);
+      assert.equal(r.code, 7, r.stderr);
+      assert.match(
+        r.stderr.trim(),
+        new RegExp(`^cannot start: cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\)\\. Choose another`),
+      );
+    } finally {
+      running.proc.kill('SIGTERM');
+      await running.exited;
+    }
+    const bad = await runToExit(['--port', '0', '--data-dir', newDir(), '--hardware', 'no-such-profile'], {}, 20_000);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.doesNotMatch(bad.stderr, /\n\s+at /);
   });
 });

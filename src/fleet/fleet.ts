@@ -10,8 +10,10 @@ import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import {
   INITIAL_PASSWORD_FILE,
+  missingVendorKeys,
   startDiscovery,
   startService,
+  warnOfNewKeys,
   writeDatabaseTemplate,
   type ControllerSeat,
   type RunningService,
@@ -21,6 +23,8 @@ import { generatePassword, hashPassword, verifyPassword } from '../domain/accoun
 import { VendorSigningKey } from '../domain/firmware/signing.js';
 import type { FleetMemberState, FleetView } from '../domain/fleet/fleet-view.js';
 import { ensureVendorLicenseKey } from '../domain/licensing/license-keys.js';
+import { readDataFile } from '../lib/data-file-error.js';
+import { checkKeyPairFiles } from '../lib/key-file.js';
 import { createLog, type ServiceLog } from '../logging.js';
 import { SystemClock, type Clock } from '../platform/clock.js';
 import { loadHardwareProfile, type HardwareProfile } from '../platform/hardware/profile.js';
@@ -141,8 +145,11 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
 
   const ca = await fleetCa(root, wall);
   const signer = fastIssuer(ca);
+  // A fleet that ran before (it has controllers) and lost a vendor key gets a new one, and says so.
+  const lostKeys = existsSync(join(root, 'controllers')) ? missingVendorKeys(root) : [];
   const licenseKey = ensureVendorLicenseKey(root);
   const firmwareKey = VendorSigningKey.loadOrCreate(root);
+  warnOfNewKeys(log, root, lostKeys);
   const secrets = Secrets.loadOrCreate(root);
   // Made again at every start, so it always has this version's migrations.
   const databaseTemplate = join(root, DATABASE_TEMPLATE);
@@ -273,7 +280,12 @@ async function fleetPasswordHash(root: string, password: string, logN: number): 
 async function fleetCa(root: string, clock: Clock): Promise<IssuedCertificate> {
   const certFile = join(root, FLEET_CA_CERT);
   const keyFile = join(root, FLEET_CA_KEY);
-  if (existsSync(certFile) && existsSync(keyFile)) return loadIssuer(readFileSync(certFile, 'utf8'), readFileSync(keyFile, 'utf8'));
+  if (existsSync(certFile) && existsSync(keyFile)) {
+    const certPem = readDataFile(certFile).toString('utf8');
+    const keyPem = readDataFile(keyFile).toString('utf8');
+    checkKeyPairFiles(certFile, certPem, keyFile, keyPem, 'every controller gets a certificate from the new CA, which clients must trust');
+    return loadIssuer(certPem, keyPem);
+  }
   const ca = await issueCertificate({
     subject: 'CN=bmc-redfish fleet CA, O=Vendor',
     notBefore: new Date(clock.now() - 60_000),

@@ -3,6 +3,8 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { readDataFile } from '../lib/data-file-error.js';
+import { checkKeyPairFiles } from '../lib/key-file.js';
 import type { Clock } from '../platform/clock.js';
 import { issueNative } from '../platform/x509.js';
 import { CertificateError, certificateMatchesKey, keyPolicyProblem, parseCertificates } from '../platform/x509-verify.js';
@@ -57,7 +59,11 @@ export async function ensureTlsMaterial(
   const certFile = join(dataDir, SELF_SIGNED_CERT);
   const keyFile = join(dataDir, SELF_SIGNED_KEY);
   if (existsSync(certFile) && existsSync(keyFile)) {
-    return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), generated: true };
+    const cert = readDataFile(certFile).toString('utf8');
+    const key = readDataFile(keyFile).toString('utf8');
+    // Checked here: a fleet's listener reads them only at the first handshake.
+    checkKeyPairFiles(certFile, cert, keyFile, key, 'clients that trusted the old certificate must trust the new one');
+    return { cert, key, generated: true };
   }
   const host = hostname();
   const issued = issue

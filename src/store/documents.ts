@@ -54,15 +54,20 @@ export class DocumentStore {
   private readonly stmts;
   private readonly kinds = new Map<string, Kind>();
   private readonly settings = new Map<string, string | undefined>();
-  private readonly secretKey?: Secrets;
+  private secretKey?: Secrets;
+  private readonly loadSecrets?: () => Secrets;
   private changes = 0;
 
-  /** secrets: the data dir's key (store/secrets.ts); an in-memory database gets a key of its own. */
+  /**
+   * secrets: the data dir's key (store/secrets.ts), or how to load it when first asked for; an
+   * in-memory database gets a key of its own.
+   */
   constructor(
     readonly db: Db,
-    secrets?: Secrets,
+    secrets?: Secrets | (() => Secrets),
   ) {
-    this.secretKey = secrets ?? (db.memory ? Secrets.ephemeral() : undefined);
+    if (typeof secrets === 'function') this.loadSecrets = secrets;
+    else this.secretKey = secrets ?? (db.memory ? Secrets.ephemeral() : undefined);
     this.stmts = {
       load: db.prepare('SELECT id, seq, body FROM document WHERE kind = ? ORDER BY seq'),
       upsert: db.prepare(
@@ -87,6 +92,7 @@ export class DocumentStore {
 
   /** Seals the values areas keep secret at rest (listener headers, CHAP secrets, license keys). */
   get secrets(): Secrets {
+    this.secretKey ??= this.loadSecrets?.();
     if (!this.secretKey) throw new Error('this document store was opened without a secrets key');
     return this.secretKey;
   }

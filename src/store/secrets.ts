@@ -4,8 +4,9 @@
 // (0600), made on first start. A sealed value reads `enc:v1:<base64 iv|tag|ciphertext>`;
 // a value without that prefix was written by an older version and is plain text.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { DataFileError, readDataFile } from '../lib/data-file-error.js';
 
 export const SECRETS_KEY_FILE = 'secrets.key';
 const PREFIX = 'enc:v1:';
@@ -35,8 +36,15 @@ export class Secrets {
       fsyncDir(dataDir);
     }
     chmodSync(file, 0o600);
-    const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-    if (key.length !== KEY_BYTES) throw new SecretsError(`${file} does not hold a ${KEY_BYTES}-byte base64 key`);
+    const key = Buffer.from(readDataFile(file).toString('utf8').trim(), 'base64');
+    if (key.length !== KEY_BYTES) {
+      throw new DataFileError(
+        file,
+        'damaged',
+        `does not hold a ${KEY_BYTES}-byte base64 key`,
+        'Restore it from a backup: without it the secrets sealed in the database cannot be read',
+      );
+    }
     return new Secrets(key);
   }
 

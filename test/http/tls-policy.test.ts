@@ -198,7 +198,7 @@ describe('--tls-cert with a weak key', () => {
     );
   });
 
-  it('the command line exits with that message and no stack trace', async () => {
+  it('the command line exits 2 (a configuration error) with that message and no stack trace', async () => {
     const child = spawn(
       process.execPath,
       [
@@ -229,7 +229,7 @@ describe('--tls-cert with a weak key', () => {
         resolve(c);
       });
     });
-    assert.equal(code, 1, stderr);
+    assert.equal(code, 2, stderr);
     assert.match(stderr, /RSA key has 1024 bits; at least 2048 are required/);
     assert.doesNotMatch(stderr, /\n\s+at /);
   });

@@ -14,13 +14,41 @@ export interface Child {
   exited: Promise<number | null>;
 }
 
-export async function startChild(args: string[], env: Record<string, string> = {}): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], {
+function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], {
     cwd: ROOT,
     // No SSDP announcements from test runs unless a test asks for them.
     env: { ...process.env, BMC_SCRYPT_LOG_N: '10', BMC_SSDP_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/** Runs the command line until it exits (a start that must fail): its exit code and what it wrote. */
+export async function runToExit(
+  args: string[],
+  env: Record<string, string> = {},
+  ms = 30_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const proc = spawnCli(args, env);
+  let stdout = '';
+  let stderr = '';
+  proc.stdout?.on('data', (d) => (stdout += d));
+  proc.stderr?.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      resolve(null);
+    }, ms);
+    proc.on('exit', (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
+  });
+  return { code, stdout, stderr };
+}
+
+export async function startChild(args: string[], env: Record<string, string> = {}): Promise<Child> {
+  const proc = spawnCli(args, env);
   let out = '';
   proc.stdout?.on('data', (d) => (out += d));
   proc.stderr?.on('data', (d) => (out += d));

@@ -2,10 +2,11 @@
 // The key pair is generated into the data dir at first start; the CLI signs
 // with it, the service verifies with it. A signature covers the SHA-256 of
 // the signed bytes, so verifying a large file never holds it in memory.
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readPrivateKeyFile } from '../../lib/key-file.js';
 
 export const SIGNING_KEY_FILE = 'firmware-signing-key.pem';
 export const COMPSIG_FORMAT = 'VendorCompSig/1';
@@ -29,7 +30,7 @@ export class VendorSigningKey {
       const { privateKey } = generateKeyPairSync('ed25519');
       writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
     }
-    const privateKey = createPrivateKey(readFileSync(file));
+    const privateKey = readPrivateKeyFile(file, 'packages signed with the old key no longer verify');
     return new VendorSigningKey(privateKey, createPublicKey(privateKey));
   }
 

@@ -3,9 +3,10 @@
 // signature is Ed25519 over `VND1.<payload>` by the vendor license key.
 // The vendor key pair is generated into the data dir on first start (a real
 // vendor keeps the private half; here the CLI needs it to issue test keys).
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readPrivateKeyFile } from '../../lib/key-file.js';
 import { LICENSE_TIERS, type LicenseTier } from './tiers.js';
 
 export const LICENSE_SIGNING_KEY_FILE = 'license-signing-key.pem';
@@ -37,7 +38,7 @@ export function ensureVendorLicenseKey(dataDir: string): VendorLicenseKey {
     const { privateKey } = generateKeyPairSync('ed25519');
     writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
   }
-  const privateKey = createPrivateKey(readFileSync(file, 'utf8'));
+  const privateKey = readPrivateKeyFile(file, 'license keys issued with the old key can no longer be installed');
   return { privateKey, publicKey: createPublicKey(privateKey) };
 }
 

@@ -1,0 +1,31 @@
+// Issue 24 item 3: committed data does not live in the WAL alone for long: every
+// CHECKPOINT_INTERVAL_MS of controller time, what was committed is copied into the database file
+// and the WAL emptied.
+import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CHECKPOINT_INTERVAL_MS } from '../../src/store/database.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+describe('regular WAL checkpoints', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService();
+  });
+  after(() => svc.close());
+  const walBytes = () => statSync(join(svc.dataDir, 'bmc.sqlite-wal')).size;
+
+  it('a write reaches the database file within one checkpoint interval, and the WAL is emptied', async () => {
+    await svc.clock.advance(CHECKPOINT_INTERVAL_MS);
+    assert.equal(walBytes(), 0, 'the first start checkpointed too');
+    const r = await svc.req('PATCH', '/redfish/v1/SessionService/', { body: { SessionTimeout: 900 } });
+    assert.equal(r.status, 200, r.text);
+    assert.ok(walBytes() > 0, 'a commit lands in the WAL');
+    await svc.clock.advance(CHECKPOINT_INTERVAL_MS - 1);
+    assert.ok(walBytes() > 0, 'not before the interval');
+    await svc.clock.advance(1);
+    assert.equal(walBytes(), 0);
+    assert.equal((await svc.get('/redfish/v1/SessionService/')).body.SessionTimeout, 900);
+  });
+});
