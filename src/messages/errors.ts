@@ -103,6 +103,11 @@ export function vendorError<K extends VendorKey>(status: number, key: K, ...args
   return new RedfishError(status, [vendorMessage(key, ...args)]);
 }
 
+/** The controller's file system is full (507 Insufficient Storage): `what` could not be written. */
+export function storageFull(what = 'the changes of this request'): RedfishError {
+  return vendorError(507, 'StorageFull', what);
+}
+
 /** Several messages at once; the status is that of the first. */
 export function combinedError(errors: readonly RedfishError[]): RedfishError {
   const first = errors[0];

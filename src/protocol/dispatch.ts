@@ -4,6 +4,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
+import { isStorageFull } from '../lib/data-file-error.js';
 import { hasArrayMarkers, resolveArrayMarkers } from '../lib/json-merge.js';
 import { satisfies, type Privilege, type PrivilegeRule } from '../lib/privileges.js';
 import {
@@ -12,6 +13,7 @@ import {
   baseMessage,
   combinedError,
   redfishErrorBody,
+  storageFull,
   successBody,
   vendorError,
   type ExtendedInfo,
@@ -198,7 +200,7 @@ export class Dispatcher {
         await durable.settled();
       } catch (e) {
         this.log.error({ err: e }, 'commit failed: the writes of this turn were rolled back');
-        return this.errorResult(baseError('InternalError'));
+        return this.errorResult(isStorageFull(e) ? storageFull() : baseError('InternalError'));
       }
     }
     return out;
@@ -222,7 +224,10 @@ export class Dispatcher {
   }
 
   errorResult(e: unknown): Outgoing {
-    if (!(e instanceof RedfishError)) {
+    if (isStorageFull(e)) {
+      this.log.error({ err: e }, 'storage full: the request could not be written');
+      e = storageFull();
+    } else if (!(e instanceof RedfishError)) {
       this.log.error({ err: e }, 'unexpected error');
       e = baseError('InternalError');
     }

@@ -16,7 +16,8 @@ import type { FlashSource } from '../../domain/firmware/flasher.js';
 import type { UpdateOperation } from '../../domain/firmware/update-state.js';
 import { verifyImage } from '../../domain/firmware/verify.js';
 import { Priv, satisfies, type PrivilegeRule } from '../../lib/privileges.js';
-import { RedfishError, baseError, vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { isStorageFull } from '../../lib/data-file-error.js';
+import { RedfishError, baseError, storageFull, vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
 import { unauthorized } from '../../protocol/auth.js';
 import type { Principal } from '../../protocol/principal.js';
 import { success, type Reply } from '../../protocol/reply.js';
@@ -109,9 +110,13 @@ class Upload {
       if (!this.file || !this.op) throw vendorError(400, 'UploadMissingFile');
       return await this.finish(this.op, this.file);
     } catch (e) {
-      this.op?.fail(e);
       if (this.file) rmSync(this.file.tmp, { force: true });
       // What is left of the body is not read: the answer closes the connection.
+      try {
+        this.op?.fail(e);
+      } catch {
+        // Recording the failure failed too (a full disk): the operation is over all the same, and e says why.
+      }
       throw e;
     } finally {
       this.releaseSpace?.();
@@ -138,6 +143,12 @@ class Upload {
   /** The first failure is the answer: the form is read no further (nothing after it changes the answer). */
   private fail(e: unknown): void {
     this.error ??= e;
+    this.stopReading?.();
+  }
+
+  /** A full disk: the answer, whatever the form's parts reported when the write under them failed. */
+  private failForSpace(e: unknown): void {
+    this.error = e;
     this.stopReading?.();
   }
 
@@ -236,6 +247,14 @@ class Upload {
     });
   }
 
+  /** The file system may hold less than the repository's quota leaves: a Content-Length it cannot hold is 507. */
+  private checkDisk(): void {
+    const declared = Number(this.ctx.headers['content-length']);
+    const onDisk = this.fw.repository.diskFreeBytes();
+    if (Number.isFinite(declared) && declared > onDisk + FRAMING_SLACK)
+      throw vendorError(507, 'RepositoryInsufficientSpace', declared, onDisk);
+  }
+
   /** Stream the component file to a temp file, hashing on the way; never buffered. */
   private async receive(file: Readable, rawName: string | undefined): Promise<void> {
     const name = (rawName ?? '').split(/[\\/]/).pop() ?? '';
@@ -244,9 +263,10 @@ class Upload {
       if (!validFilename(name)) throw baseError('ActionParameterValueFormatError', printableFilename(rawName ?? ''), 'filename', 'upload');
       const params = this.params();
       if (params.Section === undefined || params.Section === 0) this.fw.repository.checkReplaceable(name);
+      this.checkDisk();
       this.op = this.fw.status.begin('Uploading', params.UploadCurrentEtag);
     } catch (e) {
-      this.fail(e);
+      this.fail(isStorageFull(e) ? storageFull(`the upload of ${name}`) : e);
       file.resume();
       return;
     }
@@ -281,7 +301,9 @@ class Upload {
       // pipeline may give up before the temp file is even open: remove it once the stream let go of it.
       await new Promise<void>((done) => (out.closed ? done() : out.once('close', () => done())));
       rmSync(tmp, { force: true });
-      this.fail(e instanceof RedfishError ? e : baseError('UnrecognizedRequestBody'));
+      // The disk filled up under the upload: answered at once (the slot is released with it).
+      if (isStorageFull(e)) this.failForSpace(storageFull(`the upload of ${name}`));
+      else this.fail(e instanceof RedfishError ? e : baseError('UnrecognizedRequestBody'));
       return;
     }
     if (over) {

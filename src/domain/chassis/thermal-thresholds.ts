@@ -10,7 +10,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { ControllerLifecycle } from '../../platform/lifecycle.js';
 import type { SensorSource } from '../../platform/sensors.js';
 import type { TemperatureSpec } from '../../platform/thermal.js';
-import type { DocumentStore } from '../../store/documents.js';
+import type { DocumentStore, Setting } from '../../store/documents.js';
 import type { EventBus } from '../events/bus.js';
 import type { Logs } from '../manager/logs.js';
 
@@ -43,8 +43,7 @@ const EMPTY: Stored = {
 };
 
 export class UserTempThresholds {
-  private readonly setting: { get(): Stored; set(v: Stored): void };
-  private state: Stored;
+  private readonly setting: Setting<Stored>;
 
   constructor(
     store: DocumentStore,
@@ -58,7 +57,6 @@ export class UserTempThresholds {
     private readonly origin: string,
   ) {
     this.setting = store.setting<Stored>('thermal.userTempThresholds', EMPTY);
-    this.state = this.setting.get();
     controller.onReset(() => this.applyPending());
     clock.setInterval(SAMPLE_MS, () => this.check());
   }
@@ -131,8 +129,12 @@ export class UserTempThresholds {
     this.check();
   }
 
+  /** Read from the store each time (not kept aside): a write whose commit fails leaves nothing behind. */
+  private get state(): Readonly<Stored> {
+    return this.setting.peek();
+  }
+
   private save(next: Stored): void {
-    this.state = next;
     this.setting.set(next);
   }
 }

@@ -10,7 +10,7 @@ import { baseError } from '../../messages/errors.js';
 import { vendorResourceEvent } from '../../messages/event-messages.js';
 import { formatMessage } from '../../messages/messages.js';
 import { toIso, type Clock } from '../../platform/clock.js';
-import type { DocumentStore } from '../../store/documents.js';
+import type { DocumentStore, Setting } from '../../store/documents.js';
 import { DeliveryWorker, HttpsSender } from './delivery.js';
 import type { EventPredicate } from './filter.js';
 import { parseMessageId, subscriptionWants, type EventRecordBody, type LoggedEvent } from './format.js';
@@ -90,8 +90,9 @@ export class EventHub {
   private readonly workers = new Map<string, DeliveryWorker>();
   private readonly pending: Map<string, number>;
   private readonly sender: HttpsSender;
-  private readonly settingDoc: { get(): EventServiceSettings; set(v: EventServiceSettings): void };
-  private current: EventServiceSettings;
+  private readonly settingDoc: Setting<EventServiceSettings>;
+  /** The stored settings over the defaults, made again when the stored value changes (or a rollback drops it). */
+  private merged?: { stored: Readonly<EventServiceSettings>; value: Readonly<EventServiceSettings> };
   private readonly messageTexts = new Map<string, Record<string, { Message?: string; MessageSeverity?: string }>>();
   private unsubscribe?: () => void;
 
@@ -101,7 +102,6 @@ export class EventHub {
     const style = d.wireStyle ?? ((json: string) => json);
     this.sender = d.sender ?? new HttpsSender(d.clock, undefined, style);
     this.settingDoc = d.store.setting('event.service', DEFAULT_SETTINGS);
-    this.current = { ...DEFAULT_SETTINGS, ...this.settingDoc.get() };
     this.pending = this.outbox.pendingCounts();
     this.sse = new SseStreams(
       d.clock,
@@ -131,12 +131,18 @@ export class EventHub {
   // -- EventService settings --------------------------------------------------
 
   settings(): EventServiceSettings {
-    return { ...this.current };
+    return { ...this.current() };
   }
 
   updateSettings(patch: Partial<EventServiceSettings>): void {
-    this.current = { ...this.current, ...patch };
-    this.settingDoc.set(this.current);
+    // Read from the store, not kept aside: a write whose commit fails leaves nothing behind.
+    this.settingDoc.set({ ...this.current(), ...patch });
+  }
+
+  private current(): Readonly<EventServiceSettings> {
+    const stored = this.settingDoc.peek();
+    if (this.merged?.stored !== stored) this.merged = { stored, value: { ...DEFAULT_SETTINGS, ...stored } };
+    return this.merged.value;
   }
 
   prefixes(): string[] {
@@ -357,7 +363,7 @@ export class EventHub {
   }
 
   private ingest(e: Omit<LoggedEvent, 'id'>): LoggedEvent | undefined {
-    if (!this.current.ServiceEnabled) return undefined;
+    if (!this.current().ServiceEnabled) return undefined;
     const probe = { ...e, id: 0 };
     const wanted = this.subs.list().filter((s) => subscriptionWants(s, probe));
     const targets = wanted.map((s) => ({ id: s.Id, cap: s.Vendor.RequestedMaxEventsToQueue, pending: this.pending.get(s.Id) ?? 0 }));
@@ -378,8 +384,9 @@ export class EventHub {
         const s = this.subs.get(id);
         return s && { ...s, enabled: s.State === 'Enabled' };
       },
-      retryAttempts: () => this.subs.get(id)?.Vendor.DeliveryRetryAttempts ?? this.current.DeliveryRetryAttempts,
-      retryIntervalMs: () => 1000 * (this.subs.get(id)?.Vendor.DeliveryRetryIntervalInSeconds ?? this.current.DeliveryRetryIntervalSeconds),
+      retryAttempts: () => this.subs.get(id)?.Vendor.DeliveryRetryAttempts ?? this.current().DeliveryRetryAttempts,
+      retryIntervalMs: () =>
+        1000 * (this.subs.get(id)?.Vendor.DeliveryRetryIntervalInSeconds ?? this.current().DeliveryRetryIntervalSeconds),
       retryForever: () => this.subs.get(id)?.DeliveryRetryPolicy === 'RetryForever',
       delivered: () => this.pending.set(id, Math.max(0, (this.pending.get(id) ?? 1) - 1)),
       exhausted: (why) => this.exhausted(id, why),

@@ -8,8 +8,9 @@ import { createHash } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import type { Agent } from 'undici';
 import { undici } from '../../lib/undici.js';
+import { isStorageFull } from '../../lib/data-file-error.js';
 import { basicAuthorization, splitCredentials, withoutCredentials } from '../../lib/uri-credentials.js';
-import { vendorError } from '../../messages/errors.js';
+import { storageFull, vendorError } from '../../messages/errors.js';
 import { safeFilename } from './repository.js';
 import type { Clock } from '../../platform/clock.js';
 
@@ -150,6 +151,8 @@ export class Downloader {
         await pipeline(res.body, counter, o.sink?.() ?? discard());
       } catch (e) {
         o.onFailure?.();
+        // The image came, but the controller's disk could not hold it.
+        if (isStorageFull(e)) throw storageFull('the downloaded image');
         throw fail(reason(e as Error, abort));
       }
       return { size, sha256: hash.digest() };

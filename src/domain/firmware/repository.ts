@@ -3,8 +3,8 @@
 // Filename is the key; a component referenced by a task or install set is
 // Locked and can be neither replaced nor deleted (SPEC Errors 10).
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, statfsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { vendorError } from '../../messages/errors.js';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
 import type { FlashSource } from './flasher.js';
@@ -155,6 +155,12 @@ export class ComponentRepository {
     return join(this.dir, '.partial');
   }
 
+  /** Bytes the file system holding the repository has free for it (the quota above may promise more). */
+  diskFreeBytes(): number {
+    const fs = statfsSync(existsSync(this.dir) ? this.dir : dirname(this.dir));
+    return fs.bavail * fs.bsize;
+  }
+
   freeBytes(): number {
     let reserved = existsSync(this.partialPath()) ? statSync(this.partialPath()).size : 0;
     for (const n of this.reserved.values()) reserved += n;
@@ -217,8 +223,9 @@ export class ComponentRepository {
       Sha256: sha256,
       LockedBy: [],
     };
-    renameSync(tmpPath, this.pathOf(record));
+    // The record first: when it cannot be written (a full disk) the file stays where it came from.
     this.docs.put(record.Id, record);
+    renameSync(tmpPath, this.pathOf(record));
     return record;
   }
 

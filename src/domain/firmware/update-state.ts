@@ -81,13 +81,15 @@ export class UpdateStatus {
   /** Start an operation in `first` (Uploading or Updating); throws when busy. */
   begin(first: UpdateState, uploadCurrentEtag?: string): UpdateOperation {
     this.assertIdle();
-    this.active = true;
     const prev = this.setting.get();
+    // Recorded before the slot is taken: a write that fails (a full disk) leaves the service idle.
     this.write({ state: first, uploadCurrentEtag: uploadCurrentEtag ?? prev.uploadCurrentEtag });
+    this.active = true;
     let done = false;
     const finish = (state: UpdateState, result?: ExtendedInfo) => {
       if (done) return;
       done = true;
+      // Free before the outcome is recorded, which may fail too.
       this.active = false;
       this.write({ ...this.setting.get(), state, result });
     };

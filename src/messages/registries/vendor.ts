@@ -494,6 +494,14 @@ export const VENDOR_REGISTRY = {
       paramTypes: ['string', 'string'],
       resolution: 'None: the change was requested through the control API for testing.',
     },
+    StorageFull: {
+      description:
+        'The file system that holds the controller data is full: the request could not be written, and nothing of it was kept. Reads go on working.',
+      message: 'The controller storage is full; %1 could not be written.',
+      severity: 'Critical',
+      paramTypes: ['string'],
+      resolution: 'Delete unneeded components from the component repository or free space on the controller data volume, then retry.',
+    },
     SystemResetRequired: {
       description: 'The pending settings are stored and are applied at the next reset of the server.',
       message: 'One or more properties were changed and will not take effect until the system is reset.',
