@@ -1,13 +1,13 @@
 // The command line: flags and environment variables, the first administrator's
 // password, structured request logs, and durability across kill -9.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { request } from 'undici';
 import { ConfigError, parseConfig } from '../src/config.js';
 import { runToExit, startChild } from './support/child.js';
+import { tempDirs } from './support/temp-dirs.js';
 import { EventListener } from './support/event-listener.js';
 import { basic, insecureAgent } from './support/service.js';
 import { fillUp, mountTmpfs, remount, unmount } from './support/tmpfs.js';
@@ -77,15 +77,7 @@ describe('configuration', () => {
 });
 
 describe('the service process', () => {
-  const dirs: string[] = [];
-  after(() => {
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
-  const newDir = () => {
-    const d = mkdtempSync(join(tmpdir(), 'bmc-cli-'));
-    dirs.push(d);
-    return d;
-  };
+  const newDir = tempDirs('bmc-cli-');
 
   it('generates the first administrator password once, prints it and writes it to the data dir', async () => {
     const dir = newDir();
@@ -274,15 +266,7 @@ describe('the service process', () => {
 });
 
 describe('start-up failures: one line naming the file and the remedy, an exit code per kind, no stack trace', () => {
-  const dirs: string[] = [];
-  after(() => {
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
-  const newDir = () => {
-    const d = mkdtempSync(join(tmpdir(), 'bmc-fail-'));
-    dirs.push(d);
-    return d;
-  };
+  const newDir = tempDirs('bmc-fail-');
   /** A controller that has started once (and was stopped cleanly). */
   const controller = async (dir = newDir()) => {
     const child = await startChild(['--port', '0', '--data-dir', dir, '--admin-password', 'Fail-Pass-123']);

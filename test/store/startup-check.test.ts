@@ -3,12 +3,12 @@
 // replayed stops the start with one line naming the file (exit 3) and leaves every file as it was;
 // what WAL recovery replays and drops is logged, and a WAL recovery drops part of is kept first.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { request } from 'undici';
 import { runToExit, startChild } from '../support/child.js';
+import { tempDirs } from '../support/temp-dirs.js';
 import { basic, insecureAgent } from '../support/service.js';
 
 const PASSWORD = 'Damage-Pass-123';
@@ -16,15 +16,7 @@ const AUTH = basic('Administrator', PASSWORD);
 const DAMAGED = 3;
 
 describe('start-up checks of the database', () => {
-  const dirs: string[] = [];
-  after(() => {
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
-  const newDir = () => {
-    const d = mkdtempSync(join(tmpdir(), 'bmc-damage-'));
-    dirs.push(d);
-    return d;
-  };
+  const newDir = tempDirs('bmc-damage-');
   const db = (dir: string) => join(dir, 'bmc.sqlite');
   const wal = (dir: string) => join(dir, 'bmc.sqlite-wal');
 
@@ -50,6 +42,12 @@ describe('start-up checks of the database', () => {
   const get = async (url: string, path: string) => {
     const res = await request(url + path, { headers: { authorization: AUTH }, dispatcher: insecureAgent });
     return (await res.body.json()) as Record<string, unknown>;
+  };
+  /** The log line holding `text`; fails the test without one. */
+  const logLine = (out: string, text: string): string => {
+    const line = out.split('\n').find((l) => l.includes(text));
+    assert.ok(line, out);
+    return line;
   };
   const setTimeoutTo = async (url: string, SessionTimeout: number) => {
     const res = await request(`${url}/redfish/v1/SessionService/`, {
@@ -122,11 +120,7 @@ describe('start-up checks of the database', () => {
 
     const third = await startChild(['--port', '0', '--data-dir', dir]);
     try {
-      const line = third
-        .stdout()
-        .split('\n')
-        .find((l) => l.includes("the database's WAL is damaged or cut"));
-      assert.ok(line, third.stdout());
+      const line = logLine(third.stdout(), "the database's WAL is damaged or cut");
       const logged = JSON.parse(line) as { level: number; transactions: number; trailingBytes: number; keptIn: string; file: string };
       assert.equal(logged.level, 40);
       assert.equal(logged.file, wal(dir));
@@ -146,11 +140,7 @@ describe('start-up checks of the database', () => {
     // A plain kill -9: its recovery is logged too, and nothing is copied.
     const fourth = await startChild(['--port', '0', '--data-dir', dir]);
     try {
-      const line = fourth
-        .stdout()
-        .split('\n')
-        .find((l) => l.includes('WAL recovery after an unclean stop'));
-      assert.ok(line, fourth.stdout());
+      const line = logLine(fourth.stdout(), 'WAL recovery after an unclean stop');
       assert.match(line, /"transactions":[1-9]/);
       assert.equal((await get(fourth.url, '/redfish/v1/SessionService/')).SessionTimeout, 200);
       assert.equal(readdirSync(dir).filter((f) => f.startsWith('damaged-')).length, 1);
