@@ -4,7 +4,7 @@
 #   docker run --rm -v bmc-data:/data -p 8443:8443 bmc-redfish
 #   docker run --rm -v bmc-data:/data -p 8443-8452:8443-8452 -e NODE_OPTIONS="--max-semi-space-size=16 --v8-pool-size=1" bmc-redfish --fleet 10
 #
-# Arguments after the image name are the service's flags (README "Configuration"), or a
+# Arguments after the image name are the service's flags (docs/configuration.md), or a
 # tool's name and its arguments (`docker run --rm bmc-redfish fwpkg --help`; `--help` lists them).
 
 # --- build: every dependency, the TypeScript compiled into dist/ (service and web console) ---

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A full staged firmware update with a maintenance window, driven through the
-# control API's clock: what "Testing your tool against it" in README.md runs.
+# control API's clock: what "Testing your tool against it" in docs/control-api.md runs.
 #
 #   examples/staged-update.sh            starts its own service (temporary data dir), runs, stops it
 #

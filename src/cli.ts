@@ -142,7 +142,7 @@ function keepServing(log: Logger, flush: () => void): void {
   });
 }
 
-/** Exit codes, one per kind of failure (README, "Security"). */
+/** Exit codes, one per kind of failure (docs/durability.md, "Exit codes"). */
 const EXIT = {
   /** A fault of the service itself: printed with its stack. */
   fault: 1,

@@ -1,6 +1,6 @@
 // A file the service cannot start with: which file, what is wrong with it, and what the operator
-// can do. The command line prints it as one line and exits with the code of its kind (README,
-// "Security"), without a stack trace.
+// can do. The command line prints it as one line and exits with the code of its kind (docs/durability.md,
+// "Exit codes"), without a stack trace.
 import { readFileSync } from 'node:fs';
 
 /** What is wrong with the file; each kind has an exit code of its own. */

@@ -92,7 +92,7 @@ function mountedFiles(): (path: string) => string {
     const volume = (pod.volumes as Obj[]).find((v) => v.name === m.name);
     assert.ok(volume, `volume ${m.name} is declared`);
     if (volume.secret) {
-      // The one Secret the README has people create: the administrator's password under `password`.
+      // The one Secret docs/fleets.md has people create: the administrator's password under `password`.
       assert.equal(volume.secret.secretName, 'bmc-fleet-admin');
       for (const item of volume.secret.items as Obj[]) {
         assert.equal(item.key, 'password', 'the Secret holds key "password"');

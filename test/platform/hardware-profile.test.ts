@@ -17,12 +17,12 @@ import {
 } from '../../src/platform/hardware/profile.js';
 import { FANS, TEMPERATURE_SENSORS } from '../../src/platform/thermal.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const README_EXAMPLE = /## Hardware profiles[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+const doc = readFileSync(new URL('../../docs/hardware-profiles.md', import.meta.url), 'utf8');
+const DOC_EXAMPLE = /```yaml\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
 
-/** The README's example as an object, changed by `edit`, back to YAML and parsed. */
+/** The documented example as an object, changed by `edit`, back to YAML and parsed. */
 function parseEdited(edit: (p: any) => void, file = 'vs360.yaml'): HardwareProfile {
-  const raw = parseYamlObject(README_EXAMPLE);
+  const raw = parseYamlObject(DOC_EXAMPLE);
   edit(raw);
   return parseHardwareProfile(file.endsWith('.json') ? JSON.stringify(raw) : stringify(raw), file);
 }
@@ -71,16 +71,16 @@ describe('hardware profile', () => {
 
   it('reads a file by path, YAML or JSON, and names it by its base name', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hw-'));
-    writeFileSync(join(dir, 'mine.yaml'), README_EXAMPLE);
-    writeFileSync(join(dir, 'mine.json'), JSON.stringify(parseYamlObject(README_EXAMPLE)));
+    writeFileSync(join(dir, 'mine.yaml'), DOC_EXAMPLE);
+    writeFileSync(join(dir, 'mine.json'), JSON.stringify(parseYamlObject(DOC_EXAMPLE)));
     assert.equal(loadHardwareProfile(join(dir, 'mine.yaml')).name, 'mine');
     assert.deepEqual(loadHardwareProfile(join(dir, 'mine.json')).processors, loadHardwareProfile(join(dir, 'mine.yaml')).processors);
     assert.throws(() => loadHardwareProfile(join(dir, 'absent.yaml')), /hardware profile .*absent\.yaml: cannot read .*ENOENT/);
     assert.throws(() => loadHardwareProfile('no-such-profile'), /no shipped profile of that name \(shipped: default, vs360-gen10/);
   });
 
-  it('the README example is a valid profile', () => {
-    const p = parseHardwareProfile(README_EXAMPLE, 'readme.yaml');
+  it('the example in docs/hardware-profiles.md is a valid profile', () => {
+    const p = parseHardwareProfile(DOC_EXAMPLE, 'example.yaml');
     assert.equal(p.processors[0]!.cores, 12);
     assert.equal(p.fans[0]!.id, 'Fan1');
     assert.equal(p.temperatures[0]!.number, 1);

@@ -1,6 +1,6 @@
 // Directory (LDAP and Active Directory) settings of the AccountService: stored
 // and validated only. No directory server is ever contacted and logins stay
-// local (README). The bind password is sealed at rest (store/secrets.ts) and
+// local (docs/accounts.md). The bind password is sealed at rest (store/secrets.ts) and
 // never read back.
 import { isIP } from 'node:net';
 import { ROLE_IDS } from '../../lib/privileges.js';

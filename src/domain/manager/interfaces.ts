@@ -1,7 +1,7 @@
 // The controller's own interfaces as stored: the dedicated management NIC's
 // IPv4 settings, its serial port and the Redfish host interface, with the rules
 // of a change. They are settings only: the service's HTTPS listener stays on
-// the address it was started with whatever the NIC says (README).
+// the address it was started with whatever the NIC says (docs/controller-settings.md).
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { ipv4ToInt, isSubnetMask } from '../../lib/network-names.js';

@@ -1,5 +1,5 @@
 // The hardware profile: what the simulated server is made of. One YAML or JSON
-// file (see profiles/*.yaml and README "Hardware profiles") describes the model,
+// file (see profiles/*.yaml and docs/hardware-profiles.md) describes the model,
 // processors, DIMMs, storage, NICs, power supplies, fans, temperature sensors and
 // PCIe devices. Field names are camelCase; every field is checked on load and a
 // bad one fails the start with an error naming it (`processors[1].cores: ...`).
