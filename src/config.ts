@@ -70,7 +70,7 @@ export interface Config {
   maxConnections: number;
   /** Open connections one client address may hold; more from it are closed at once. */
   maxConnectionsPerSource: number;
-  /** Conventions served: spec (SPEC.md's, iLO's) or dmtf (DMTF's, strictly). */
+  /** Conventions served: spec (the product's, iLO's) or dmtf (DMTF's, strictly). */
   dialect: string;
   /** What an acknowledged write survives: crash (kill -9) or power-loss (a sync per commit). */
   durability: string;
@@ -280,7 +280,7 @@ export const OPTIONS: readonly Option[] = [
     env: 'BMC_DIALECT',
     type: 'string',
     default: 'spec',
-    help: "Conventions served: spec (SPEC.md's: trailing slashes, /redfish/v1/schemas) or dmtf (DMTF's, strictly)",
+    help: "Conventions served: spec (iLO's: trailing slashes, /redfish/v1/schemas, vendor actions under Oem/Vendor) or dmtf (DMTF's, strictly)",
   },
   {
     key: 'tpm',

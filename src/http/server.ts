@@ -450,7 +450,7 @@ export async function startHttpServer(o: HttpOptions) {
   // 100-continue: the continue is sent only once the body is wanted, so a request refused before
   // (401, 403, 415...) is answered without its body ever being sent.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => void handle(req, res, true));
-  // An empty Expect is no expectation (RFC 9110 10.1.1; SPEC.md's upload headers carry one); any other: 417.
+  // An empty Expect is no expectation (RFC 9110 10.1.1; iLO-style uploads send one); any other: 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const expect = String(req.headers.expect ?? '')
       .replace(/[^\x20-\x7e]/g, '')

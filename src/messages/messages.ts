@@ -88,7 +88,7 @@ export function errorBody(infos: readonly ExtendedInfo[], code: string): object 
   return {
     error: {
       code,
-      // SPEC.md: the message invites the reader to the extended info, which carries the texts.
+      // As iLO does: the message invites the reader to the extended info, which carries the texts.
       message: EXTENDED_INFO_HINT,
       '@Message.ExtendedInfo': infos,
     },

@@ -112,7 +112,7 @@ export function parsePemCertificate(text: string): CertificateInfo {
 function singleCertificateDer(text: string): Buffer {
   if (text.trim() === '') throw new PemError('the string is empty');
   if (/\\n/.test(text) && !/[\r\n]/.test(text.trim())) {
-    throw new PemError('its line breaks are the two characters backslash and n; in JSON write each line break as the escape \\n (rule G9)');
+    throw new PemError('its line breaks are the two characters backslash and n; in JSON write each line break as the escape \\n');
   }
   const blocks = [...text.matchAll(BLOCK)];
   const certs = blocks.filter((b) => b[1] === 'CERTIFICATE');

@@ -3,7 +3,7 @@
 // pay the password hash on every request: verified credentials are cached
 // under a keyed hash, briefly, and dropped on any account change.
 // Each TCP connection that authenticates with Basic holds one slot of the
-// session limit until it closes (SPEC Authentication: Basic; Limits).
+// session limit until it closes (docs/accounts.md).
 //
 // Slots by role (issue 12, item 7): one account holds at most `perAccount`
 // slots (its sessions plus its Basic/certificate connections; 503

@@ -20,7 +20,7 @@ import { actionPath, allowedMethods, type ActionRoute, type AnyRoute, type Match
 
 type Json = Record<string, unknown>;
 
-/** What decoration needs of the dialect; without one, SPEC.md's. */
+/** What decoration needs of the dialect; without one, the spec dialect's (iLO's). */
 type ShownDialect = Pick<Dialect, 'name' | 'hidesDeprecated' | 'vendorActions'>;
 
 export interface Decorated {
@@ -238,7 +238,7 @@ function isJson(v: unknown): v is Json {
 
 /**
  * Actions derived from the route's declarations, with allowable values from parameter enums.
- * Vendor actions go under Oem/Vendor/Actions (iLO's place, SPEC.md) or Actions/Oem (DMTF's).
+ * Vendor actions go under Oem/Vendor/Actions (iLO's place) or Actions/Oem (DMTF's).
  */
 function addActions(
   resource: Json,

@@ -1,4 +1,4 @@
-// Dialects: how the service spells what it serves. `spec` is SPEC.md's (iLO's)
+// Dialects: how the service spells what it serves. `spec` is the product's (iLO's)
 // conventions; `dmtf` follows DMTF's strictly, as OpenBMC does. Areas write one
 // canonical form (URIs with a trailing slash); the dispatcher turns it into the
 // dialect's on the way out, so no area knows which dialect it serves.

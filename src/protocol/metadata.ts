@@ -100,7 +100,7 @@ function servedProperties(type: ResourceType): Props {
 /**
  * The actions named in a type's namespace ("VendorHttpsCert.GenerateCSR" belongs to VendorHttpsCert)
  * that sit in a resource's Actions object. Vendor actions shown under Oem/Vendor/Actions (the
- * SPEC's layout, as iLO's) are left out: DMTF's validator accepts declared OEM actions only under
+ * spec dialect's layout, iLO's) are left out: DMTF's validator accepts declared OEM actions only under
  * Actions/Oem, and fails declared ones anywhere else, where undeclared ones only warn.
  */
 function actionsOf(type: ResourceType, actions: readonly ActionDef[]): ActionDef[] {

@@ -205,7 +205,7 @@ export function splitPath(path: string): string[] {
   return path.split('/').filter((s) => s !== '');
 }
 
-/** Where an action is invoked: vendor ones under Actions/Oem/Vendor/ (SPEC.md's target) or Actions/Oem/ (DMTF's). */
+/** Where an action is invoked: vendor ones under Actions/Oem/Vendor/ (iLO's target) or Actions/Oem/ (DMTF's). */
 export function actionPath(
   route: Pick<AnyRoute, 'path'>,
   def: ActionDef,

@@ -156,7 +156,7 @@ describe('dialect dmtf', () => {
     assert.equal(r.status, 200, r.text);
     await svc.clock.advance(1000);
     assert.notEqual((await svc.get('/redfish/v1/Systems/1')).body.PowerState, 'Off');
-    // SPEC.md's target is served too.
+    // iLO's target is served too.
     r = await svc.req('POST', '/redfish/v1/Systems/1/Actions/Oem/Vendor/VendorComputerSystemExt.PowerButton/', {
       body: { PushType: 'Bogus' },
     });
@@ -233,7 +233,7 @@ describe('dialect spec (the default)', () => {
   });
   after(() => svc.close());
 
-  it('keeps SPEC.md: trailing slashes, redirects, /redfish/v1/schemas, vendor actions under Oem/Vendor/Actions', async () => {
+  it("keeps iLO's conventions: trailing slashes, redirects, /redfish/v1/schemas, vendor actions under Oem/Vendor/Actions", async () => {
     const r = await svc.get('/redfish/v1/Systems/1');
     assert.equal(r.status, 308);
     assert.equal(r.headers.location, '/redfish/v1/Systems/1/');
@@ -251,7 +251,7 @@ describe('dialect spec (the default)', () => {
     assert.equal(sys.VirtualMedia['@odata.id'], '/redfish/v1/Systems/1/VirtualMedia/');
     const eject = await svc.req('POST', '/redfish/v1/Systems/1/VirtualMedia/2/Actions/VirtualMedia.EjectMedia/', { body: {} });
     assert.equal(eject.status, 200, eject.text);
-    // Undeclared here: DMTF's validator fails declared OEM actions outside Actions/Oem (README, Dialects).
+    // Undeclared here: DMTF's validator fails declared OEM actions outside Actions/Oem (docs/dialects.md).
     const csdl = await svc.get('/redfish/v1/SchemaStore/en/VendorComputerSystemExt_v1.xml');
     assert.doesNotMatch(csdl.text, /<Action Name="PowerButton"/);
   });

@@ -49,7 +49,7 @@ export async function rounds<T>(
 
 /**
  * The 5xx answers that are refusals, not failures: 503 for the session limit (SessionLimitExceeded)
- * and for a busy update service (one upload or update at a time, SPEC Errors 9: UpdateServiceBusy).
+ * and for a busy update service (one upload or update at a time, UpdateServiceBusy).
  */
 const REFUSALS_503 = new Set(['Base.1.12.SessionLimitExceeded', 'Vendor.1.0.UpdateServiceBusy']);
 function refusedAtLimit(r: Response): boolean {

@@ -202,7 +202,7 @@ function handlers(d: VirtualMediaDeps) {
 }
 
 /**
- * The same devices under the manager (iLO's place, SPEC.md) and under the system (DMTF's current
+ * The same devices under the manager (iLO's place) and under the system (DMTF's current
  * place; Manager.VirtualMedia is deprecated): one state behind both.
  */
 export function registerVirtualMediaRoutes(routes: RouteTable, d: VirtualMediaDeps): void {

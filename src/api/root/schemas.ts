@@ -110,7 +110,7 @@ function handlers(routes: RouteTable, d: SchemaDeps) {
 type StoreFile = { kind: 'json' | 'csdl'; type: ResourceType } | { kind: 'odata' };
 
 export function registerSchemaRoutes(routes: RouteTable, d: SchemaDeps): void {
-  // SPEC.md's /redfish/v1/schemas/, or DMTF's /redfish/v1/JsonSchemas/ (the dialect's choice).
+  // iLO's /redfish/v1/schemas/, or DMTF's /redfish/v1/JsonSchemas/ (the dialect's choice).
   const collection = d.dialect.jsonSchemasUri;
   d.rootLinks.JsonSchemas = collection;
   const h = handlers(routes, d);

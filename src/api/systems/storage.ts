@@ -468,7 +468,7 @@ export function registerStorageRoutes(routes: RouteTable, d: StorageDeps): void 
 }
 
 /**
- * A drive's or volume's URI: under its Storage (SPEC.md), or a drive under the chassis as
+ * A drive's or volume's URI: under its Storage (iLO's place), or a drive under the chassis as
  * `<StorageId>.<DriveId>` (the DMTF dialect's place).
  */
 function storageMemberUri(d: Pick<StorageDeps, 'uris' | 'dialect'>, sid: string, kind: 'Drives' | 'Volumes', id: string): string {

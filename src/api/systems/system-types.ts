@@ -163,7 +163,7 @@ export const RESET_ACTION = defineAction({
   name: 'ComputerSystem.Reset',
   description: 'Resets the server or changes its power state.',
   parameters: {
-    // The power cycles of DMTF's 2024 releases; iLO (SPEC.md) has neither.
+    // The power cycles of DMTF's 2024 releases; iLO has neither.
     ResetType: t.enum(RESET_TYPES, { required: true, enumOnlyIn: { PowerCycle: 'dmtf', FullPowerCycle: 'dmtf' } }),
   },
 });

@@ -1,4 +1,4 @@
-// The component repository collection and its members (SPEC Component table).
+// The component repository collection and its members (docs/firmware-packages.md).
 // Only Criticality, Configuration and ExecutionParameters are writable;
 // a Locked component cannot be deleted (Errors 10).
 import { Representations } from '../../lib/memo.js';

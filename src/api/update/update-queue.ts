@@ -158,7 +158,7 @@ function installSetBody(x: InstallSetRecord): Record<string, unknown> {
   };
 }
 
-/** The recovery set's privilege, on top of the route's (SPEC Install set rule 4). */
+/** The recovery set's privilege, on top of the route's (docs/update-queue.md). */
 function requireRecoveryPriv(ctx: { principal: Principal }): void {
   if (!satisfies(ctx.principal.privileges, Priv.systemRecovery)) throw baseError('InsufficientPrivilege');
 }

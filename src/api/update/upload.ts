@@ -340,7 +340,7 @@ class Upload {
     try {
       op.set('Verifying');
       const info = await verifyImage(this.fw.signingKey, path, file.name, sha256, this.compsig);
-      // Type C and D components are only ever stored (SPEC upload parameters table).
+      // Type C and D components are only ever stored (docs/firmware-packages.md).
       const passive = info.type === 'C' || info.type === 'D';
       const toRepository = passive || params.UpdateRepository !== false;
       const toTarget = !passive && params.UpdateTarget !== false;

@@ -1,4 +1,4 @@
-// Certificate login (SPEC Authentication: Certificate): its setting, the
+// Certificate login (docs/accounts.md): its setting, the
 // trusted CA certificates, the user certificate mappings, and the decision
 // whether a presented client certificate may log in. Every precondition is
 // checked on every request; the first unmet one is named, never skipped.

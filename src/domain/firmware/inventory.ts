@@ -76,7 +76,7 @@ const FACTORY: Omit<InventoryItem, 'ImageDigest' | 'Targets'>[] = [
 /** Device classes a controller leaves the factory with (the ones a fleet manifest may give versions of). */
 export const FACTORY_DEVICE_CLASSES: readonly string[] = FACTORY.flatMap((f) => (f.DeviceClass ? [f.DeviceClass] : []));
 
-/** Items the firmware integrity scan verifies (SPEC "Firmware verification"). */
+/** Items the firmware integrity scan verifies (docs/firmware-packages.md). */
 export const VERIFIED_CLASSES = ['BMC', 'SystemROM', 'CPLD', 'SPS', 'IE'] as const;
 
 function targetGuid(deviceClass: string): string {

@@ -1,7 +1,7 @@
 // The component repository: signed packages kept on the controller for later
 // installs. Metadata in the store, binaries under <dataDir>/repository/.
 // Filename is the key; a component referenced by a task or install set is
-// Locked and can be neither replaced nor deleted (SPEC Errors 10).
+// Locked and can be neither replaced nor deleted (docs/update-queue.md).
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, statfsSync } from 'node:fs';
 import { dirname, join } from 'node:path';

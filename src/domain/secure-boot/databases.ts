@@ -1,4 +1,4 @@
-// The twelve UEFI Secure Boot databases (SPEC "Secure Boot databases"):
+// The twelve UEFI Secure Boot databases (docs/simulated-server.md):
 // six the owner writes, and six read-only twins holding the platform defaults.
 
 export const USER_DATABASES = ['PK', 'KEK', 'db', 'dbx', 'dbt', 'dbr'] as const;
@@ -44,7 +44,7 @@ function info(id: UserDatabaseId): DatabaseInfo[] {
 
 const ALL = [...USER_DATABASES.flatMap(info)];
 
-/** The twelve databases in the SPEC table's order: user databases, then defaults. */
+/** The twelve databases in iLO's order: user databases, then defaults. */
 export const DATABASES: readonly DatabaseInfo[] = [...ALL.filter((d) => d.writable), ...ALL.filter((d) => !d.writable)];
 
 const BY_ID = new Map<string, DatabaseInfo>(DATABASES.map((d) => [d.id, d]));

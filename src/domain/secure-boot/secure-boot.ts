@@ -1,5 +1,5 @@
 // UEFI Secure Boot state and its key databases, kept in the store so every
-// change survives a restart. Rules (SPEC "Secure Boot rule", UEFI 2.x):
+// change survives a restart. Rules (docs/simulated-server.md, UEFI 2.x):
 // - SecureBootMode is SetupMode while PK is empty and UserMode once a PK is
 //   enrolled. Audit and Deployed modes are entered from the host OS through
 //   UEFI variables, which this controller does not model.

@@ -1,4 +1,4 @@
-// The SPEC's task creation and install set rules, checked on every input that
+// The task creation and install set rules (docs/update-queue.md), checked on every input that
 // becomes a task or a Sequence item. Each violation is one 400 message naming
 // the property (paths like "Sequence/2/Filename"); all are reported at once.
 import { baseError, combinedError, vendorError, type RedfishError } from '../../messages/errors.js';
@@ -88,7 +88,7 @@ export function checkCommand(
       v.add(baseError('PropertyMissing', p), p);
       return undefined;
     }
-    // Install set items name their file (SPEC: Filename); a task's Component may also give the Name.
+    // Install set items name their file (Filename, as on iLO); a task's Component may also give the Name.
     const found = resolveComponent(d.repository, c.component, componentProp === 'Component');
     if ('filename' in found) return found.filename;
     if ('ambiguous' in found) {

@@ -187,7 +187,7 @@ export class InstallSets {
     };
   }
 
-  /** SPEC Install set rule 4: only Critical firmware the controller can flash directly. */
+  /** The recovery set holds only Critical firmware the controller can flash directly. */
   private checkRecoveryItem(v: Violations, item: InstallSetItem, p: string): void {
     const refuse = (why: string) => v.add(vendorError(400, 'InstallSetRecoveryItemNotAllowed', item.Name, why), p.slice(0, -1));
     if (item.Command !== 'ApplyUpdate') return refuse('only ApplyUpdate items are allowed');

@@ -1,4 +1,4 @@
-// The update task queue and its state machine (SPEC "Task state"), on the
+// The update task queue and its state machine (docs/update-queue.md), on the
 // controller clock. The queue is strictly ordered: an updater looks at the
 // first task that is neither Complete nor Canceled (the head) and
 //   - starts it when it is Pending, lists the updater, and StartAfter has come;
@@ -227,7 +227,7 @@ export class UpdateQueue {
   }
 
   /**
-   * An updater takes the head task when it may (SPEC transition table), or
+   * An updater takes the head task when it may (docs/update-queue.md), or
    * gets nothing and stops. The caller runs it with `execute`.
    */
   claim(agent: Agent): Run | undefined {
@@ -241,7 +241,7 @@ export class UpdateQueue {
     this.run = run;
     this.save({ ...head, State: 'InProgress', RunBy: agent, StartedAt: this.d.clock.now() });
     this.d.events.publish(taskEvent('TaskStarted', head.Id), taskUri(head.Id), 'StatusChange');
-    // Firmware being written makes the update service Busy (SPEC upload state).
+    // Firmware being written makes the update service Busy (docs/firmware-packages.md).
     if (head.Command === 'ApplyUpdate') run.op = this.d.status.begin('Updating');
     return run;
   }

@@ -19,7 +19,7 @@ export const taskUri = (id: string) => `${UPDATE_QUEUE_URI}${encodeURIComponent(
 export const windowUri = (id: string) => `${MAINTENANCE_WINDOWS_URI}${encodeURIComponent(id)}/`;
 export const installSetUri = (id: string) => `${INSTALL_SETS_URI}${encodeURIComponent(id)}/`;
 
-/** SPEC Limits. */
+/** The update service's limits, iLO's (docs/update-queue.md). */
 export const LIMITS = {
   maxTargets: 10,
   maxWaitSeconds: 3600,

@@ -1,4 +1,4 @@
-// Turns client input into queued tasks, enforcing the SPEC's task creation
+// Turns client input into queued tasks, enforcing the task creation
 // rules. Used by POST on the queue and by VendorComponentInstallSet.Invoke.
 import type { Clock } from '../../platform/clock.js';
 import {

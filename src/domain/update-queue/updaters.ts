@@ -1,4 +1,4 @@
-// The three updaters that work the queue (SPEC "Agent selection"):
+// The three updaters that work the queue (docs/update-queue.md):
 //  - Bmc: the controller itself, at any time; UpdateQueue.kick() starts it
 //    on every queue change and clock tick;
 //  - Uefi: the system firmware, during POST of every boot (POST waits for it);

@@ -78,7 +78,7 @@ export const VENDOR_REGISTRY = {
       message: 'The certificate in %1 cannot be used: %2.',
       severity: 'Warning',
       paramTypes: ['string', 'string'],
-      resolution: 'Send one PEM X.509 certificate, line breaks written as \\n (rule G9).',
+      resolution: 'Send one PEM X.509 certificate, line breaks written as \\n.',
     },
     CertificateKeyMismatch: {
       description: 'The imported HTTPS certificate is not for the key of the pending certificate signing request.',

@@ -1,5 +1,5 @@
 // Issue 3, point 4: certificate login over real mutual TLS, with every
-// precondition of SPEC "Authentication: Certificate" unmet in turn and named.
+// precondition of certificate login (docs/accounts.md) unmet in turn and named.
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';

@@ -313,7 +313,7 @@ describe('secure boot', () => {
       }
     });
 
-    it('answers a raw line break inside the JSON string (G9) with a clear 400', async () => {
+    it('answers a raw line break inside the JSON string with a clear 400', async () => {
       const pem = await newPem('Raw Newlines');
       const raw = `{"CertificateString": "${pem}", "CertificateType": "PEM"}`;
       assert.ok(raw.includes('\n'));

@@ -1,4 +1,4 @@
-// Issue 7 points 1 and 2: task creation rules, and each row of the SPEC's
+// Issue 7 points 1 and 2: task creation rules, and each row of the
 // task state table on the controller clock.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

@@ -145,7 +145,7 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
     let r = await svc.req('POST', `${ACTIONS}UpdateService.SimpleUpdate/`, { body: { ImageURI: `${images.url}/pkg.fwpkg` } });
     let done = await svc.get(await runTask(r));
     assert.equal(done.status, 400);
-    // Packages are not supported there (SPEC), whatever a compsig would say: the answer points to the upload.
+    // Packages are not supported there, whatever a compsig would say: the answer points to the upload.
     assert.deepEqual(messageIds(done.body), ['Vendor.1.0.SimpleUpdatePackageNotSupported']);
     const refusal = done.body.error['@Message.ExtendedInfo'][0];
     assert.deepEqual(refusal.MessageArgs, ['pkg.fwpkg']);

@@ -415,7 +415,7 @@ describe('HttpPushUri upload hardening', () => {
     });
   });
 
-  describe('issue 25: an empty Expect header (SPEC.md lists it among the upload headers)', () => {
+  describe('issue 25: an empty Expect header (iLO-style uploads send one)', () => {
     it('takes an upload sent with an empty Expect', async () => {
       const pkg = await makePackage(svc, { targets: ['IE'], version: '0.9', file: 'empty-expect.fwpkg' });
       const form = multipart([
