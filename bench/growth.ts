@@ -149,7 +149,7 @@ async function main(): Promise<void> {
     };
     await populate(20, 20, 20);
     const small = await measure(base, false);
-    // The IEL keeps 1,000 records, as iLO's does: 1,000 more changes fill it.
+    // The IEL keeps its newest 1,000 records (docs/simulated-server.md): 1,000 more changes fill it.
     await populate(1000, 1020, 500);
     const held = {
       subscriptions: JSON.parse(await call(base, 'GET', '/redfish/v1/EventService/Subscriptions/?$top=1'))['Members@odata.count'],
