@@ -245,6 +245,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     log,
     bus: events,
     registries,
+    uris,
     maxSubscriptions: () => config.maxSubscriptions,
     maxStreamsPerAccount: () => config.maxSsePerAccount,
     isAdministrator,
@@ -254,10 +255,10 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   // SSE streams end with their session, and when their account no longer allows them.
   sessions.onEnd((s) => eventHub.endSessionStreams(s.Id));
   accounts.onChange((id) => eventHub.recheckStreams(id));
-  watchAccounts(events, accounts);
-  watchSessions(events, sessions);
+  watchAccounts(events, accounts, uris);
+  watchSessions(events, sessions, uris);
   // Sensors are read per report: the simulator's are installed in `services` below.
-  const metricReports = new MetricReports(store, clock, () => services.sensors, eventHub);
+  const metricReports = new MetricReports(store, clock, () => services.sensors, eventHub, uris);
   const licenses = new InstalledLicense(
     store,
     clock,
@@ -281,7 +282,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const lenientResets = dialect(config.dialect).lenientResets;
   const simulated = { systemUri: uris.system(), tpm, timing, powerOnSeconds, postSeconds, shutdownSeconds, lenientResets };
   const server = new ServerSimulator({ options: simulated, clock, store, host: hostLifecycle, controller, log, logs, events });
-  const tasks = new Tasks(store, clock, events);
+  const tasks = new Tasks(store, clock, events, uris);
   const update = createFirmwareServices({
     store,
     clock,
@@ -297,6 +298,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     events,
     log,
     tasks,
+    uris,
     resetActions: {
       controller: uris.manager('Actions', 'Manager.Reset'),
       server: uris.system('Actions', 'ComputerSystem.Reset'),
@@ -309,7 +311,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     maxBytes: config.virtualMediaBytes,
     logs,
     events,
-    managerUri: uris.manager(),
+    uris,
   });
   const updateQueue = new UpdateQueueArea({
     ...update,
@@ -320,6 +322,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     events,
     logs,
     log,
+    uris,
     runtimeAgent: config.runtimeAgent as 'installed' | 'absent' | undefined,
   });
 
@@ -395,7 +398,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       logs,
       events,
       log,
-      chassisUri: uris.chassis(),
+      uris,
     });
   }
   registerAllRoutes(services);

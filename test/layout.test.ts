@@ -1,6 +1,7 @@
 // The test tree mirrors src/: a test about one module sits in the folder of
 // that module (test/domain/bios/ for src/domain/bios/), and `npm test` runs
 // every *.test.ts at any depth (node 20's --test does not expand globs itself).
+// The domain and the simulator speak no HTTP and no Redfish routing.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -52,4 +53,40 @@ describe('test layout', () => {
       .filter((dir) => !existsSync(join(ROOT, 'src', dir)));
     assert.deepEqual([...new Set(orphans)], [], 'test folders without a src/ counterpart');
   });
+});
+
+/**
+ * What only the protocol and api layers say. The domain and the simulator report refusals
+ * (messages/refusal.ts), which protocol/errors.ts answers, and are handed the URIs they name.
+ */
+const HTTP_CONSTRUCTS: readonly [what: string, pattern: RegExp][] = [
+  ['Redfish error builders', /\b(baseError|vendorError|combinedError|storageFull)\(/],
+  ['RedfishErrors', /\bRedfishError\b/],
+  ['HTTP statuses', /\bstatus\s*(:|===?|!==?)\s*[1-5]\d\d\b/],
+  ['HTTP headers', /Retry-After|WWW-Authenticate/i],
+  ['Redfish URIs', /\/redfish\/v1\b/],
+];
+
+/** Every line of the .ts files under a folder of src/, as "path:line: text". */
+function sourceLines(dir: string): { at: string; text: string }[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceLines(path);
+    if (!name.endsWith('.ts')) return [];
+    const file = relative(ROOT, path).split(sep).join('/');
+    return readFileSync(path, 'utf8')
+      .split('\n')
+      .map((text, i) => ({ at: `${file}:${i + 1}`, text }));
+  });
+}
+
+describe('the domain and the simulator speak no HTTP', () => {
+  const lines = ['domain', 'platform'].flatMap((layer) => sourceLines(join(ROOT, 'src', layer)));
+
+  for (const [what, pattern] of HTTP_CONSTRUCTS) {
+    it(`${what}: none under src/domain or src/platform`, () => {
+      const found = lines.filter((l) => pattern.test(l.text)).map((l) => `${l.at}: ${l.text.trim()}`);
+      assert.deepEqual(found, [], `${what} in the domain or the simulator`);
+    });
+  }
 });

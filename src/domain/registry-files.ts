@@ -5,11 +5,11 @@ import { registryId } from '../messages/messages.js';
 import type { RegistryDef } from '../messages/registry-types.js';
 
 export interface RegistryFile {
-  /** Member id under /redfish/v1/Registries/: the registry name ("Base"). */
+  /** Its member id in the Registries collection: the registry name ("Base"). */
   id: string;
   /** "Base.1.12" for message registries; the attribute registry's full name otherwise. */
   registry: string;
-  /** File name under /redfish/v1/RegistryStore/registries/en/. */
+  /** Its file name in the registry store (the api serves it under RegistryStore/registries/en/). */
   fileName: string;
   description: string;
   /** Where the owner publishes it, when public (DMTF). */

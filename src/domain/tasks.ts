@@ -1,17 +1,16 @@
 // DMTF tasks for long operations answered 202 (DSP0266 asynchronous
-// operations): state, progress, messages, and the final response the task
-// monitor returns once the task has finished. Persisted; a task running when
+// operations): state, progress, messages, and the outcome the task monitor
+// answers with once the task has finished. Persisted; a task running when
 // the controller restarted ends in Exception, one Pending (waiting for a reset
 // of its target) still waits.
 import { randomBytes } from 'node:crypto';
 import { taskEvent } from '../messages/event-messages.js';
-import { RedfishError, redfishErrorBody, successBody, vendorMessage, type ExtendedInfo } from '../messages/errors.js';
+import { vendorMessage, type ExtendedInfo } from '../messages/errors.js';
+import { Refusal } from '../messages/refusal.js';
 import type { Clock } from '../platform/clock.js';
 import type { DocumentCollection, DocumentStore } from '../store/documents.js';
 import type { EventBus } from './events/bus.js';
 
-export const TASKS_URI = '/redfish/v1/TaskService/Tasks/';
-export const TASK_MONITORS_URI = '/redfish/v1/TaskService/TaskMonitors/';
 /** Finished tasks kept; the oldest finished ones go first. */
 export const MAX_TASKS = 32;
 
@@ -29,8 +28,14 @@ export interface TaskRecord {
   Messages: ExtendedInfo[];
   /** The request that started the task. */
   Payload: { HttpOperation: string; TargetUri: string; JsonBody: string };
-  /** What the task monitor answers once finished. */
-  Result?: { status: number; body: unknown };
+  /** How it ended, for the task monitor to answer. */
+  Result?: TaskResult;
+}
+
+/** A finished task's outcome: its messages, which say why when it failed. */
+export interface TaskResult {
+  failed: boolean;
+  messages: ExtendedInfo[];
 }
 
 export interface TaskHandle {
@@ -44,9 +49,6 @@ export interface TaskHandle {
   pending(message: ExtendedInfo): void;
 }
 
-export const taskUri = (id: string) => `${TASKS_URI}${id}/`;
-export const taskMonitorUri = (id: string) => `${TASK_MONITORS_URI}${id}/`;
-
 const FINISHED: ReadonlySet<TaskState> = new Set(['Completed', 'Exception', 'Killed', 'Cancelled']);
 
 export class Tasks {
@@ -57,6 +59,8 @@ export class Tasks {
     store: DocumentStore,
     private readonly clock: Clock,
     private readonly events: EventBus,
+    /** Where a task is, which its events name (lib/resource-uris.ts, handed in). */
+    private readonly uris: { task(id: string): string },
   ) {
     this.docs = store.collection('task');
     for (const t of this.docs.list()) {
@@ -68,7 +72,7 @@ export class Tasks {
         TaskStatus: 'Critical',
         EndTime: clock.now(),
         Messages: [...t.Messages, m],
-        Result: { status: 500, body: redfishErrorBody([m]) },
+        Result: { failed: true, messages: [m] },
       });
     }
   }
@@ -120,7 +124,7 @@ export class Tasks {
       Payload: payload,
     };
     this.docs.put(id, record);
-    this.events.publish(taskEvent('TaskStarted', id), taskUri(id), 'Other');
+    this.events.publish(taskEvent('TaskStarted', id), this.uris.task(id), 'Other');
     const handle = this.handle(id);
     const done = Promise.resolve()
       .then(() => work(handle))
@@ -143,7 +147,7 @@ export class Tasks {
           PercentComplete: Math.max(t.PercentComplete, Math.min(100, Math.round(percent))),
           Messages: message ? [...t.Messages, message] : t.Messages,
         }));
-        this.events.publish(taskEvent('TaskProgressChanged', id, Math.round(percent)), taskUri(id), 'Other');
+        this.events.publish(taskEvent('TaskProgressChanged', id, Math.round(percent)), this.uris.task(id), 'Other');
       },
       complete: (messages = []) => {
         update((t) => ({
@@ -153,9 +157,9 @@ export class Tasks {
           PercentComplete: 100,
           EndTime: this.clock.now(),
           Messages: [...t.Messages, ...messages],
-          Result: { status: 200, body: successBody(messages) },
+          Result: { failed: false, messages },
         }));
-        this.events.publish(taskEvent('TaskCompletedOK', id), taskUri(id), 'Other');
+        this.events.publish(taskEvent('TaskCompletedOK', id), this.uris.task(id), 'Other');
       },
       pending: (message) => {
         update((t) => ({ ...t, TaskState: 'Pending', Messages: [...t.Messages, message] }));
@@ -168,22 +172,21 @@ export class Tasks {
           TaskStatus: 'Warning',
           EndTime: this.clock.now(),
           Messages: [...t.Messages, m],
-          Result: { status: 200, body: successBody([m]) },
+          Result: { failed: false, messages: [m] },
         }));
-        this.events.publish(m, taskUri(id), 'Other');
+        this.events.publish(m, this.uris.task(id), 'Other');
       },
       fail: (e) => {
-        const err = e instanceof RedfishError ? e : undefined;
-        const infos = err?.infos ?? [vendorMessage('UpdateFailed', String((e as Error)?.message ?? e))];
+        const infos = e instanceof Refusal ? e.infos : [vendorMessage('UpdateFailed', String((e as Error)?.message ?? e))];
         update((t) => ({
           ...t,
           TaskState: 'Exception',
           TaskStatus: 'Critical',
           EndTime: this.clock.now(),
           Messages: [...t.Messages, ...infos],
-          Result: { status: err?.status ?? 500, body: redfishErrorBody(infos) },
+          Result: { failed: true, messages: infos },
         }));
-        this.events.publish(taskEvent('TaskAborted', id), taskUri(id), 'Other');
+        this.events.publish(taskEvent('TaskAborted', id), this.uris.task(id), 'Other');
       },
     };
   }

@@ -8,7 +8,9 @@ import type { SecureContextOptions, TLSSocket } from 'node:tls';
 import pino, { type Logger } from 'pino';
 import { MAX_JSON_DEPTH, parseClientJson } from '../lib/json.js';
 import type { Clock, TimerHandle } from '../platform/clock.js';
-import { RedfishError, baseError, redfishErrorBody, vendorError } from '../messages/errors.js';
+import { redfishErrorBody } from '../messages/errors.js';
+import { Refusal } from '../messages/refusal.js';
+import { baseError, vendorError, type RedfishError } from '../protocol/errors.js';
 import type { Dispatcher, Outgoing, Prepared } from '../protocol/dispatch.js';
 import { unauthorized } from '../protocol/auth.js';
 import type { WriteSpec } from '../protocol/routes.js';
@@ -91,15 +93,16 @@ function isTlsError(err: Error & { code?: string; library?: string }, socket: Du
 function parseErrorAnswer(err: Error & { code?: string; reason?: string }, limits: ConnectionLimits): RedfishError {
   switch (err.code) {
     case 'HPE_INVALID_METHOD':
-      return vendorError(501, 'MethodNotAllowed', 'unknown', 'this service');
+      // A method no server implements (not one this resource lacks): 501, not the table's 405.
+      return vendorError('MethodNotAllowed', 'unknown', 'this service').withStatus(501);
     case 'HPE_HEADER_OVERFLOW':
-      return vendorError(431, 'HttpRequestInvalid', 'the request line and headers are larger than the service accepts');
+      return vendorError('HttpRequestInvalid', 'the request line and headers are larger than the service accepts').withStatus(431);
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return vendorError(408, 'HttpRequestTimeout', `the request line and headers did not arrive within ${limits.headersTimeout} s`);
+      return vendorError('HttpRequestTimeout', `the request line and headers did not arrive within ${limits.headersTimeout} s`);
     default: {
       // llhttp's reason is a fixed phrase ("Invalid character in chunk size"); keep it printable and short.
       const why = (err.reason ?? '').replace(/[^\x20-\x7e]/g, '').slice(0, 120);
-      return vendorError(400, 'HttpRequestInvalid', why ? `malformed HTTP (${why})` : 'malformed HTTP');
+      return vendorError('HttpRequestInvalid', why ? `malformed HTTP (${why})` : 'malformed HTTP');
     }
   }
 }
@@ -143,7 +146,7 @@ function bufferedBody(req: IncomingMessage, limit: number): string {
   let size = 0;
   for (let chunk = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) {
     size += chunk.length;
-    if (size > limit) throw vendorError(413, 'RequestBodyTooLarge', limit);
+    if (size > limit) throw vendorError('RequestBodyTooLarge', limit);
     chunks.push(chunk);
   }
   return chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
@@ -152,7 +155,7 @@ function bufferedBody(req: IncomingMessage, limit: number): string {
 /** Read a JSON body up to limit bytes: undefined when empty; 413 beyond the limit; 400 when malformed. */
 async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) throw vendorError(413, 'RequestBodyTooLarge', limit);
+  if (declared > limit) throw vendorError('RequestBodyTooLarge', limit);
   // A body that arrived with its headers is taken as it is; else events, not an async
   // iterator: the iterator's machinery cost more than a small body's parse.
   const text = req.complete
@@ -164,7 +167,7 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
           size += chunk.length;
           if (size > limit) {
             done();
-            reject(vendorError(413, 'RequestBodyTooLarge', limit));
+            reject(vendorError('RequestBodyTooLarge', limit));
           } else chunks.push(chunk);
         };
         const onEnd = () => {
@@ -190,7 +193,7 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   if (text.trim() === '') return undefined;
   const parsed = parseClientJson(text);
   if (parsed.ok) return parsed.value;
-  throw parsed.reason === 'depth' ? vendorError(400, 'JsonNestingTooDeep', MAX_JSON_DEPTH) : baseError('MalformedJSON');
+  throw parsed.reason === 'depth' ? vendorError('JsonNestingTooDeep', MAX_JSON_DEPTH) : baseError('MalformedJSON');
 }
 
 /** Write an answer; its headers object is the answer's own, so it is completed in place. */
@@ -276,7 +279,7 @@ export async function startHttpServer(o: HttpOptions) {
         socket.destroy();
         return;
       }
-      send(log, res, closingAnswer(vendorError(408, 'HttpRequestTimeout', why)));
+      send(log, res, closingAnswer(vendorError('HttpRequestTimeout', why)));
       res.once('finish', () => socket.destroy());
     };
     const stalled = () => cut(`the request body made no progress for ${limits.bodyTimeout} s`);
@@ -340,7 +343,7 @@ export async function startHttpServer(o: HttpOptions) {
     };
     // HTTP/1.1 requires Host (RFC 9112 3.2); node's own check would answer without a Redfish body.
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
-      send(log, res, closingAnswer(vendorError(400, 'HttpRequestInvalid', 'the Host header is missing')));
+      send(log, res, closingAnswer(vendorError('HttpRequestInvalid', 'the Host header is missing')));
       return;
     }
     watchBody(req, res);
@@ -366,7 +369,7 @@ export async function startHttpServer(o: HttpOptions) {
         if (!type || !allowed.some((t) => type.toLowerCase().startsWith(t))) {
           // Without credentials nothing else is said: a body of another type cannot carry them.
           if (prepared.principal.method === 'none' && req.headers.cookie === undefined) throw unauthorized();
-          throw vendorError(415, 'UnsupportedMediaType', String(type ?? 'none'), allowed.join(', '));
+          throw vendorError('UnsupportedMediaType', String(type ?? 'none'), allowed.join(', '));
         }
         wantBody();
         const out = dispatcher.execute(prepared, undefined, req);
@@ -374,7 +377,7 @@ export async function startHttpServer(o: HttpOptions) {
       }
       let body: unknown;
       if (hasBody(req) && prepared.method !== 'GET' && prepared.method !== 'HEAD') {
-        if (!type || !JSON_CT.test(type)) throw vendorError(415, 'UnsupportedMediaType', String(type ?? 'none'), 'application/json');
+        if (!type || !JSON_CT.test(type)) throw vendorError('UnsupportedMediaType', String(type ?? 'none'), 'application/json');
         wantBody();
         body = await readJson(req, o.bodyLimit);
       }
@@ -383,7 +386,7 @@ export async function startHttpServer(o: HttpOptions) {
     } catch (e) {
       // Answered already (a stalled body, a framing error) or the client left: nothing to say.
       if (res.headersSent || res.destroyed) {
-        if (!(e instanceof RedfishError)) log.debug({ err: e, method: req.method, path: req.url, ip: clientIp }, 'request not completed');
+        if (!(e instanceof Refusal)) log.debug({ err: e, method: req.method, path: req.url, ip: clientIp }, 'request not completed');
         return;
       }
       reply(dispatcher.errorResult(e));
@@ -459,12 +462,14 @@ export async function startHttpServer(o: HttpOptions) {
     send(
       log,
       res,
-      closingAnswer(vendorError(417, 'HttpRequestInvalid', `the expectation "${expect}" is not supported; only 100-continue is`)),
+      closingAnswer(
+        vendorError('HttpRequestInvalid', `the expectation "${expect}" is not supported; only 100-continue is`).withStatus(417),
+      ),
     );
   });
   // CONNECT (a proxy tunnel) is no method of this service.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    answerRaw(socket, vendorError(501, 'MethodNotAllowed', 'CONNECT', String(req.url ?? '').slice(0, 256)));
+    answerRaw(socket, vendorError('MethodNotAllowed', 'CONNECT', String(req.url ?? '').slice(0, 256)).withStatus(501));
   });
   // Before the TLS layer takes the connection: its socket is made with the context set here.
   if (lazyIdentity) {

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { RedfishError, baseError, vendorError } from '../messages/errors.js';
+import { RedfishError, baseError, vendorError } from '../protocol/errors.js';
 
 export interface StaticSiteOptions {
   /** The path the site lives under, ending in '/' (e.g. '/console/'). */
@@ -71,7 +71,7 @@ export class StaticSite {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     if (method !== 'GET' && method !== 'HEAD') {
-      throw new RedfishError(405, vendorError(405, 'MethodNotAllowed', method, path).infos, { Allow: 'GET, HEAD' });
+      throw new RedfishError(405, vendorError('MethodNotAllowed', method, path).infos, { Allow: 'GET, HEAD' });
     }
     if (path === this.o.prefix.slice(0, -1)) {
       return { status: 308, headers: { Location: this.o.prefix + (q < 0 ? '' : url.slice(q)), 'Content-Length': '0' } };

@@ -1,4 +1,4 @@
-// Message objects and Redfish errors, built only from registry data.
+// Message objects, built only from registry data.
 import type { ParamType, RegistryDef } from './registry-types.js';
 
 export interface ExtendedInfo {
@@ -51,34 +51,13 @@ export function makeMessage(reg: RegistryDef, key: string, args: readonly (strin
 }
 
 /** "Boot/BootOrder" or "Boot.BootOrder" -> "#/Boot/BootOrder" */
-function toJsonPointer(p: string): string {
+export function toJsonPointer(p: string): string {
   return p.startsWith('#') ? p : `#/${p.replace(/\./g, '/')}`;
 }
 
 /** Typed message builder for one registry: argument count and types come from the data. */
 export function messagesOf<R extends RegistryDef>(reg: R) {
   return <K extends MessageKey<R>>(key: K, ...args: MessageArgs<R, K>): ExtendedInfo => makeMessage(reg, key, args);
-}
-
-/** An error that becomes a Redfish error response: status plus extended info. */
-export class RedfishError extends Error {
-  readonly headers: Record<string, string>;
-
-  constructor(
-    readonly status: number,
-    readonly infos: ExtendedInfo[],
-    headers: Record<string, string> = {},
-  ) {
-    super(infos.map((i) => i.Message).join(' '));
-    this.name = 'RedfishError';
-    this.headers = headers;
-  }
-
-  /** Tag the messages with the property they concern. */
-  about(property: string): this {
-    for (const i of this.infos) i.RelatedProperties = [toJsonPointer(property)];
-    return this;
-  }
 }
 
 export const EXTENDED_INFO_HINT = 'See @Message.ExtendedInfo for more information.';

@@ -19,7 +19,8 @@
 // POST hooks (BIOS apply, secure boot, UEFI updaters, boot override) run when
 // Post is entered, with PowerState already On; the OS starts when POST ends.
 import type { Logger } from 'pino';
-import { vendorError, vendorMessage, type ExtendedInfo } from '../messages/errors.js';
+import { vendorMessage, type ExtendedInfo } from '../messages/errors.js';
+import { vendorRefusal } from '../messages/refusal.js';
 import { resourceEvent } from '../messages/event-messages.js';
 import type { DocumentStore } from '../store/documents.js';
 import type { Clock, TimerHandle } from './clock.js';
@@ -410,7 +411,7 @@ export class ServerSimulator {
 
   /** A reset type refused in the current power state: the vendor message iLO clients look for. */
   private conflict(param: string, value: string) {
-    return vendorError(400, 'InvalidOperationForSystemState', value, DESCRIBED[this.state.phase]).about(param);
+    return vendorRefusal('InvalidOperationForSystemState', value, DESCRIBED[this.state.phase]).about(param);
   }
 
   private duration(phase: Phase): number | null {

@@ -1,6 +1,6 @@
 // DSP0266 operation apply time: the `@Redfish.OperationApplyTime` a client sends with a
 // create, delete or action, and the `@Redfish.OperationApplyTimeSupport` a resource shows.
-import { baseError } from '../messages/errors.js';
+import { baseError } from './errors.js';
 
 export const APPLY_TIME = '@Redfish.OperationApplyTime';
 export const APPLY_TIME_SUPPORT = '@Redfish.OperationApplyTimeSupport';

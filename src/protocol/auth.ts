@@ -16,7 +16,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { baseError, type RedfishError } from '../messages/errors.js';
+import { baseError, type RedfishError } from './errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { AccountDirectory, AuthAccount, AuthSession, SessionStore } from './identity.js';
 import type { Principal, AuthMethod } from './principal.js';

@@ -7,17 +7,9 @@ import type { TLSSocket } from 'node:tls';
 import { isStorageFull } from '../lib/data-file-error.js';
 import { hasArrayMarkers, resolveArrayMarkers } from '../lib/json-merge.js';
 import { satisfies, type Privilege, type PrivilegeRule } from '../lib/privileges.js';
-import {
-  RedfishError,
-  baseError,
-  baseMessage,
-  combinedError,
-  redfishErrorBody,
-  storageFull,
-  successBody,
-  vendorError,
-  type ExtendedInfo,
-} from '../messages/errors.js';
+import { baseMessage, redfishErrorBody, successBody, type ExtendedInfo } from '../messages/errors.js';
+import { Refusal } from '../messages/refusal.js';
+import { RedfishError, answerOf, baseError, combinedError, storageFull, vendorError } from './errors.js';
 import type { Authentication } from './auth.js';
 import { unauthorized } from './auth.js';
 import { allowHeader, decorate, linkHeader, type Decorated } from './decorate.js';
@@ -56,7 +48,10 @@ export interface WriteNotice {
   method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** The created resource (POST 201) or the addressed one. */
   uri: string;
-  status: number;
+  /** 202: the work goes on in a task, nothing has changed yet. */
+  accepted: boolean;
+  /** A route outside the Redfish tree (the control API). */
+  outside: boolean;
   principal: Principal;
 }
 
@@ -115,7 +110,7 @@ export class Dispatcher {
     try {
       const version = req.headers['odata-version'];
       if (version !== undefined && String(version).trim() !== '4.0') {
-        throw vendorError(412, 'ODataVersionNotSupported', String(version));
+        throw vendorError('ODataVersionNotSupported', String(version));
       }
       const q = req.url.indexOf('?');
       const path = q < 0 ? req.url : req.url.slice(0, q);
@@ -157,7 +152,7 @@ export class Dispatcher {
       if (!exists) throw baseError('ResourceMissingAtURI', path);
       const allowed = allowedMethods(match);
       if (!KNOWN.has(method) || !allowed.includes(method as Method)) {
-        const e = method === 'DELETE' ? baseError('ResourceCannotBeDeleted') : vendorError(405, 'MethodNotAllowed', method, match.uri);
+        const e = method === 'DELETE' ? baseError('ResourceCannotBeDeleted') : vendorError('MethodNotAllowed', method, match.uri);
         return this.errorResult(new RedfishError(405, e.infos, { Allow: allowed.join(', ') }));
       }
       const who = principal ?? anonymous();
@@ -215,7 +210,8 @@ export class Dispatcher {
       this.hooks.onWrite?.({
         method: p.method as WriteNotice['method'],
         uri: created ?? p.match.uri,
-        status: out.status,
+        accepted: out.status === 202,
+        outside: p.match.route.outside === true,
         principal: p.principal,
       });
     } catch (e) {
@@ -224,17 +220,22 @@ export class Dispatcher {
   }
 
   errorResult(e: unknown): Outgoing {
-    if (isStorageFull(e)) {
-      this.log.error({ err: e }, 'storage full: the request could not be written');
-      e = storageFull();
-    } else if (!(e instanceof RedfishError)) {
-      this.log.error({ err: e }, 'unexpected error');
-      e = baseError('InternalError');
-    }
-    const err = e as RedfishError;
+    const err = this.answerTo(e);
     const headers: Record<string, string> = { ...BASE_HEADERS, 'Content-Type': JSON_TYPE, ...err.headers };
     if (err.status === 401) headers['WWW-Authenticate'] = 'Basic realm="Redfish", charset="UTF-8"';
     return { status: err.status, headers, body: this.dialect.json(JSON.stringify(redfishErrorBody(err.infos))) };
+  }
+
+  /** The Redfish error that answers `e`: a refusal (the domain's or the api's) by the status table, anything else as a fault. */
+  private answerTo(e: unknown): RedfishError {
+    if (isStorageFull(e)) {
+      this.log.error({ err: e }, 'storage full: the request could not be written');
+      return storageFull();
+    }
+    const answer = e instanceof Refusal ? answerOf(e) : undefined;
+    if (answer) return answer;
+    this.log.error({ err: e }, 'unexpected error');
+    return baseError('InternalError');
   }
 
   /** GET a resource on behalf of a principal, decorated, as $expand and `only` need it. */
@@ -265,7 +266,7 @@ export class Dispatcher {
 
   /** Nothing, for a Redfish refusal (401, 404...); a fault is logged first, never hidden. */
   private expected(e: unknown, during: string): undefined {
-    if (!(e instanceof RedfishError)) this.log.error({ err: e }, `unexpected error during ${during}`);
+    if (!(e instanceof Refusal)) this.log.error({ err: e }, `unexpected error during ${during}`);
     return undefined;
   }
 
@@ -293,7 +294,7 @@ export class Dispatcher {
     if (method === 'DELETE') return this.write(await route.delete?.handler(ctx), match.uri);
 
     const spec = method === 'POST' ? route.post : method === 'PATCH' ? route.patch : route.put;
-    if (!spec) throw vendorError(405, 'MethodNotAllowed', method, match.uri);
+    if (!spec) throw vendorError('MethodNotAllowed', method, match.uri);
     if (!spec.stream) {
       const mode = method === 'PATCH' ? 'patch' : 'create';
       const props = spec.body ?? (method === 'POST' ? route.type?.memberType?.properties : route.type?.properties) ?? {};
@@ -455,7 +456,7 @@ export class Dispatcher {
   /** Run a route's GET and add the OData annotations, Actions, count and ETag (at once when the handler answers at once). */
   private getDecorated(match: Match, principal: Principal, query: Query, headers: IncomingHttpHeaders = {}): Got | Promise<Got> {
     const route = match.route;
-    if (!route.get) throw vendorError(405, 'MethodNotAllowed', 'GET', match.uri);
+    if (!route.get) throw vendorError('MethodNotAllowed', 'GET', match.uri);
     const ctx = requestContext(match, principal, query, headers, '');
     const raw = route.get.handler(ctx);
     return raw instanceof Promise

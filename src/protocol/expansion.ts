@@ -3,7 +3,7 @@
 // So one expansion has a budget (resources and bytes, beside MAX_EXPAND_LEVELS), gives
 // other requests a turn while it builds, and one account runs only so many large ones
 // at once. Expanded bodies kept for reuse are bounded too.
-import { RedfishError, baseError, vendorError } from '../messages/errors.js';
+import { RedfishError, baseError, vendorError } from './errors.js';
 
 export interface ExpandLimits {
   /** Resources one $expand may bring in. */
@@ -83,7 +83,7 @@ export class ExpandBudget {
         : this.bytes > this.limits.bytes
           ? `${this.limits.bytes} bytes`
           : undefined;
-    if (over) throw (this.failure = vendorError(400, 'ExpandLimitExceeded', this.uri, over));
+    if (over) throw (this.failure = vendorError('ExpandLimitExceeded', this.uri, over));
   }
 
   /** The expansion is over (built or failed): its slot is free. */

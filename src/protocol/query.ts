@@ -1,6 +1,6 @@
 // Parses the OData/Redfish query options of a request into a Query value, or a
 // registry error. Pure: no request or response objects.
-import { baseError, vendorError, type RedfishError } from '../messages/errors.js';
+import { baseError, vendorError, type RedfishError } from './errors.js';
 
 export type ExpandMode = 'all' | 'subordinate' | 'links';
 
@@ -36,7 +36,7 @@ export function parseQuery(search: string, opts: QueryOptions = {}): Query | Red
   const q: Query = { only: false, any: false };
   for (const [rawKey, value] of params) {
     const key = rawKey.trim();
-    if (seen.has(key)) return vendorError(400, 'MalformedQuery', key, 'the option is given more than once');
+    if (seen.has(key)) return vendorError('MalformedQuery', key, 'the option is given more than once');
     seen.add(key);
     switch (key) {
       case '$select': {

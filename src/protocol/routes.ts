@@ -7,7 +7,7 @@ import type { ActionDef, BodyOf, Props, ResourceType } from './description.js';
 import type { DialectName } from './dialect.js';
 import type { Principal } from './principal.js';
 import type { Query } from './query.js';
-import { baseError, type RedfishError } from '../messages/errors.js';
+import { baseError, type RedfishError } from './errors.js';
 import { compilePatterns } from './validate.js';
 import type { ExtendedInfo } from '../messages/messages.js';
 import type { IncomingHttpHeaders } from 'node:http';

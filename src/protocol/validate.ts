@@ -1,7 +1,7 @@
 // Validates request bodies against a resource description. Each bad property
 // yields one registry message; good properties survive, so a PATCH can apply
 // the good ones and report the bad ones (DSP0266 partial success).
-import { baseError, type RedfishError } from '../messages/errors.js';
+import { baseError, type RedfishError } from './errors.js';
 import { argText } from '../messages/args.js';
 import { isPrototypeKey } from '../lib/json.js';
 import { isEmptyObject, jsonTypeOf } from '../lib/json-merge.js';

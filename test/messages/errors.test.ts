@@ -1,7 +1,7 @@
 // The six message registries the service serves (Base, Vendor, ResourceEvent,
 // TaskEvent, VendorResourceEvents, StorageDevice): every key's placeholders
-// against its ParamTypes, the Base status table, messages built from them, and
-// the registry files the service serves against the definitions in code.
+// against its ParamTypes, messages built from them, and the registry files the
+// service serves against the definitions in code. Statuses: test/protocol/errors.test.ts.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -10,15 +10,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
-import {
-  BASE_STATUS,
-  baseError,
-  baseMessage,
-  combinedError,
-  redfishErrorBody,
-  successBody,
-  vendorError,
-} from '../../src/messages/errors.js';
+import { baseMessage, redfishErrorBody, successBody } from '../../src/messages/errors.js';
+import { baseRefusal } from '../../src/messages/refusal.js';
 import { BASE_REGISTRY } from '../../src/messages/registries/base.js';
 import { RESOURCE_EVENT_REGISTRY } from '../../src/messages/registries/resource-event.js';
 import { STORAGE_DEVICE_REGISTRY } from '../../src/messages/registries/storage-device.js';
@@ -40,50 +33,6 @@ const REGISTRIES: readonly RegistryDef[] = [
   VENDOR_RESOURCE_EVENT_REGISTRY,
   STORAGE_DEVICE_REGISTRY,
 ];
-
-/** Base keys that are never the reason a request fails (successes, notices, deprecations, events). */
-const BASE_NON_ERRORS = [
-  'AccountModified',
-  'AccountNotModified',
-  'AccountRemoved',
-  'ActionDeprecated',
-  'ChassisPowerStateOffRequired',
-  'ChassisPowerStateOnRequired',
-  'ConditionInRelatedResource',
-  'Created',
-  'InvalidIndex',
-  'MaximumErrorsExceeded',
-  'PropertyDeprecated',
-  'PropertyNotUpdated',
-  'PropertyValueDeprecated',
-  'PropertyValueModified',
-  'ResetRecommended',
-  'ResourceDeprecated',
-  'StrictAccountTypes',
-  'SubscriptionTerminated',
-  'Success',
-  'UndeterminedFault',
-];
-
-/** Statuses an error may have, and the Base keys that must have a particular one. */
-const ERROR_STATUSES = new Set([400, 401, 403, 404, 405, 409, 412, 428, 500, 501, 502, 503, 504]);
-const FIXED_STATUS: Record<string, number> = {
-  NoValidSession: 401,
-  SessionTerminated: 401,
-  InsufficientPrivilege: 403,
-  AccessDenied: 403,
-  PasswordChangeRequired: 403,
-  ResourceNotFound: 404,
-  ResourceMissingAtURI: 404,
-  ResourceAlreadyExists: 409,
-  PreconditionFailed: 412,
-  PreconditionRequired: 428,
-  InternalError: 500,
-  QueryNotSupported: 501,
-  ServiceTemporarilyUnavailable: 503,
-  PropertyValueTypeError: 400,
-  MalformedJSON: 400,
-};
 
 /** Sample arguments of a message's types. */
 function sampleArgs(types: readonly string[]): (string | number)[] {
@@ -140,37 +89,9 @@ describe('message registries: definitions', () => {
   }
 });
 
-describe('the Base status table', () => {
-  it('gives every Base key a status, or lists it as never the reason a request fails', () => {
-    for (const key of Object.keys(BASE_REGISTRY.messages)) {
-      const hasStatus = key in BASE_STATUS;
-      assert.notEqual(
-        hasStatus,
-        BASE_NON_ERRORS.includes(key),
-        `${key}: ${hasStatus ? 'has a status and is listed as no error' : 'has no status'}`,
-      );
-    }
-    for (const key of BASE_NON_ERRORS) assert.ok(key in BASE_REGISTRY.messages, `${key} is a Base key`);
-  });
-
-  for (const [key, status] of Object.entries(BASE_STATUS)) {
-    it(`${key} -> ${status}`, () => {
-      assert.ok(key in BASE_REGISTRY.messages, `${key} is a Base key`);
-      assert.ok(ERROR_STATUSES.has(status), `${status} is an error status`);
-      if (key in FIXED_STATUS) assert.equal(status, FIXED_STATUS[key]);
-      const def = BASE_REGISTRY.messages[key as keyof typeof BASE_REGISTRY.messages];
-      const e = (baseError as (k: string, ...a: (string | number)[]) => ReturnType<typeof baseError>)(key, ...sampleArgs(def.paramTypes));
-      assert.equal(e.status, status);
-      assert.equal(e.infos.length, 1);
-      assert.equal(e.infos[0]?.MessageId, `Base.1.12.${key}`);
-    });
-  }
-});
-
 describe('messages and error bodies', () => {
   it('fills arguments and refuses the wrong number of them', () => {
-    const e = baseError('PropertyValueTypeError', 'abc', 'LocationIndicatorActive');
-    assert.equal(e.status, 400);
+    const e = baseRefusal('PropertyValueTypeError', 'abc', 'LocationIndicatorActive');
     assert.equal(e.infos[0]?.MessageId, 'Base.1.12.PropertyValueTypeError');
     assert.deepEqual(e.infos[0]?.MessageArgs, ['abc', 'LocationIndicatorActive']);
     assert.equal(
@@ -203,22 +124,6 @@ describe('messages and error bodies', () => {
     assert.deepEqual(makeMessage(BASE_REGISTRY, 'PropertyUnknown', ['X'], ['Boot.BootOrder']).RelatedProperties, ['#/Boot/BootOrder']);
     assert.deepEqual(makeMessage(BASE_REGISTRY, 'PropertyUnknown', ['X'], ['#/Attributes/A.B']).RelatedProperties, ['#/Attributes/A.B']);
     assert.equal(makeMessage(BASE_REGISTRY, 'PropertyUnknown', ['X'], []).RelatedProperties, undefined);
-  });
-
-  it('combines errors with the status of the first, and tags messages with a property', () => {
-    const e = combinedError([
-      baseError('PropertyMissing', 'A'),
-      vendorError(404, 'ComponentNotFound', 'x.bin'),
-      baseError('InternalError'),
-    ]);
-    assert.equal(e.status, 400);
-    assert.deepEqual(
-      e.infos.map((i) => i.MessageId),
-      ['Base.1.12.PropertyMissing', 'Vendor.1.0.ComponentNotFound', 'Base.1.12.InternalError'],
-    );
-    assert.throws(() => combinedError([]), /at least one/);
-    const tagged = baseError('PropertyMissing', 'A').about('Sequence/1/A');
-    assert.deepEqual(tagged.infos[0]?.RelatedProperties, ['#/Sequence/1/A']);
   });
 
   it('builds error bodies: a single message is the code, several are GeneralError (G8); the message always invites to the extended info', () => {

@@ -4,6 +4,7 @@ import { POST_STEPS } from '../../src/platform/lifecycle.js';
 import { timingsOf } from '../../src/platform/simulator.js';
 import { ConfigError, defaultConfig, parseConfig } from '../../src/config.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { answered } from '../support/refusals.js';
 
 // Default (fast) timings: power on 2 s, POST 5 s, OS shutdown 5 s.
 const POWER_ON = 2000;
@@ -78,7 +79,7 @@ describe('server simulator', () => {
     assert.throws(
       () => server().reset('On'),
       (e: any) => {
-        assert.equal(e.status, 400);
+        assert.equal(answered(e).status, 400);
         assert.deepEqual(
           e.infos.map((i: any) => i.MessageId),
           ['Vendor.1.0.InvalidOperationForSystemState'],
@@ -111,13 +112,13 @@ describe('server simulator', () => {
     for (const t of ['ForceOff', 'GracefulShutdown', 'GracefulRestart', 'ForceRestart', 'Nmi'] as const) {
       assert.throws(
         () => server().reset(t),
-        (e: any) => e.status === 400 && /powered off/.test(e.infos[0].Message),
+        (e: any) => answered(e).status === 400 && /powered off/.test(e.infos[0].Message),
         t,
       );
     }
     assert.throws(
       () => server().powerButton('PressAndHold'),
-      (e: any) => e.status === 400,
+      (e: unknown) => answered(e).status === 400,
     );
   });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Priv } from '../../src/lib/privileges.js';
-import { RedfishError } from '../../src/messages/errors.js';
+import { RedfishError } from '../../src/protocol/errors.js';
 import { addCollection } from '../../src/protocol/collections.js';
 import { defineType, ro, t } from '../../src/protocol/description.js';
 import { ANONYMOUS } from '../../src/protocol/principal.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RedfishError } from '../../src/messages/errors.js';
+import { RedfishError } from '../../src/protocol/errors.js';
 import { parseQuery, type Query } from '../../src/protocol/query.js';
 
 function ok(search: string): Query {

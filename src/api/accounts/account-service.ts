@@ -16,7 +16,7 @@ import { MAX_PASSWORD_LENGTH } from '../../domain/accounts/account-policy.js';
 import { DirectorySettingsStore, type DirectoryKind } from '../../domain/accounts/directory-settings.js';
 import type { AccountRecord } from '../../domain/accounts/accounts.js';
 import { Priv, ROLES, ROLE_IDS, type RoleId } from '../../lib/privileges.js';
-import { baseError } from '../../messages/errors.js';
+import { baseError } from '../../protocol/errors.js';
 import { collectionOf } from '../../protocol/description.js';
 import type { Principal } from '../../protocol/principal.js';
 import { collection, created } from '../../protocol/reply.js';

@@ -3,7 +3,7 @@
 // certificate (or its SHA-256 fingerprint); only the fingerprint is kept.
 import { canonicalFingerprint, fingerprintOf, type CertificateMapping } from '../../domain/accounts/certificate-login.js';
 import { Priv } from '../../lib/privileges.js';
-import { baseError, vendorError } from '../../messages/errors.js';
+import { baseError, vendorError } from '../../protocol/errors.js';
 import { CertificateError, parseCertificates } from '../../platform/x509-verify.js';
 import { collection, created } from '../../protocol/reply.js';
 import { missing, present, type Context, type PostContext, type RouteTable } from '../../protocol/routes.js';
@@ -32,7 +32,7 @@ function fingerprintFrom(text: string): string {
   if (!text.includes('-----BEGIN')) {
     const fp = canonicalFingerprint(text);
     if (!fp)
-      throw vendorError(400, 'CertificateInvalid', 'Fingerprint', 'it is neither a PEM certificate nor a SHA-256 fingerprint').about(
+      throw vendorError('CertificateInvalid', 'Fingerprint', 'it is neither a PEM certificate nor a SHA-256 fingerprint').about(
         'Fingerprint',
       );
     return fp;
@@ -42,7 +42,7 @@ function fingerprintFrom(text: string): string {
     if (!cert || more.length) throw new CertificateError('send exactly one user certificate');
     return fingerprintOf(cert);
   } catch (e) {
-    if (e instanceof CertificateError) throw vendorError(400, 'CertificateInvalid', 'Fingerprint', e.message).about('Fingerprint');
+    if (e instanceof CertificateError) throw vendorError('CertificateInvalid', 'Fingerprint', e.message).about('Fingerprint');
     throw e;
   }
 }

@@ -1,7 +1,8 @@
 // SessionService and login sessions (Authentication: Session).
 import { Priv } from '../../lib/privileges.js';
 import { DEFAULT_ABSOLUTE_SESSION_TIMEOUT, SessionLimitError, type SessionRecord } from '../../domain/accounts/sessions.js';
-import { baseError, baseMessage } from '../../messages/errors.js';
+import { baseMessage } from '../../messages/errors.js';
+import { baseError } from '../../protocol/errors.js';
 import { toIso } from '../../platform/clock.js';
 import { collectionOf, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import type { Principal } from '../../protocol/principal.js';

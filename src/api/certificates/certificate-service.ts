@@ -5,7 +5,7 @@
 import { hostname } from 'node:os';
 import { Priv } from '../../lib/privileges.js';
 import { DEFAULT_DATABASES, USER_DATABASES } from '../../domain/secure-boot/databases.js';
-import { baseError } from '../../messages/errors.js';
+import { baseError } from '../../protocol/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { parsePemCertificate } from '../../platform/certificate-info.js';
 import { collectionOf, commonProps, defineAction, defineType, t } from '../../protocol/description.js';

@@ -12,7 +12,7 @@
 // Controls/PowerLimit (DMTF's Control): SetPoint is LimitInWatts, ControlMode
 // Disabled is no limit; a change through either view shows in both.
 import { Priv } from '../../lib/privileges.js';
-import { baseError } from '../../messages/errors.js';
+import { baseError } from '../../protocol/errors.js';
 import { componentKey, type ComponentStatus } from '../../platform/hardware/health.js';
 import { LIMIT_CORRECTION_MS, METRICS_INTERVAL_MIN, psuCarriesLoad, psuSensorId } from '../../platform/power.js';
 import type { FanSpec, TemperatureSpec } from '../../platform/thermal.js';

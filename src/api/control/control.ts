@@ -3,7 +3,7 @@
 // authentication and error format as the Redfish resources, but with no
 // resource types (nothing in $metadata, the schemas or OpenAPI; `outside`
 // keeps them off the generated documents). Administrators only.
-import { baseError } from '../../messages/errors.js';
+import { baseError } from '../../protocol/errors.js';
 import type { PrivilegeRule } from '../../lib/privileges.js';
 import { FAULT_TYPES, MAX_CLOCK_JUMP_SECONDS, POWER_EVENTS, TPM_STATES, type ScenarioControl } from '../../domain/control/control.js';
 import { t } from '../../protocol/description.js';

@@ -3,11 +3,13 @@
 // src/domain/events/hub.ts; this module declares the resources over it.
 import { Representations } from '../../lib/memo.js';
 import { FilterSyntaxError, SSE_FILTER_PROPERTIES, parseEventFilter, type EventPredicate } from '../../domain/events/filter.js';
-import { subscriptionUri, type EventHub, type SubscriptionView } from '../../domain/events/hub.js';
+import type { EventHub, SubscriptionView } from '../../domain/events/hub.js';
+import { serviceUris } from '../../lib/resource-uris.js';
 import type { SubscriptionInput } from '../../domain/events/subscriptions.js';
 import type { StreamOwner } from '../../domain/events/sse.js';
 import { Priv, VENDOR_PRIVILEGES } from '../../lib/privileges.js';
-import { RedfishError, baseError } from '../../messages/errors.js';
+import { Refusal } from '../../messages/refusal.js';
+import { baseError } from '../../protocol/errors.js';
 import { canLogIn } from '../../protocol/auth.js';
 import type { Principal } from '../../protocol/principal.js';
 import { StreamReply, collection, created } from '../../protocol/reply.js';
@@ -139,7 +141,7 @@ function handlers(d: EventServiceDeps) {
   /** Rebuilt when a subscription is stored, changed or removed, or an SSE stream opens or ends. */
   function getSubscriptionCollection() {
     return subscriptionLists.get(SUBSCRIPTIONS_URI, [d.store.generation, hub.streamChanges], () =>
-      collection('Event Subscriptions', hub.ids().map(subscriptionUri), { Description: 'Event subscriptions' }),
+      collection('Event Subscriptions', hub.ids().map(serviceUris.subscription), { Description: 'Event subscriptions' }),
     );
   }
 
@@ -150,7 +152,7 @@ function handlers(d: EventServiceDeps) {
       throw baseError('PropertyValueNotInList', String(ctx.body.SubscriptionType), 'SubscriptionType').about('SubscriptionType');
     }
     const record = hub.create(input, ctx.principal.accountId);
-    return created(subscriptionUri(record.Id), destinationBody(hub, present(hub.get(record.Id), ctx)));
+    return created(serviceUris.subscription(record.Id), destinationBody(hub, present(hub.get(record.Id), ctx)));
   }
 
   function getSubscription(ctx: Context<SubscriptionPath>) {
@@ -209,7 +211,7 @@ function handlers(d: EventServiceDeps) {
         hub.openStream(res, { userName, filter, predicate, lastEventId, owner });
       } catch (e) {
         // The limit reached between the check and the start is expected; anything else is a fault to see.
-        if (!(e instanceof RedfishError)) d.log.error({ err: e }, 'an event stream could not start');
+        if (!(e instanceof Refusal)) d.log.error({ err: e }, 'an event stream could not start');
         res.end();
       }
     });

@@ -1,19 +1,10 @@
 // TelemetryService: the periodic metric report of the simulated sensors, its
 // definition (schedule, enable) and the latest report. Reports also go to
 // EventFormatType MetricReport subscribers and SSE streams (src/domain/event-metric-reports.ts).
-import {
-  DEFINITIONS_URI,
-  MIN_INTERVAL_SECONDS,
-  REPORTS_URI,
-  SENSOR_REPORT_ID,
-  TELEMETRY_URI,
-  definitionUri,
-  formatDuration,
-  parseDuration,
-  reportUri,
-} from '../../domain/events/metric-reports.js';
+import { MIN_INTERVAL_SECONDS, SENSOR_REPORT_ID, formatDuration, parseDuration } from '../../domain/events/metric-reports.js';
 import { Priv } from '../../lib/privileges.js';
-import { baseError } from '../../messages/errors.js';
+import { serviceUris } from '../../lib/resource-uris.js';
+import { baseError } from '../../protocol/errors.js';
 import { collectionOf, defineType, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import { collection } from '../../protocol/reply.js';
 import { present, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
@@ -93,14 +84,14 @@ function handlers(d: TelemetryServiceDeps) {
       ServiceEnabled: true,
       MinCollectionInterval: formatDuration(MIN_INTERVAL_SECONDS),
       SupportedCollectionFunctions: [],
-      MetricReportDefinitions: { '@odata.id': DEFINITIONS_URI },
-      MetricReports: { '@odata.id': REPORTS_URI },
+      MetricReportDefinitions: { '@odata.id': '/redfish/v1/TelemetryService/MetricReportDefinitions/' },
+      MetricReports: { '@odata.id': '/redfish/v1/TelemetryService/MetricReports/' },
       Status: { State: 'Enabled', Health: 'OK' },
     };
   }
 
   function getDefinitionCollection() {
-    return collection('Metric Report Definitions', [definitionUri(SENSOR_REPORT_ID)]);
+    return collection('Metric Report Definitions', [serviceUris.metricReportDefinition(SENSOR_REPORT_ID)]);
   }
 
   function getDefinition() {
@@ -116,7 +107,7 @@ function handlers(d: TelemetryServiceDeps) {
       Schedule: { RecurrenceInterval: formatDuration(sched.intervalSeconds) },
       Metrics: reports.metrics(),
       // Linked once the first report exists, so the link always resolves.
-      ...(reports.latest() ? { MetricReport: { '@odata.id': reportUri(SENSOR_REPORT_ID) } } : {}),
+      ...(reports.latest() ? { MetricReport: { '@odata.id': serviceUris.metricReport(SENSOR_REPORT_ID) } } : {}),
       Status: { State: sched.enabled ? 'Enabled' : 'Disabled', Health: 'OK' },
     };
   }
@@ -135,7 +126,7 @@ function handlers(d: TelemetryServiceDeps) {
   }
 
   function getReportCollection() {
-    return collection('Metric Reports', reports.latest() ? [reportUri(SENSOR_REPORT_ID)] : []);
+    return collection('Metric Reports', reports.latest() ? [serviceUris.metricReport(SENSOR_REPORT_ID)] : []);
   }
 
   function getReport(ctx: Context<'/redfish/v1/TelemetryService/MetricReports/{MetricReportId}/'>) {
@@ -157,7 +148,7 @@ function intervalSeconds(interval: string): number {
 }
 
 export function registerTelemetryServiceRoutes(routes: RouteTable, d: TelemetryServiceDeps): void {
-  d.rootLinks.TelemetryService = TELEMETRY_URI;
+  d.rootLinks.TelemetryService = '/redfish/v1/TelemetryService/';
   const h = handlers(d);
   const reports = d.metricReports;
 

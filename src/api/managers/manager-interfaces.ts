@@ -17,7 +17,7 @@ import {
 } from '../../domain/manager/interfaces.js';
 import { changeNetworkProtocol, readNetworkProtocol, writeNetworkProtocol } from '../../domain/manager/network-protocol.js';
 import { Priv } from '../../lib/privileges.js';
-import { baseError, combinedError } from '../../messages/errors.js';
+import { baseError, combinedError } from '../../protocol/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { managerMacAddress } from '../../platform/identity.js';
 import { addCollection } from '../../protocol/collections.js';

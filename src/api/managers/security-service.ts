@@ -7,7 +7,7 @@ import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import type { TrustedCa } from '../../domain/accounts/certificate-login.js';
 import { requireFeature } from '../../domain/licensing/tiers.js';
 import { Priv } from '../../lib/privileges.js';
-import { vendorError } from '../../messages/errors.js';
+import { vendorError } from '../../protocol/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { CertificateError, describeCertificate } from '../../platform/x509-verify.js';
 import type { AuthRequest } from '../../protocol/auth.js';
@@ -75,7 +75,7 @@ function checked<T>(fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof CertificateError) throw vendorError(400, 'CertificateInvalid', 'Certificate', e.message).about('Certificate');
+    if (e instanceof CertificateError) throw vendorError('CertificateInvalid', 'Certificate', e.message).about('Certificate');
     throw e;
   }
 }
@@ -242,7 +242,7 @@ function addCertificateAuthenticator(s: SecurityServiceDeps): void {
         );
       }
       if (req.headers.authorization !== undefined || req.headers['x-auth-token'] !== undefined) return undefined;
-      throw vendorError(401, 'CertificateLoginUnavailable', decision.precondition);
+      throw vendorError('CertificateLoginUnavailable', decision.precondition);
     },
   });
 }

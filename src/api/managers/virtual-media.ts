@@ -14,7 +14,8 @@ import {
 } from '../../domain/manager/virtual-media.js';
 import { Priv } from '../../lib/privileges.js';
 import { splitCredentials, withoutCredentials } from '../../lib/uri-credentials.js';
-import { baseError, type RedfishError } from '../../messages/errors.js';
+import { Refusal } from '../../messages/refusal.js';
+import { RedfishError, baseError } from '../../protocol/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { addCollection } from '../../protocol/collections.js';
 import { commonProps, defineAction, defineType, odataType, oem, ro, statusProp, t, type ActionDef } from '../../protocol/description.js';
@@ -114,6 +115,14 @@ function insertRequest(p: ImageParams, errors: { format(): RedfishError; conflic
   return { image: url, userName: p.UserName ?? userName, password: p.Password ?? password };
 }
 
+/**
+ * An image that cannot be read is answered 400, not the table's 502: the client
+ * named it for the controller to connect, so the request was wrong, not this service.
+ */
+function imageRefused(e: unknown): never {
+  throw e instanceof Refusal && e.rule === 'ImageDownloadFailed' ? new RedfishError(400, e.infos) : e;
+}
+
 function handlers(d: VirtualMediaDeps) {
   const vm = d.virtualMedia;
   // The dispatcher announces a PATCH of the device; an action announces its own change, once.
@@ -153,7 +162,7 @@ function handlers(d: VirtualMediaDeps) {
     });
     // DSP2046: eject before inserting another image.
     if (vm.media(id)) throw baseError('ResourceInUse');
-    await vm.insert(id, { ...req, inserted: b.Inserted, writeProtected: b.WriteProtected }, ctx.principal.userName);
+    await vm.insert(id, { ...req, inserted: b.Inserted, writeProtected: b.WriteProtected }, ctx.principal.userName).catch(imageRefused);
     announce(ctx);
     return success();
   }
@@ -180,7 +189,9 @@ function handlers(d: VirtualMediaDeps) {
           conflict: () => conflict('TransferProtocolType'),
         },
       );
-      await vm.insert(id, { ...req, inserted: b.Inserted ?? undefined, writeProtected: b.WriteProtected ?? undefined }, user);
+      await vm
+        .insert(id, { ...req, inserted: b.Inserted ?? undefined, writeProtected: b.WriteProtected ?? undefined }, user)
+        .catch(imageRefused);
       if (vendor?.BootOnNextServerReset !== undefined) vm.update(id, { BootOnNextServerReset: vendor.BootOnNextServerReset });
       return;
     }

@@ -5,7 +5,8 @@ import { BIOS_PASSWORDS, BiosSettings } from '../../domain/bios/bios.js';
 import { pendingTypeFits } from '../../domain/bios/validate.js';
 import type { BootSettings } from '../../domain/bios/boot.js';
 import { Priv } from '../../lib/privileges.js';
-import { baseError, combinedError, vendorError, vendorMessage, type RedfishError } from '../../messages/errors.js';
+import { vendorMessage } from '../../messages/errors.js';
+import { baseError, combinedError, vendorError, type RedfishError } from '../../protocol/errors.js';
 import { BIOS_REGISTRY_ID, BIOS_ROM_VERSION, biosRegistryDocument, hardwareDefaults } from '../../platform/bios-attributes.js';
 import { toIso } from '../../platform/clock.js';
 import { serverIdentity } from '../../platform/identity.js';
@@ -152,7 +153,7 @@ function handlers(d: BiosDeps, boot: BootSettings) {
       delete attrs[name];
       refused.push(
         baseError('PropertyNotWritable', `Attributes/${name}`).about(`Attributes/${name}`),
-        vendorError(400, 'BiosPasswordNotSettable', name, CHANGE_PASSWORD.name),
+        vendorError('BiosPasswordNotSettable', name, CHANGE_PASSWORD.name),
       );
     }
     for (const [name, value] of Object.entries(attrs)) {

@@ -6,7 +6,8 @@
 import { Priv } from '../../lib/privileges.js';
 import type { ChangeSet, CertificateRecord, SignatureRecord } from '../../domain/secure-boot/secure-boot.js';
 import { DATABASES, findDatabase, type DatabaseId, type DatabaseInfo } from '../../domain/secure-boot/databases.js';
-import { baseError, vendorMessage } from '../../messages/errors.js';
+import { vendorMessage } from '../../messages/errors.js';
+import { baseError } from '../../protocol/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import { collection, messages } from '../../protocol/reply.js';

@@ -6,11 +6,12 @@ import { componentKey, type ComponentStatus } from '../../platform/hardware/heal
 import { componentUuid } from '../../platform/hardware/identity.js';
 import { toIso } from '../../platform/clock.js';
 import { Priv } from '../../lib/privileges.js';
-import { baseError, combinedError, type RedfishError } from '../../messages/errors.js';
+import { baseError, combinedError, type RedfishError } from '../../protocol/errors.js';
 import { resourceEvent, storageDeviceEvent } from '../../messages/event-messages.js';
 import { StorageControllers, type Controller, type Drive, type VolumeRecord } from '../../domain/storage/storage.js';
 import { VOLUME_TYPE_OF } from '../../domain/storage/raid.js';
-import { taskUri, type TaskRecord } from '../../domain/tasks.js';
+import type { TaskRecord } from '../../domain/tasks.js';
+import { serviceUris } from '../../lib/resource-uris.js';
 import { addCollection } from '../../protocol/collections.js';
 import { collectionOf } from '../../protocol/description.js';
 import { APPLY_TIME, APPLY_TIME_SUPPORT, applyTimeSupport, requestedApplyTime } from '../../protocol/apply-time.js';
@@ -187,7 +188,7 @@ function handlers(d: StorageDeps, storage: StorageControllers) {
               Operation: 'Sanitize',
               OperationName: `SecureErase (${erase.type})`,
               PercentageComplete: erase.percent,
-              AssociatedTask: { '@odata.id': taskUri(erase.taskId) },
+              AssociatedTask: { '@odata.id': serviceUris.task(erase.taskId) },
             },
           ]
         : [],
@@ -248,7 +249,7 @@ function handlers(d: StorageDeps, storage: StorageControllers) {
     const c = storage.controller(v.storageId);
     const ops: Record<string, unknown>[] = [];
     // The task record may be gone (pruned after a controller restart interrupted it): no dangling link.
-    const task = v.taskId && d.tasks.get(v.taskId) ? { AssociatedTask: { '@odata.id': taskUri(v.taskId) } } : {};
+    const task = v.taskId && d.tasks.get(v.taskId) ? { AssociatedTask: { '@odata.id': serviceUris.task(v.taskId) } } : {};
     if (v.state === 'PendingCreate')
       ops.push({ Operation: 'Initialize', OperationName: 'Create at the next server reset', PercentageComplete: 0, ...task });
     if (v.state === 'PendingDelete')

@@ -2,8 +2,10 @@
 // task monitors. A monitor answers 202 with the task while it runs, then the
 // operation's own final response (DSP0266 "Asynchronous operations").
 import { Priv } from '../../lib/privileges.js';
-import { TASKS_URI, taskMonitorUri, taskUri, type TaskRecord } from '../../domain/tasks.js';
-import { baseError } from '../../messages/errors.js';
+import type { TaskRecord, TaskResult } from '../../domain/tasks.js';
+import { serviceUris } from '../../lib/resource-uris.js';
+import { redfishErrorBody, successBody } from '../../messages/errors.js';
+import { baseError, statusOf } from '../../protocol/errors.js';
 import { toIso } from '../../platform/clock.js';
 import { collectionOf, defineType, ro, statusProp, t } from '../../protocol/description.js';
 import { Reply, collection } from '../../protocol/reply.js';
@@ -78,7 +80,7 @@ function taskBody(task: TaskRecord) {
     StartTime: toIso(task.StartTime),
     ...(task.EndTime !== undefined ? { EndTime: toIso(task.EndTime) } : {}),
     Messages: task.Messages,
-    TaskMonitor: taskMonitorUri(task.Id),
+    TaskMonitor: serviceUris.taskMonitor(task.Id),
     Payload: {
       HttpOperation: task.Payload.HttpOperation,
       TargetUri: task.Payload.TargetUri,
@@ -93,9 +95,23 @@ export function taskAccepted(task: TaskRecord): Reply {
   return new Reply(
     202,
     undefined,
-    { Location: taskMonitorUri(task.Id), 'Retry-After': '5' },
-    { uri: taskUri(task.Id), body: taskBody(task) },
+    { Location: serviceUris.taskMonitor(task.Id), 'Retry-After': '5' },
+    { uri: serviceUris.task(task.Id), body: taskBody(task) },
   );
+}
+
+/** A task that finished before outcomes were kept: the answer itself was. */
+interface KeptAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** What the operation answers once its task has finished: Success and its messages, or its failure with the status of the first message. */
+function finalAnswer(result: TaskResult | KeptAnswer): Reply {
+  if ('status' in result) return new Reply(result.status, result.body);
+  if (!result.failed) return new Reply(200, successBody(result.messages));
+  const first = result.messages[0];
+  return new Reply((first && statusOf(first)) ?? 500, redfishErrorBody(result.messages));
 }
 
 /** What the task service reads. */
@@ -113,14 +129,14 @@ function handlers(d: TaskServiceDeps) {
       LifeCycleEventOnTaskStateChange: true,
       DateTime: toIso(d.clock.now()),
       Status: { State: 'Enabled', Health: 'OK' },
-      Tasks: { '@odata.id': TASKS_URI },
+      Tasks: { '@odata.id': '/redfish/v1/TaskService/Tasks/' },
     };
   }
 
   function getTaskCollection() {
     return collection(
       'Task Collection',
-      d.tasks.list().map((x) => taskUri(x.Id)),
+      d.tasks.list().map((x) => serviceUris.task(x.Id)),
     );
   }
 
@@ -139,7 +155,7 @@ function handlers(d: TaskServiceDeps) {
   function getTaskMonitor(ctx: Context<'/redfish/v1/TaskService/TaskMonitors/{TaskId}/'>) {
     const task = present(d.tasks.get(ctx.params.TaskId), ctx);
     if (!task.Result) return taskAccepted(task);
-    return new Reply(task.Result.status, task.Result.body);
+    return finalAnswer(task.Result);
   }
 }
 

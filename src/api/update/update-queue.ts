@@ -5,17 +5,12 @@
 // checked per request because it depends on the data.
 import type { UpdateQueueArea } from '../../domain/update-queue/area.js';
 import { APPLY_MS, type QueueStatus } from '../../domain/update-queue/queue.js';
-import {
-  installSetUri,
-  taskUri,
-  windowUri,
-  type InstallSetRecord,
-  type TaskRecord,
-  type WindowRecord,
-} from '../../domain/update-queue/records.js';
+import type { InstallSetRecord, TaskRecord, WindowRecord } from '../../domain/update-queue/records.js';
 import { RUNTIME_POLL_MS } from '../../domain/update-queue/updaters.js';
 import { Priv, satisfies } from '../../lib/privileges.js';
-import { baseError, successBody, vendorMessage } from '../../messages/errors.js';
+import { serviceUris } from '../../lib/resource-uris.js';
+import { successBody, vendorMessage } from '../../messages/errors.js';
+import { baseError } from '../../protocol/errors.js';
 import { toIso } from '../../platform/clock.js';
 import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import { t } from '../../protocol/description.js';
@@ -119,7 +114,7 @@ function queueExtra(area: UpdateQueueArea): Record<string, unknown> {
         QueueStatus: {
           State: st.State,
           Reason: st.Reason,
-          HeadTask: st.Head ? { '@odata.id': taskUri(st.Head.Id) } : null,
+          HeadTask: st.Head ? { '@odata.id': serviceUris.updateQueueTask(st.Head.Id) } : null,
           Message: message,
         },
         RuntimeAgent: {
@@ -228,7 +223,7 @@ function handlers(d: UpdateQueueDeps) {
   function patchWindow(w: WindowRecord, ctx: PatchContext<WindowPath, WindowProps>) {
     const next = area().windows.update(w.Id, ctx.body);
     // A rename moves the window: tell the client where it is now.
-    if (next.Id !== w.Id) return new Reply(200, successBody(ctx.problems), { Location: windowUri(next.Id) });
+    if (next.Id !== w.Id) return new Reply(200, successBody(ctx.problems), { Location: serviceUris.maintenanceWindow(next.Id) });
     return undefined;
   }
 
@@ -244,7 +239,7 @@ function handlers(d: UpdateQueueDeps) {
   function patchInstallSet(x: InstallSetRecord, ctx: PatchContext<InstallSetPath, InstallSetProps>) {
     if (x.IsRecovery || ctx.body.IsRecovery === true) requireRecoveryPriv(ctx);
     const next = area().installSets.update(x.Id, ctx.body);
-    if (next.Id !== x.Id) return new Reply(200, successBody(ctx.problems), { Location: installSetUri(next.Id) });
+    if (next.Id !== x.Id) return new Reply(200, successBody(ctx.problems), { Location: serviceUris.installSet(next.Id) });
     return undefined;
   }
 
@@ -256,7 +251,7 @@ function handlers(d: UpdateQueueDeps) {
   function postInvoke(ctx: ActionContext<InstallSetPath, typeof InvokeAction>) {
     const x = present(area().installSets.get(ctx.params.InstallSetId), ctx);
     const queued = area().installSets.invoke(x.Id, ctx.body);
-    return success(...queued.map((task) => vendorMessage('UpdateTaskQueued', task.Name, taskUri(task.Id))));
+    return success(...queued.map((task) => vendorMessage('UpdateTaskQueued', task.Name, serviceUris.updateQueueTask(task.Id))));
   }
 }
 

@@ -5,15 +5,14 @@
 import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { requireFeature } from '../../domain/licensing/tiers.js';
-import { inventoryUri, type InventoryItem } from '../../domain/firmware/inventory.js';
+import type { InventoryItem } from '../../domain/firmware/inventory.js';
 import { fileNameOf, parseImageUri } from '../../domain/firmware/download.js';
 import { SIMPLE_UPDATE_CLASSES, inspectPackage } from '../../domain/firmware/package.js';
 import { verifyImage } from '../../domain/firmware/verify.js';
 import type { TaskHandle } from '../../domain/tasks.js';
-import { INSTALL_SETS_URI, MAINTENANCE_WINDOWS_URI, UPDATE_QUEUE_URI } from '../../domain/update-queue/records.js';
 import { Priv } from '../../lib/privileges.js';
 import { jsonWithoutCredentials, withoutCredentials } from '../../lib/uri-credentials.js';
-import { baseError, vendorError } from '../../messages/errors.js';
+import { baseError, vendorError } from '../../protocol/errors.js';
 import { toIso } from '../../platform/clock.js';
 import { APPLY_TIME, APPLY_TIME_SUPPORT, applyTimeSupport, requestedApplyTime } from '../../protocol/apply-time.js';
 import { collection, success } from '../../protocol/reply.js';
@@ -110,9 +109,9 @@ function handlers(d: UpdateServiceDeps) {
           UploadCurrentEtag: st.uploadCurrentEtag ?? null,
           ComponentRepository: { '@odata.id': COMPONENT_REPOSITORY_URI },
           // Served by the update task queue, maintenance window and install set area (update-queue.ts).
-          UpdateTaskQueue: { '@odata.id': UPDATE_QUEUE_URI },
-          MaintenanceWindows: { '@odata.id': MAINTENANCE_WINDOWS_URI },
-          InstallSets: { '@odata.id': INSTALL_SETS_URI },
+          UpdateTaskQueue: { '@odata.id': '/redfish/v1/UpdateService/UpdateTaskQueue/' },
+          MaintenanceWindows: { '@odata.id': '/redfish/v1/UpdateService/MaintenanceWindows/' },
+          InstallSets: { '@odata.id': '/redfish/v1/UpdateService/InstallSets/' },
           EnableBackgroundScan: scan.EnableBackgroundScan,
           OnIntegrityFailure: scan.OnIntegrityFailure,
           ScanEveryDays: scan.ScanEveryDays,
@@ -138,11 +137,17 @@ function handlers(d: UpdateServiceDeps) {
   }
 
   function getFirmwareInventory() {
-    return collection('Firmware Inventory', fw.inventory.list('firmware').map(inventoryUri));
+    return collection(
+      'Firmware Inventory',
+      fw.inventory.list('firmware').map((i) => fw.inventory.uri(i)),
+    );
   }
 
   function getSoftwareInventory() {
-    return collection('Software Inventory', fw.inventory.list('software').map(inventoryUri));
+    return collection(
+      'Software Inventory',
+      fw.inventory.list('software').map((i) => fw.inventory.uri(i)),
+    );
   }
 
   function getFirmwareItem(ctx: Context<'/redfish/v1/UpdateService/FirmwareInventory/{InventoryId}/'>) {
@@ -174,11 +179,10 @@ function handlers(d: UpdateServiceDeps) {
         task.progress(40);
         op.set('Verifying');
         // Before the signature check: a package's missing compsig is not what stands in its way.
-        if ((await inspectPackage(tmp, filename)).kind !== 'bin') throw vendorError(400, 'SimpleUpdatePackageNotSupported', filename);
+        if ((await inspectPackage(tmp, filename)).kind !== 'bin') throw vendorError('SimpleUpdatePackageNotSupported', filename);
         const info = await verifyImage(fw.signingKey, tmp, filename, got.sha256, undefined);
         const cls = info.devices[0]?.DeviceClass ?? 'unknown';
-        if (!SIMPLE_UPDATE_CLASSES.some((c) => c === cls))
-          throw vendorError(400, 'SimpleUpdateImageNotSupported', filename, `a ${cls} image`);
+        if (!SIMPLE_UPDATE_CLASSES.some((c) => c === cls)) throw vendorError('SimpleUpdateImageNotSupported', filename, `a ${cls} image`);
         task.progress(60);
         const result = await fw.flasher.apply({ path: tmp, filename, info }, { op, applyTime, task, targets });
         op.complete(result.messages[0]);
@@ -206,7 +210,7 @@ function handlers(d: UpdateServiceDeps) {
   /** What SimpleUpdate can flash: the updateable controller firmware and system ROM, as FirmwareInventory URIs. */
   function simpleUpdateTargets(): Record<string, readonly string[]> {
     const items = fw.inventory.list('firmware').filter((i) => i.Updateable && SIMPLE_UPDATE_CLASSES.some((c) => c === i.DeviceClass));
-    return { Targets: items.map(inventoryUri) };
+    return { Targets: items.map((i) => fw.inventory.uri(i)) };
   }
 
   /** AddFromUri: download (and its compsig), verify, store in the repository and/or flash the targets. */

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { UpdateApplyTime } from '../../domain/firmware/flasher.js';
 import type { ComponentRepository } from '../../domain/firmware/repository.js';
 import { sha256File } from '../../domain/firmware/signing.js';
-import { baseError, vendorError } from '../../messages/errors.js';
+import { baseError, vendorError } from '../../protocol/errors.js';
 import { APPLY_TIME, requestedApplyTime } from '../../protocol/apply-time.js';
 import { unauthorized } from '../../protocol/auth.js';
 import type { Setting } from '../../store/documents.js';
@@ -66,7 +66,7 @@ export function parseUploadParams(text: string | undefined): UploadParams {
   if (typeof p !== 'object' || p === null || Array.isArray(p)) throw baseError('UnrecognizedRequestBody');
   const out: UploadParams = {};
   for (const [k, v] of Object.entries(p)) {
-    if (FORBIDDEN_PARAMS.includes(k)) throw vendorError(400, 'UploadParameterNotAllowed', k);
+    if (FORBIDDEN_PARAMS.includes(k)) throw vendorError('UploadParameterNotAllowed', k);
     const wrongType = () => baseError('ActionParameterValueTypeError', JSON.stringify(v), k, 'upload');
     switch (k) {
       case 'Section':
@@ -165,7 +165,7 @@ export async function appendSection(
   } else {
     if (!cur || cur.Filename !== name || cur.next !== n) {
       rmSync(tmp, { force: true });
-      throw vendorError(400, 'UploadSectionOutOfOrder', n, name, cur?.Filename === name ? cur.next : 0);
+      throw vendorError('UploadSectionOutOfOrder', n, name, cur?.Filename === name ? cur.next : 0);
     }
     await pipeline(createReadStream(tmp), createWriteStream(partialPath, { flags: 'a' }));
     rmSync(tmp, { force: true });

@@ -17,7 +17,9 @@ import type { UpdateOperation } from '../../domain/firmware/update-state.js';
 import { verifyImage } from '../../domain/firmware/verify.js';
 import { Priv, satisfies, type PrivilegeRule } from '../../lib/privileges.js';
 import { isStorageFull } from '../../lib/data-file-error.js';
-import { RedfishError, baseError, storageFull, vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { Refusal } from '../../messages/refusal.js';
+import { baseError, storageFull, vendorError } from '../../protocol/errors.js';
 import { unauthorized } from '../../protocol/auth.js';
 import type { Principal } from '../../protocol/principal.js';
 import { success, type Reply } from '../../protocol/reply.js';
@@ -107,7 +109,7 @@ class Upload {
       await this.parse(stream);
       if (this.error) throw this.error;
       if (!this.principal) throw unauthorized();
-      if (!this.file || !this.op) throw vendorError(400, 'UploadMissingFile');
+      if (!this.file || !this.op) throw vendorError('UploadMissingFile');
       return await this.finish(this.op, this.file);
     } catch (e) {
       if (this.file) rmSync(this.file.tmp, { force: true });
@@ -252,7 +254,8 @@ class Upload {
     const declared = Number(this.ctx.headers['content-length']);
     const onDisk = this.fw.repository.diskFreeBytes();
     if (Number.isFinite(declared) && declared > onDisk + FRAMING_SLACK)
-      throw vendorError(507, 'RepositoryInsufficientSpace', declared, onDisk);
+      // The disk, not the repository's quota (the table's 413), is what cannot hold it.
+      throw vendorError('RepositoryInsufficientSpace', declared, onDisk).withStatus(507);
   }
 
   /** Stream the component file to a temp file, hashing on the way; never buffered. */
@@ -274,7 +277,7 @@ class Upload {
     const declared = Number(this.ctx.headers['content-length']);
     const limit = repo.freeBytes() + (repo.get(name)?.SizeBytes ?? 0);
     if (Number.isFinite(declared) && declared > limit + FRAMING_SLACK) {
-      this.fail(vendorError(413, 'RepositoryInsufficientSpace', declared, limit));
+      this.fail(vendorError('RepositoryInsufficientSpace', declared, limit));
       file.resume();
       return;
     }
@@ -303,12 +306,12 @@ class Upload {
       rmSync(tmp, { force: true });
       // The disk filled up under the upload: answered at once (the slot is released with it).
       if (isStorageFull(e)) this.failForSpace(storageFull(`the upload of ${name}`));
-      else this.fail(e instanceof RedfishError ? e : baseError('UnrecognizedRequestBody'));
+      else this.fail(e instanceof Refusal ? e : baseError('UnrecognizedRequestBody'));
       return;
     }
     if (over) {
       rmSync(tmp, { force: true });
-      this.fail(vendorError(413, 'RepositoryInsufficientSpace', size, limit));
+      this.fail(vendorError('RepositoryInsufficientSpace', size, limit));
       return;
     }
     this.file = { name, tmp, size, sha256: hash.digest() };

@@ -5,7 +5,7 @@
 // remains. Each broken rule is the registry error the client gets.
 import { roleOf, vendorPrivilegesOfRole, type RoleId, type VendorPrivileges } from '../../lib/privileges.js';
 import { nameKey } from '../../lib/unicode.js';
-import { baseError, vendorError } from '../../messages/errors.js';
+import { baseRefusal, vendorRefusal } from '../../messages/refusal.js';
 import { unlocked } from './account-policy.js';
 import { withPasswordHash, type AccountRecord } from './accounts.js';
 
@@ -47,7 +47,7 @@ export function privilegesFor(
 ): VendorPrivileges {
   const base = role ? vendorPrivilegesOfRole(role) : (current ?? vendorPrivilegesOfRole('ReadOnly'));
   const merged = { ...base, ...given };
-  if (role && roleOf(merged) !== role) throw baseError('PropertyValueConflict', 'RoleId', 'Oem/Vendor/Privileges');
+  if (role && roleOf(merged) !== role) throw baseRefusal('PropertyValueConflict', 'RoleId', 'Oem/Vendor/Privileges');
   return merged;
 }
 
@@ -58,13 +58,13 @@ export function privilegesFor(
 export function requireUniqueUserName(accounts: readonly AccountRecord[], userName: string, except?: string): void {
   const key = nameKey(userName);
   if (accounts.some((a) => a.Id !== except && nameKey(a.UserName) === key)) {
-    throw baseError('ResourceAlreadyExists', 'ManagerAccount', 'UserName', userName).about('UserName');
+    throw baseRefusal('ResourceAlreadyExists', 'ManagerAccount', 'UserName', userName).about('UserName');
   }
 }
 
 /** A new account fits: fewer than `maxAccounts` accounts exist, and its user name is free. */
 export function requireRoomForAccount(accounts: readonly AccountRecord[], userName: string, maxAccounts: number): void {
-  if (accounts.length >= maxAccounts) throw baseError('CreateLimitReachedForResource');
+  if (accounts.length >= maxAccounts) throw baseRefusal('CreateLimitReachedForResource');
   requireUniqueUserName(accounts, userName);
 }
 
@@ -76,7 +76,7 @@ export function requireAdministratorLeft(
 ): void {
   if (!isEnabledAdministrator(before)) return;
   const left = accounts.map((a) => (a.Id === before.Id ? after : a)).filter((a) => a !== undefined && isEnabledAdministrator(a));
-  if (left.length === 0) throw vendorError(409, 'LastAdministrator', before.UserName);
+  if (left.length === 0) throw vendorRefusal('LastAdministrator', before.UserName);
 }
 
 /**
@@ -88,8 +88,8 @@ export function requireAdministratorLeft(
  */
 export function changedAccount(before: AccountRecord, change: AccountChange, facts: AccountFacts, passwordHash?: string): AccountRecord {
   const given = Object.entries(change).filter(([, v]) => v !== undefined);
-  if (!facts.mayManageAccounts && given.some(([k]) => k !== 'Password')) throw baseError('InsufficientPrivilege');
-  if (change.Locked === true) throw baseError('PropertyValueIncorrect', 'Locked', 'true');
+  if (!facts.mayManageAccounts && given.some(([k]) => k !== 'Password')) throw baseRefusal('InsufficientPrivilege');
+  if (change.Locked === true) throw baseRefusal('PropertyValueIncorrect', 'Locked', 'true');
   if (change.UserName !== undefined) requireUniqueUserName(facts.accounts, change.UserName, before.Id);
   let after: AccountRecord = { ...before };
   if (change.UserName !== undefined) after.UserName = change.UserName;

@@ -2,7 +2,7 @@
 // policy that enforces lockout on the controller clock: after
 // AccountLockoutThreshold failures (counted within AccountLockoutCounterResetAfter
 // seconds of each other) an account is refused for AccountLockoutDuration seconds.
-import { baseError, vendorError } from '../../messages/errors.js';
+import { baseRefusal, vendorRefusal } from '../../messages/refusal.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DocumentStore } from '../../store/documents.js';
 import type { AccountRecord, Accounts } from './accounts.js';
@@ -55,7 +55,7 @@ export class AccountPolicy {
   update(change: Partial<AccountPolicySettings>): AccountPolicySettings {
     const next = { ...this.get(), ...change };
     if (next.AccountLockoutCounterResetAfter > next.AccountLockoutDuration) {
-      throw baseError('PropertyValueConflict', 'AccountLockoutCounterResetAfter', 'AccountLockoutDuration');
+      throw baseRefusal('PropertyValueConflict', 'AccountLockoutCounterResetAfter', 'AccountLockoutDuration');
     }
     this.setting.set(next);
     return next;
@@ -64,7 +64,7 @@ export class AccountPolicy {
   /** Throws the 400 a too short password gets; the password itself is never quoted. */
   checkPassword(password: string): void {
     const min = this.get().MinPasswordLength;
-    if (password.length < min) throw vendorError(400, 'PasswordTooShort', min).about('Password');
+    if (password.length < min) throw vendorRefusal('PasswordTooShort', min).about('Password');
   }
 
   isLocked(a: AccountRecord): boolean {
@@ -81,7 +81,7 @@ export class AccountPolicy {
     if (!this.isLocked(account)) return;
     this.log.warn({ user: account.UserName, ip: req.clientIp }, 'login refused: account locked out');
     // The same answer as any failed login, so a lockout reveals nothing.
-    throw baseError('NoValidSession');
+    throw baseRefusal('NoValidSession');
   }
 
   afterLogin(account: AccountRecord | undefined, ok: boolean, req: { clientIp: string }): void {

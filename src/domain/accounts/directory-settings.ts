@@ -4,7 +4,8 @@
 // never read back.
 import { isIP } from 'node:net';
 import { ROLE_IDS } from '../../lib/privileges.js';
-import { RedfishError, baseError, type ExtendedInfo } from '../../messages/errors.js';
+import { type ExtendedInfo } from '../../messages/errors.js';
+import { Refusal, baseRefusal } from '../../messages/refusal.js';
 import type { DocumentStore } from '../../store/documents.js';
 import { isHostName } from '../../lib/network-names.js';
 
@@ -123,7 +124,7 @@ export class DirectorySettingsStore {
       problems.push(...r.problems);
       next.push([kind, r.settings]);
     }
-    if (problems.length) throw new RedfishError(400, problems);
+    if (problems.length) throw new Refusal(problems);
     for (const [kind, settings] of next) {
       // Only a new password arrives in clear; a kept one is sealed already.
       const given = changes[kind]?.Authentication?.Password;
@@ -153,7 +154,7 @@ export function changedDirectory(
   c: DirectoryChange,
 ): { settings: DirectorySettings; problems: ExtendedInfo[] } {
   const problems: ExtendedInfo[] = [];
-  const refuse = (e: RedfishError) => problems.push(...e.infos);
+  const refuse = (e: Refusal) => problems.push(...e.infos);
   const search = c.LDAPService?.SearchSettings;
   const settings: DirectorySettings = {
     ServiceEnabled: c.ServiceEnabled ?? current.ServiceEnabled,
@@ -178,21 +179,21 @@ export function changedDirectory(
   const addresses = settings.ServiceAddresses;
   const badAddress = addresses.find((a) => !isDirectoryAddress(a));
   if (badAddress !== undefined)
-    refuse(baseError('PropertyValueFormatError', badAddress, `${kind}/ServiceAddresses`).about(`${kind}/ServiceAddresses`));
+    refuse(baseRefusal('PropertyValueFormatError', badAddress, `${kind}/ServiceAddresses`).about(`${kind}/ServiceAddresses`));
   else if (addresses.length > MAX_SERVICE_ADDRESSES) {
-    refuse(baseError('PropertyValueOutOfRange', JSON.stringify(addresses), `${kind}/ServiceAddresses`).about(`${kind}/ServiceAddresses`));
+    refuse(baseRefusal('PropertyValueOutOfRange', JSON.stringify(addresses), `${kind}/ServiceAddresses`).about(`${kind}/ServiceAddresses`));
   }
 
   const dnPath = `${kind}/LDAPService/SearchSettings/BaseDistinguishedNames`;
   const dns = settings.LDAPService.SearchSettings.BaseDistinguishedNames;
   const badDn = dns.find((d) => !isDistinguishedName(d));
-  if (badDn !== undefined) refuse(baseError('PropertyValueFormatError', badDn, dnPath).about(dnPath));
-  else if (dns.length > MAX_BASE_DNS) refuse(baseError('PropertyValueOutOfRange', JSON.stringify(dns), dnPath).about(dnPath));
+  if (badDn !== undefined) refuse(baseRefusal('PropertyValueFormatError', badDn, dnPath).about(dnPath));
+  else if (dns.length > MAX_BASE_DNS) refuse(baseRefusal('PropertyValueOutOfRange', JSON.stringify(dns), dnPath).about(dnPath));
 
   for (const attr of ['UsernameAttribute', 'GroupsAttribute'] as const) {
     const v = settings.LDAPService.SearchSettings[attr];
     const path = `${kind}/LDAPService/SearchSettings/${attr}`;
-    if (!ATTRIBUTE.test(v)) refuse(baseError('PropertyValueFormatError', v, path).about(path));
+    if (!ATTRIBUTE.test(v)) refuse(baseRefusal('PropertyValueFormatError', v, path).about(path));
   }
 
   if (c.RemoteRoleMapping !== undefined) {
@@ -200,18 +201,18 @@ export function changedDirectory(
     c.RemoteRoleMapping.forEach((m, i) => {
       const at = `${kind}/RemoteRoleMapping/${i}`;
       if (m.RemoteGroup === undefined || m.RemoteGroup.trim() === '') {
-        refuse(baseError('PropertyMissing', `${at}/RemoteGroup`).about(`${at}/RemoteGroup`));
+        refuse(baseRefusal('PropertyMissing', `${at}/RemoteGroup`).about(`${at}/RemoteGroup`));
       } else if (m.LocalRole === undefined) {
-        refuse(baseError('PropertyMissing', `${at}/LocalRole`).about(`${at}/LocalRole`));
+        refuse(baseRefusal('PropertyMissing', `${at}/LocalRole`).about(`${at}/LocalRole`));
       } else if (!ROLE_IDS.some((r) => r === m.LocalRole)) {
-        refuse(baseError('PropertyValueNotInList', m.LocalRole, `${at}/LocalRole`).about(`${at}/LocalRole`));
+        refuse(baseRefusal('PropertyValueNotInList', m.LocalRole, `${at}/LocalRole`).about(`${at}/LocalRole`));
       } else {
         mappings.push({ RemoteGroup: m.RemoteGroup, LocalRole: m.LocalRole });
       }
     });
     if (c.RemoteRoleMapping.length > MAX_ROLE_MAPPINGS) {
       refuse(
-        baseError('PropertyValueOutOfRange', String(c.RemoteRoleMapping.length), `${kind}/RemoteRoleMapping`).about(
+        baseRefusal('PropertyValueOutOfRange', String(c.RemoteRoleMapping.length), `${kind}/RemoteRoleMapping`).about(
           `${kind}/RemoteRoleMapping`,
         ),
       );
@@ -220,7 +221,7 @@ export function changedDirectory(
   }
 
   if (settings.ServiceEnabled && addresses.length === 0 && !problems.length) {
-    refuse(baseError('PropertyValueConflict', `${kind}/ServiceEnabled`, `${kind}/ServiceAddresses`).about(`${kind}/ServiceEnabled`));
+    refuse(baseRefusal('PropertyValueConflict', `${kind}/ServiceEnabled`, `${kind}/ServiceAddresses`).about(`${kind}/ServiceEnabled`));
   }
   return { settings, problems };
 }

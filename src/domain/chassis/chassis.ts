@@ -2,7 +2,7 @@
 // tag, and the platform firmware versions the host reports to the controller
 // at the end of every POST (part of the REST API state a clear discards).
 import { createHash } from 'node:crypto';
-import { baseError } from '../../messages/errors.js';
+import { baseRefusal } from '../../messages/refusal.js';
 import type { HostLifecycle } from '../../platform/lifecycle.js';
 import type { DocumentStore } from '../../store/documents.js';
 import type { RestApiState } from '../manager/rest-api-state.js';
@@ -53,7 +53,8 @@ export interface IndicatorChange {
 export function changedIndicator(current: IndicatorLed, change: IndicatorChange): IndicatorLed {
   const { IndicatorLED: led, LocationIndicatorActive: active } = change;
   if (active === undefined) return led ?? current;
-  if (led !== undefined && (led !== 'Off') !== active) throw baseError('PropertyValueConflict', 'LocationIndicatorActive', 'IndicatorLED');
+  if (led !== undefined && (led !== 'Off') !== active)
+    throw baseRefusal('PropertyValueConflict', 'LocationIndicatorActive', 'IndicatorLED');
   return led ?? (active ? (current === 'Off' ? 'Lit' : current) : 'Off');
 }
 

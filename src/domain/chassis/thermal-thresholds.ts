@@ -5,7 +5,8 @@
 // SAMPLE_MS: the first sample above the threshold writes one IML record and
 // publishes one event; the reading must fall HYSTERESIS_C below it before the
 // alert clears (one more record and event), so jitter cannot make it flap.
-import { vendorMessage, baseError } from '../../messages/errors.js';
+import { vendorMessage } from '../../messages/errors.js';
+import { baseRefusal } from '../../messages/refusal.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ControllerLifecycle } from '../../platform/lifecycle.js';
 import type { SensorSource } from '../../platform/sensors.js';
@@ -76,9 +77,9 @@ export class UserTempThresholds {
   /** Validate and store a new threshold as pending. */
   setPending(alert: AlertType, sensorNumber: number, celsius: number): UserTempThreshold {
     const spec = this.sensors.temperatureSpecs.find((s) => s.number === sensorNumber);
-    if (!spec) throw baseError('ActionParameterValueNotInList', String(sensorNumber), 'SensorNumber', SET_USER_TEMP_THRESHOLD);
+    if (!spec) throw baseRefusal('ActionParameterValueNotInList', String(sensorNumber), 'SensorNumber', SET_USER_TEMP_THRESHOLD);
     // Above the hardware critical threshold the server protects itself first: such a value never alerts.
-    if (celsius > spec.upperCritical) throw baseError('ActionParameterValueError', 'ThresholdCelsius', SET_USER_TEMP_THRESHOLD);
+    if (celsius > spec.upperCritical) throw baseRefusal('ActionParameterValueError', 'ThresholdCelsius', SET_USER_TEMP_THRESHOLD);
     const t: UserTempThreshold = { SensorNumber: spec.number, SensorName: spec.name, ThresholdCelsius: celsius };
     this.save({ ...this.state, pending: { ...this.state.pending, [alert]: t } });
     return t;

@@ -6,7 +6,8 @@
 // Every action is written to the service log and to the IEL as a simulated event.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { baseError, vendorError, vendorMessage, type RedfishError } from '../../messages/errors.js';
+import { vendorMessage } from '../../messages/errors.js';
+import { baseRefusal, vendorRefusal, type Refusal } from '../../messages/refusal.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { isoNow, type MovableClock } from '../../platform/clock.js';
 import { componentKey, type Health, type HealthRegistry } from '../../platform/hardware/health.js';
@@ -19,7 +20,7 @@ import type { DocumentStore } from '../../store/documents.js';
 import type { EventBus } from '../events/bus.js';
 import type { EventHub } from '../events/hub.js';
 import type { FirmwareServices } from '../firmware/index.js';
-import { inventoryUri, VERIFIED_CLASSES } from '../firmware/inventory.js';
+import { VERIFIED_CLASSES } from '../firmware/inventory.js';
 import type { Logs } from '../manager/logs.js';
 
 export const POWER_EVENTS = ['PullPower', 'RestorePower', 'StallPost', 'ResumePost', 'OsCrash'] as const;
@@ -88,7 +89,8 @@ export interface ControlDeps {
   logs: Logs;
   events: EventBus;
   log: Logger;
-  chassisUri: string;
+  /** Where the chassis' resources are (lib/resource-uris.ts, handed in). */
+  uris: { chassis(...segments: string[]): string };
 }
 
 const ONE_SHOT: ReadonlySet<FaultType> = new Set(['FlashFailure', 'DownloadFailure']);
@@ -150,11 +152,11 @@ export class ScenarioControl {
 
   async setClock(iso: string, by: string): Promise<void> {
     const target = Date.parse(iso);
-    if (!Number.isFinite(target)) throw baseError('PropertyValueFormatError', iso, 'Set');
+    if (!Number.isFinite(target)) throw baseRefusal('PropertyValueFormatError', iso, 'Set');
     const now = this.d.clock.now();
     // Timers armed for "in N ms" cannot all be unwound: time only moves forward.
     if (target < now) throw rejected('Set', `the clock only moves forward; it reads ${isoNow(this.d.clock)}`).about('Set');
-    if (target - now > MAX_CLOCK_JUMP_SECONDS * 1000) throw baseError('PropertyValueOutOfRange', iso, 'Set').about('Set');
+    if (target - now > MAX_CLOCK_JUMP_SECONDS * 1000) throw baseRefusal('PropertyValueOutOfRange', iso, 'Set').about('Set');
     this.record(by, `clock set to ${new Date(target).toISOString()}`);
     await this.d.clock.advance(target - now);
   }
@@ -218,14 +220,14 @@ export class ScenarioControl {
   /** Hold a reading exactly until released; the unit must fit the sensor. */
   holdSensor(sensor: string, reading: { celsius?: number; rpm?: number; watts?: number }, by: string): HeldReading {
     const found = this.findSensor(sensor);
-    if (!found) throw baseError('PropertyValueNotInList', sensor, 'Sensor');
+    if (!found) throw baseRefusal('PropertyValueNotInList', sensor, 'Sensor');
     const given = [reading.celsius, reading.rpm, reading.watts].filter((v) => v !== undefined).length;
-    if (given === 0) throw baseError('PropertyMissing', 'ReadingCelsius, ReadingRPM or ReadingWatts');
-    if (given > 1) throw baseError('PropertyValueConflict', 'ReadingCelsius', 'ReadingRPM or ReadingWatts');
+    if (given === 0) throw baseRefusal('PropertyMissing', 'ReadingCelsius, ReadingRPM or ReadingWatts');
+    if (given > 1) throw baseRefusal('PropertyValueConflict', 'ReadingCelsius', 'ReadingRPM or ReadingWatts');
     const unit = found.kind === 'Temperature' ? 'celsius' : found.kind === 'Fan' ? 'rpm' : 'watts';
     const value = reading[unit];
     const prop = unit === 'celsius' ? 'ReadingCelsius' : unit === 'rpm' ? 'ReadingRPM' : 'ReadingWatts';
-    if (value === undefined) throw baseError('PropertyMissing', prop).about(prop);
+    if (value === undefined) throw baseRefusal('PropertyMissing', prop).about(prop);
     const before = this.sensorHealth(found.id);
     const h: HeldReading = { Sensor: found.id, Name: found.name, [prop]: value };
     this.held.put(found.id, h);
@@ -324,7 +326,7 @@ export class ScenarioControl {
         const item = f.Firmware === undefined ? items[0] : items.find((i) => i.Id === f.Firmware || i.Name === f.Firmware);
         if (!item) throw badTarget(f.Firmware ?? '', 'Firmware');
         f.Firmware = item.Id;
-        f.Target = `active firmware ${item.Name} (${inventoryUri(item)})`;
+        f.Target = `active firmware ${item.Name} (${this.d.firmware.inventory.uri(item)})`;
         return;
       }
       case 'FlashFailure':
@@ -357,7 +359,7 @@ export class ScenarioControl {
     else this.d.health.clear(key);
     // Drives announce themselves (the storage area listens to the registry); fans and supplies here.
     if (!announce || f.Fault === 'DriveFailure') return;
-    const uri = f.Fault === 'FanFailure' ? `${this.d.chassisUri}Thermal/` : `${this.d.chassisUri}Power/`;
+    const uri = this.d.uris.chassis(f.Fault === 'FanFailure' ? 'Thermal' : 'Power');
     const m = on
       ? resourceEvent('ResourceStatusChangedCritical', f.Target, 'Critical')
       : resourceEvent('ResourceStatusChangedOK', f.Target, 'OK');
@@ -398,7 +400,7 @@ export class ScenarioControl {
   private healthEvent(id: string, before: Health): void {
     const after = this.sensorHealth(id);
     if (after === before) return;
-    const uri = `${this.d.chassisUri}Thermal/`;
+    const uri = this.d.uris.chassis('Thermal');
     const m =
       after === 'Critical'
         ? resourceEvent('ResourceStatusChangedCritical', id, after)
@@ -417,10 +419,10 @@ export class ScenarioControl {
   }
 }
 
-function rejected(action: string, why: string): RedfishError {
-  return vendorError(409, 'ControlActionRejected', action, why);
+function rejected(action: string, why: string): Refusal {
+  return vendorRefusal('ControlActionRejected', action, why);
 }
 
-function badTarget(value: string, prop: string): RedfishError {
-  return baseError('PropertyValueNotInList', value, prop).about(prop);
+function badTarget(value: string, prop: string): Refusal {
+  return baseRefusal('PropertyValueNotInList', value, prop).about(prop);
 }

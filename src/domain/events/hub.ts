@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import type { Logger } from 'pino';
-import { baseError } from '../../messages/errors.js';
+import { baseRefusal } from '../../messages/refusal.js';
 import { vendorResourceEvent } from '../../messages/event-messages.js';
 import { formatMessage } from '../../messages/messages.js';
 import { toIso, type Clock } from '../../platform/clock.js';
@@ -30,9 +30,6 @@ import {
 } from './subscriptions.js';
 import type { EventBus, EventType, ServiceEvent } from './bus.js';
 import type { RegistryFiles } from '../registry-files.js';
-
-export const SUBSCRIPTIONS_PATH = '/redfish/v1/EventService/Subscriptions/';
-export const subscriptionUri = (id: string) => `${SUBSCRIPTIONS_PATH}${encodeURIComponent(id)}/`;
 
 export interface EventServiceSettings {
   ServiceEnabled: boolean;
@@ -70,6 +67,8 @@ export interface HubDeps {
   log: Logger;
   bus: EventBus;
   registries: RegistryFiles;
+  /** Where a subscription is, which the events about it name (lib/resource-uris.ts, handed in). */
+  uris: { subscription(id: string): string };
   maxSubscriptions: () => number;
   /** Open SSE streams one account may hold (default: no cap of its own). */
   maxStreamsPerAccount?: () => number;
@@ -304,7 +303,7 @@ export class EventHub {
   makeRoom(accountId: string | undefined, stream: boolean): void {
     if (stream && accountId !== undefined && this.d.maxStreamsPerAccount) {
       const own = this.sse.list().filter((x) => x.owner?.accountId === accountId).length;
-      if (own >= this.d.maxStreamsPerAccount()) throw baseError('EventSubscriptionLimitExceeded');
+      if (own >= this.d.maxStreamsPerAccount()) throw baseRefusal('EventSubscriptionLimitExceeded');
     }
     if (this.subs.list().length + this.sseRecords.size < this.d.maxSubscriptions()) return;
     const admin = this.d.isAdministrator;
@@ -316,7 +315,7 @@ export class EventHub {
         return;
       }
     }
-    throw baseError('EventSubscriptionLimitExceeded');
+    throw baseRefusal('EventSubscriptionLimitExceeded');
   }
 
   /** End the streams opened with this session (it was deleted, timed out or evicted). */
@@ -398,7 +397,7 @@ export class EventHub {
   private exhausted(id: string, why: string): void {
     const s = this.subs.get(id);
     if (!s) return;
-    const uri = subscriptionUri(id);
+    const uri = this.d.uris.subscription(id);
     if (s.DeliveryRetryPolicy === 'TerminateAfterRetries') {
       this.d.log.warn({ subscription: id, destination: s.Destination, reason: why }, 'event subscription terminated after failed retries');
       this.remove(id);
@@ -418,8 +417,8 @@ export class EventHub {
   private notFoundOrReadOnly(id: string) {
     // SSE destinations belong to their stream: they can be deleted, not changed.
     return this.sseRecords.has(id)
-      ? baseError('PropertyNotWritable', 'SubscriptionType')
-      : baseError('ResourceNotFound', 'EventDestination', id);
+      ? baseRefusal('PropertyNotWritable', 'SubscriptionType')
+      : baseRefusal('ResourceNotFound', 'EventDestination', id);
   }
 
   /** Text and severity of a message of a served registry, for test events without a Message. */

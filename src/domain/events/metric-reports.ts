@@ -8,12 +8,7 @@ import type { DocumentStore } from '../../store/documents.js';
 import { METRIC_REPORT_ODATA_TYPE } from './format.js';
 import type { EventHub } from './hub.js';
 
-export const TELEMETRY_URI = '/redfish/v1/TelemetryService/';
-export const DEFINITIONS_URI = '/redfish/v1/TelemetryService/MetricReportDefinitions/';
-export const REPORTS_URI = '/redfish/v1/TelemetryService/MetricReports/';
 export const SENSOR_REPORT_ID = 'SensorReadings';
-export const definitionUri = (id: string) => `${DEFINITIONS_URI}${id}/`;
-export const reportUri = (id: string) => `${REPORTS_URI}${id}/`;
 
 export interface ReportSchedule {
   enabled: boolean;
@@ -58,6 +53,8 @@ export class MetricReports {
     /** Read on every report: the simulator installs its sensors after start-up. */
     private readonly sensors: () => SensorSource,
     private readonly hub: EventHub,
+    /** Where the report and its definition are (lib/resource-uris.ts, handed in). */
+    private readonly uris: { metricReport(id: string): string; metricReportDefinition(id: string): string },
   ) {
     this.schedule = store.setting('telemetry.schedule', DEFAULT_SCHEDULE);
     this.latestDoc = store.setting<Record<string, unknown> | null>('telemetry.report.latest', null);
@@ -102,17 +99,17 @@ export class MetricReports {
       .readings()
       .map((r) => ({ MetricId: r.id, MetricValue: String(r.reading), Timestamp: now, MetricProperty: r.uri }));
     const report = {
-      '@odata.id': reportUri(SENSOR_REPORT_ID),
+      '@odata.id': this.uris.metricReport(SENSOR_REPORT_ID),
       '@odata.type': METRIC_REPORT_ODATA_TYPE,
       Id: SENSOR_REPORT_ID,
       Name: 'Sensor readings',
       ReportSequence: String(seq),
       Timestamp: now,
-      MetricReportDefinition: { '@odata.id': definitionUri(SENSOR_REPORT_ID) },
+      MetricReportDefinition: { '@odata.id': this.uris.metricReportDefinition(SENSOR_REPORT_ID) },
       MetricValues: values,
     };
     this.latestDoc.set(report);
-    this.hub.publishMetricReport(report, definitionUri(SENSOR_REPORT_ID));
+    this.hub.publishMetricReport(report, this.uris.metricReportDefinition(SENSOR_REPORT_ID));
     return report;
   }
 

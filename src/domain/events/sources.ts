@@ -6,21 +6,24 @@ import type { AccountRecord, Accounts } from '../accounts/accounts.js';
 import type { EventBus } from './bus.js';
 import type { Sessions } from '../accounts/sessions.js';
 
-const ACCOUNTS = '/redfish/v1/AccountService/Accounts/';
-const SESSIONS = '/redfish/v1/SessionService/Sessions/';
-
 /** What makes an account change worth an event (not failed-login counters). */
 function fingerprint(a: AccountRecord): string {
   return JSON.stringify([a.UserName, a.RoleId, a.Enabled, a.Locked, a.Privileges, a.PasswordHash, a.PasswordChangeRequired]);
 }
 
-export function watchAccounts(bus: EventBus, accounts: Accounts): void {
+/** Where accounts and sessions are, which their events name (lib/resource-uris.ts, handed in). */
+export interface AccountUris {
+  account(id: string): string;
+  session(id: string): string;
+}
+
+export function watchAccounts(bus: EventBus, accounts: Accounts, uris: AccountUris): void {
   const known = new Map<string, { userName: string; print: string; locked: boolean }>();
   for (const a of accounts.list()) known.set(a.Id, { userName: a.UserName, print: fingerprint(a), locked: a.Locked });
   accounts.onChange((id) => {
     const now = accounts.get(id);
     const before = known.get(id);
-    const uri = `${ACCOUNTS}${encodeURIComponent(id)}/`;
+    const uri = uris.account(id);
     if (!now) {
       if (!before) return;
       known.delete(id);
@@ -35,9 +38,9 @@ export function watchAccounts(bus: EventBus, accounts: Accounts): void {
   });
 }
 
-export function watchSessions(bus: EventBus, sessions: Sessions): void {
+export function watchSessions(bus: EventBus, sessions: Sessions, uris: AccountUris): void {
   sessions.onEnd((s, why) => {
-    bus.publish(vendorResourceEvent('SessionEnded', s.UserName, why), `${SESSIONS}${s.Id}/`, 'ResourceRemoved');
+    bus.publish(vendorResourceEvent('SessionEnded', s.UserName, why), uris.session(s.Id), 'ResourceRemoved');
   });
 }
 
@@ -45,7 +48,10 @@ export function watchSessions(bus: EventBus, sessions: Sessions): void {
 export interface ResourceWrite {
   method: string;
   uri: string;
-  status: number;
+  /** Accepted for later (a task): nothing changed yet. */
+  accepted: boolean;
+  /** Outside the Redfish tree (the control API): no resource of the service. */
+  outside: boolean;
 }
 
 /**
@@ -56,9 +62,9 @@ export interface ResourceWrite {
 export function resourceWriteEvents(bus: EventBus): (w: ResourceWrite) => void {
   return (w) => {
     // The control API (/control/) is not a Redfish resource: its writes are simulated events of their own.
-    if (!w.uri.startsWith('/redfish/')) return;
+    if (w.outside) return;
     // Accepted (a task): nothing changed yet; the area announces the change when it happens.
-    if (w.status === 202) return;
+    if (w.accepted) return;
     if (w.method === 'POST') bus.publish(resourceEvent('ResourceCreated'), w.uri, 'ResourceAdded');
     else if (w.method === 'DELETE') bus.publish(resourceEvent('ResourceRemoved'), w.uri, 'ResourceRemoved');
     else bus.publish(resourceEvent('ResourceChanged'), w.uri, 'ResourceUpdated');

@@ -1,7 +1,7 @@
 // Event subscriptions (EventDestination): their stored form, the defaults the
 // service fills in, and the checks on what a client sends.
 import { withoutCredentials } from '../../lib/uri-credentials.js';
-import { baseError } from '../../messages/errors.js';
+import { baseRefusal } from '../../messages/refusal.js';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
 import type { Secrets } from '../../store/secrets.js';
 import { parseMessageId, type EventFilterSpec } from './format.js';
@@ -83,7 +83,7 @@ export function checkDestination(destination: string, property = 'Destination'):
   }
   // Events 1: deliveries are HTTPS POSTs, so only an https:// URL with a host can work.
   if (!url || url.protocol !== 'https:' || !url.hostname || url.username || url.password) {
-    throw baseError('PropertyValueFormatError', withoutCredentials(destination), property).about(property);
+    throw baseRefusal('PropertyValueFormatError', withoutCredentials(destination), property).about(property);
   }
 }
 
@@ -96,7 +96,7 @@ export function checkHttpHeaders(headers: readonly Record<string, string>[]): vo
     for (const [name, value] of Object.entries(h)) {
       // The values are secrets (listener credentials): errors name the header, never its value.
       if (!TOKEN.test(name) || RESERVED_HEADERS.has(name.toLowerCase()) || typeof value !== 'string' || /[\r\n\0]/.test(value)) {
-        throw baseError('PropertyValueFormatError', name, `HttpHeaders/${i}`).about(`HttpHeaders/${i}`);
+        throw baseRefusal('PropertyValueFormatError', name, `HttpHeaders/${i}`).about(`HttpHeaders/${i}`);
       }
     }
   });
@@ -104,14 +104,14 @@ export function checkHttpHeaders(headers: readonly Record<string, string>[]): vo
 
 export function checkPrefixes(prefixes: readonly string[], known: readonly string[]): void {
   for (const p of prefixes) {
-    if (!known.includes(p)) throw baseError('PropertyValueNotInList', p, 'RegistryPrefixes').about('RegistryPrefixes');
+    if (!known.includes(p)) throw baseRefusal('PropertyValueNotInList', p, 'RegistryPrefixes').about('RegistryPrefixes');
   }
 }
 
 export function checkMessageIds(ids: readonly string[]): void {
   for (const id of ids) {
     const ok = parseMessageId(id) || /^[A-Za-z][A-Za-z0-9_]*\.[A-Za-z][A-Za-z0-9_]*$/.test(id);
-    if (!ok) throw baseError('PropertyValueFormatError', id, 'MessageIds').about('MessageIds');
+    if (!ok) throw baseRefusal('PropertyValueFormatError', id, 'MessageIds').about('MessageIds');
   }
 }
 

@@ -10,7 +10,7 @@ import type { Agent } from 'undici';
 import { undici } from '../../lib/undici.js';
 import { isStorageFull } from '../../lib/data-file-error.js';
 import { basicAuthorization, splitCredentials, withoutCredentials } from '../../lib/uri-credentials.js';
-import { storageFull, vendorError } from '../../messages/errors.js';
+import { vendorRefusal } from '../../messages/refusal.js';
 import { safeFilename } from './repository.js';
 import type { Clock } from '../../platform/clock.js';
 
@@ -99,10 +99,10 @@ export class Downloader {
     const { uri, headers } = withCredentialsMoved(target, o.headers);
     const maxBytes = o.maxBytes ?? this.o.maxBytes;
     const injected = this.failure?.(uri);
-    if (injected) throw vendorError(502, 'ImageDownloadFailed', uri, injected);
+    if (injected) throw vendorRefusal('ImageDownloadFailed', uri, injected);
     const abort = new AbortController();
     const timer = this.o.clock.setTimer(this.o.timeoutMs, () => abort.abort(new Error(`timed out after ${this.o.timeoutMs / 1000} s`)));
-    const fail = (why: string) => vendorError(502, 'ImageDownloadFailed', uri, why);
+    const fail = (why: string) => vendorRefusal('ImageDownloadFailed', uri, why);
     const send = (method: 'HEAD' | 'GET') =>
       undici()
         .request(uri, { method, headers, dispatcher: this.agent, signal: abort.signal })
@@ -152,7 +152,7 @@ export class Downloader {
       } catch (e) {
         o.onFailure?.();
         // The image came, but the controller's disk could not hold it.
-        if (isStorageFull(e)) throw storageFull('the downloaded image');
+        if (isStorageFull(e)) throw vendorRefusal('StorageFull', 'the downloaded image');
         throw fail(reason(e as Error, abort));
       }
       return { size, sha256: hash.digest() };

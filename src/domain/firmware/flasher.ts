@@ -9,10 +9,11 @@
 import type { EventBus } from '../events/bus.js';
 import type { Logs } from '../manager/logs.js';
 import { resourceEvent, vendorResourceEvent } from '../../messages/event-messages.js';
-import { RedfishError, baseMessage, vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { baseMessage, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { vendorRefusal } from '../../messages/refusal.js';
 import type { ControllerLifecycle, HostLifecycle } from '../../platform/lifecycle.js';
 import type { TaskHandle, Tasks } from '../tasks.js';
-import { compareVersions, inventoryUri, type Inventory, type InventoryItem, type PendingImage } from './inventory.js';
+import { compareVersions, type Inventory, type InventoryItem, type PendingImage } from './inventory.js';
 import { imageDigest, type PackageDevice, type PackageInfo } from './package.js';
 import type { UpdateOperation, UpdateStatus } from './update-state.js';
 
@@ -80,20 +81,20 @@ export class Flasher {
     const all = [...this.d.inventory.list('firmware'), ...this.d.inventory.list('software')];
     if (targets?.length) {
       return targets.map((uri) => {
-        const item = all.find((i) => inventoryUri(i) === normalizeUri(uri));
+        const item = all.find((i) => this.d.inventory.uri(i) === normalizeUri(uri));
         const device = item?.DeviceClass ? classes.get(item.DeviceClass) : undefined;
-        if (!item || !device || !item.Updateable) throw vendorError(400, 'ImageNotApplicable', info.name, uri);
+        if (!item || !device || !item.Updateable) throw vendorRefusal('ImageNotApplicable', info.name, uri);
         return { item, device };
       });
     }
     const out = all.filter((i) => i.Updateable && i.DeviceClass && classes.has(i.DeviceClass));
-    if (!out.length) throw vendorError(400, 'ImageNotApplicable', info.name, info.devices.map((d) => d.DeviceClass).join(', '));
+    if (!out.length) throw vendorRefusal('ImageNotApplicable', info.name, info.devices.map((d) => d.DeviceClass).join(', '));
     return out.map((item) => ({ item, device: classes.get(item.DeviceClass as string) as PackageDevice }));
   }
 
   /** Refuses what must never be flashed: Type C/D, and the controller upgrade-path rule. */
   check(info: PackageInfo, targets?: readonly string[]): { item: InventoryItem; device: PackageDevice }[] {
-    if (info.type === 'C' || info.type === 'D') throw vendorError(400, 'ComponentNotFlashable', info.name, info.type);
+    if (info.type === 'C' || info.type === 'D') throw vendorRefusal('ComponentNotFlashable', info.name, info.type);
     const items = this.applicableItems(info, targets);
     for (const { item } of items) {
       if (
@@ -101,7 +102,7 @@ export class Flasher {
         compareVersions(info.version, UPGRADE_PATH.from) >= 0 &&
         compareVersions(item.Version, UPGRADE_PATH.requires) < 0
       ) {
-        throw vendorError(400, 'FirmwareUpgradePathBlocked', info.version, item.Name, UPGRADE_PATH.requires, item.Version);
+        throw vendorRefusal('FirmwareUpgradePathBlocked', info.version, item.Name, UPGRADE_PATH.requires, item.Version);
       }
     }
     return items;
@@ -121,9 +122,9 @@ export class Flasher {
     const injected = this.failure?.(src);
     if (injected) {
       const target = items.map(({ item }) => item.Name).join(', ');
-      const m = vendorMessage('FirmwareFlashFailed', src.filename, target, injected);
-      for (const { item } of items) this.d.logs.write('IML', m, inventoryUri(item));
-      throw new RedfishError(500, [m]);
+      const args = [src.filename, target, injected] as const;
+      for (const { item } of items) this.d.logs.write('IML', vendorMessage('FirmwareFlashFailed', ...args), this.d.inventory.uri(item));
+      throw vendorRefusal('FirmwareFlashFailed', ...args);
     }
     const op = opts.op ?? this.d.status.begin('Updating');
     const own = opts.op ? undefined : op;
@@ -142,7 +143,7 @@ export class Flasher {
   /** Re-flash one item from a recovery image (integrity repair); the caller holds the busy state. */
   async repair(item: InventoryItem, src: FlashSource): Promise<FlashResult> {
     const device = src.info.devices.find((d) => d.DeviceClass === item.DeviceClass);
-    if (!device) throw vendorError(400, 'ImageNotApplicable', src.info.name, inventoryUri(item));
+    if (!device) throw vendorRefusal('ImageNotApplicable', src.info.name, this.d.inventory.uri(item));
     return this.write(src, [{ item, device }], true);
   }
 
@@ -157,13 +158,25 @@ export class Flasher {
       if (staged) {
         this.replaceStaged(fresh, { Version: src.info.version, ImageDigest: digest, Component: src.filename });
         const m = vendorMessage('FirmwareStaged', fresh.Name, src.info.version);
-        this.d.logs.write('IML', m, inventoryUri(fresh));
+        this.d.logs.write('IML', m, this.d.inventory.uri(fresh));
         messages.push(m);
-        outcomes.push({ uri: inventoryUri(fresh), name: fresh.Name, from: fresh.Version, to: src.info.version, activation: 'Staged' });
+        outcomes.push({
+          uri: this.d.inventory.uri(fresh),
+          name: fresh.Name,
+          from: fresh.Version,
+          to: src.info.version,
+          activation: 'Staged',
+        });
         continue;
       }
       messages.push(this.activate(fresh, src.info.version, digest));
-      outcomes.push({ uri: inventoryUri(fresh), name: fresh.Name, from: fresh.Version, to: src.info.version, activation: 'Applied' });
+      outcomes.push({
+        uri: this.d.inventory.uri(fresh),
+        name: fresh.Name,
+        from: fresh.Version,
+        to: src.info.version,
+        activation: 'Applied',
+      });
       if (!immediate && src.info.activation === 'AfterControllerReset') controllerReset = true;
     }
     return { outcomes, controllerReset, messages };
@@ -184,8 +197,14 @@ export class Flasher {
       resets.add(at);
       this.replaceStaged(fresh, { Version: src.info.version, ImageDigest: digest, Component: src.filename, At: at, TaskId: task?.id });
       const key = at === 'ControllerReset' ? 'FirmwareStagedForControllerReset' : 'FirmwareStaged';
-      this.d.logs.write('IML', vendorMessage(key, fresh.Name, src.info.version), inventoryUri(fresh));
-      outcomes.push({ uri: inventoryUri(fresh), name: fresh.Name, from: fresh.Version, to: src.info.version, activation: 'Staged' });
+      this.d.logs.write('IML', vendorMessage(key, fresh.Name, src.info.version), this.d.inventory.uri(fresh));
+      outcomes.push({
+        uri: this.d.inventory.uri(fresh),
+        name: fresh.Name,
+        from: fresh.Version,
+        to: src.info.version,
+        activation: 'Staged',
+      });
     }
     const messages = [...resets].map((at) =>
       baseMessage(
@@ -225,10 +244,10 @@ export class Flasher {
     // Flashed over an OnTargetReset image that was still staged: that update will not happen.
     if (!staged) this.releaseTask(dropped?.TaskId, 'cancel');
     const m = vendorMessage('FirmwareUpdated', item.Name, item.Version, version);
-    this.d.logs.write('IML', m, inventoryUri(item));
-    this.d.events.publish(resourceEvent('ResourceChanged'), inventoryUri(item), 'ResourceUpdated');
+    this.d.logs.write('IML', m, this.d.inventory.uri(item));
+    this.d.events.publish(resourceEvent('ResourceChanged'), this.d.inventory.uri(item), 'ResourceUpdated');
     // What a listener filtering on the vendor's resource events looks for.
-    this.d.events.publish(vendorResourceEvent('FirmwareFlashed', item.Name, version), inventoryUri(item), 'ResourceUpdated');
+    this.d.events.publish(vendorResourceEvent('FirmwareFlashed', item.Name, version), this.d.inventory.uri(item), 'ResourceUpdated');
     return m;
   }
 

@@ -9,7 +9,7 @@ import type { DocumentStore } from '../../store/documents.js';
 import { Downloader } from './download.js';
 import { Flasher, type FlasherDeps } from './flasher.js';
 import { IntegrityScanner } from './integrity.js';
-import { Inventory } from './inventory.js';
+import { Inventory, type InventoryUris } from './inventory.js';
 import { ComponentRepository } from './repository.js';
 import { VendorSigningKey } from './signing.js';
 import { UpdateStatus } from './update-state.js';
@@ -41,13 +41,14 @@ export interface FirmwareDeps {
   logs: Logs;
   events: EventBus;
   log: Logger;
+  uris: InventoryUris;
   /** Where OnTargetReset updates keep their tasks, and the resets they wait for. */
   tasks: FlasherDeps['tasks'];
   resetActions: FlasherDeps['resetActions'];
 }
 
 export function createFirmwareServices(d: FirmwareDeps): FirmwareServices {
-  const inventory = new Inventory(d.store, d.factoryVersions);
+  const inventory = new Inventory(d.store, d.uris, d.factoryVersions);
   const status = new UpdateStatus(d.store);
   const flasher = new Flasher({
     inventory,

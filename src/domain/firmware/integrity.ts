@@ -12,7 +12,7 @@ import { vendorMessage } from '../../messages/errors.js';
 import type { Clock, TimerHandle } from '../../platform/clock.js';
 import type { DocumentStore } from '../../store/documents.js';
 import type { FlashSource, Flasher } from './flasher.js';
-import { inventoryUri, VERIFIED_CLASSES, type Inventory } from './inventory.js';
+import { VERIFIED_CLASSES, type Inventory } from './inventory.js';
 import type { UpdateStatus } from './update-state.js';
 
 export const SCAN_DURATION_MS = 60_000;
@@ -130,7 +130,7 @@ export class IntegrityScanner {
     const verified = this.inventory.list('firmware').filter((i) => (VERIFIED_CLASSES as readonly string[]).includes(i.DeviceClass ?? ''));
     for (const item of verified) {
       if (!item.Corrupted) continue;
-      const uri = inventoryUri(item);
+      const uri = this.inventory.uri(item);
       report.failed.push(uri);
       this.logs.write('IML', vendorMessage('FirmwareIntegrityFailure', item.Name, item.Version), uri);
       this.events.publish(resourceEvent('ResourceErrorsDetected', 'Version', 'FirmwareIntegrity'), uri, 'Alert');

@@ -23,6 +23,12 @@ export interface InventoryItem {
   ReleaseDate?: string;
 }
 
+/** Where inventory items are (lib/resource-uris.ts, handed in). */
+export interface InventoryUris {
+  firmwareInventory(id: string): string;
+  softwareInventory(id: string): string;
+}
+
 /** A staged image. */
 export interface PendingImage {
   Version: string;
@@ -93,7 +99,11 @@ export class Inventory {
   private readonly listeners: ((item: InventoryItem) => void)[] = [];
 
   /** `factoryVersions` (device class → version) replaces the factory versions of a new controller (a fleet manifest's). */
-  constructor(store: DocumentStore, factoryVersions: Readonly<Record<string, string>> = {}) {
+  constructor(
+    store: DocumentStore,
+    private readonly uris: InventoryUris,
+    factoryVersions: Readonly<Record<string, string>> = {},
+  ) {
     this.docs = { firmware: store.collection('firmware.inventory'), software: store.collection('software.inventory') };
     const missing = FACTORY.filter((f) => !this.docs[f.kind].has(f.Id));
     // A new controller's inventory in one commit.
@@ -132,10 +142,11 @@ export class Inventory {
   onChange(fn: (item: InventoryItem) => void): void {
     this.listeners.push(fn);
   }
-}
 
-export function inventoryUri(item: Pick<InventoryItem, 'kind' | 'Id'>): string {
-  return `/redfish/v1/UpdateService/${item.kind === 'firmware' ? 'FirmwareInventory' : 'SoftwareInventory'}/${item.Id}/`;
+  /** The item's URI, which logs, events and messages name. */
+  uri(item: Pick<InventoryItem, 'kind' | 'Id'>): string {
+    return item.kind === 'firmware' ? this.uris.firmwareInventory(item.Id) : this.uris.softwareInventory(item.Id);
+  }
 }
 
 /** Numeric comparison of dotted versions ("2.10" > "2.9"); non-numeric parts compare as text. */

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import type * as Yauzl from 'yauzl';
 import type * as Yazl from 'yazl';
 import { lazyRequire } from '../../lib/lazy-require.js';
-import { vendorError } from '../../messages/errors.js';
+import { Refusal, vendorRefusal } from '../../messages/refusal.js';
 import { sha256File, type VendorSigningKey } from './signing.js';
 
 const yauzl = lazyRequire<typeof Yauzl>('yauzl');
@@ -69,7 +69,7 @@ export interface BinHeader {
   Name: string;
 }
 
-const invalid = (file: string, why: string) => vendorError(400, 'FirmwareImageInvalid', file, why);
+const invalid = (file: string, why: string) => vendorRefusal('FirmwareImageInvalid', file, why);
 
 /** A JSON object (not null, an array or a scalar). */
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -179,7 +179,7 @@ async function inspectFwpkg(path: string, filename: string): Promise<PackageInfo
     if (!isObject(p)) throw invalid(filename, 'payload.json must be a JSON object');
     return checkPayload(p, filename, new Set(entries.keys()));
   } catch (e) {
-    if (e instanceof Error && e.name === 'RedfishError') throw e;
+    if (e instanceof Refusal) throw e;
     throw invalid(filename, `the zip archive is damaged (${(e as Error).message})`);
   } finally {
     zip.close();

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, statfsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { vendorError } from '../../messages/errors.js';
+import { vendorRefusal } from '../../messages/refusal.js';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
 import type { FlashSource } from './flasher.js';
 import { inspectPackage, type Criticality, type ComponentType, type PackageInfo } from './package.js';
@@ -192,13 +192,13 @@ export class ComponentRepository {
     const old = this.get(filename)?.SizeBytes ?? 0;
     const mine = reservedKey ? (this.reserved.get(reservedKey) ?? 0) : 0;
     const free = this.freeBytes() + old + mine;
-    if (bytes > free) throw vendorError(413, 'RepositoryInsufficientSpace', bytes, free);
+    if (bytes > free) throw vendorRefusal('RepositoryInsufficientSpace', bytes, free);
   }
 
   /** Throws ComponentLocked when a component of that name exists and is locked. */
   checkReplaceable(filename: string): void {
     const c = this.get(filename);
-    if (c && c.LockedBy.length) throw vendorError(409, 'ComponentLocked', filename, c.LockedBy.join(', '));
+    if (c && c.LockedBy.length) throw vendorRefusal('ComponentLocked', filename, c.LockedBy.join(', '));
   }
 
   /** Move a verified file into the repository, replacing an unlocked one of the same name. */
@@ -264,7 +264,7 @@ export class ComponentRepository {
 
   private require(filename: string): ComponentRecord {
     const c = this.get(filename);
-    if (!c) throw vendorError(404, 'ComponentNotFound', filename);
+    if (!c) throw vendorRefusal('ComponentNotFound', filename);
     return c;
   }
 

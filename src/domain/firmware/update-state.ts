@@ -2,14 +2,14 @@
 // Idle → Uploading → Verifying → Writing → (Updating) → Complete, or Error
 // with a result message. While an operation runs or an integrity scan
 // runs, new uploads and installs are refused with UpdateServiceBusy (503).
-import { RedfishError, vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { Refusal, vendorRefusal } from '../../messages/refusal.js';
 import type { DocumentStore } from '../../store/documents.js';
 
 export const UPDATE_STATES = ['Idle', 'Uploading', 'Verifying', 'Writing', 'Updating', 'Complete', 'Error'] as const;
 export type UpdateState = (typeof UPDATE_STATES)[number];
 
 const ACTIVE: ReadonlySet<UpdateState> = new Set(['Uploading', 'Verifying', 'Writing', 'Updating']);
-export const BUSY_RETRY_AFTER_SECONDS = 30;
 
 interface Persisted {
   state: UpdateState;
@@ -75,7 +75,7 @@ export class UpdateStatus {
   /** Throws UpdateServiceBusy when an operation or a scan is running. */
   assertIdle(): void {
     const why = this.busyReason();
-    if (why) throw busyError(why);
+    if (why) throw vendorRefusal('UpdateServiceBusy', why);
   }
 
   /** Start an operation in `first` (Uploading or Updating); throws when busy. */
@@ -98,8 +98,7 @@ export class UpdateStatus {
         if (!done) this.write({ ...this.setting.get(), state });
       },
       complete: (result) => finish('Complete', result),
-      fail: (e) =>
-        finish('Error', e instanceof RedfishError ? e.infos[0] : vendorMessage('UpdateFailed', String((e as Error)?.message ?? e))),
+      fail: (e) => finish('Error', e instanceof Refusal ? e.infos[0] : vendorMessage('UpdateFailed', String((e as Error)?.message ?? e))),
       get done() {
         return done;
       },
@@ -110,9 +109,4 @@ export class UpdateStatus {
     this.setting.set(p);
     for (const fn of this.listeners) fn(p.state);
   }
-}
-
-export function busyError(why: string): RedfishError {
-  const e = vendorError(503, 'UpdateServiceBusy', why);
-  return new RedfishError(503, e.infos, { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });
 }

@@ -1,7 +1,7 @@
 // Verifying a received file: what it is (package format) and that the vendor
 // signed it. Raw images carry their own signature; component packages need
 // the detached compsig.
-import { vendorError } from '../../messages/errors.js';
+import { vendorRefusal } from '../../messages/refusal.js';
 import { checkEmbeddedSignature, inspectPackage, type PackageInfo } from './package.js';
 import { checkCompsig, type VendorSigningKey } from './signing.js';
 
@@ -16,11 +16,11 @@ export async function verifyImage(
   const info = await inspectPackage(path, filename);
   if (compsig !== undefined) {
     const why = checkCompsig(key, compsig, sha256);
-    if (why) throw vendorError(400, 'ComponentSignatureInvalid', filename, why);
+    if (why) throw vendorRefusal('ComponentSignatureInvalid', filename, why);
   } else if (info.kind !== 'bin') {
-    throw vendorError(400, 'ComponentSignatureMissing', filename);
+    throw vendorRefusal('ComponentSignatureMissing', filename);
   }
   const embedded = await checkEmbeddedSignature(path, info, key);
-  if (embedded) throw vendorError(400, 'ComponentSignatureInvalid', filename, embedded);
+  if (embedded) throw vendorRefusal('ComponentSignatureInvalid', filename, embedded);
   return info;
 }

@@ -1,7 +1,7 @@
 // The installed license: verified on installation, kept in the store, and
 // counted only while it has not expired on the controller clock.
 import type { KeyObject } from 'node:crypto';
-import { vendorError } from '../../messages/errors.js';
+import { vendorRefusal } from '../../messages/refusal.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import type { Clock, TimerHandle } from '../../platform/clock.js';
 import type { DocumentStore } from '../../store/documents.js';
@@ -64,11 +64,11 @@ export class InstalledLicense implements LicenseState {
     try {
       payload = verifyLicenseKey(this.publicKey, key);
     } catch (e) {
-      if (e instanceof LicenseKeyError) throw vendorError(400, 'LicenseKeyInvalid', e.message);
+      if (e instanceof LicenseKeyError) throw vendorRefusal('LicenseKeyInvalid', e.message);
       throw e;
     }
     if (payload.expires && Date.parse(payload.expires) <= this.clock.now()) {
-      throw vendorError(400, 'LicenseKeyExpired', payload.expires);
+      throw vendorRefusal('LicenseKeyExpired', payload.expires);
     }
     const replaced = this.installed();
     const record: LicenseRecord = { Id: LICENSE_ID, key: key.trim(), payload, installedAt: this.clock.now() };

@@ -1,6 +1,6 @@
 // License tiers and which feature needs which. The licensing area owns key
 // verification and installation; others only ask requireFeature().
-import { vendorError } from '../../messages/errors.js';
+import { vendorRefusal } from '../../messages/refusal.js';
 
 export const LICENSE_TIERS = ['None', 'Standard', 'Advanced', 'PremiumSecurity'] as const;
 export type LicenseTier = (typeof LICENSE_TIERS)[number];
@@ -25,5 +25,5 @@ export interface LicenseState {
 export function requireFeature(licenseTier: LicenseState, feature: LicensedFeature): void {
   const need = FEATURE_TIER[feature];
   const have = licenseTier.tier();
-  if (!tierAtLeast(have, need)) throw vendorError(403, 'FeatureRequiresLicense', feature, need, have);
+  if (!tierAtLeast(have, need)) throw vendorRefusal('FeatureRequiresLicense', feature, need, have);
 }

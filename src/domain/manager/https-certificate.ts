@@ -4,7 +4,7 @@
 // resource and the standard CertificateService use this.
 import type { X509Certificate } from 'node:crypto';
 import { isWellFormedUnicode, toWellFormedUnicode } from '../../lib/unicode.js';
-import { baseError, vendorError } from '../../messages/errors.js';
+import { baseRefusal, vendorRefusal } from '../../messages/refusal.js';
 import type { Clock } from '../../platform/clock.js';
 import { issueNative } from '../../platform/x509.js';
 import {
@@ -77,7 +77,7 @@ export class HttpsCertificate {
     for (const [field, value] of Object.entries(subject) as [keyof CsrSubject, unknown][]) {
       if (typeof value === 'string' && !isWellFormedUnicode(value)) {
         const parameter = action.parameters?.[field] ?? field;
-        throw baseError('ActionParameterValueFormatError', toWellFormedUnicode(value), parameter, action.name).about(parameter);
+        throw baseRefusal('ActionParameterValueFormatError', toWellFormedUnicode(value), parameter, action.name).about(parameter);
       }
     }
     const csr = await generateCsr(subject, dnsNames, ipAddresses);
@@ -95,19 +95,19 @@ export class HttpsCertificate {
     const certs = this.parse(keyBlock ? text.replace(PRIVATE_KEY, '') : text, property);
     const leaf = certs[0] as X509Certificate;
     const weakKey = keyPolicyProblem(leaf);
-    if (weakKey) throw vendorError(400, 'CertificateInvalid', property, weakKey).about(property);
+    if (weakKey) throw vendorRefusal('CertificateInvalid', property, weakKey).about(property);
     const csr = this.pending.peek();
     const keyPem = (keyBlock ?? csr?.keyPem)?.trim();
-    if (!keyPem) throw vendorError(400, 'CertificateSigningRequestMissing').about(property);
+    if (!keyPem) throw vendorRefusal('CertificateSigningRequestMissing').about(property);
     let matches: boolean;
     try {
       matches = certificateMatchesKey(leaf, keyPem);
     } catch {
-      throw vendorError(400, 'CertificateInvalid', property, 'its private key cannot be read').about(property);
+      throw vendorRefusal('CertificateInvalid', property, 'its private key cannot be read').about(property);
     }
-    if (!matches) throw vendorError(400, 'CertificateKeyMismatch').about(property);
+    if (!matches) throw vendorRefusal('CertificateKeyMismatch').about(property);
     if (!validAt(leaf, this.clock.now())) {
-      throw vendorError(400, 'CertificateInvalid', property, `it is outside its validity (${leaf.validFrom} to ${leaf.validTo})`).about(
+      throw vendorRefusal('CertificateInvalid', property, `it is outside its validity (${leaf.validFrom} to ${leaf.validTo})`).about(
         property,
       );
     }
@@ -137,7 +137,7 @@ export class HttpsCertificate {
     try {
       return parseCertificates(text);
     } catch (e) {
-      if (e instanceof CertificateError) throw vendorError(400, 'CertificateInvalid', property, e.message).about(property);
+      if (e instanceof CertificateError) throw vendorRefusal('CertificateInvalid', property, e.message).about(property);
       throw e;
     }
   }

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { ipv4ToInt, isSubnetMask } from '../../lib/network-names.js';
-import { RedfishError, baseError, type ExtendedInfo } from '../../messages/errors.js';
+import { type ExtendedInfo } from '../../messages/errors.js';
+import { Refusal, baseRefusal } from '../../messages/refusal.js';
 import type { DocumentStore } from '../../store/documents.js';
 
 // -- the dedicated management NIC ----------------------------------------------
@@ -90,21 +91,21 @@ export function changeManagerNic(current: ManagerNicSettings, change: ManagerNic
     next.IPv4StaticAddresses = [];
     change.IPv4StaticAddresses.forEach((a, i) => {
       const at = `IPv4StaticAddresses/${i}`;
-      if (a.Address === undefined) return problems.push(...baseError('PropertyMissing', `${at}/Address`).about(`${at}/Address`).infos);
+      if (a.Address === undefined) return problems.push(...baseRefusal('PropertyMissing', `${at}/Address`).about(`${at}/Address`).infos);
       if (a.SubnetMask === undefined)
-        return problems.push(...baseError('PropertyMissing', `${at}/SubnetMask`).about(`${at}/SubnetMask`).infos);
+        return problems.push(...baseRefusal('PropertyMissing', `${at}/SubnetMask`).about(`${at}/SubnetMask`).infos);
       const gateway = a.Gateway ?? null;
       const before = problems.length;
       if (isIP(a.Address) !== 4)
-        problems.push(...baseError('PropertyValueFormatError', a.Address, `${at}/Address`).about(`${at}/Address`).infos);
+        problems.push(...baseRefusal('PropertyValueFormatError', a.Address, `${at}/Address`).about(`${at}/Address`).infos);
       if (!isSubnetMask(a.SubnetMask))
-        problems.push(...baseError('PropertyValueFormatError', a.SubnetMask, `${at}/SubnetMask`).about(`${at}/SubnetMask`).infos);
+        problems.push(...baseRefusal('PropertyValueFormatError', a.SubnetMask, `${at}/SubnetMask`).about(`${at}/SubnetMask`).infos);
       if (gateway !== null && isIP(gateway) !== 4)
-        problems.push(...baseError('PropertyValueFormatError', gateway, `${at}/Gateway`).about(`${at}/Gateway`).infos);
+        problems.push(...baseRefusal('PropertyValueFormatError', gateway, `${at}/Gateway`).about(`${at}/Gateway`).infos);
       if (problems.length === before && gateway !== null) {
         const mask = ipv4ToInt(a.SubnetMask);
         if (((ipv4ToInt(a.Address) ^ ipv4ToInt(gateway)) & mask) >>> 0 !== 0) {
-          problems.push(...baseError('PropertyValueConflict', `${at}/Gateway`, `${at}/Address`).about(`${at}/Gateway`).infos);
+          problems.push(...baseRefusal('PropertyValueConflict', `${at}/Gateway`, `${at}/Address`).about(`${at}/Gateway`).infos);
         }
       }
       next.IPv4StaticAddresses.push({ Address: a.Address, SubnetMask: a.SubnetMask, Gateway: gateway });
@@ -112,8 +113,9 @@ export function changeManagerNic(current: ManagerNicSettings, change: ManagerNic
     });
     if (next.IPv4StaticAddresses.length > MAX_IPV4_STATIC_ADDRESSES) {
       problems.push(
-        ...baseError('PropertyValueOutOfRange', String(next.IPv4StaticAddresses.length), 'IPv4StaticAddresses').about('IPv4StaticAddresses')
-          .infos,
+        ...baseRefusal('PropertyValueOutOfRange', String(next.IPv4StaticAddresses.length), 'IPv4StaticAddresses').about(
+          'IPv4StaticAddresses',
+        ).infos,
       );
     }
   }
@@ -121,18 +123,18 @@ export function changeManagerNic(current: ManagerNicSettings, change: ManagerNic
     const servers = change.StaticNameServers.filter((s) => s.trim() !== '');
     const bad = servers.find((s) => isIP(s) === 0);
     if (bad !== undefined)
-      problems.push(...baseError('PropertyValueFormatError', bad, 'StaticNameServers').about('StaticNameServers').infos);
+      problems.push(...baseRefusal('PropertyValueFormatError', bad, 'StaticNameServers').about('StaticNameServers').infos);
     else if (servers.length > MAX_STATIC_NAME_SERVERS) {
       problems.push(
-        ...baseError('PropertyValueOutOfRange', JSON.stringify(change.StaticNameServers), 'StaticNameServers').about('StaticNameServers')
+        ...baseRefusal('PropertyValueOutOfRange', JSON.stringify(change.StaticNameServers), 'StaticNameServers').about('StaticNameServers')
           .infos,
       );
     } else next.StaticNameServers = servers;
   }
   if (!next.DHCPv4.DHCPEnabled && next.IPv4StaticAddresses.length === 0 && !problems.length) {
-    problems.push(...baseError('PropertyValueConflict', 'DHCPv4/DHCPEnabled', 'IPv4StaticAddresses').about('DHCPv4/DHCPEnabled').infos);
+    problems.push(...baseRefusal('PropertyValueConflict', 'DHCPv4/DHCPEnabled', 'IPv4StaticAddresses').about('DHCPv4/DHCPEnabled').infos);
   }
-  if (problems.length) throw new RedfishError(400, problems);
+  if (problems.length) throw new Refusal(problems);
   return next;
 }
 

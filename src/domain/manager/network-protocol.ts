@@ -3,7 +3,8 @@
 // certificate login needs to know whether a time source is configured.
 import { isIP } from 'node:net';
 import { isHostName } from '../../lib/network-names.js';
-import { RedfishError, baseError, type ExtendedInfo } from '../../messages/errors.js';
+import { type ExtendedInfo } from '../../messages/errors.js';
+import { Refusal, baseRefusal } from '../../messages/refusal.js';
 import type { DocumentStore } from '../../store/documents.js';
 
 export const NETWORK_PROTOCOL_SETTING = 'manager.networkProtocol';
@@ -85,14 +86,14 @@ export function changeNetworkProtocol(
   const next: NetworkProtocolSettings = { HostName: current.HostName, NTP: { ...current.NTP }, SSDP: { ...current.SSDP } };
   const changed: [string, string][] = [];
   const problems: ExtendedInfo[] = [];
-  const refuse = (e: RedfishError) => problems.push(...e.infos);
+  const refuse = (e: Refusal) => problems.push(...e.infos);
 
   if (change.HostName !== undefined) {
     if (isHostName(change.HostName)) {
       next.HostName = change.HostName;
       changed.push(['HostName', change.HostName]);
     } else {
-      refuse(baseError('PropertyValueFormatError', change.HostName, 'HostName').about('HostName'));
+      refuse(baseRefusal('PropertyValueFormatError', change.HostName, 'HostName').about('HostName'));
     }
   }
   if (change.NTP?.ProtocolEnabled !== undefined) {
@@ -103,9 +104,9 @@ export function changeNetworkProtocol(
     const servers = change.NTP.NTPServers.filter((x) => x.trim() !== '');
     const bad = servers.find((x) => !isServerAddress(x));
     if (bad !== undefined) {
-      refuse(baseError('PropertyValueFormatError', bad, 'NTP/NTPServers').about('NTP/NTPServers'));
+      refuse(baseRefusal('PropertyValueFormatError', bad, 'NTP/NTPServers').about('NTP/NTPServers'));
     } else if (servers.length > MAX_NTP_SERVERS) {
-      refuse(baseError('PropertyValueOutOfRange', JSON.stringify(change.NTP.NTPServers), 'NTP/NTPServers').about('NTP/NTPServers'));
+      refuse(baseRefusal('PropertyValueOutOfRange', JSON.stringify(change.NTP.NTPServers), 'NTP/NTPServers').about('NTP/NTPServers'));
     } else {
       next.NTP.NTPServers = servers;
       changed.push(['NTP/NTPServers', servers.join(', ')]);
@@ -113,14 +114,14 @@ export function changeNetworkProtocol(
   }
   if (change.SSDP) {
     if (!facts.ssdpOffered) {
-      refuse(baseError('PropertyNotWritable', 'SSDP').about('SSDP'));
+      refuse(baseRefusal('PropertyNotWritable', 'SSDP').about('SSDP'));
     } else {
       for (const key of SSDP_KEYS) {
         if (set(next.SSDP, key, change.SSDP[key])) changed.push([`SSDP/${key}`, String(next.SSDP[key])]);
       }
     }
   }
-  if (!changed.length && (problems.length || facts.refused.length)) throw new RedfishError(400, [...facts.refused, ...problems]);
+  if (!changed.length && (problems.length || facts.refused.length)) throw new Refusal([...facts.refused, ...problems]);
   return { settings: next, changed, problems };
 }
 

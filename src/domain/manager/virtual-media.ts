@@ -12,7 +12,8 @@ import type { EventBus } from '../events/bus.js';
 import type { Downloader } from '../firmware/download.js';
 import type { Logs } from './logs.js';
 import { basicAuthorization } from '../../lib/uri-credentials.js';
-import { baseError, RedfishError, vendorMessage } from '../../messages/errors.js';
+import { vendorMessage } from '../../messages/errors.js';
+import { baseRefusal } from '../../messages/refusal.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
 
@@ -67,8 +68,8 @@ export interface VirtualMediaDeps {
   maxBytes: number;
   logs: Logs;
   events: EventBus;
-  /** The manager's URI, with its trailing slash. */
-  managerUri: string;
+  /** Where the manager's resources are (lib/resource-uris.ts, handed in). */
+  uris: { manager(...segments: string[]): string };
 }
 
 /** The name an image goes by: the last segment of its path (the host when it has none). */
@@ -103,13 +104,13 @@ export class VirtualMedia implements RemovableMedia {
   }
 
   uri(id: string): string {
-    return `${this.d.managerUri}VirtualMedia/${encodeURIComponent(id)}/`;
+    return this.d.uris.manager('VirtualMedia', id);
   }
 
   /**
    * Read the image through, then connect it (replacing what the device held,
-   * which stays if the read fails). Errors: 409 while another insert or an
-   * eject of the device runs; 400 ImageDownloadFailed with the reason.
+   * which stays if the read fails). Refused with ResourceInUse while another
+   * insert or an eject of the device runs, ImageDownloadFailed with the reason.
    */
   async insert(id: string, req: InsertRequest, by: string): Promise<MediaRecord> {
     this.claim(id);
@@ -117,10 +118,7 @@ export class VirtualMedia implements RemovableMedia {
       const headers: Record<string, string> = {};
       if (req.userName !== undefined) headers.authorization = basicAuthorization(req.userName, req.password ?? '');
       const image = req.image.href;
-      const read = await this.d.downloader.read(image, { head: true, headers, maxBytes: this.d.maxBytes }).catch((e: unknown) => {
-        // The image the client named cannot be used: its request was wrong, not this service.
-        throw e instanceof RedfishError ? new RedfishError(400, e.infos) : e;
-      });
+      const read = await this.d.downloader.read(image, { head: true, headers, maxBytes: this.d.maxBytes });
       const record: MediaRecord = {
         Image: image,
         ImageName: imageNameOf(req.image),
@@ -189,7 +187,7 @@ export class VirtualMedia implements RemovableMedia {
   }
 
   private claim(id: string): void {
-    if (this.loading.has(id)) throw baseError('ResourceInUse');
+    if (this.loading.has(id)) throw baseRefusal('ResourceInUse');
     this.loading.add(id);
   }
 }

@@ -12,7 +12,7 @@
 // - The same certificate (by SHA-256 fingerprint) or hash twice in one database
 //   is a 400 (the vendor message first, then Base ResourceAlreadyExists): the
 //   issue asks for 400, as bmcweb answers; across databases it is allowed.
-import { baseError, combinedError, vendorError, type RedfishError } from '../../messages/errors.js';
+import { baseRefusal, refusals, vendorRefusal, type Refusal } from '../../messages/refusal.js';
 import { parsePemCertificate, PemError, type CertificateInfo } from '../../platform/certificate-info.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
@@ -112,7 +112,7 @@ export class SecureBoot {
   /** PATCH SecureBootEnable: stored now, applied at the next boot. */
   setEnable(enable: boolean): ChangeSet {
     const s = this.state.get();
-    if (enable && this.mode() === 'SetupMode') throw vendorError(400, 'SecureBootPlatformKeyRequired');
+    if (enable && this.mode() === 'SetupMode') throw vendorRefusal('SecureBootPlatformKeyRequired');
     if (s.enable === enable) return { databases: [], secureBoot: false };
     this.state.set({ ...s, enable });
     return { databases: [], secureBoot: true };
@@ -151,9 +151,9 @@ export class SecureBoot {
       info = parsePemCertificate(pem);
     } catch (e) {
       if (!(e instanceof PemError)) throw e;
-      throw combinedError([
-        baseError('PropertyValueFormatError', abbreviate(pem), 'CertificateString').about('CertificateString'),
-        vendorError(400, 'CertificateInvalid', 'CertificateString', e.message).about('CertificateString'),
+      throw refusals([
+        baseRefusal('PropertyValueFormatError', abbreviate(pem), 'CertificateString').about('CertificateString'),
+        vendorRefusal('CertificateInvalid', 'CertificateString', e.message).about('CertificateString'),
       ]);
     }
     const col = this.col(this.certs, db.id);
@@ -161,10 +161,7 @@ export class SecureBoot {
       throw duplicate(db.id, 'Certificate', 'Fingerprint', info.fingerprint);
     }
     if (db.maxCertificates !== undefined && col.count() >= db.maxCertificates) {
-      throw combinedError([
-        baseError('CreateLimitReachedForResource'),
-        vendorError(400, 'SecureBootDatabaseLimit', db.id, db.maxCertificates),
-      ]);
+      throw refusals([baseRefusal('CreateLimitReachedForResource'), vendorRefusal('SecureBootDatabaseLimit', db.id, db.maxCertificates)]);
     }
     const record: CertificateRecord = { Id: '', info, owner: owner ?? this.opts.enrollOwner };
     this.store.transaction(() => {
@@ -177,9 +174,9 @@ export class SecureBoot {
   /** Add a SHA-256 hash to db, dbx, dbt or dbr. */
   addSignature(db: DatabaseInfo, hash: string, owner?: string): SignatureRecord {
     writable(db);
-    if (!db.signatures) throw vendorError(400, 'SecureBootSignaturesNotAccepted', db.id);
+    if (!db.signatures) throw vendorRefusal('SecureBootSignaturesNotAccepted', db.id);
     if (!/^[0-9A-Fa-f]{64}$/.test(hash)) {
-      throw baseError('PropertyValueFormatError', hash, 'SignatureString').about('SignatureString');
+      throw baseRefusal('PropertyValueFormatError', hash, 'SignatureString').about('SignatureString');
     }
     const upper = hash.toUpperCase();
     const col = this.col(this.sigs, db.id);
@@ -301,13 +298,13 @@ export class SecureBoot {
 }
 
 function writable(db: DatabaseInfo): void {
-  if (!db.writable) throw vendorError(400, 'SecureBootDatabaseReadOnly', db.id);
+  if (!db.writable) throw vendorRefusal('SecureBootDatabaseReadOnly', db.id);
 }
 
-function duplicate(db: DatabaseId, kind: string, property: string, value: string): RedfishError {
-  return combinedError([
-    vendorError(400, 'SecureBootEntryExists', db),
-    baseError('ResourceAlreadyExists', kind, property, value).about(property),
+function duplicate(db: DatabaseId, kind: string, property: string, value: string): Refusal {
+  return refusals([
+    vendorRefusal('SecureBootEntryExists', db),
+    baseRefusal('ResourceAlreadyExists', kind, property, value).about(property),
   ]);
 }
 

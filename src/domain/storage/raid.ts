@@ -1,6 +1,6 @@
 // RAID layouts as an array controller checks them: how many drives each level
 // takes, what the drives must have in common, and the usable capacity.
-import { baseError, combinedError, type RedfishError } from '../../messages/errors.js';
+import { baseRefusal, refusals, type Refusal } from '../../messages/refusal.js';
 import { RAID_TYPES, type RaidType } from '../../platform/hardware/profile.js';
 
 export { RAID_TYPES, type RaidType };
@@ -93,15 +93,15 @@ export function faultTolerance(level: RaidType): number {
 /** The RAID level a create asks for: RAIDType, else the one VolumeType implies; both must agree. */
 export function requestedLevel(raidType: string | undefined, volumeType: string | undefined): RaidType {
   if (raidType !== undefined) {
-    if (!isRaidType(raidType)) throw baseError('PropertyValueNotInList', raidType, 'RAIDType').about('RAIDType');
+    if (!isRaidType(raidType)) throw baseRefusal('PropertyValueNotInList', raidType, 'RAIDType').about('RAIDType');
     if (volumeType !== undefined && volumeType !== VOLUME_TYPE_OF[raidType]) {
-      throw baseError('PropertyValueConflict', 'VolumeType', 'RAIDType').about('VolumeType');
+      throw baseRefusal('PropertyValueConflict', 'VolumeType', 'RAIDType').about('VolumeType');
     }
     return raidType;
   }
-  if (volumeType === undefined) throw baseError('PropertyMissing', 'RAIDType').about('RAIDType');
+  if (volumeType === undefined) throw baseRefusal('PropertyMissing', 'RAIDType').about('RAIDType');
   const implied = RAID_OF_VOLUME_TYPE[volumeType as VolumeType];
-  if (!implied) throw baseError('PropertyValueNotInList', volumeType, 'VolumeType').about('VolumeType');
+  if (!implied) throw baseRefusal('PropertyValueNotInList', volumeType, 'VolumeType').about('VolumeType');
   return implied;
 }
 
@@ -115,29 +115,29 @@ function isRaidType(v: string): v is RaidType {
  * fits, else the whole. Every problem is reported, each about its property.
  */
 export function planVolume(level: RaidType, supported: readonly string[], drives: readonly RaidDrive[], requestedBytes?: number): number {
-  if (!supported.includes(level)) throw baseError('PropertyValueNotInList', level, 'RAIDType').about('RAIDType');
-  const errors: RedfishError[] = [];
+  if (!supported.includes(level)) throw baseRefusal('PropertyValueNotInList', level, 'RAIDType').about('RAIDType');
+  const errors: Refusal[] = [];
   const l = LEVELS[level];
   const n = drives.length;
   if (n < l.min || (l.max !== undefined && n > l.max) || (l.multiple !== undefined && n % l.multiple !== 0)) {
-    errors.push(baseError('PropertyValueConflict', 'Links/Drives', 'RAIDType').about('Links/Drives'));
+    errors.push(baseRefusal('PropertyValueConflict', 'Links/Drives', 'RAIDType').about('Links/Drives'));
   }
   const first = drives[0];
   drives.forEach((d, i) => {
     if (!first || i === 0) return;
     // A controller builds an array of one kind: no SSDs with HDDs, no SAS with SATA.
     if (d.mediaType !== first.mediaType || d.protocol !== first.protocol) {
-      errors.push(baseError('PropertyValueConflict', `Links/Drives/${i}`, 'Links/Drives/0').about(`Links/Drives/${i}`));
+      errors.push(baseRefusal('PropertyValueConflict', `Links/Drives/${i}`, 'Links/Drives/0').about(`Links/Drives/${i}`));
     }
   });
-  if (errors.length) throw combinedError(errors);
+  if (errors.length) throw refusals(errors);
   const whole = raidCapacity(
     level,
     drives.map((d) => d.capacityBytes),
   );
   if (requestedBytes === undefined) return whole;
   if (requestedBytes <= 0 || requestedBytes > whole) {
-    throw baseError('PropertyValueOutOfRange', String(requestedBytes), 'CapacityBytes').about('CapacityBytes');
+    throw baseRefusal('PropertyValueOutOfRange', String(requestedBytes), 'CapacityBytes').about('CapacityBytes');
   }
   return requestedBytes;
 }

@@ -3,8 +3,8 @@
 // secure erase. Volume changes are kept pending in the controller's
 // configuration and applied when the server next runs POST, as a Smart
 // Array-class controller does; each pending change is tracked by a task.
-import { baseError, baseMessage, combinedError, vendorMessage } from '../../messages/errors.js';
-import { RedfishError } from '../../messages/messages.js';
+import { baseMessage, vendorMessage } from '../../messages/errors.js';
+import { Refusal, baseRefusal, refusals, vendorRefusal } from '../../messages/refusal.js';
 import type { Clock, TimerHandle } from '../../platform/clock.js';
 import { componentKey, type ComponentStatus, type Health, type HealthRegistry } from '../../platform/hardware/health.js';
 import type { Hardware, ResolvedController } from '../../platform/hardware/identity.js';
@@ -170,23 +170,23 @@ export class StorageControllers {
   /** Checks the layout and stores the volume as pending; its task completes when POST applies it. */
   createVolume(storageId: string, req: VolumeRequest, payload: TaskRecord['Payload']): { volume: VolumeRecord; task: TaskRecord } {
     const ctrl = this.controller(storageId);
-    if (!ctrl) throw baseError('ResourceMissingAtURI', storageId);
-    if (req.encrypted === true) throw baseError('PropertyValueIncorrect', 'Encrypted', 'true').about('Encrypted');
+    if (!ctrl) throw baseRefusal('ResourceMissingAtURI', storageId);
+    if (req.encrypted === true) throw baseRefusal('PropertyValueIncorrect', 'Encrypted', 'true').about('Encrypted');
     const level = requestedLevel(req.raidType, req.volumeType);
-    if (req.drives.length === 0) throw baseError('PropertyMissing', 'Links/Drives').about('Links/Drives');
-    const problems: RedfishError[] = [];
+    if (req.drives.length === 0) throw baseRefusal('PropertyMissing', 'Links/Drives').about('Links/Drives');
+    const problems: Refusal[] = [];
     const seen = new Set<string>();
     const drives = req.drives.map((ref, i) => {
       const d = this.drive(storageId, ref.id);
       if (!d) throw new Error(`drive ${ref.id} not resolved`);
       const path = `Links/Drives/${i}`;
-      if (seen.has(ref.id)) problems.push(baseError('PropertyValueIncorrect', path, ref.uri).about(path));
+      if (seen.has(ref.id)) problems.push(baseRefusal('PropertyValueIncorrect', path, ref.uri).about(path));
       seen.add(ref.id);
       const busy = this.busyReason(storageId, ref.id);
       if (busy) problems.push(driveInUse(ref.uri, busy).about(path));
       return { uri: ref.uri, capacityBytes: d.capacityBytes, mediaType: d.media, protocol: d.protocol };
     });
-    if (problems.length) throw combinedError(problems);
+    if (problems.length) throw refusals(problems);
     const capacityBytes = planVolume(level, ctrl.raidTypes, drives, req.capacityBytes);
     const id = this.nextVolumeId(storageId);
     const volume: VolumeRecord = {
@@ -211,13 +211,13 @@ export class StorageControllers {
    */
   deleteVolume(storageId: string, id: string, payload: TaskRecord['Payload']): TaskRecord | undefined {
     const v = this.volume(storageId, id);
-    if (!v) throw baseError('ResourceMissingAtURI', id);
+    if (!v) throw baseRefusal('ResourceMissingAtURI', id);
     if (v.state === 'PendingCreate') {
       this.volumes.delete(docId(storageId, id));
       this.finishPending(v, 'cancelled');
       return undefined;
     }
-    if (v.state === 'PendingDelete') throw baseError('ResourceInUse');
+    if (v.state === 'PendingDelete') throw baseRefusal('ResourceInUse');
     const task = this.pendingTask(`Delete volume ${id}`, payload, v);
     this.volumes.put(docId(storageId, id), { ...v, state: 'PendingDelete', taskId: task.Id });
     return task;
@@ -295,7 +295,7 @@ export class StorageControllers {
             capacityBytes = planVolume(spec.raidType, c.raidTypes, drives);
           } catch (e) {
             // A layout the controller would refuse stops the start, naming the profile's volume.
-            const why = e instanceof RedfishError ? e.infos.map((m) => m.Message).join(' ') : String(e);
+            const why = e instanceof Refusal ? e.infos.map((m) => m.Message).join(' ') : String(e);
             throw new Error(
               `hardware profile: storage ${c.id}, volume ${spec.name} (${spec.raidType} over ${spec.drives.length} drives): ${why}`,
               { cause: e },
@@ -363,12 +363,12 @@ export class StorageControllers {
     payload: TaskRecord['Payload'],
   ): TaskRecord {
     const d = this.drive(storageId, driveId);
-    if (!d) throw baseError('ResourceMissingAtURI', driveId);
+    if (!d) throw baseRefusal('ResourceMissingAtURI', driveId);
     const key = driveKey(storageId, driveId);
     const allowed = this.sanitizationTypes(d);
     const kind: SanitizationType = type ?? allowed[0] ?? 'Overwrite';
-    if (!allowed.includes(kind)) throw baseError('ActionParameterValueNotInList', kind, 'SanitizationType', 'Drive.SecureErase');
-    if (passes !== undefined && kind !== 'Overwrite') throw baseError('ActionParameterValueConflict', 'OverwritePasses', String(passes));
+    if (!allowed.includes(kind)) throw baseRefusal('ActionParameterValueNotInList', kind, 'SanitizationType', 'Drive.SecureErase');
+    if (passes !== undefined && kind !== 'Overwrite') throw baseRefusal('ActionParameterValueConflict', 'OverwritePasses', String(passes));
     const busy = this.busyReason(storageId, driveId);
     if (busy) throw driveInUse(driveUri, busy);
     const durationMs = eraseDuration(d, kind, passes ?? 1);
@@ -395,9 +395,9 @@ export class StorageControllers {
   }
 }
 
-/** 409: Base ResourceInUse (what clients test for) with the vendor message saying what holds the drive. */
-function driveInUse(driveUri: string, reason: string): RedfishError {
-  return new RedfishError(409, [baseMessage('ResourceInUse'), vendorMessage('DriveInUse', driveUri, reason)]);
+/** Base ResourceInUse (what clients test for) with the vendor message saying what holds the drive. */
+function driveInUse(driveUri: string, reason: string): Refusal {
+  return refusals([baseRefusal('ResourceInUse'), vendorRefusal('DriveInUse', driveUri, reason)]);
 }
 
 function eraseDuration(d: Drive, type: SanitizationType, passes: number): number {

@@ -37,7 +37,7 @@ export class UpdateQueueArea {
       lock: (f, holder) => d.repository.lock(f, holder),
       unlock: (f, holder) => d.repository.unlock(f, holder),
     });
-    this.queue.applier = new FirmwareApplier(d.repository, d.flasher);
+    this.queue.applier = new FirmwareApplier(d.repository, d.flasher, d.inventory);
     this.windows = new MaintenanceWindows(d.store, d.clock, this.queue);
     this.factory = {
       clock: d.clock,
@@ -47,7 +47,7 @@ export class UpdateQueueArea {
       tpm: () => d.host.tpm(),
       window: (id) => this.windows.get(id),
     };
-    this.installSets = new InstallSets(d.store, d.clock, this.factory, this.queue);
+    this.installSets = new InstallSets(d.store, d.clock, this.factory, this.queue, d.uris);
     attachUefiUpdater(d.host, this.queue);
     this.runtimeAgent = new RuntimeAgent(d.store, d.clock, d.host, this.queue, d.runtimeAgent);
     if (d.integrity) d.integrity.recoveryImageFor = (deviceClass) => this.installSets.recoveryImageFor(deviceClass);

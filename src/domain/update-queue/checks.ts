@@ -1,10 +1,10 @@
 // The task creation and install set rules (docs/update-queue.md), checked on every input that
 // becomes a task or a Sequence item. Each violation is one 400 message naming
 // the property (paths like "Sequence/2/Filename"); all are reported at once.
-import { baseError, combinedError, vendorError, type RedfishError } from '../../messages/errors.js';
+import { baseRefusal, refusals, vendorRefusal, type Refusal } from '../../messages/refusal.js';
 import { argText } from '../../messages/args.js';
 import type { ComponentRepository } from '../firmware/repository.js';
-import { inventoryUri, type Inventory } from '../firmware/inventory.js';
+import type { Inventory } from '../firmware/inventory.js';
 import type { Agent, Command } from './records.js';
 
 /** A task as a client describes it (POST body or an install set item plus Invoke parameters). */
@@ -29,21 +29,21 @@ export interface CheckDeps {
 
 /** Collects violations; `done()` throws them together (400, the first one's status). */
 export class Violations {
-  readonly list: RedfishError[] = [];
+  readonly list: Refusal[] = [];
 
-  add(e: RedfishError, property: string): void {
+  add(e: Refusal, property: string): void {
     this.list.push(e.about(property));
   }
 
   done(): void {
-    if (this.list.length) throw combinedError(this.list);
+    if (this.list.length) throw refusals(this.list);
   }
 }
 
 /** A duplicate Name, reported as a 400 that names the property (uniqueness is a creation rule). */
 export function duplicateName(v: Violations, type: string, property: string, name: string): void {
   v.add(
-    combinedError([baseError('PropertyValueIncorrect', property, name), baseError('ResourceAlreadyExists', type, 'Name', name)]),
+    refusals([baseRefusal('PropertyValueIncorrect', property, name), baseRefusal('ResourceAlreadyExists', type, 'Name', name)]),
     property,
   );
 }
@@ -51,10 +51,10 @@ export function duplicateName(v: Violations, type: string, property: string, nam
 /** UpdatableBy: no duplicates; Bmc never with another agent; a Wait lists exactly one. */
 export function checkAgents(v: Violations, agents: readonly Agent[], command: Command, prefix = ''): void {
   const p = `${prefix}UpdatableBy`;
-  if (agents.length === 0) v.add(baseError('PropertyValueIncorrect', p, '[]'), p);
-  else if (new Set(agents).size !== agents.length) v.add(baseError('PropertyValueIncorrect', p, argText(agents)), p);
-  else if (agents.includes('Bmc') && agents.length > 1) v.add(baseError('PropertyValueIncorrect', p, argText(agents)), p);
-  else if (command === 'Wait' && agents.length !== 1) v.add(baseError('PropertyValueConflict', p, `${prefix}Command`), p);
+  if (agents.length === 0) v.add(baseRefusal('PropertyValueIncorrect', p, '[]'), p);
+  else if (new Set(agents).size !== agents.length) v.add(baseRefusal('PropertyValueIncorrect', p, argText(agents)), p);
+  else if (agents.includes('Bmc') && agents.length > 1) v.add(baseRefusal('PropertyValueIncorrect', p, argText(agents)), p);
+  else if (command === 'Wait' && agents.length !== 1) v.add(baseRefusal('PropertyValueConflict', p, `${prefix}Command`), p);
 }
 
 /** Command-dependent members: ApplyUpdate needs a stored component, Wait needs WaitTimeSeconds and no component. */
@@ -85,7 +85,7 @@ export function checkCommand(
   const p = `${prefix}${componentProp}`;
   if (c.Command === 'ApplyUpdate') {
     if (c.component === undefined || c.component === null || c.component === '') {
-      v.add(baseError('PropertyMissing', p), p);
+      v.add(baseRefusal('PropertyMissing', p), p);
       return undefined;
     }
     // Install set items name their file (Filename, as on iLO); a task's Component may also give the Name.
@@ -93,29 +93,29 @@ export function checkCommand(
     if ('filename' in found) return found.filename;
     if ('ambiguous' in found) {
       v.add(
-        combinedError([
-          baseError('PropertyValueNotInList', c.component, p),
-          vendorError(400, 'ComponentNameAmbiguous', c.component, found.ambiguous.join(', ')),
+        refusals([
+          baseRefusal('PropertyValueNotInList', c.component, p),
+          vendorRefusal('ComponentNameAmbiguous', c.component, found.ambiguous.join(', ')),
         ]),
         p,
       );
     } else {
-      v.add(combinedError([baseError('PropertyValueNotInList', c.component, p), vendorError(404, 'ComponentNotFound', c.component)]), p);
+      v.add(refusals([baseRefusal('PropertyValueNotInList', c.component, p), vendorRefusal('ComponentNotFound', c.component)]), p);
     }
   } else {
-    if (c.component) v.add(baseError('PropertyValueConflict', p, `${prefix}Command`), p);
-    if (c.WaitTimeSeconds === undefined) v.add(baseError('PropertyMissing', `${prefix}WaitTimeSeconds`), `${prefix}WaitTimeSeconds`);
+    if (c.component) v.add(baseRefusal('PropertyValueConflict', p, `${prefix}Command`), p);
+    if (c.WaitTimeSeconds === undefined) v.add(baseRefusal('PropertyMissing', `${prefix}WaitTimeSeconds`), `${prefix}WaitTimeSeconds`);
   }
   return undefined;
 }
 
 /** Targets: firmware or software inventory URIs that exist (at most 10 is the type's maxItems). */
 export function checkTargets(v: Violations, d: CheckDeps, targets: readonly string[] | undefined, prefix = ''): string[] {
-  const known = new Set([...d.inventory.list('firmware'), ...d.inventory.list('software')].map((i) => inventoryUri(i)));
+  const known = new Set([...d.inventory.list('firmware'), ...d.inventory.list('software')].map((i) => d.inventory.uri(i)));
   const out: string[] = [];
   (targets ?? []).forEach((t, i) => {
     const norm = normalizeTarget(t);
-    if (!known.has(norm)) v.add(baseError('PropertyValueNotInList', t, `${prefix}Targets/${i}`), `${prefix}Targets/${i}`);
+    if (!known.has(norm)) v.add(baseRefusal('PropertyValueNotInList', t, `${prefix}Targets/${i}`), `${prefix}Targets/${i}`);
     else out.push(norm);
   });
   return out;
@@ -141,13 +141,13 @@ export function checkTpm(
   if (action) {
     v.add(
       override === undefined
-        ? baseError('ActionParameterMissing', action, property)
-        : baseError('ActionParameterValueConflict', property, String(override)),
+        ? baseRefusal('ActionParameterMissing', action, property)
+        : baseRefusal('ActionParameterValueConflict', property, String(override)),
       property,
     );
   } else {
     v.add(
-      override === undefined ? baseError('PropertyMissing', property) : baseError('PropertyValueIncorrect', property, String(override)),
+      override === undefined ? baseRefusal('PropertyMissing', property) : baseRefusal('PropertyValueIncorrect', property, String(override)),
       property,
     );
   }
@@ -163,11 +163,11 @@ export function checkSchedule(
   if (s.MaintenanceWindow) {
     if (s.StartAfter != null || s.Expire != null) {
       const p = s.StartAfter != null ? 'StartAfter' : 'Expire';
-      v.add(baseError('PropertyValueConflict', p, 'MaintenanceWindow'), p);
+      v.add(baseRefusal('PropertyValueConflict', p, 'MaintenanceWindow'), p);
     }
     const w = window(s.MaintenanceWindow);
     if (!w) {
-      v.add(baseError('PropertyValueNotInList', s.MaintenanceWindow, 'MaintenanceWindow'), 'MaintenanceWindow');
+      v.add(baseRefusal('PropertyValueNotInList', s.MaintenanceWindow, 'MaintenanceWindow'), 'MaintenanceWindow');
       return { ...own, MaintenanceWindow: null };
     }
     return { StartAfter: w.StartAfter, Expire: w.Expire, MaintenanceWindow: s.MaintenanceWindow };
@@ -177,7 +177,7 @@ export function checkSchedule(
 }
 
 export function checkOrder(v: Violations, start: number | null, expire: number | null): void {
-  if (start !== null && expire !== null && expire <= start) v.add(baseError('PropertyValueConflict', 'Expire', 'StartAfter'), 'Expire');
+  if (start !== null && expire !== null && expire <= start) v.add(baseRefusal('PropertyValueConflict', 'Expire', 'StartAfter'), 'Expire');
 }
 
 export function parseTime(iso: string | null | undefined): number | null {

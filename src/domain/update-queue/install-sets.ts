@@ -3,7 +3,7 @@
 // Referenced components stay Locked while the set exists. The recovery set
 // (IsRecovery) holds only Critical firmware the controller flashes itself;
 // the integrity scanner re-flashes from it (recoveryImageFor).
-import { baseError, combinedError, vendorError } from '../../messages/errors.js';
+import { baseRefusal, refusals, vendorRefusal } from '../../messages/refusal.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
 import { mergePatch } from '../../lib/json-merge.js';
@@ -12,7 +12,7 @@ import { CONTROLLER_FLASHABLE } from '../firmware/package.js';
 import { checkAgents, checkCommand, checkTargets, duplicateName, Violations, type CheckDeps, type TaskInput } from './checks.js';
 import { idFromName } from './names.js';
 import type { UpdateQueue } from './queue.js';
-import { LIMITS, installSetUri, type InstallSetItem, type InstallSetRecord, type TaskRecord } from './records.js';
+import { LIMITS, type InstallSetItem, type InstallSetRecord, type TaskRecord, type UpdateQueueUris } from './records.js';
 import { buildTasks, type TaskFactoryDeps } from './tasks.js';
 import { componentSource } from './updaters.js';
 
@@ -42,6 +42,7 @@ export class InstallSets {
     private readonly clock: Clock,
     private readonly d: TaskFactoryDeps & CheckDeps,
     private readonly queue: UpdateQueue,
+    private readonly uris: UpdateQueueUris,
   ) {
     this.docs = store.collection('updatequeue.installset');
   }
@@ -59,7 +60,7 @@ export class InstallSets {
   }
 
   create(input: InstallSetInput): InstallSetRecord {
-    if (this.docs.count() >= LIMITS.maxInstallSets) throw baseError('CreateLimitReachedForResource');
+    if (this.docs.count() >= LIMITS.maxInstallSets) throw baseRefusal('CreateLimitReachedForResource');
     const now = this.clock.now();
     const rec = this.validate(
       {
@@ -146,9 +147,9 @@ export class InstallSets {
     const otherRecovery = this.recoverySet();
     if (isRecovery && otherRecovery && otherRecovery.Id !== except) {
       v.add(
-        combinedError([
-          baseError('PropertyValueIncorrect', 'IsRecovery', 'true'),
-          baseError('ResourceAlreadyExists', INSTALL_SET_TYPE, 'IsRecovery', 'true'),
+        refusals([
+          baseRefusal('PropertyValueIncorrect', 'IsRecovery', 'true'),
+          baseRefusal('ResourceAlreadyExists', INSTALL_SET_TYPE, 'IsRecovery', 'true'),
         ]),
         'IsRecovery',
       );
@@ -163,17 +164,17 @@ export class InstallSets {
         Filename: raw.Filename ?? null,
         WaitTimeSeconds: raw.WaitTimeSeconds ?? 0,
       };
-      if (!raw.Name) v.add(baseError('PropertyMissing', `${p}Name`), `${p}Name`);
+      if (!raw.Name) v.add(baseRefusal('PropertyMissing', `${p}Name`), `${p}Name`);
       else if (names.has(item.Name)) duplicateName(v, 'InstallSetItem', `${p}Name`, item.Name);
       names.add(item.Name);
-      if (!raw.UpdatableBy) v.add(baseError('PropertyMissing', `${p}UpdatableBy`), `${p}UpdatableBy`);
+      if (!raw.UpdatableBy) v.add(baseRefusal('PropertyMissing', `${p}UpdatableBy`), `${p}UpdatableBy`);
       else checkAgents(v, item.UpdatableBy, item.Command, p);
-      if (!raw.Command) v.add(baseError('PropertyMissing', `${p}Command`), `${p}Command`);
+      if (!raw.Command) v.add(baseRefusal('PropertyMissing', `${p}Command`), `${p}Command`);
       checkCommand(v, this.d, { Command: item.Command, component: item.Filename, WaitTimeSeconds: raw.WaitTimeSeconds }, 'Filename', p);
       if (isRecovery) this.checkRecoveryItem(v, item, p);
       return item;
     });
-    if (sequence.length === 0) v.add(baseError('PropertyMissing', 'Sequence'), 'Sequence');
+    if (sequence.length === 0) v.add(baseRefusal('PropertyMissing', 'Sequence'), 'Sequence');
     const targets = checkTargets(v, this.d, input.Targets);
     v.done();
     return {
@@ -189,7 +190,7 @@ export class InstallSets {
 
   /** The recovery set holds only Critical firmware the controller can flash directly. */
   private checkRecoveryItem(v: Violations, item: InstallSetItem, p: string): void {
-    const refuse = (why: string) => v.add(vendorError(400, 'InstallSetRecoveryItemNotAllowed', item.Name, why), p.slice(0, -1));
+    const refuse = (why: string) => v.add(vendorRefusal('InstallSetRecoveryItemNotAllowed', item.Name, why), p.slice(0, -1));
     if (item.Command !== 'ApplyUpdate') return refuse('only ApplyUpdate items are allowed');
     if (item.UpdatableBy.length !== 1 || item.UpdatableBy[0] !== 'Bmc') return refuse('the controller (UpdatableBy Bmc) must apply it');
     const c = item.Filename ? this.d.repository.get(item.Filename) : undefined;
@@ -204,10 +205,10 @@ export class InstallSets {
   }
 
   private lockAll(s: InstallSetRecord): void {
-    for (const item of s.Sequence) if (item.Filename) this.d.repository.lock(item.Filename, installSetUri(s.Id));
+    for (const item of s.Sequence) if (item.Filename) this.d.repository.lock(item.Filename, this.uris.installSet(s.Id));
   }
 
   private unlockAll(s: InstallSetRecord): void {
-    for (const item of s.Sequence) if (item.Filename) this.d.repository.unlock(item.Filename, installSetUri(s.Id));
+    for (const item of s.Sequence) if (item.Filename) this.d.repository.unlock(item.Filename, this.uris.installSet(s.Id));
   }
 }

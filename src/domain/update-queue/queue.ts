@@ -10,7 +10,8 @@
 // InProgress at a time.
 import type { Logger } from 'pino';
 import { taskEvent } from '../../messages/event-messages.js';
-import { RedfishError, vendorError, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { Refusal, vendorRefusal } from '../../messages/refusal.js';
 import type { Clock, TimerHandle } from '../../platform/clock.js';
 import { toIso } from '../../platform/clock.js';
 import type { ControllerLifecycle, HostLifecycle } from '../../platform/lifecycle.js';
@@ -18,7 +19,7 @@ import type { DocumentCollection, DocumentStore } from '../../store/documents.js
 import type { EventBus } from '../events/bus.js';
 import type { Logs } from '../manager/logs.js';
 import type { UpdateOperation, UpdateStatus } from '../firmware/update-state.js';
-import { LIMITS, taskUri, type Agent, type TaskRecord, type TaskState } from './records.js';
+import { LIMITS, type Agent, type TaskRecord, type TaskState, type UpdateQueueUris } from './records.js';
 
 /** What applying one task produced: the summary and messages of its completion. */
 export interface Applied {
@@ -83,6 +84,7 @@ export interface QueueDeps {
   logs: Logs;
   status: UpdateStatus;
   log: Logger;
+  uris: UpdateQueueUris;
   /** Component locks: a task holds its component while it exists. */
   lock(filename: string, holder: string): void;
   unlock(filename: string, holder: string): void;
@@ -130,7 +132,7 @@ export class UpdateQueue {
     this.d.store.transaction(() => {
       for (const t of tasks) {
         this.docs.put(t.Id, t);
-        if (t.Component) this.d.lock(t.Component, taskUri(t.Id));
+        if (t.Component) this.d.lock(t.Component, this.d.uris.updateQueueTask(t.Id));
       }
     });
     this.kick();
@@ -143,9 +145,9 @@ export class UpdateQueue {
     if (this.run?.id === id) this.abandon(this.run);
     this.d.store.transaction(() => {
       this.docs.delete(id);
-      if (t.Component) this.d.unlock(t.Component, taskUri(id));
+      if (t.Component) this.d.unlock(t.Component, this.d.uris.updateQueueTask(id));
     });
-    this.d.events.publish(taskEvent('TaskRemoved', id), taskUri(id), 'StatusChange');
+    this.d.events.publish(taskEvent('TaskRemoved', id), this.d.uris.updateQueueTask(id), 'StatusChange');
     this.kick();
     return true;
   }
@@ -154,9 +156,9 @@ export class UpdateQueue {
   cancel(id: string): void {
     const t = this.docs.get(id);
     if (!t) return;
-    if (t.State !== 'Pending') throw vendorError(409, 'UpdateTaskNotCancelable', t.Name, t.State);
+    if (t.State !== 'Pending') throw vendorRefusal('UpdateTaskNotCancelable', t.Name, t.State);
     this.save({ ...t, State: 'Canceled', FinishedAt: this.d.clock.now(), Result: [taskEvent('TaskCancelled', id)] });
-    this.d.events.publish(taskEvent('TaskCancelled', id), taskUri(id), 'StatusChange');
+    this.d.events.publish(taskEvent('TaskCancelled', id), this.d.uris.updateQueueTask(id), 'StatusChange');
     this.kick();
   }
 
@@ -240,7 +242,7 @@ export class UpdateQueue {
     const run: Run = { id: head.Id, agent, aborted: false, flashing: false };
     this.run = run;
     this.save({ ...head, State: 'InProgress', RunBy: agent, StartedAt: this.d.clock.now() });
-    this.d.events.publish(taskEvent('TaskStarted', head.Id), taskUri(head.Id), 'StatusChange');
+    this.d.events.publish(taskEvent('TaskStarted', head.Id), this.d.uris.updateQueueTask(head.Id), 'StatusChange');
     // Firmware being written makes the update service Busy (docs/firmware-packages.md).
     if (head.Command === 'ApplyUpdate') run.op = this.d.status.begin('Updating');
     return run;
@@ -269,14 +271,14 @@ export class UpdateQueue {
     } catch (e) {
       run.op?.fail(e);
       if (!run.aborted && t) {
-        const infos = e instanceof RedfishError ? e.infos : [];
-        const why = e instanceof RedfishError ? (e.infos[0]?.Message ?? e.message) : String((e as Error)?.message ?? e);
-        if (!(e instanceof RedfishError)) this.d.log.error({ err: e, task: t.Name }, 'update task failed unexpectedly');
+        const infos = e instanceof Refusal ? e.infos : [];
+        const why = e instanceof Refusal ? (e.infos[0]?.Message ?? e.message) : String((e as Error)?.message ?? e);
+        if (!(e instanceof Refusal)) this.d.log.error({ err: e, task: t.Name }, 'update task failed unexpectedly');
         this.finish(run.id, 'Exception', [vendorMessage('UpdateTaskFailed', t.Name, why), ...infos]);
       }
     } finally {
       if (run.op && !run.op.done)
-        run.op.fail(vendorError(409, 'UpdateTaskFailed', t?.Name ?? run.id, 'the task was deleted while in progress'));
+        run.op.fail(vendorRefusal('UpdateTaskFailed', t?.Name ?? run.id, 'the task was deleted while in progress'));
       if (this.run === run) this.run = undefined;
       this.kick();
     }
@@ -320,8 +322,8 @@ export class UpdateQueue {
       if (t.State !== 'Pending' || t.Expire === null || now < t.Expire) continue;
       const m = vendorMessage('UpdateTaskExpired', t.Name, toIso(t.Expire));
       this.save({ ...t, State: 'Expired', FinishedAt: now, Result: [m] });
-      this.d.logs.write('IML', m, taskUri(t.Id));
-      this.d.events.publish(m, taskUri(t.Id), 'StatusChange');
+      this.d.logs.write('IML', m, this.d.uris.updateQueueTask(t.Id));
+      this.d.events.publish(m, this.d.uris.updateQueueTask(t.Id), 'StatusChange');
     }
   }
 
@@ -353,7 +355,7 @@ export class UpdateQueue {
     const t = this.docs.get(id);
     if (!t) return;
     this.save({ ...t, State: state, FinishedAt: this.d.clock.now(), Result: result });
-    const uri = taskUri(id);
+    const uri = this.d.uris.updateQueueTask(id);
     if (state === 'Complete') {
       this.d.events.publish(taskEvent('TaskCompletedOK', id), uri, 'StatusChange');
     } else {
@@ -364,8 +366,8 @@ export class UpdateQueue {
 
   private interrupt(t: TaskRecord, m: ExtendedInfo): void {
     this.save({ ...t, State: 'Exception', FinishedAt: this.d.clock.now(), Result: [m] });
-    this.d.logs.write('IML', m, taskUri(t.Id));
-    this.d.events.publish(taskEvent('TaskAborted', t.Id), taskUri(t.Id), 'StatusChange');
+    this.d.logs.write('IML', m, this.d.uris.updateQueueTask(t.Id));
+    this.d.events.publish(taskEvent('TaskAborted', t.Id), this.d.uris.updateQueueTask(t.Id), 'StatusChange');
   }
 
   private abandon(run: Run): void {

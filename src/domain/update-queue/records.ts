@@ -11,13 +11,11 @@ export type Command = (typeof COMMANDS)[number];
 export const TASK_STATES = ['Pending', 'InProgress', 'Complete', 'Canceled', 'Expired', 'Exception'] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
-export const UPDATE_QUEUE_URI = '/redfish/v1/UpdateService/UpdateTaskQueue/';
-export const MAINTENANCE_WINDOWS_URI = '/redfish/v1/UpdateService/MaintenanceWindows/';
-export const INSTALL_SETS_URI = '/redfish/v1/UpdateService/InstallSets/';
-
-export const taskUri = (id: string) => `${UPDATE_QUEUE_URI}${encodeURIComponent(id)}/`;
-export const windowUri = (id: string) => `${MAINTENANCE_WINDOWS_URI}${encodeURIComponent(id)}/`;
-export const installSetUri = (id: string) => `${INSTALL_SETS_URI}${encodeURIComponent(id)}/`;
+/** Where queued tasks and install sets are, which events, logs and component locks name (lib/resource-uris.ts, handed in). */
+export interface UpdateQueueUris {
+  updateQueueTask(id: string): string;
+  installSet(id: string): string;
+}
 
 /** The update service's limits, iLO's (docs/update-queue.md). */
 export const LIMITS = {

@@ -6,12 +6,12 @@
 //    that polls the queue every RUNTIME_POLL_MS while the OS runs.
 // Applying a component goes through the firmware flasher, so inventory
 // versions really change.
-import { vendorError } from '../../messages/errors.js';
+import { vendorRefusal } from '../../messages/refusal.js';
 import type { Clock, TimerHandle } from '../../platform/clock.js';
 import type { HostLifecycle } from '../../platform/lifecycle.js';
 import type { DocumentStore } from '../../store/documents.js';
 import type { FlashResult, FlashSource, Flasher } from '../firmware/flasher.js';
-import { inventoryUri } from '../firmware/inventory.js';
+import type { Inventory } from '../firmware/inventory.js';
 import { inspectPackage } from '../firmware/package.js';
 import type { ComponentRecord, ComponentRepository } from '../firmware/repository.js';
 import type { UpdateOperation } from '../firmware/update-state.js';
@@ -36,13 +36,14 @@ export class FirmwareApplier implements TaskApplier {
   constructor(
     private readonly repository: ComponentRepository,
     private readonly flasher: Flasher,
+    private readonly inventory: Pick<Inventory, 'uri'>,
   ) {}
 
   async apply(t: TaskRecord, agent: Agent, op?: UpdateOperation): Promise<Applied> {
     const c = t.Component ? this.repository.get(t.Component) : undefined;
-    if (!c) throw vendorError(404, 'ComponentNotFound', t.Component ?? '');
+    if (!c) throw vendorRefusal('ComponentNotFound', t.Component ?? '');
     if (c.ExecutionParameters.includes(FAULT_TOKEN)) {
-      throw vendorError(500, 'UpdateFailed', `the installer of ${c.Filename} exited with an error (${FAULT_TOKEN} in ExecutionParameters)`);
+      throw vendorRefusal('UpdateFailed', `the installer of ${c.Filename} exited with an error (${FAULT_TOKEN} in ExecutionParameters)`);
     }
     const src = await componentSource(this.repository, c);
     const info = src.info;
@@ -51,16 +52,16 @@ export class FirmwareApplier implements TaskApplier {
     switch (agent) {
       case 'Bmc':
         // The controller flashes only what it can write itself (Type A).
-        if (info.type !== 'A') throw vendorError(400, 'ComponentNotFlashable', info.name, info.type);
+        if (info.type !== 'A') throw vendorRefusal('ComponentNotFlashable', info.name, info.type);
         results.push(await this.flasher.apply(src, { targets, op }));
         break;
       case 'Uefi': {
         if (info.type === 'C' || info.type === 'D') {
-          throw vendorError(400, 'ImageNotApplicable', info.name, 'UEFI (software components are installed from the operating system)');
+          throw vendorRefusal('ImageNotApplicable', info.name, 'UEFI (software components are installed from the operating system)');
         }
         const items = this.flasher.check(info, targets);
         const bmc = items.find((i) => i.item.DeviceClass === 'BMC');
-        if (bmc) throw vendorError(400, 'ImageNotApplicable', info.name, `${inventoryUri(bmc.item)} from UEFI`);
+        if (bmc) throw vendorRefusal('ImageNotApplicable', info.name, `${this.inventory.uri(bmc.item)} from UEFI`);
         // UEFI writes during POST: the new image is active for this boot.
         for (const { item } of items) results.push(await this.flasher.repair(item, src));
         break;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestService, messageIds, type TestService } from '../../support/service.js';
 import { Tasks } from '../../../src/domain/tasks.js';
+import { serviceUris } from '../../../src/lib/resource-uris.js';
 import { UpdateStatus } from '../../../src/domain/firmware/update-state.js';
 import { makePackage, startImageServer, upload, type ImageServer } from '../../support/firmware.js';
 import { waitUntil } from '../../support/wait.js';
@@ -307,7 +308,7 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
       .collection('task')
       .put('dead', { ...task, Id: 'dead', TaskState: 'Running', Messages: [], Result: undefined, StartTime: 0, Payload: task.Payload });
     s.store.setting('update.state', {}).set({ state: 'Writing' });
-    const tasks = new Tasks(s.store, s.clock, s.events);
+    const tasks = new Tasks(s.store, s.clock, s.events, serviceUris);
     assert.equal(tasks.get('dead')?.TaskState, 'Exception');
     assert.equal(tasks.get('dead')?.Messages.at(-1)?.MessageId, 'Vendor.1.0.TaskInterrupted');
     const status = new UpdateStatus(s.store);

@@ -13,7 +13,7 @@ import {
 } from '../../../src/domain/accounts/account-change.js';
 import type { AccountRecord } from '../../../src/domain/accounts/accounts.js';
 import { vendorPrivilegesOfRole, type RoleId, type VendorPrivileges } from '../../../src/lib/privileges.js';
-import { RedfishError } from '../../../src/messages/errors.js';
+import { answered } from '../../support/refusals.js';
 
 function account(Id: string, UserName: string, role: RoleId, o: Partial<AccountRecord> = {}): AccountRecord {
   return {
@@ -40,9 +40,9 @@ function thrown(fn: () => unknown): string {
   try {
     fn();
   } catch (e) {
-    assert.ok(e instanceof RedfishError, String(e));
-    const i = e.infos[0];
-    return `${e.status} ${i?.MessageId.replace(/\.\d+\.\d+\./, '.')}(${i?.MessageArgs.join(',')})`;
+    const a = answered(e);
+    const i = a.infos[0];
+    return `${a.status} ${i?.MessageId.replace(/\.\d+\.\d+\./, '.')}(${i?.MessageArgs.join(',')})`;
   }
   return 'ok';
 }

@@ -9,7 +9,9 @@ import {
   type NetworkProtocolChange,
   type NetworkProtocolSettings,
 } from '../../../src/domain/manager/network-protocol.js';
-import { RedfishError, baseError, type ExtendedInfo } from '../../../src/messages/errors.js';
+import { type ExtendedInfo } from '../../../src/messages/errors.js';
+import { baseError } from '../../../src/protocol/errors.js';
+import { answered } from '../../support/refusals.js';
 
 /** A message as "Registry.Key(args)@property". */
 function text(i: ExtendedInfo): string {
@@ -28,8 +30,8 @@ function outcome(
     });
     return { changed: r.changed.map(([p, v]) => `${p}=${v}`), problems: r.problems.map(text), settings: r.settings };
   } catch (e) {
-    assert.ok(e instanceof RedfishError, String(e));
-    return { thrown: `${e.status} ${e.infos.map(text).join(' ')}` };
+    const a = answered(e);
+    return { thrown: `${a.status} ${a.infos.map(text).join(' ')}` };
   }
 }
 

@@ -9,7 +9,8 @@ import { EventBus } from '../../../src/domain/events/bus.js';
 import type { Downloaded, ReadOptions } from '../../../src/domain/firmware/download.js';
 import { Logs } from '../../../src/domain/manager/logs.js';
 import { imageNameOf, VirtualMedia } from '../../../src/domain/manager/virtual-media.js';
-import { RedfishError, vendorError } from '../../../src/messages/errors.js';
+import { resourceUris } from '../../../src/lib/resource-uris.js';
+import { Refusal, vendorRefusal } from '../../../src/messages/refusal.js';
 import { ManualClock } from '../../../src/platform/clock.js';
 import { resolveHardware } from '../../../src/platform/hardware/identity.js';
 import { loadHardwareProfile } from '../../../src/platform/hardware/profile.js';
@@ -35,7 +36,7 @@ function setup(read: (uri: string, o: ReadOptions) => Promise<Downloaded> = asyn
     maxBytes: 4096,
     logs,
     events: new EventBus(clock, pino({ level: 'silent' })),
-    managerUri: '/redfish/v1/Managers/1/',
+    uris: resourceUris({ systemId: '1', chassisId: '1', managerId: '1' }),
   });
   const host = new HostLifecycle();
   const options = bootOptionsFor(resolveHardware(loadHardwareProfile('default'), 'seed'));
@@ -80,17 +81,17 @@ describe('virtual media domain', () => {
     assert.ok(!JSON.stringify(vm.media('2')).includes('p w'));
   });
 
-  it('a failed read answers 400 (the client named the image), keeps what the device held, frees the device', async () => {
+  it('a failed read refuses with ImageDownloadFailed (answered 400 by the api), keeps what the device held, frees the device', async () => {
     let fail = false;
     const { vm } = setup(async (uri) => {
-      if (fail) throw vendorError(502, 'ImageDownloadFailed', uri, 'the server answered HTTP 404');
+      if (fail) throw vendorRefusal('ImageDownloadFailed', uri, 'the server answered HTTP 404');
       return OK;
     });
     await vm.insert('1', { image: new URL('http://h/old.img') }, 'admin');
     fail = true;
     await assert.rejects(
       vm.insert('1', { image: new URL('http://h/new.img') }, 'admin'),
-      (e: unknown) => e instanceof RedfishError && e.status === 400 && e.infos[0]?.MessageId === 'Vendor.1.0.ImageDownloadFailed',
+      (e: unknown) => e instanceof Refusal && e.infos[0]?.MessageId === 'Vendor.1.0.ImageDownloadFailed',
     );
     assert.equal(vm.media('1')?.ImageName, 'old.img');
     fail = false;

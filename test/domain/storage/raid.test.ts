@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { planVolume, raidCapacity, requestedLevel, RAID_TYPES, type RaidDrive, type RaidType } from '../../../src/domain/storage/raid.js';
-import { RedfishError } from '../../../src/messages/messages.js';
+import { Refusal } from '../../../src/messages/refusal.js';
 
 const TB = 1_000_000_000_000;
 const hdd = (capacityBytes = TB, protocol = 'SAS'): RaidDrive => ({ uri: 'd', capacityBytes, mediaType: 'HDD', protocol });
@@ -14,7 +14,7 @@ function outcome(level: RaidType, list: RaidDrive[], requested?: number, support
   try {
     return String(planVolume(level, supported, list, requested));
   } catch (e) {
-    assert.ok(e instanceof RedfishError, String(e));
+    assert.ok(e instanceof Refusal, String(e));
     return e.infos.map((i) => `${i.MessageId.replace(/^Base\.1\.\d+\./, '')}@${(i.RelatedProperties ?? []).join(',')}`).join(' ');
   }
 }
@@ -107,7 +107,7 @@ describe('requested level', () => {
         f();
         return 'ok';
       } catch (e) {
-        return (e as RedfishError).infos.map((i) => i.MessageId.replace(/^Base\.1\.\d+\./, '')).join(' ');
+        return (e as Refusal).infos.map((i) => i.MessageId.replace(/^Base\.1\.\d+\./, '')).join(' ');
       }
     };
     assert.equal(

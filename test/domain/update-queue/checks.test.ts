@@ -20,7 +20,9 @@ import {
   type CheckDeps,
 } from '../../../src/domain/update-queue/checks.js';
 import type { Agent, Command } from '../../../src/domain/update-queue/records.js';
-import { baseError, RedfishError } from '../../../src/messages/errors.js';
+import { baseRefusal } from '../../../src/messages/refusal.js';
+import { serviceUris } from '../../../src/lib/resource-uris.js';
+import { answered } from '../../support/refusals.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { DocumentStore } from '../../../src/store/documents.js';
 
@@ -30,7 +32,7 @@ const STORED = 'bmc-1.45.fwpkg';
 
 /** Dependencies with the factory inventory, one stored component, and a TPM as given. */
 function deps(tpm = { installed: true, inUse: true }): CheckDeps {
-  const inventory = new Inventory(new DocumentStore(openDatabase(':memory:', () => 0)));
+  const inventory = new Inventory(new DocumentStore(openDatabase(':memory:', () => 0)), serviceUris);
   const stored = { Filename: STORED, Name: 'BMC firmware 1.45' } as ComponentRecord;
   const repository: Pick<ComponentRepository, 'get' | 'list'> = {
     get: (filename) => (filename === STORED ? stored : undefined),
@@ -58,16 +60,19 @@ describe('Violations', () => {
 
   it('throws all violations at once, with the status of the first, each naming its property', () => {
     const v = new Violations();
-    v.add(baseError('PropertyMissing', 'Name'), 'Name');
-    v.add(baseError('ResourceAlreadyExists', 'UpdateTask', 'Name', 'x'), 'Sequence/1/Name');
+    v.add(baseRefusal('PropertyMissing', 'Name'), 'Name');
+    v.add(baseRefusal('ResourceAlreadyExists', 'UpdateTask', 'Name', 'x'), 'Sequence/1/Name');
     assert.throws(
       () => v.done(),
-      (e: unknown) =>
-        e instanceof RedfishError &&
-        e.status === 400 &&
-        e.infos.length === 2 &&
-        e.infos[0]?.RelatedProperties?.[0] === '#/Name' &&
-        e.infos[1]?.RelatedProperties?.[0] === '#/Sequence/1/Name',
+      (e: unknown) => {
+        const a = answered(e);
+        return (
+          a.status === 400 &&
+          a.infos.length === 2 &&
+          a.infos[0]?.RelatedProperties?.[0] === '#/Name' &&
+          a.infos[1]?.RelatedProperties?.[0] === '#/Sequence/1/Name'
+        );
+      },
     );
   });
 
@@ -77,7 +82,7 @@ describe('Violations', () => {
     assert.deepEqual(listed(v), [
       'PropertyValueIncorrect(Sequence/3/Name,step)@#/Sequence/3/Name + ResourceAlreadyExists(InstallSetItem,Name,step)@#/Sequence/3/Name',
     ]);
-    assert.equal(v.list[0]?.status, 400);
+    assert.equal(answered(v.list[0]).status, 400);
   });
 });
 
@@ -195,7 +200,7 @@ describe('checkCommand: ApplyUpdate needs a stored component, Wait a time and no
   it('a missing component is a 400 even though ComponentNotFound alone would be a 404', () => {
     const v = new Violations();
     checkCommand(v, deps(), { Command: 'ApplyUpdate', component: 'other.fwpkg' }, 'Component');
-    assert.equal(v.list[0]?.status, 400);
+    assert.equal(answered(v.list[0]).status, 400);
   });
 });
 
