@@ -160,26 +160,19 @@ export class Flasher {
         const m = vendorMessage('FirmwareStaged', fresh.Name, src.info.version);
         this.d.logs.write('IML', m, this.d.inventory.uri(fresh));
         messages.push(m);
-        outcomes.push({
-          uri: this.d.inventory.uri(fresh),
-          name: fresh.Name,
-          from: fresh.Version,
-          to: src.info.version,
-          activation: 'Staged',
-        });
+        outcomes.push(this.outcome(fresh, src.info.version, 'Staged'));
         continue;
       }
       messages.push(this.activate(fresh, src.info.version, digest));
-      outcomes.push({
-        uri: this.d.inventory.uri(fresh),
-        name: fresh.Name,
-        from: fresh.Version,
-        to: src.info.version,
-        activation: 'Applied',
-      });
+      outcomes.push(this.outcome(fresh, src.info.version, 'Applied'));
       if (!immediate && src.info.activation === 'AfterControllerReset') controllerReset = true;
     }
     return { outcomes, controllerReset, messages };
+  }
+
+  /** What a flash did to an item, for the caller's messages and events. */
+  private outcome(item: InventoryItem, to: string, activation: FlashOutcome['activation']): FlashOutcome {
+    return { uri: this.d.inventory.uri(item), name: item.Name, from: item.Version, to, activation };
   }
 
   /** Stage every image for its target's reset; the task waits (Pending) with what it waits for. */
@@ -198,13 +191,7 @@ export class Flasher {
       this.replaceStaged(fresh, { Version: src.info.version, ImageDigest: digest, Component: src.filename, At: at, TaskId: task?.id });
       const key = at === 'ControllerReset' ? 'FirmwareStagedForControllerReset' : 'FirmwareStaged';
       this.d.logs.write('IML', vendorMessage(key, fresh.Name, src.info.version), this.d.inventory.uri(fresh));
-      outcomes.push({
-        uri: this.d.inventory.uri(fresh),
-        name: fresh.Name,
-        from: fresh.Version,
-        to: src.info.version,
-        activation: 'Staged',
-      });
+      outcomes.push(this.outcome(fresh, src.info.version, 'Staged'));
     }
     const messages = [...resets].map((at) =>
       baseMessage(
