@@ -296,6 +296,7 @@ export function servedJsonSchema(type: ResourceType, actions: readonly ActionDef
 function typeJsonSchema(type: ResourceType, actions: readonly ActionDef[], b: Build): object {
   const { definitions, refs } = b;
   definitions[type.name] = jsonObject(servedProperties(type), false, b, type.description);
+  if (type.autoExpand && type.memberType) autoExpandedMembers(definitions[type.name] as JsonObject, type.memberType, b);
   // Its actions, as DMTF's schemas show them: a "#Name" property of Actions, its parameters listed.
   const own = actionsOf(type, actions);
   if (own.length) {
@@ -330,6 +331,15 @@ function typeJsonSchema(type: ResourceType, actions: readonly ActionDef[], b: Bu
   };
 }
 
+type JsonObject = { properties: Record<string, { items?: object }> };
+
+/** OData.AutoExpand: a member is shown whole (or left a reference when it cannot be shown), as DMTF's schemas allow. */
+function autoExpandedMembers(collection: JsonObject, member: ResourceType, b: Build): void {
+  const members = collection.properties.Members;
+  if (!members?.items) throw new Error(`${member.name}: an auto-expanded collection needs Members`);
+  members.items = { anyOf: [members.items, { $ref: `${b.refs.typeUri(member)}#/definitions/${member.name}` }] };
+}
+
 function jsonObject(props: Props, additional: boolean | Prop, b: Build, description?: string): object {
   const properties: Record<string, object> = {};
   const required: string[] = [];
@@ -349,58 +359,63 @@ function jsonObject(props: Props, additional: boolean | Prop, b: Build, descript
 }
 
 function jsonProp(p: Prop, b: Build): object {
-  const { definitions, refs } = b;
   const common = {
     ...(p.description ? { description: p.description } : {}),
     readonly: Boolean(p.readOnly),
     // As DMTF's JSON Schemas say it.
     ...(p.deprecated ? { deprecated: `This property has been deprecated in favor of ${p.deprecated}.` } : {}),
   };
+  const shape = jsonShape(p, b);
+  // A scalar says null in its type (and its enum); a reference, object or array is one of two, as DMTF writes it.
+  if (!p.nullable || p.type === 'any' || typeof shape.type === 'object') return { ...common, ...shape };
+  return { ...common, anyOf: [shape, { type: 'null' }] };
+}
+
+/** What a property's values are, without its description and marks; a scalar's type already admits null when it is nullable. */
+function jsonShape(p: Prop, b: Build): Record<string, unknown> {
+  const { definitions, refs } = b;
   const nullable = (t: string) => (p.nullable ? [t, 'null'] : t);
   switch (p.type) {
-    case 'string':
+    case 'string': {
+      const values = enumIn(p, b.dialect);
       return {
-        ...common,
         type: nullable('string'),
-        ...(p.enum ? { enum: [...(enumIn(p, b.dialect) ?? [])] } : {}),
+        ...(values ? { enum: p.nullable ? [...values, null] : [...values] } : {}),
         ...(p.pattern ? { pattern: p.pattern } : {}),
         ...(p.format ? { format: p.format } : {}),
         ...(p.maxLength !== undefined ? { maxLength: p.maxLength } : {}),
         ...(p.minLength !== undefined ? { minLength: p.minLength } : {}),
       };
+    }
     case 'integer':
     case 'number':
       return {
-        ...common,
         type: nullable(p.type),
         ...(p.minimum !== undefined ? { minimum: p.minimum } : {}),
         ...(p.maximum !== undefined ? { maximum: p.maximum } : {}),
         ...(p.units ? { units: p.units } : {}),
       };
     case 'boolean':
-      return { ...common, type: nullable('boolean') };
+      return { type: nullable('boolean') };
     case 'link':
       // DMTF's idRef, and the @odata.id the service requires in a reference it is sent.
-      return {
-        ...common,
-        allOf: [{ $ref: `${refs.odata}#/definitions/idRef` }, { required: ['@odata.id'] }],
-      };
+      return { allOf: [{ $ref: `${refs.odata}#/definitions/idRef` }, { required: ['@odata.id'] }] };
     case 'array':
-      return {
-        ...common,
-        type: 'array',
-        items: jsonProp(p.items, b),
-        ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}),
-      };
+      return { type: 'array', items: jsonProp(p.items, b), ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}) };
     case 'object':
-      if (p.vendorType) return { ...common, $ref: `${refs.typeUri(p.vendorType)}#/definitions/${p.vendorType.name}` };
+      if (p.vendorType) return { $ref: `${refs.typeUri(p.vendorType)}#/definitions/${p.vendorType.name}` };
       if (p.typeName) {
-        definitions[p.typeName] ??= jsonObject(p.properties, p.additionalProperties ?? false, b, p.description);
-        return { ...common, $ref: `#/definitions/${p.typeName}` };
+        const shape = jsonObject(p.properties, p.additionalProperties ?? false, b, p.description);
+        const known = definitions[p.typeName];
+        // One name, one shape: a second object of the same name would be read as the first.
+        if (known && JSON.stringify(known) !== JSON.stringify(shape))
+          throw new Error(`two different objects are named ${p.typeName} in one schema`);
+        definitions[p.typeName] = shape;
+        return { $ref: `#/definitions/${p.typeName}` };
       }
-      return { ...common, ...jsonObject(p.properties, p.additionalProperties ?? false, b) };
+      return jsonObject(p.properties, p.additionalProperties ?? false, b) as Record<string, unknown>;
     case 'any':
-      return { ...common };
+      return {};
   }
 }
 

@@ -68,7 +68,7 @@ const fan = t.object(
     MinReadingRange: ro(t.integer()),
     MaxReadingRange: ro(t.integer()),
     Status: statusProp,
-    Oem: t.object({ Vendor: vendorObject(VendorThermalFanType, { readOnly: true }) }, { readOnly: true, typeName: 'Oem' }),
+    Oem: t.object({ Vendor: vendorObject(VendorThermalFanType, { readOnly: true }) }, { readOnly: true, typeName: 'FanOem' }),
   },
   { readOnly: true, typeName: 'Fan' },
 );
