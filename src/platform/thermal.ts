@@ -190,6 +190,8 @@ export const FANS: readonly FanSpec[] = [1, 2, 3, 4, 5, 6].map((n) => ({
   lowerCritical: 600,
 }));
 
+/** The readings change once per scan, as a controller's sensor scan reads them (every second of controller time). */
+export const SENSOR_SCAN_MS = 1000;
 const AMBIENT_BASE = 21;
 const AMBIENT_SWING = 1.5;
 const DAY_MS = 24 * 3600_000;
@@ -250,7 +252,9 @@ export class SimulatedSensors implements SensorSource {
   }
 
   snapshot(): ThermalSnapshot {
-    const now = this.clock.now();
+    // As of the last scan: readings taken within one scan are the same (Thermal is kept per scan).
+    const clock = this.clock.now();
+    const now = clock - (clock % SENSOR_SCAN_MS);
     this.integrate(now);
     const ambient = AMBIENT_BASE + AMBIENT_SWING * Math.sin((2 * Math.PI * now) / DAY_MS);
     const load = workload(now);

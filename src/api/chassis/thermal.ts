@@ -18,7 +18,7 @@ import {
 } from '../../domain/chassis/thermal-thresholds.js';
 import { Priv } from '../../lib/privileges.js';
 import { vendorMessage } from '../../messages/errors.js';
-import type { FanSpec, TemperatureSpec } from '../../platform/thermal.js';
+import { SENSOR_SCAN_MS, type FanSpec, type TemperatureSpec } from '../../platform/thermal.js';
 import { defineAction, defineType, odataType, oem, ro, statusProp, t, vendorObject, commonProps } from '../../protocol/description.js';
 import { success } from '../../protocol/reply.js';
 import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
@@ -124,13 +124,11 @@ export function thermalHealth(d: ThermalViewDeps, user: UserTempThresholds): Hea
   return thermalView(d, user).health;
 }
 
-/** Readings are sampled once a second of controller time, as a controller's sensor scan does. */
-const SENSOR_TICK_MS = 1000;
 type ThermalViewDeps = Pick<ThermalDeps, 'uris' | 'sensors' | 'thermal' | 'clock' | 'store' | 'host' | 'health'>;
 const views = new WeakMap<UserTempThresholds, Representations<{ body: Record<string, unknown>; health: Health }>>();
 
 /**
- * Thermal as it is now, rebuilt once per sensor tick or when the stored state (user thresholds),
+ * Thermal as it is now, rebuilt once per sensor scan or when the stored state (user thresholds),
  * the host's power, component health or a held reading change; shared by Thermal, ThermalSubsystem
  * and the chassis.
  */
@@ -138,7 +136,7 @@ function thermalView(d: ThermalViewDeps, user: UserTempThresholds): { body: Reco
   let v = views.get(user);
   if (!v) views.set(user, (v = new Representations(2)));
   const key = [
-    Math.floor(d.clock.now() / SENSOR_TICK_MS),
+    Math.floor(d.clock.now() / SENSOR_SCAN_MS),
     d.store.generation,
     d.host.generation,
     d.health.generation,
