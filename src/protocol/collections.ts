@@ -3,6 +3,7 @@
 // collection body, 201 Created with Location on create, PATCH and DELETE of a
 // member. Areas with a plain CRUD collection use this instead of two blocks.
 import { Representations } from '../lib/memo.js';
+import { sometimesLate } from '../lib/self-check.js';
 import type { PrivilegeRule } from '../lib/privileges.js';
 import { collectionOf, type Props, type ResourceType } from './description.js';
 import { collection, created } from './reply.js';
@@ -114,7 +115,7 @@ export function addCollection<
     const params: Readonly<Record<string, string>> = ctx.params;
     return present(await store.get(params[idName] ?? '', outer(params)), ctx);
   };
-  const peek = store.peek && spec.moving && store.peek.bind(store);
+  const peek = store.peek && spec.moving && sometimesLate(store.peek.bind(store));
   const views = new Representations();
   /** A member's GET from its stored (frozen) self: rebuilt only when it or what moves changes. */
   const showKept = (ctx: Context<M>): Maybe<Record<string, unknown>> => {

@@ -2,6 +2,8 @@
 // annotations, the Actions object from the route's declared actions,
 // Members@odata.count, its ETag — and the Allow and Link headers of a GET.
 import { deepFreeze } from '../lib/freeze.js';
+import { firstDifference, StaleRepresentation } from '../lib/memo.js';
+import { selfChecking } from '../lib/self-check.js';
 import { actionInfoPath, hasParameters } from './action-info.js';
 import {
   enumIn,
@@ -48,7 +50,14 @@ export function decorate(
   const reusable = Object.isFrozen(body) && !(route && hasAllowable(route));
   if (reusable) {
     const known = decoratedBodies.get(body);
-    if (known?.uri === uri) return known.decorated;
+    if (known?.uri === uri) {
+      // Self-checks (lib/self-check.ts): the kept decoration is the one the body gets now.
+      if (selfChecking()) {
+        const difference = firstDifference(known.decorated.resource, decorateNew(route, uri, params, body, type, dialect).resource);
+        if (difference) throw new StaleRepresentation(`the decoration of ${uri}`, difference);
+      }
+      return known.decorated;
+    }
   }
   const decorated = decorateNew(route, uri, params, body, type, dialect);
   if (reusable) {

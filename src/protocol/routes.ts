@@ -2,6 +2,7 @@
 // privileges and actions. Matching is case-insensitive on literal segments;
 // Allow, 405s, HEAD and the Actions object all derive from the declaration.
 import { Priv, type PrivilegeRule } from '../lib/privileges.js';
+import { selfChecking, sometimesLate } from '../lib/self-check.js';
 import { actionInfoBody, actionInfoPath, ActionInfoType, hasParameters } from './action-info.js';
 import type { ActionDef, BodyOf, Props, ResourceType } from './description.js';
 import type { DialectName } from './dialect.js';
@@ -246,7 +247,7 @@ export class RouteTable {
   /** How a parameter name resolves wherever a route does not say otherwise ({SystemId}, {ManagerId}...). */
   param(name: string, resolve: ParamResolver): void {
     if (this.resolvers.has(name)) throw new Error(`parameter {${name}} has a resolver already`);
-    this.resolvers.set(name, resolve);
+    this.resolvers.set(name, sometimesLate(resolve));
   }
 
   /** True when every parameter of the match names something that exists, outermost first. */
@@ -288,7 +289,8 @@ export class RouteTable {
     T extends ResourceType | undefined = undefined,
     PB extends Props = PropsOf<T>,
     CB extends Props = MemberPropsOf<T>,
-  >(route: ResourceRoute<P, T, PB, CB>): void {
+  >(declared: ResourceRoute<P, T, PB, CB>): void {
+    const route = selfChecking() ? answeringLate(declared) : declared;
     for (const props of [
       route.type?.properties,
       route.type?.memberType?.properties,
@@ -427,6 +429,22 @@ export class RouteTable {
     }
     return undefined;
   }
+}
+
+/** A route whose handlers and resolvers answer every other call through a promise (self-checks, lib/self-check.ts). */
+function answeringLate<R extends AnyRoute>(route: R): R {
+  const late = <S extends { handler: (ctx: never) => unknown }>(spec: S | undefined): S | undefined =>
+    spec && { ...spec, handler: sometimesLate(spec.handler) };
+  return {
+    ...route,
+    params: route.params && Object.fromEntries(Object.entries(route.params).map(([name, resolve]) => [name, sometimesLate(resolve)])),
+    get: late(route.get),
+    patch: late(route.patch),
+    put: late(route.put),
+    post: late(route.post),
+    delete: late(route.delete),
+    actions: route.actions?.map(late),
+  };
 }
 
 /** The declaration serving a method on a matched path. */

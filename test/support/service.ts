@@ -7,6 +7,7 @@ import pino, { type Logger } from 'pino';
 import { Agent, request } from 'undici';
 import { startService, type RunningService } from '../../src/app.js';
 import { defaultConfig, type Config } from '../../src/config.js';
+import { enableSelfChecks } from '../../src/lib/self-check.js';
 import { ManualClock } from '../../src/platform/clock.js';
 
 export const ADMIN_USER = 'Administrator';
@@ -62,6 +63,9 @@ export interface StartOptions {
   /** The service's logger (default: silent, or TEST_LOG_LEVEL). */
   logger?: Logger;
 }
+
+// Every service a test starts checks its memoized representations and runs each sync-or-async path both ways (lib/self-check.ts).
+enableSelfChecks();
 
 export async function startTestService(opts: StartOptions = {}): Promise<TestService> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'bmc-test-'));
