@@ -2,8 +2,9 @@
 // does at login, and GET every @odata.id and Location URI found.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestService, type Response, type TestService } from '../support/service.js';
+import { startTestService, type TestService } from '../support/service.js';
 import { addMemberToEveryCollection } from '../support/members.js';
+import { servedLinks, unreachedGetRoutes, walk, WALK_STARTS } from '../support/route-walk.js';
 
 const UNSAFE = /[\s"<>{}|\\^`%]/;
 
@@ -37,43 +38,6 @@ function collectActions(v: unknown, out: Map<string, Set<string>>): void {
       }
     }
   }
-}
-
-/** Every link to something served: resources, files (Location Uri), component binaries, task monitors, CSDL references. */
-function collectAllLinks(r: { text: string; body: unknown; headers: Record<string, string> }, out: Set<string>): void {
-  if (r.headers['content-type']?.includes('xml')) {
-    for (const m of r.text.matchAll(/Uri="(\/redfish\/[^"#]+)"/g)) out.add(m[1] as string);
-    return;
-  }
-  const walk = (v: unknown): void => {
-    if (Array.isArray(v)) return v.forEach(walk);
-    if (!v || typeof v !== 'object') return;
-    for (const [k, x] of Object.entries(v)) {
-      if (
-        ['@odata.id', 'Uri', 'ComponentUri', 'TaskMonitor', 'Members@odata.nextLink', '@Redfish.ActionInfo'].includes(k) &&
-        typeof x === 'string'
-      ) {
-        if (x.startsWith('/redfish')) out.add(x.split('#')[0] as string);
-      } else if (k !== 'target') walk(x);
-    }
-  };
-  walk(r.body);
-}
-
-/**
- * GET breadth-first from `starts`: `each` sees every answer and returns the links to follow from it.
- * Returns how many URIs were fetched.
- */
-async function walk(svc: TestService, starts: string[], each: (uri: string, r: Response) => Iterable<string>): Promise<number> {
-  const seen = new Set<string>();
-  const queue = [...starts];
-  while (queue.length && seen.size < 5000) {
-    const uri = queue.shift() as string;
-    if (seen.has(uri)) continue;
-    seen.add(uri);
-    for (const l of each(uri, await svc.get(uri))) if (!seen.has(l)) queue.push(l);
-  }
-  return seen.size;
 }
 
 describe('crawl', () => {
@@ -130,16 +94,13 @@ describe('crawl', () => {
     const routes = svc.running.services.routes;
     const reached = new Set<object>();
     const noAllow: string[] = [];
-    const starts = ['/redfish', '/redfish/v1/', '/redfish/v1/$metadata', '/redfish/v1/odata', '/redfish/v1/openapi.yaml'];
-    await walk(svc, starts, (uri, r) => {
-      const found = new Set<string>();
+    await walk(svc, WALK_STARTS, (uri, r) => {
       // A task monitor answers its operation's own final status (the walk's task failed), and is a GET route all the same.
-      if (r.status !== 200 && !uri.includes('/TaskMonitors/')) return found;
+      if (r.status !== 200 && !uri.includes('/TaskMonitors/')) return [];
       const match = routes.match(uri.split('?')[0] as string);
       if (match) reached.add(match.route);
       if (!r.headers.allow?.split(', ').includes('GET')) noAllow.push(`${uri} ${r.status}: Allow ${r.headers.allow}`);
-      collectAllLinks(r, found);
-      return found;
+      return servedLinks(r);
     });
     // The SSE stream, which the walk does not open: HEAD answers its headers without starting it.
     const sse = (await svc.get('/redfish/v1/EventService/')).body.ServerSentEventUri as string;
@@ -149,11 +110,7 @@ describe('crawl', () => {
     else noAllow.push(`HEAD ${sse}: Allow ${head.headers.allow}`);
 
     assert.deepEqual(noAllow, []);
-    const unreached = routes
-      .routes()
-      .filter((r) => r.get && !r.outside && !reached.has(r))
-      .map((r) => r.path);
-    assert.deepEqual(unreached, []);
+    assert.deepEqual(unreachedGetRoutes(svc, reached), []);
   });
 });
 
@@ -195,16 +152,14 @@ describe('crawl with unusual ids (--system-id, --chassis-id, --manager-id)', () 
     };
     const failures: string[] = [];
     const crawled = await walk(svc, ['/redfish/v1/'], (uri, r) => {
-      const found = new Set<string>();
       if (r.status !== 200) {
         if (!uri.includes('/TaskMonitors/')) failures.push(`${uri} -> ${r.status}`);
-        return found;
+        return [];
       }
       if (typeof r.body?.['@odata.id'] === 'string' && r.body['@odata.id'] !== uri.split('?')[0])
         failures.push(`${uri} has @odata.id ${r.body['@odata.id']}`);
       visit(r.body, uri);
-      collectAllLinks(r, found);
-      return found;
+      return servedLinks(r);
     });
     assert.deepEqual(failures, []);
     assert.ok(crawled >= 200, `crawled ${crawled} resources`);

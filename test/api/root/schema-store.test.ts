@@ -4,8 +4,8 @@
 // read them; the resources the service serves validate against them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { Ajv } from 'ajv';
+import { redfishAjv } from '../../support/schemas.js';
 import { startTestService, type TestService } from '../../support/service.js';
 
 const STORE = '/redfish/v1/SchemaStore/en/';
@@ -49,15 +49,7 @@ describe('the schema store serves a JSON Schema for every type', () => {
       assert.match(r.headers['content-type'] ?? '', /application\/json/, uri);
       docs.set(uri, r.body as SchemaDoc);
     }
-    // Redfish's own keywords (readonly, requiredOnCreate...) are annotations for ajv. The documents
-    // name DMTF's Redfish meta-schema (a JSON Schema dialect the service does not describe): here it
-    // stands for draft-07, so every document is still checked as a schema.
-    ajv = new Ajv({ strict: false, unicode: false });
-    addFormats.default(ajv);
-    ajv.addMetaSchema({
-      $id: 'http://redfish.dmtf.org/schemas/v1/redfish-schema-v1.json',
-      $ref: 'http://json-schema.org/draft-07/schema#',
-    });
+    ajv = redfishAjv();
     for (const doc of docs.values()) ajv.addSchema(doc);
   });
   after(() => svc.close());
