@@ -431,22 +431,6 @@ export class RouteTable {
   }
 }
 
-/** A route whose handlers and resolvers answer every other call through a promise (self-checks, lib/self-check.ts). */
-function answeringLate<R extends AnyRoute>(route: R): R {
-  const late = <S extends { handler: (ctx: never) => unknown }>(spec: S | undefined): S | undefined =>
-    spec && { ...spec, handler: sometimesLate(spec.handler) };
-  return {
-    ...route,
-    params: route.params && Object.fromEntries(Object.entries(route.params).map(([name, resolve]) => [name, sometimesLate(resolve)])),
-    get: late(route.get),
-    patch: late(route.patch),
-    put: late(route.put),
-    post: late(route.post),
-    delete: late(route.delete),
-    actions: route.actions?.map(late),
-  };
-}
-
 /** The declaration serving a method on a matched path. */
 export function methodSpec(m: Match, method: string): MethodSpec | WriteSpec | undefined {
   if (m.action) return method === 'POST' ? m.action : undefined;
@@ -483,4 +467,20 @@ export function allowedMethods(m: Match): Method[] {
   if (r.put) out.push('PUT');
   if (r.delete) out.push('DELETE');
   return out;
+}
+
+/** A route whose handlers and resolvers answer every other call through a promise (self-checks, lib/self-check.ts). */
+function answeringLate<R extends AnyRoute>(route: R): R {
+  const late = <S extends { handler: (ctx: never) => unknown }>(spec: S | undefined): S | undefined =>
+    spec && { ...spec, handler: sometimesLate(spec.handler) };
+  return {
+    ...route,
+    params: route.params && Object.fromEntries(Object.entries(route.params).map(([name, resolve]) => [name, sometimesLate(resolve)])),
+    get: late(route.get),
+    patch: late(route.patch),
+    put: late(route.put),
+    post: late(route.post),
+    delete: late(route.delete),
+    actions: route.actions?.map(late),
+  };
 }
