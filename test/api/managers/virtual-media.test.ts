@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ServiceEvent } from '../../../src/domain/events/bus.js';
 import { issueCertificate } from '../../../src/platform/x509.js';
+import { isoImage } from '../../support/media.js';
 import { messageIds, startTestService, type TestService } from '../../support/service.js';
 import { waitUntil } from '../../support/wait.js';
 
@@ -28,13 +29,6 @@ const IEL = `${MGR}LogServices/IEL/Entries/`;
 const BOOT_TIME = 2000 + 5000; // power on + POST (fast timings)
 const LIMIT = 1024 * 1024;
 const TIMEOUT_S = 30;
-
-/** An ISO 9660-like image: the primary volume descriptor at sector 16. */
-function isoImage(bytes: number): Buffer {
-  const b = Buffer.alloc(bytes);
-  b.write('\x01CD001\x01', 16 * 2048, 'latin1');
-  return b;
-}
 
 interface Seen {
   method: string;
