@@ -54,6 +54,15 @@ module.exports = {
       from: { path: '^src/' },
       to: { circular: true },
     },
+    {
+      name: 'no-circular-folders',
+      comment:
+        'folders depend on each other one way only (api/systems may use api/chassis, not both): a piece two folders share moves down, or into the folder it belongs to',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -19,7 +19,7 @@ import type { RegistryFiles } from '../domain/registry-files.js';
 import type { SessionRecord, Sessions } from '../domain/accounts/sessions.js';
 import type { Tasks } from '../domain/tasks.js';
 import type { LicenseState } from '../domain/licensing/tiers.js';
-import type { Logs } from '../domain/manager/logs.js';
+import type { Logs } from '../domain/logs/logs.js';
 import type { RestApiState } from '../domain/manager/rest-api-state.js';
 import type { VirtualMedia } from '../domain/manager/virtual-media.js';
 import type { SecureBoot } from '../domain/secure-boot/secure-boot.js';

@@ -237,6 +237,21 @@ export const statusProp = t.object(
   { readOnly: true, typeName: 'Status' },
 );
 
+/** Resource.Location with a PartLocation: where a part sits (slot, socket, bay). */
+export const locationProp = t.object(
+  {
+    PartLocation: t.object(
+      {
+        ServiceLabel: ro(t.string()),
+        LocationType: ro(t.enum(['Slot', 'Bay', 'Connector', 'Socket', 'Backplane', 'Embedded'])),
+        LocationOrdinalValue: ro(t.integer()),
+      },
+      { readOnly: true, typeName: 'PartLocation' },
+    ),
+  },
+  { readOnly: true, typeName: 'Location' },
+);
+
 export function defineType<const P extends Props, M extends ResourceType<Props, undefined> | undefined = undefined>(
   type: ResourceType<P, M>,
 ): ResourceType<P, M> {

@@ -2,8 +2,7 @@
 // and their ports, PCIe devices and their functions, from the hardware profile.
 // Everything is read-only.
 import { PCIE_CLASSES } from '../../platform/hardware/profile.js';
-import { commonProps, defineType, ro, statusProp, t } from '../../protocol/description.js';
-import { LocationProp } from '../systems/inventory-types.js';
+import { commonProps, defineType, ro, statusProp, locationProp, t } from '../../protocol/description.js';
 
 export const PortType = defineType({
   name: 'Port',
@@ -37,7 +36,7 @@ export const NetworkAdapterType = defineType({
     PartNumber: ro(t.string()),
     SerialNumber: ro(t.string()),
     Status: statusProp,
-    Location: LocationProp,
+    Location: locationProp,
     Ports: t.link({ readOnly: true }),
     Controllers: ro(
       t.array(
@@ -97,7 +96,7 @@ export const PCIeDeviceType = defineType({
         { typeName: 'PCIeInterface' },
       ),
     ),
-    Slot: ro(t.object({ Location: LocationProp }, { typeName: 'Slot' })),
+    Slot: ro(t.object({ Location: locationProp }, { typeName: 'Slot' })),
     Status: statusProp,
     PCIeFunctions: t.link({ readOnly: true }),
     Links: ro(t.object({ Chassis: t.links({ readOnly: true }) }, { typeName: 'Links' })),

@@ -3,9 +3,8 @@
 // PowerSubsystem with its PowerSupplies and their Metrics, the Sensors
 // collection and EnvironmentMetrics, the power limit as a Control, and the
 // vendor extension of PowerControl.
-import { LocationProp } from '../systems/inventory-types.js';
 import { LIMIT_EXCEPTIONS } from '../../platform/power.js';
-import { commonProps, defineType, ro, statusProp, t, vendorObject } from '../../protocol/description.js';
+import { commonProps, defineType, ro, statusProp, locationProp, t, vendorObject } from '../../protocol/description.js';
 
 const odataId = ro(t.string({ format: 'uri-reference' }));
 const watts = (description?: string) => ro(t.number({ units: 'W', volatile: true, ...(description ? { description } : {}) }));
@@ -181,7 +180,7 @@ export const PowerSupplyType = defineType({
     FirmwareVersion: ro(t.string()),
     HotPluggable: ro(t.boolean()),
     Replaceable: ro(t.boolean()),
-    Location: LocationProp,
+    Location: locationProp,
     InputRanges: t.array(
       t.object(
         { NominalVoltageType: ro(t.enum(['AC100To240V', 'AC200To240V', 'AC120V', 'AC240V'])), CapacityWatts: ro(t.number({ units: 'W' })) },

@@ -6,7 +6,7 @@
 // controller settings" privilege) on either log. It takes no parameters,
 // empties the log and leaves one record saying who cleared it.
 import { Representations } from '../../lib/memo.js';
-import { LOG_IDS, MAX_LOG_RECORDS, type LogId, type LogRecord } from '../../domain/manager/logs.js';
+import { LOG_IDS, MAX_LOG_RECORDS, type LogId, type LogRecord } from '../../domain/logs/logs.js';
 import { Priv } from '../../lib/privileges.js';
 import { vendorMessage } from '../../messages/errors.js';
 import { isoNow, toIso } from '../../platform/clock.js';

@@ -1,22 +1,7 @@
 // Resource descriptions of the system's hardware inventory: processors and
 // memory modules, read from the hardware profile. Everything is read-only.
 import { INSTRUCTION_SETS, MEMORY_TYPES, PROCESSOR_ARCHITECTURES } from '../../platform/hardware/profile.js';
-import { commonProps, defineType, oem, ro, statusProp, t } from '../../protocol/description.js';
-
-/** Resource.Location with a PartLocation: where a part sits (slot, socket, bay). */
-export const LocationProp = t.object(
-  {
-    PartLocation: t.object(
-      {
-        ServiceLabel: ro(t.string()),
-        LocationType: ro(t.enum(['Slot', 'Bay', 'Connector', 'Socket', 'Backplane', 'Embedded'])),
-        LocationOrdinalValue: ro(t.integer()),
-      },
-      { readOnly: true, typeName: 'PartLocation' },
-    ),
-  },
-  { readOnly: true, typeName: 'Location' },
-);
+import { commonProps, defineType, oem, ro, statusProp, locationProp, t } from '../../protocol/description.js';
 
 export const VendorProcessorExtType = defineType({
   name: 'VendorProcessorExt',
@@ -57,7 +42,7 @@ export const ProcessorType = defineType({
     TotalCores: ro(t.integer()),
     TotalThreads: ro(t.integer()),
     Status: statusProp,
-    Location: LocationProp,
+    Location: locationProp,
     Links: ro(t.object({ Chassis: t.link({ readOnly: true }) }, { typeName: 'Links' })),
     Oem: oem(VendorProcessorExtType, { readOnly: true }),
   },
@@ -101,7 +86,7 @@ export const MemoryType = defineType({
         { typeName: 'MemoryLocation' },
       ),
     ),
-    Location: LocationProp,
+    Location: locationProp,
     Status: statusProp,
     Links: ro(t.object({ Chassis: t.link({ readOnly: true }) }, { typeName: 'Links' })),
     Oem: oem(VendorMemoryExtType, { readOnly: true }),

@@ -13,7 +13,7 @@ import type { SensorSource } from '../../platform/sensors.js';
 import type { TemperatureSpec } from '../../platform/thermal.js';
 import type { DocumentStore, Setting } from '../../store/documents.js';
 import type { EventBus } from '../events/bus.js';
-import type { Logs } from '../manager/logs.js';
+import type { Logs } from '../logs/logs.js';
 
 export const ALERT_TYPES = ['Warning', 'Critical'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];

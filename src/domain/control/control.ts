@@ -21,7 +21,7 @@ import type { EventBus } from '../events/bus.js';
 import type { EventHub } from '../events/hub.js';
 import type { FirmwareServices } from '../firmware/index.js';
 import { VERIFIED_CLASSES } from '../firmware/inventory.js';
-import type { Logs } from '../manager/logs.js';
+import type { Logs } from '../logs/logs.js';
 
 export const POWER_EVENTS = ['PullPower', 'RestorePower', 'StallPost', 'ResumePost', 'OsCrash'] as const;
 export type PowerEvent = (typeof POWER_EVENTS)[number];

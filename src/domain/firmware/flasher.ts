@@ -7,7 +7,7 @@
 // controller's own at its next reset (Manager.Reset), the rest at the next
 // POST; its task stays Pending until the last of them is active.
 import type { EventBus } from '../events/bus.js';
-import type { Logs } from '../manager/logs.js';
+import type { Logs } from '../logs/logs.js';
 import { resourceEvent, vendorResourceEvent } from '../../messages/event-messages.js';
 import { baseMessage, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
 import { vendorRefusal } from '../../messages/refusal.js';

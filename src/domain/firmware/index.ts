@@ -2,7 +2,7 @@
 // with the update areas (uploads, repository, task queue, install sets).
 import type { Logger } from 'pino';
 import type { EventBus } from '../events/bus.js';
-import type { Logs } from '../manager/logs.js';
+import type { Logs } from '../logs/logs.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ControllerLifecycle, HostLifecycle } from '../../platform/lifecycle.js';
 import type { DocumentStore } from '../../store/documents.js';

@@ -6,7 +6,7 @@
 // re-flashed from the recovery install set when it holds one.
 import type { Logger } from 'pino';
 import type { EventBus } from '../events/bus.js';
-import type { Logs } from '../manager/logs.js';
+import type { Logs } from '../logs/logs.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { vendorMessage } from '../../messages/errors.js';
 import type { Clock, TimerHandle } from '../../platform/clock.js';

@@ -10,7 +10,7 @@
 import type { BootOptionDef, OverrideTarget, RemovableMedia } from '../bios/boot.js';
 import type { EventBus } from '../events/bus.js';
 import type { Downloader } from '../firmware/download.js';
-import type { Logs } from './logs.js';
+import type { Logs } from '../logs/logs.js';
 import { basicAuthorization } from '../../lib/uri-credentials.js';
 import { vendorMessage } from '../../messages/errors.js';
 import { baseRefusal } from '../../messages/refusal.js';

@@ -17,7 +17,7 @@ import { toIso } from '../../platform/clock.js';
 import type { ControllerLifecycle, HostLifecycle } from '../../platform/lifecycle.js';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
 import type { EventBus } from '../events/bus.js';
-import type { Logs } from '../manager/logs.js';
+import type { Logs } from '../logs/logs.js';
 import type { UpdateOperation, UpdateStatus } from '../firmware/update-state.js';
 import { LIMITS, type Agent, type TaskRecord, type TaskState, type UpdateQueueUris } from './records.js';
 

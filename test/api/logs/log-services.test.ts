@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MAX_LOG_RECORDS } from '../../../src/domain/manager/logs.js';
+import { MAX_LOG_RECORDS } from '../../../src/domain/logs/logs.js';
 import { vendorMessage } from '../../../src/messages/errors.js';
 import { bootHost, powerOff } from '../../support/host.js';
 import { messageIds, startTestService, type TestService } from '../../support/service.js';

@@ -7,7 +7,7 @@ import pino from 'pino';
 import { BootSettings, bootOptionsFor, type BootState } from '../../../src/domain/bios/boot.js';
 import { EventBus } from '../../../src/domain/events/bus.js';
 import type { Downloaded, ReadOptions } from '../../../src/domain/firmware/download.js';
-import { Logs } from '../../../src/domain/manager/logs.js';
+import { Logs } from '../../../src/domain/logs/logs.js';
 import { imageNameOf, VirtualMedia } from '../../../src/domain/manager/virtual-media.js';
 import { resourceUris } from '../../../src/lib/resource-uris.js';
 import { Refusal, vendorRefusal } from '../../../src/messages/refusal.js';
