@@ -1,5 +1,6 @@
 // What every API module is given: the service's domain objects and platform.
-// Built once by the composition root (src/app.ts).
+// Built and wired once by the composition root (src/app.ts, its steps in src/compose/);
+// areas only read them.
 import type { FleetView } from '../domain/fleet/fleet-view.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -7,6 +8,13 @@ import type { ResourceUris } from '../lib/resource-uris.js';
 import type { ScenarioControl } from '../domain/control/control.js';
 import type { AccountPolicy } from '../domain/accounts/account-policy.js';
 import type { AccountRecord, Accounts } from '../domain/accounts/accounts.js';
+import type { DirectorySettingsStore } from '../domain/accounts/directory-settings.js';
+import type { BiosSettings } from '../domain/bios/bios.js';
+import type { BootSettings } from '../domain/bios/boot.js';
+import type { IscsiSettings } from '../domain/bios/iscsi.js';
+import type { VendorBiosAreas } from '../domain/bios/vendor-settings.js';
+import type { ChassisState, UidLight } from '../domain/chassis/chassis.js';
+import type { UserTempThresholds } from '../domain/chassis/thermal-thresholds.js';
 import type { CertificateLogin } from '../domain/accounts/certificate-login.js';
 import type { HttpsCertificate } from '../domain/manager/https-certificate.js';
 import type { InstalledLicense } from '../domain/licensing/installed-license.js';
@@ -23,6 +31,7 @@ import type { Logs } from '../domain/logs/logs.js';
 import type { RestApiState } from '../domain/manager/rest-api-state.js';
 import type { VirtualMedia } from '../domain/manager/virtual-media.js';
 import type { SecureBoot } from '../domain/secure-boot/secure-boot.js';
+import type { StorageControllers } from '../domain/storage/storage.js';
 import type { Clock } from '../platform/clock.js';
 import type { HealthRegistry } from '../platform/hardware/health.js';
 import type { Hardware } from '../platform/hardware/identity.js';
@@ -84,10 +93,28 @@ export interface Services {
   installedLicense: InstalledLicense;
   /** Password and lockout policy of the AccountService. */
   accountPolicy: AccountPolicy;
+  /** LDAP and Active Directory settings of the AccountService (stored and validated only). */
+  directories: DirectorySettingsStore;
   /** Certificate login: trusted CAs, user certificate mappings, the login decision. */
   certificateLogin: CertificateLogin;
   /** UEFI Secure Boot state and key databases. */
   secureBoot: SecureBoot;
+  /** The system's boot override, order and options; POST consumes a one-time override. */
+  boot: BootSettings;
+  /** The system's UID light (IndicatorLED, LocationIndicatorActive). */
+  uidLight: UidLight;
+  /** BIOS attributes: the current area, the pending one POST applies, the BIOS passwords. */
+  bios: BiosSettings;
+  /** The vendor BIOS resources with a pending area: configuration lock, KMS, HTTPS boot TLS. */
+  vendorBios: VendorBiosAreas;
+  /** The ROM's iSCSI initiator and boot attempts. */
+  iscsi: IscsiSettings;
+  /** The array controllers, their drives and volumes. */
+  storage: StorageControllers;
+  /** The chassis' locator light, asset tag and the firmware the host reports at POST. */
+  chassisState: ChassisState;
+  /** User temperature thresholds (Thermal's SetUserTempThreshold), effective from the next controller reset. */
+  userTempThresholds: UserTempThresholds;
   /** Sensor readings; the simulator replaces the default (none). */
   sensors: SensorSource;
   /** The temperature sensors and fans of the hardware profile (Thermal, Sensors). */
@@ -116,8 +143,6 @@ export interface Services {
   control?: ScenarioControl;
   /** The fleet this controller belongs to (fleet mode only). */
   fleet?: FleetView;
-  /** Links the service root shows, filled by the areas as they register. */
-  rootLinks: Record<string, string>;
   /** The conventions served (--dialect): the protocol layer applies them; few areas need to know. */
   dialect: Dialect;
 }

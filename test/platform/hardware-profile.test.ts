@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseYaml, stringify } from 'yaml';
-import { HealthRegistry, componentKey, healthFor } from '../../src/platform/hardware/health.js';
+import { HealthRegistry, componentKey, declareEmptySlots } from '../../src/platform/hardware/health.js';
 import { componentUuid, portMac, resolveHardware } from '../../src/platform/hardware/identity.js';
 import {
   HardwareProfileError,
@@ -221,7 +221,8 @@ describe('hardware identity', () => {
 
 describe('health registry', () => {
   it('answers Enabled/OK by default, Absent for empty slots, and faults until cleared, telling listeners', () => {
-    const h = healthFor(resolveHardware(loadHardwareProfile('vs360-gen10'), 'seed'));
+    const h = new HealthRegistry();
+    declareEmptySlots(h, resolveHardware(loadHardwareProfile('vs360-gen10'), 'seed'));
     assert.deepEqual(h.status(componentKey.cpu(0)), { State: 'Enabled', Health: 'OK' });
     assert.deepEqual(h.status(componentKey.cpu(1)), { State: 'Absent' });
     assert.deepEqual(h.status(componentKey.dimm('PROC 1 DIMM 2')), { State: 'Absent' });

@@ -13,7 +13,7 @@ import {
   type AccountChange,
 } from '../../domain/accounts/account-change.js';
 import { MAX_PASSWORD_LENGTH } from '../../domain/accounts/account-policy.js';
-import { DirectorySettingsStore, type DirectoryKind } from '../../domain/accounts/directory-settings.js';
+import type { DirectoryKind } from '../../domain/accounts/directory-settings.js';
 import type { AccountRecord } from '../../domain/accounts/accounts.js';
 import { Priv, ROLES, ROLE_IDS, type RoleId } from '../../lib/privileges.js';
 import { baseError } from '../../protocol/errors.js';
@@ -23,10 +23,8 @@ import { collection, created } from '../../protocol/reply.js';
 import { present, type Context, type PatchContext, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { AccountServiceType, ManagerAccountType, NewAccountBody, RoleType } from './account-types.js';
-import { registerCertificateMappingRoutes, type CertificateMappingDeps } from './certificate-mapping.js';
 
-export type AccountServiceDeps = Pick<Services, 'rootLinks' | 'config' | 'store' | 'accounts' | 'accountPolicy' | 'sessions'> &
-  CertificateMappingDeps;
+export type AccountServiceDeps = Pick<Services, 'config' | 'store' | 'accounts' | 'accountPolicy' | 'sessions' | 'directories'>;
 
 type AccountPath = '/redfish/v1/AccountService/Accounts/{AccountId}/';
 type RolePath = '/redfish/v1/AccountService/Roles/{RoleId}/';
@@ -76,7 +74,7 @@ function mayManageAccounts(p: Principal): boolean {
 }
 
 function accountServiceHandlers(s: AccountServiceDeps) {
-  const directories = new DirectorySettingsStore(s.store);
+  const { directories } = s;
   const views = new Representations();
   function getAccountService() {
     return {
@@ -207,7 +205,6 @@ function accountServiceHandlers(s: AccountServiceDeps) {
 
 export function registerAccountServiceRoutes(routes: RouteTable, s: AccountServiceDeps): void {
   const h = accountServiceHandlers(s);
-  s.rootLinks.AccountService = '/redfish/v1/AccountService/';
 
   routes.add({
     path: '/redfish/v1/AccountService/',
@@ -243,6 +240,4 @@ export function registerAccountServiceRoutes(routes: RouteTable, s: AccountServi
     params: { RoleId: (id) => ROLE_IDS.some((r) => r === id) },
     get: { privilege: Priv.login, handler: h.getRole },
   });
-
-  registerCertificateMappingRoutes(routes, s);
 }

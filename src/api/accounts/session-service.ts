@@ -11,7 +11,7 @@ import { Representations } from '../../lib/memo.js';
 import { missing, present, type Context, type PatchContext, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
-export type SessionServiceDeps = Pick<Services, 'rootLinks' | 'settings' | 'sessions' | 'auth'>;
+export type SessionServiceDeps = Pick<Services, 'settings' | 'sessions' | 'auth'>;
 
 /** DMTF's bounds of AbsoluteSessionTimeout, seconds. */
 const ABSOLUTE_TIMEOUT_RANGE = { minimum: 30, maximum: 86400 } as const;
@@ -183,7 +183,6 @@ function sessionServiceHandlers(s: SessionServiceDeps) {
 
 export function registerSessionServiceRoutes(routes: RouteTable, s: SessionServiceDeps): void {
   const h = sessionServiceHandlers(s);
-  s.rootLinks.SessionService = '/redfish/v1/SessionService/';
 
   routes.add({
     path: '/redfish/v1/SessionService/',

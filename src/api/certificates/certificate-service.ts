@@ -14,7 +14,7 @@ import { action, type ActionContext, type RouteTable } from '../../protocol/rout
 import type { Services } from '../services.js';
 import { CertificateType, certificateProperties } from '../systems/secure-boot-types.js';
 
-export type CertificateServiceDeps = Pick<Services, 'rootLinks' | 'uris' | 'httpsCertificate' | 'secureBoot' | 'events' | 'log'>;
+export type CertificateServiceDeps = Pick<Services, 'uris' | 'httpsCertificate' | 'secureBoot' | 'events' | 'log' | 'routes'>;
 
 type CertificateServicePath = '/redfish/v1/CertificateService/';
 
@@ -79,11 +79,11 @@ function certificateTargetError(parameter: string, action: string) {
   return baseError('ActionParameterValueError', parameter, action).about(parameter);
 }
 
-function certificateServiceHandlers(s: CertificateServiceDeps, routes: RouteTable) {
+function certificateServiceHandlers(s: CertificateServiceDeps) {
   const collectionUri = s.uris.manager('NetworkProtocol', 'HTTPS', 'Certificates');
   const httpsCertUri = s.uris.manager('NetworkProtocol', 'HTTPS', 'Certificates', HTTPS_CERT_ID);
   /** The canonical form of a link a client sent, so case and a missing slash do not matter. */
-  const canonical = (uri: string) => routes.match(uri.endsWith('/') ? uri : `${uri}/`)?.uri;
+  const canonical = (uri: string) => s.routes.match(uri.endsWith('/') ? uri : `${uri}/`)?.uri;
 
   function getCertificateService() {
     return {
@@ -166,8 +166,7 @@ function certificateServiceHandlers(s: CertificateServiceDeps, routes: RouteTabl
 }
 
 export function registerCertificateServiceRoutes(routes: RouteTable, s: CertificateServiceDeps): void {
-  const h = certificateServiceHandlers(s, routes);
-  s.rootLinks.CertificateService = '/redfish/v1/CertificateService/';
+  const h = certificateServiceHandlers(s);
 
   routes.add({
     path: '/redfish/v1/CertificateService/',

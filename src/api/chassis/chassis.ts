@@ -2,19 +2,15 @@
 // platform firmware. Thermal is served by ./thermal.ts under each chassis (ThermalSubsystem by
 // ./thermal-subsystem.ts), Power, PowerSubsystem, Sensors and EnvironmentMetrics by ./power.ts,
 // TrustedComponents by ./trusted-components.ts.
-import { ChassisState, INDICATOR_LED_VALUES, changedIndicator, chassisSerialNumber } from '../../domain/chassis/chassis.js';
-import { registerTrustedComponentRoutes } from './trusted-components.js';
+import { INDICATOR_LED_VALUES, changedIndicator, chassisSerialNumber } from '../../domain/chassis/chassis.js';
 import { Priv } from '../../lib/privileges.js';
 import { CHASSIS_TYPES } from '../../platform/hardware/profile.js';
 import { collectionOf, defineType, odataType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import { collection } from '../../protocol/reply.js';
 import type { PatchContext, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { registerThermalRoutes, thermalHealth, type ThermalDeps } from './thermal.js';
+import { thermalHealth, type ThermalDeps } from './thermal.js';
 import { powerSupplyHealth } from './power.js';
-import type { UserTempThresholds } from '../../domain/chassis/thermal-thresholds.js';
-
-export const CHASSIS_URI = '/redfish/v1/Chassis/';
 
 const firmwareVersion = t.object({ Current: t.object({ VersionString: ro(t.string()) }, { readOnly: true }) }, { readOnly: true });
 
@@ -84,19 +80,16 @@ export const ChassisType = defineType({
   },
 });
 
-/** What the chassis area (and the Thermal it registers) uses. */
-export type ChassisDeps = Pick<
-  Services,
-  'rootLinks' | 'config' | 'uris' | 'serviceUuid' | 'store' | 'host' | 'restApiState' | 'hardware' | 'health'
-> &
-  ThermalDeps;
+/** What the chassis area uses (its health rolls up Thermal's, hence Thermal's deps). */
+export type ChassisDeps = Pick<Services, 'config' | 'uris' | 'serviceUuid' | 'host' | 'hardware' | 'health' | 'chassisState'> & ThermalDeps;
 
 const HEALTH_RANK = { OK: 0, Warning: 1, Critical: 2 } as const;
 function worstHealth(a: keyof typeof HEALTH_RANK, b: keyof typeof HEALTH_RANK): keyof typeof HEALTH_RANK {
   return HEALTH_RANK[b] > HEALTH_RANK[a] ? b : a;
 }
 
-function handlers(d: ChassisDeps, state: ChassisState, thermal: UserTempThresholds) {
+function handlers(d: ChassisDeps) {
+  const state = d.chassisState;
   const systemUri = d.uris.system();
   const managerUri = d.uris.manager();
   return { getChassisCollection, getChassis, patchChassis };
@@ -110,7 +103,7 @@ function handlers(d: ChassisDeps, state: ChassisState, thermal: UserTempThreshol
     const settings = state.get();
     const firmware = state.hostReportedFirmware();
     // The enclosure's health includes its cooling and its power supplies.
-    const health = worstHealth(thermalHealth(d, thermal), powerSupplyHealth(d));
+    const health = worstHealth(thermalHealth(d), powerSupplyHealth(d));
     return {
       Id: d.config.chassisId,
       Name: 'Computer System Chassis',
@@ -161,11 +154,8 @@ function handlers(d: ChassisDeps, state: ChassisState, thermal: UserTempThreshol
 }
 
 export function registerChassisRoutes(routes: RouteTable, d: ChassisDeps): void {
-  d.rootLinks.Chassis = CHASSIS_URI;
+  const h = handlers(d);
   routes.param('ChassisId', (id) => id === d.config.chassisId);
-  const state = new ChassisState(d.store, d.host, d.restApiState);
-  const h = handlers(d, state, registerThermalRoutes(routes, d));
-  registerTrustedComponentRoutes(routes, d);
 
   routes.add({
     path: '/redfish/v1/Chassis/',

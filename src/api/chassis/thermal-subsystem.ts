@@ -4,16 +4,11 @@
 import { Priv } from '../../lib/privileges.js';
 import { addCollection } from '../../protocol/collections.js';
 import { collectionOf, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
-import type { ActionRoute, RouteTable } from '../../protocol/routes.js';
+import { action, type ActionContext, type Context, type RouteTable } from '../../protocol/routes.js';
+import { SetUserTempThresholdAction, setUserTempThreshold, thermalView, type ThermalDeps } from './thermal.js';
 import { VendorThermalExtType } from './thermal-types.js';
 
 type Json = Record<string, unknown>;
-
-/** What Thermal shows now: its Temperatures[] and Fans[] entries, health and vendor thresholds. */
-export interface ThermalView {
-  health: string;
-  body: Json;
-}
 
 const reading = (units: string) =>
   t.object({ Reading: ro(t.number({ units, nullable: true, volatile: true })) }, { readOnly: true, typeName: 'SensorExcerpt' });
@@ -92,66 +87,48 @@ interface TemperatureEntry {
   ReadingCelsius: number | null;
 }
 
-/**
- * Serves ThermalSubsystem beside Thermal, from Thermal's own view; the vendor
- * SetUserTempThreshold action is offered here too (same handler and privilege).
- */
-export function registerThermalSubsystemRoutes(
-  routes: RouteTable,
-  view: () => ThermalView,
-  setUserTempThreshold: ActionRoute<string, any>,
-): void {
-  const base = '/redfish/v1/Chassis/{ChassisId}/ThermalSubsystem/';
-  const fans = () => (view().body.Fans as FanEntry[]).map((f, i) => ({ id: String(i + 1), f }));
+/** What ThermalSubsystem uses: Thermal's view. */
+export type ThermalSubsystemDeps = ThermalDeps;
 
-  routes.add({
-    path: base,
-    type: ThermalSubsystemType,
-    get: {
-      privilege: Priv.login,
-      handler: (ctx) => {
-        const v = view();
-        return {
-          Id: 'ThermalSubsystem',
-          Name: 'Thermal Subsystem',
-          Status: { State: 'Enabled', Health: v.health, HealthRollup: v.health },
-          Fans: { '@odata.id': `${ctx.uri}Fans/` },
-          ThermalMetrics: { '@odata.id': `${ctx.uri}ThermalMetrics/` },
-          Oem: v.body.Oem,
-        };
-      },
-    },
-    actions: [setUserTempThreshold],
-  });
-  routes.add({
-    path: `${base}ThermalMetrics/`,
-    type: ThermalMetricsType,
-    get: {
-      privilege: Priv.login,
-      handler: () => {
-        const temps = view().body.Temperatures as TemperatureEntry[];
-        const intake = temps.find((x) => x.PhysicalContext === 'Intake');
-        return {
-          Id: 'ThermalMetrics',
-          Name: 'Chassis Thermal Metrics',
-          TemperatureSummaryCelsius: { Intake: { Reading: intake?.ReadingCelsius ?? null } },
-          TemperatureReadingsCelsius: temps.map((x) => ({
-            DeviceName: x.Name,
-            PhysicalContext: x.PhysicalContext,
-            Reading: x.ReadingCelsius,
-          })),
-        };
-      },
-    },
-  });
-  addCollection(routes, {
-    collection: `${base}Fans/`,
-    member: `${base}Fans/{FanId}/`,
-    type: FanType,
-    collectionType: collectionOf(FanType),
-    name: 'Fans',
-    store: { list: fans, get: (id) => fans().find((x) => x.id === id), id: (x) => x.id },
-    show: ({ id, f }) => ({
+type SubsystemPath = '/redfish/v1/Chassis/{ChassisId}/ThermalSubsystem/';
+
+function handlers(d: ThermalSubsystemDeps) {
+  const fans = () => (thermalView(d).body.Fans as FanEntry[]).map((f, i) => ({ id: String(i + 1), f }));
+  return { getThermalSubsystem, postSetUserTempThreshold, getThermalMetrics, fans, fanBody };
+
+  function getThermalSubsystem(ctx: Context<SubsystemPath>) {
+    const v = thermalView(d);
+    return {
+      Id: 'ThermalSubsystem',
+      Name: 'Thermal Subsystem',
+      Status: { State: 'Enabled', Health: v.health, HealthRollup: v.health },
+      Fans: { '@odata.id': `${ctx.uri}Fans/` },
+      ThermalMetrics: { '@odata.id': `${ctx.uri}ThermalMetrics/` },
+      Oem: v.body.Oem,
+    };
+  }
+
+  function postSetUserTempThreshold(ctx: ActionContext<SubsystemPath, typeof SetUserTempThresholdAction>) {
+    return setUserTempThreshold(d, ctx.body);
+  }
+
+  function getThermalMetrics() {
+    const temps = thermalView(d).body.Temperatures as TemperatureEntry[];
+    const intake = temps.find((x) => x.PhysicalContext === 'Intake');
+    return {
+      Id: 'ThermalMetrics',
+      Name: 'Chassis Thermal Metrics',
+      TemperatureSummaryCelsius: { Intake: { Reading: intake?.ReadingCelsius ?? null } },
+      TemperatureReadingsCelsius: temps.map((x) => ({
+        DeviceName: x.Name,
+        PhysicalContext: x.PhysicalContext,
+        Reading: x.ReadingCelsius,
+      })),
+    };
+  }
+
+  function fanBody({ id, f }: { id: string; f: FanEntry }) {
+    return {
       Id: id,
       Name: f.Name,
       PhysicalContext: f.PhysicalContext,
@@ -159,7 +136,35 @@ export function registerThermalSubsystemRoutes(
       SpeedPercent: { Reading: f.Oem?.Vendor?.SpeedPercent ?? null, SpeedRPM: f.Reading },
       HotPluggable: true,
       Replaceable: true,
-    }),
+    };
+  }
+}
+
+/**
+ * Serves ThermalSubsystem beside Thermal, from Thermal's own view; the vendor
+ * SetUserTempThreshold action is offered here too (same rule and privilege).
+ */
+export function registerThermalSubsystemRoutes(routes: RouteTable, d: ThermalSubsystemDeps): void {
+  const h = handlers(d);
+  routes.add({
+    path: '/redfish/v1/Chassis/{ChassisId}/ThermalSubsystem/',
+    type: ThermalSubsystemType,
+    get: { privilege: Priv.login, handler: h.getThermalSubsystem },
+    actions: [action(SetUserTempThresholdAction, Priv.managerConfig, h.postSetUserTempThreshold)],
+  });
+  routes.add({
+    path: '/redfish/v1/Chassis/{ChassisId}/ThermalSubsystem/ThermalMetrics/',
+    type: ThermalMetricsType,
+    get: { privilege: Priv.login, handler: h.getThermalMetrics },
+  });
+  addCollection(routes, {
+    collection: '/redfish/v1/Chassis/{ChassisId}/ThermalSubsystem/Fans/',
+    member: '/redfish/v1/Chassis/{ChassisId}/ThermalSubsystem/Fans/{FanId}/',
+    type: FanType,
+    collectionType: collectionOf(FanType),
+    name: 'Fans',
+    store: { list: h.fans, get: (id) => h.fans().find((x) => x.id === id), id: (x) => x.id },
+    show: h.fanBody,
     privileges: { read: Priv.login },
   });
 }

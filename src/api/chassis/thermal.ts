@@ -13,8 +13,8 @@ import { Representations } from '../../lib/memo.js';
 import {
   ALERT_TYPES,
   SET_USER_TEMP_THRESHOLD,
-  UserTempThresholds,
   type UserTempThreshold,
+  type UserTempThresholds,
 } from '../../domain/chassis/thermal-thresholds.js';
 import { Priv } from '../../lib/privileges.js';
 import { vendorMessage } from '../../messages/errors.js';
@@ -23,7 +23,6 @@ import { defineAction, defineType, odataType, oem, ro, statusProp, t, vendorObje
 import { success } from '../../protocol/reply.js';
 import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { registerThermalSubsystemRoutes } from './thermal-subsystem.js';
 import { VendorThermalExtType } from './thermal-types.js';
 
 type Health = 'OK' | 'Warning' | 'Critical';
@@ -73,7 +72,7 @@ const fan = t.object(
   { readOnly: true, typeName: 'Fan' },
 );
 
-const SetUserTempThresholdAction = defineAction({
+export const SetUserTempThresholdAction = defineAction({
   name: SET_USER_TEMP_THRESHOLD,
   oem: true,
   description: 'Set a user-defined warning or critical temperature threshold on one sensor; effective after a controller reset.',
@@ -103,10 +102,7 @@ const HEALTH_ORDER: Health[] = ['OK', 'Warning', 'Critical'];
 const worst = (a: Health, b: Health): Health => (HEALTH_ORDER.indexOf(a) >= HEALTH_ORDER.indexOf(b) ? a : b);
 
 /** What Thermal uses. */
-export type ThermalDeps = Pick<
-  Services,
-  'uris' | 'store' | 'sensors' | 'thermal' | 'logs' | 'events' | 'clock' | 'controller' | 'dialect' | 'host' | 'health'
->;
+export type ThermalDeps = Pick<Services, 'uris' | 'store' | 'sensors' | 'thermal' | 'clock' | 'host' | 'health' | 'userTempThresholds'>;
 
 /** A temperature's health from the sensor's own thresholds (the Sensors resources show the same). */
 export function temperatureHealth(spec: TemperatureSpec, celsius: number): Health {
@@ -120,11 +116,10 @@ export function fanHealth(spec: FanSpec, rpm: number): Health {
 }
 
 /** Worst health over all sensors, for the chassis to roll up. */
-export function thermalHealth(d: ThermalViewDeps, user: UserTempThresholds): Health {
-  return thermalView(d, user).health;
+export function thermalHealth(d: ThermalDeps): Health {
+  return thermalView(d).health;
 }
 
-type ThermalViewDeps = Pick<ThermalDeps, 'uris' | 'sensors' | 'thermal' | 'clock' | 'store' | 'host' | 'health'>;
 const views = new WeakMap<UserTempThresholds, Representations<{ body: Record<string, unknown>; health: Health }>>();
 
 /**
@@ -132,7 +127,8 @@ const views = new WeakMap<UserTempThresholds, Representations<{ body: Record<str
  * the host's power, component health or a held reading change; shared by Thermal, ThermalSubsystem
  * and the chassis.
  */
-function thermalView(d: ThermalViewDeps, user: UserTempThresholds): { body: Record<string, unknown>; health: Health } {
+export function thermalView(d: ThermalDeps): { body: Record<string, unknown>; health: Health } {
+  const user = d.userTempThresholds;
   let v = views.get(user);
   if (!v) views.set(user, (v = new Representations(2)));
   const key = [
@@ -227,34 +223,33 @@ function thermalBody(
 // Thermal's path, for its handlers' contexts (the route below spells it out).
 type ThermalPath = '/redfish/v1/Chassis/{ChassisId}/Thermal/';
 
-function handlers(d: ThermalDeps, user: UserTempThresholds) {
+/** The vendor action on Thermal and ThermalSubsystem: the threshold is pending until the next controller reset. */
+export function setUserTempThreshold(
+  d: Pick<Services, 'userTempThresholds'>,
+  body: ActionContext<string, typeof SetUserTempThresholdAction>['body'],
+) {
+  d.userTempThresholds.setPending(body.AlertType, body.SensorNumber, body.ThresholdCelsius);
+  return success(vendorMessage('ControllerResetRequired'));
+}
+
+function handlers(d: ThermalDeps) {
   return { getThermal, postSetUserTempThreshold };
 
   function getThermal() {
-    return thermalView(d, user).body;
+    return thermalView(d).body;
   }
 
   function postSetUserTempThreshold(ctx: ActionContext<ThermalPath, typeof SetUserTempThresholdAction>) {
-    user.setPending(ctx.body.AlertType, ctx.body.SensorNumber, ctx.body.ThresholdCelsius);
-    return success(vendorMessage('ControllerResetRequired'));
+    return setUserTempThreshold(d, ctx.body);
   }
 }
 
-/** Serves Thermal; returns the user thresholds, whose alerts the chassis health includes. */
-export function registerThermalRoutes(routes: RouteTable, d: ThermalDeps): UserTempThresholds {
-  // Alerts name Thermal, or its replacement where deprecated resources are not shown (DMTF dialect).
-  const origin = d.uris.chassis(d.dialect.hidesDeprecated ? 'ThermalSubsystem' : 'Thermal');
-  const user = new UserTempThresholds(d.store, d.thermal, d.logs, d.events, d.clock, d.controller, origin);
-  const h = handlers(d, user);
-  // One action, offered on Thermal and on ThermalSubsystem (a route each).
-  const setUserTempThreshold = () => action(SetUserTempThresholdAction, Priv.managerConfig, h.postSetUserTempThreshold);
-
+export function registerThermalRoutes(routes: RouteTable, d: ThermalDeps): void {
+  const h = handlers(d);
   routes.add({
     path: '/redfish/v1/Chassis/{ChassisId}/Thermal/',
     type: ThermalType,
     get: { privilege: Priv.login, handler: h.getThermal },
-    actions: [setUserTempThreshold()],
+    actions: [action(SetUserTempThresholdAction, Priv.managerConfig, h.postSetUserTempThreshold)],
   });
-  registerThermalSubsystemRoutes(routes, () => thermalView(d, user), setUserTempThreshold());
-  return user;
 }

@@ -37,7 +37,7 @@ const SUBSCRIPTIONS_URI = '/redfish/v1/EventService/Subscriptions/';
 const SSE_URI = '/redfish/v1/EventService/SSE/';
 
 /** What the event service reads. */
-export type EventServiceDeps = Pick<Services, 'rootLinks' | 'eventHub' | 'sessions' | 'accounts' | 'log' | 'store'>;
+export type EventServiceDeps = Pick<Services, 'eventHub' | 'sessions' | 'accounts' | 'log' | 'store'>;
 
 type Destination = typeof EventDestinationType.properties;
 type SubscriptionPath = '/redfish/v1/EventService/Subscriptions/{SubscriptionId}/';
@@ -241,7 +241,6 @@ function streamOwner(d: Pick<EventServiceDeps, 'accounts' | 'sessions'>, p: Prin
 }
 
 export function registerEventServiceRoutes(routes: RouteTable, d: EventServiceDeps): void {
-  d.rootLinks.EventService = EVENT_SERVICE_URI;
   const h = handlers(d);
 
   routes.add({

@@ -70,7 +70,7 @@ export const TelemetryServiceType = defineType({
 });
 
 /** What the telemetry service reads. */
-export type TelemetryServiceDeps = Pick<Services, 'rootLinks' | 'metricReports'>;
+export type TelemetryServiceDeps = Pick<Services, 'metricReports'>;
 
 function handlers(d: TelemetryServiceDeps) {
   const reports = d.metricReports;
@@ -148,7 +148,6 @@ function intervalSeconds(interval: string): number {
 }
 
 export function registerTelemetryServiceRoutes(routes: RouteTable, d: TelemetryServiceDeps): void {
-  d.rootLinks.TelemetryService = '/redfish/v1/TelemetryService/';
   const h = handlers(d);
   const reports = d.metricReports;
 

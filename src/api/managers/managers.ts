@@ -16,16 +16,12 @@ import { collectionOf, commonProps, defineAction, defineType, odataType, oem, ro
 import { collection, success } from '../../protocol/reply.js';
 import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { registerManagerInterfaceRoutes, type ManagerInterfaceDeps } from './manager-interfaces.js';
-import { registerNetworkProtocolRoutes, type NetworkProtocolDeps } from './network-protocol.js';
 import { ResetToDefaultsAction, resetToDefaultsHandler, type ResetToDefaultsDeps } from './reset-to-defaults.js';
 
 export type ManagerDeps = Pick<
   Services,
-  'rootLinks' | 'config' | 'clock' | 'controller' | 'logs' | 'restApiState' | 'serviceUuid' | 'firmware'
+  'config' | 'uris' | 'clock' | 'controller' | 'logs' | 'restApiState' | 'serviceUuid' | 'firmware'
 > &
-  NetworkProtocolDeps &
-  ManagerInterfaceDeps &
   ResetToDefaultsDeps;
 
 type ManagerPath = '/redfish/v1/Managers/{ManagerId}/';
@@ -152,24 +148,12 @@ function managerHandlers(s: ManagerDeps) {
     return success(vendorMessage('ControllerResetRequired'));
   }
 
-  /** What the event log records of a controller reset and of the clear it applies. */
-  function logResets(): void {
-    s.controller.onReset(() => {
-      s.logs.write('IEL', vendorMessage('ControllerReset'), s.uris.manager());
-    });
-    s.restApiState.onCleared(() => {
-      s.logs.write('IEL', vendorMessage('RestApiStateCleared'), s.uris.manager());
-    });
-  }
-
-  return { getManagers, getManager, postReset, postClearRestApiState, logResets };
+  return { getManagers, getManager, postReset, postResetToDefaults: resetToDefaultsHandler(s), postClearRestApiState };
 }
 
 export function registerManagerRoutes(routes: RouteTable, s: ManagerDeps): void {
   const h = managerHandlers(s);
-  s.rootLinks.Managers = '/redfish/v1/Managers/';
   routes.param('ManagerId', (id) => id === s.config.managerId);
-  h.logResets();
 
   routes.add({
     path: '/redfish/v1/Managers/',
@@ -182,11 +166,8 @@ export function registerManagerRoutes(routes: RouteTable, s: ManagerDeps): void 
     get: { privilege: Priv.login, handler: h.getManager },
     actions: [
       action(ResetAction, Priv.managerConfig, h.postReset),
-      action(ResetToDefaultsAction, Priv.managerConfig, resetToDefaultsHandler(s)),
+      action(ResetToDefaultsAction, Priv.managerConfig, h.postResetToDefaults),
       action(ClearRestApiStateAction, Priv.managerConfig, h.postClearRestApiState),
     ],
   });
-
-  registerNetworkProtocolRoutes(routes, s);
-  registerManagerInterfaceRoutes(routes, s);
 }

@@ -16,6 +16,7 @@ export type ResetToDefaultsDeps = Pick<
   | 'store'
   | 'accounts'
   | 'accountPolicy'
+  | 'directories'
   | 'certificateLogin'
   | 'eventHub'
   | 'httpsCertificate'

@@ -10,7 +10,7 @@ import { Priv } from '../../lib/privileges.js';
 import { vendorError } from '../../protocol/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { CertificateError, describeCertificate } from '../../platform/x509-verify.js';
-import type { AuthRequest } from '../../protocol/auth.js';
+import type { AuthRequest, Authenticator } from '../../protocol/auth.js';
 import { collection, created, existing, json } from '../../protocol/reply.js';
 import {
   action,
@@ -179,8 +179,6 @@ function securityServiceHandlers(s: SecurityServiceDeps) {
 
 export function registerSecurityServiceRoutes(routes: RouteTable, s: SecurityServiceDeps): void {
   const h = securityServiceHandlers(s);
-  s.https.setClientCAs(s.certificateLogin.caPems());
-  addCertificateAuthenticator(s);
 
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/SecurityService/',
@@ -217,15 +215,18 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: SecuritySer
   });
 }
 
+/** What certificate login uses. */
+export type CertificateAuthenticatorDeps = Pick<Services, 'certificateLogin' | 'auth' | 'log'>;
+
 /**
  * Log in by client certificate when every precondition holds. A refused
  * certificate is logged (once per connection and reason) and answered 401
  * naming the precondition, unless the request carries other credentials,
  * which then decide.
  */
-function addCertificateAuthenticator(s: SecurityServiceDeps): void {
+export function certificateAuthenticator(s: CertificateAuthenticatorDeps): Authenticator {
   const seen = new WeakMap<object, Set<string>>();
-  s.auth.addAuthenticator({
+  return {
     name: 'certificate',
     authenticate: (req: AuthRequest) => {
       const presented = req.socket ? presentedOn(req.socket) : undefined;
@@ -244,5 +245,5 @@ function addCertificateAuthenticator(s: SecurityServiceDeps): void {
       if (req.headers.authorization !== undefined || req.headers['x-auth-token'] !== undefined) return undefined;
       throw vendorError('CertificateLoginUnavailable', decision.precondition);
     },
-  });
+  };
 }

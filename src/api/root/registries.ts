@@ -7,7 +7,6 @@ import { RawReply } from '../../protocol/reply.js';
 import { present, type Context, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
-export const REGISTRIES_URI = '/redfish/v1/Registries/';
 export const REGISTRY_STORE_URI = '/redfish/v1/RegistryStore/registries/en/';
 
 export const MessageRegistryFileType = defineType({
@@ -31,7 +30,7 @@ export const MessageRegistryFileType = defineType({
 });
 
 /** What the registries area uses. */
-export type RegistryDeps = Pick<Services, 'rootLinks' | 'registries'>;
+export type RegistryDeps = Pick<Services, 'registries'>;
 
 function registryFileBody(f: RegistryFile): Record<string, unknown> {
   return {
@@ -56,7 +55,6 @@ function handlers(d: RegistryDeps) {
 }
 
 export function registerRegistryRoutes(routes: RouteTable, d: RegistryDeps): void {
-  d.rootLinks.Registries = REGISTRIES_URI;
   const h = handlers(d);
 
   addCollection(routes, {

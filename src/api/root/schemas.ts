@@ -42,7 +42,7 @@ export const JsonSchemaFileType = defineType({
 const schemaId = (type: ResourceType) => (type.version ? `${type.name}.v${type.version.replace(/\./g, '_')}` : type.name);
 
 /** What the schema area uses (the types served come from the route table). */
-export type SchemaDeps = Pick<Services, 'rootLinks' | 'dialect'>;
+export type SchemaDeps = Pick<Services, 'dialect' | 'routes'>;
 
 function schemaFileBody(type: ResourceType): Record<string, unknown> {
   const local = localJsonSchemaUri(type);
@@ -58,8 +58,8 @@ function schemaFileBody(type: ResourceType): Record<string, unknown> {
   };
 }
 
-function handlers(routes: RouteTable, d: SchemaDeps) {
-  // Computed on first use: by then every area has registered its routes.
+function handlers(d: SchemaDeps) {
+  // Computed on first use: by then every area has registered its d.routes.
   let cache: Map<string, ResourceType> | undefined;
   let files: Map<string, StoreFile> | undefined;
   return { schemas, storeFile, getSchemaStoreFile };
@@ -67,7 +67,7 @@ function handlers(routes: RouteTable, d: SchemaDeps) {
   /** Every type served, by lower-case schema id. */
   function schemas(): Map<string, ResourceType> {
     if (!cache) {
-      const types = routes.types();
+      const types = d.routes.types();
       cache = new Map([...types, ...vendorTypes(types)].map((t) => [schemaId(t).toLowerCase(), t]));
     }
     return cache;
@@ -81,7 +81,7 @@ function handlers(routes: RouteTable, d: SchemaDeps) {
     if (!files) {
       files = new Map<string, StoreFile>([[ODATA_SCHEMA_FILE, { kind: 'odata' }]]);
       for (const type of schemas().values()) files.set(jsonSchemaFile(type), { kind: 'json', type });
-      for (const type of vendorTypes(routes.types())) files.set(`${type.name}_v1.xml`, { kind: 'csdl', type });
+      for (const type of vendorTypes(d.routes.types())) files.set(`${type.name}_v1.xml`, { kind: 'csdl', type });
     }
     return files.get(file);
   }
@@ -93,13 +93,13 @@ function handlers(routes: RouteTable, d: SchemaDeps) {
         return new RawReply(
           200,
           'application/xml; charset=utf-8',
-          vendorCsdl(file.type, routes.actionDefs(), d.dialect.vendorActions === 'actions-oem'),
+          vendorCsdl(file.type, d.routes.actionDefs(), d.dialect.vendorActions === 'actions-oem'),
         );
       case 'json':
         return new RawReply(
           200,
           'application/json; charset=utf-8',
-          JSON.stringify(servedJsonSchema(file.type, routes.actionDefs(), d.dialect.name)),
+          JSON.stringify(servedJsonSchema(file.type, d.routes.actionDefs(), d.dialect.name)),
         );
       case 'odata':
         return new RawReply(200, 'application/json; charset=utf-8', JSON.stringify(odataJsonSchema()));
@@ -112,8 +112,7 @@ type StoreFile = { kind: 'json' | 'csdl'; type: ResourceType } | { kind: 'odata'
 export function registerSchemaRoutes(routes: RouteTable, d: SchemaDeps): void {
   // iLO's /redfish/v1/schemas/, or DMTF's /redfish/v1/JsonSchemas/ (the dialect's choice).
   const collection = d.dialect.jsonSchemasUri;
-  d.rootLinks.JsonSchemas = collection;
-  const h = handlers(routes, d);
+  const h = handlers(d);
 
   addCollection(routes, {
     collection,

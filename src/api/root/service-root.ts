@@ -11,21 +11,36 @@ import type { Services } from '../services.js';
 
 const link = () => t.link({ readOnly: true });
 
-/** Top-level links of the root, in the order they are shown. */
-const ROOT_LINK_NAMES = [
-  'Systems',
-  'Chassis',
-  'Managers',
-  'SessionService',
-  'AccountService',
-  'EventService',
-  'UpdateService',
-  'Tasks',
-  'TelemetryService',
-  'CertificateService',
-  'Registries',
-  'JsonSchemas',
-] as const;
+/**
+ * Top-level links of the root, in the order they are shown, each by the type of the resource it
+ * names: the URI is that of the route serving the type directly (no path parameters), so the root
+ * lists what the route table serves, in the dialect's spelling (JsonSchemas).
+ */
+const ROOT_LINKS = {
+  Systems: 'ComputerSystemCollection',
+  Chassis: 'ChassisCollection',
+  Managers: 'ManagerCollection',
+  SessionService: 'SessionService',
+  AccountService: 'AccountService',
+  EventService: 'EventService',
+  UpdateService: 'UpdateService',
+  Tasks: 'TaskService',
+  TelemetryService: 'TelemetryService',
+  CertificateService: 'CertificateService',
+  Registries: 'MessageRegistryFileCollection',
+  JsonSchemas: 'JsonSchemaFileCollection',
+} as const;
+const ROOT_LINK_NAMES = Object.keys(ROOT_LINKS) as (keyof typeof ROOT_LINKS)[];
+
+/** The root's links that the route table serves, in the order they are shown. */
+function rootLinks(routes: RouteTable): [string, string][] {
+  const byType = new Map<string, string>();
+  for (const r of routes.routes()) if (r.type && !r.path.includes('{')) byType.set(r.type.name, r.path);
+  return ROOT_LINK_NAMES.flatMap((n) => {
+    const uri = byType.get(ROOT_LINKS[n]);
+    return uri ? [[n, uri]] : [];
+  });
+}
 
 export const ServiceRootType = defineType({
   name: 'ServiceRoot',
@@ -68,21 +83,17 @@ export const ServiceRootType = defineType({
 export const REDFISH_VERSION = '1.23.1';
 
 /** What the service root uses. */
-export type ServiceRootDeps = Pick<Services, 'serviceUuid' | 'rootLinks' | 'dialect'>;
+export type ServiceRootDeps = Pick<Services, 'serviceUuid' | 'dialect' | 'routes'>;
 
 const SESSIONS_URI = '/redfish/v1/SessionService/Sessions/';
 
-function handlers(d: ServiceRootDeps, routes: RouteTable) {
+function handlers(d: ServiceRootDeps) {
   const root = new Representations();
   // Built on first use: by then every area has registered its routes.
   let metadata: string | undefined;
   let openapi: string | undefined;
-  /** The root's links that some area filled in, in the order they are shown. */
-  const links = (): [string, string][] =>
-    ROOT_LINK_NAMES.flatMap((n) => {
-      const uri = d.rootLinks[n];
-      return uri ? [[n, uri]] : [];
-    });
+  let linked: [string, string][] | undefined;
+  const links = () => (linked ??= rootLinks(d.routes));
   return { getVersions, getServiceRoot, getMetadata, getOpenApi, getServiceDocument };
 
   function getVersions() {
@@ -90,7 +101,7 @@ function handlers(d: ServiceRootDeps, routes: RouteTable) {
   }
 
   function getServiceRoot() {
-    // The root changes only with the service's identity; its links are fixed once the areas are registered.
+    // The root changes only with the service's identity; its links are fixed once the routes are.
     return root.get('', [d.serviceUuid], () => ({
       Id: 'RootService',
       Name: 'Root Service',
@@ -112,13 +123,13 @@ function handlers(d: ServiceRootDeps, routes: RouteTable) {
   }
 
   function getMetadata() {
-    metadata ??= metadataXml(routes.types(), ServiceRootType);
+    metadata ??= metadataXml(d.routes.types(), ServiceRootType);
     return new RawReply(200, 'application/xml; charset=utf-8', metadata);
   }
 
   function getOpenApi() {
     openapi ??= openApiYaml(
-      routes,
+      d.routes,
       {
         title: 'bmc-redfish',
         version: REDFISH_VERSION,
@@ -135,7 +146,7 @@ function handlers(d: ServiceRootDeps, routes: RouteTable) {
 }
 
 export function registerServiceRootRoutes(routes: RouteTable, d: ServiceRootDeps): void {
-  const h = handlers(d, routes);
+  const h = handlers(d);
   // The entry points and service documents: reachable without credentials.
   routes.add({ path: '/redfish', file: true, verbatim: true, open: true, get: { privilege: Priv.none, handler: h.getVersions } });
   routes.add({ path: '/redfish/v1/', type: ServiceRootType, open: true, get: { privilege: Priv.none, handler: h.getServiceRoot } });

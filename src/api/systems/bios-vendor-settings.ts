@@ -3,11 +3,9 @@
 // UEFI HTTPS boot TLS. The current area is read-only; its SettingsObject is the
 // pending area, which the ROM takes in at the next server reset. Bios.ResetBios
 // leaves them alone.
-import { createHash } from 'node:crypto';
-import { VendorBiosSettings, type VendorValues } from '../../domain/bios/vendor-settings.js';
+import type { VendorBiosSettings, VendorValues } from '../../domain/bios/vendor-settings.js';
 import { Priv } from '../../lib/privileges.js';
 import { vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
-import { serverIdentity } from '../../platform/identity.js';
 import { defineType, ro, t, commonProps, type Props } from '../../protocol/description.js';
 import { messages } from '../../protocol/reply.js';
 import type { PatchContext, RouteTable } from '../../protocol/routes.js';
@@ -61,32 +59,8 @@ export const TlsConfigType = defineType({
   },
 });
 
-const DEFAULT_LOCK = {
-  ServerConfigLockStatus: 'Disabled',
-  ServerConfigLockPassword: null,
-  ServerConfigLockExcludeFwRevs: false,
-  ServerConfigLockDigest: null,
-} satisfies VendorValues;
-
-const DEFAULT_KMS = {
-  PrimaryKmsServer: '',
-  PrimaryKmsPort: 5696,
-  SecondaryKmsServer: '',
-  SecondaryKmsPort: 5696,
-  KmsAccountName: '',
-  KmsPassword: null,
-  KmsRequireRedundancy: false,
-} satisfies VendorValues;
-
-const DEFAULT_TLS = {
-  ProtocolVersion: 'AUTO',
-  Ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384',
-  VerifyMode: 'PEER',
-  HostnameCheck: 'DISABLED',
-} satisfies VendorValues;
-
 /** What these resources use. */
-export type BiosVendorSettingsDeps = Pick<Services, 'serviceUuid' | 'uris' | 'store' | 'host'>;
+export type BiosVendorSettingsDeps = Pick<Services, 'uris' | 'vendorBios'>;
 
 type Base = '/redfish/v1/Systems/{SystemId}/Bios/';
 
@@ -99,42 +73,23 @@ interface Area {
 }
 
 function handlers(d: BiosVendorSettingsDeps) {
-  const serial = serverIdentity(d.serviceUuid).SerialNumber;
   const lock: Area = {
     segment: 'ServerConfigLock',
     name: 'Server Configuration Lock',
     description: 'Server configuration lock of the system ROM',
-    settings: new VendorBiosSettings<VendorValues>(d.store, d.host, {
-      key: 'bios.serverConfigLock',
-      defaults: DEFAULT_LOCK,
-      secrets: ['ServerConfigLockPassword'],
-      // The ROM records a digest of the configuration it locks at this boot.
-      derive: (next, boot) => ({
-        ...next,
-        ServerConfigLockDigest:
-          next.ServerConfigLockStatus === 'Enabled'
-            ? createHash('sha256')
-                .update(`${serial}|${boot.bootCount}|${String(next.ServerConfigLockExcludeFwRevs)}`)
-                .digest('hex')
-            : null,
-      }),
-    }),
+    settings: d.vendorBios.lock,
   };
   const kms: Area = {
     segment: 'KmsConfig',
     name: 'Key Management Settings',
     description: 'Key management servers of the system ROM',
-    settings: new VendorBiosSettings<VendorValues>(d.store, d.host, {
-      key: 'bios.kmsConfig',
-      defaults: DEFAULT_KMS,
-      secrets: ['KmsPassword'],
-    }),
+    settings: d.vendorBios.kms,
   };
   const tls: Area = {
     segment: 'Tlsconfig',
     name: 'UEFI HTTPS Boot TLS Settings',
     description: 'TLS settings of UEFI HTTPS boot',
-    settings: new VendorBiosSettings<VendorValues>(d.store, d.host, { key: 'bios.tlsConfig', defaults: DEFAULT_TLS, secrets: [] }),
+    settings: d.vendorBios.tls,
   };
 
   const current = (a: Area) => () => {

@@ -1,6 +1,7 @@
 // The vendor's own BIOS resources linked from Bios/Oem/Vendor/Links: the boot
 // order view and the UEFI iSCSI software initiator. Bios.ResetBios leaves them alone.
 import { defineType, ro, t, commonProps } from '../../protocol/description.js';
+import { ISCSI_ATTEMPTS } from '../../domain/bios/iscsi.js';
 
 /**
  * The @Redfish.Settings of a current area: its pending area, which the ROM takes in at the next
@@ -37,8 +38,6 @@ export const VendorServerBootSettingsType = defineType({
   },
 });
 
-export const ISCSI_ATTEMPTS = 4;
-
 const IscsiSourceProp = t.object(
   {
     iSCSIAttemptInstance: ro(t.integer()),
@@ -69,45 +68,3 @@ export const IscsiType = defineType({
     iSCSISources: t.array(IscsiSourceProp, { maxItems: ISCSI_ATTEMPTS }),
   },
 });
-
-export interface IscsiSource {
-  iSCSIAttemptInstance: number;
-  iSCSIAttemptName: string;
-  iSCSIConnection: 'Enabled' | 'Disabled';
-  iSCSINicSource: string;
-  iSCSITargetName: string;
-  iSCSITargetIpAddress: string;
-  iSCSITargetTcpPort: number;
-  iSCSILUN: string;
-  iSCSIConnectRetry: number;
-  iSCSIConnectTimeoutMS: number;
-  iSCSIAuthenticationMethod: 'None' | 'Chap' | 'MutualChap';
-  iSCSIChapUsername: string;
-  iSCSIChapSecret: string | null;
-}
-
-export interface IscsiState {
-  iSCSIInitiatorName: string;
-  iSCSISources: IscsiSource[];
-}
-
-export function defaultIscsi(serial: string): IscsiState {
-  return {
-    iSCSIInitiatorName: `iqn.2015-02.com.vendor:uefi-u30-${serial.toLowerCase()}`,
-    iSCSISources: Array.from({ length: ISCSI_ATTEMPTS }, (_, i) => ({
-      iSCSIAttemptInstance: i + 1,
-      iSCSIAttemptName: '',
-      iSCSIConnection: 'Disabled',
-      iSCSINicSource: 'EmbNicPort1',
-      iSCSITargetName: '',
-      iSCSITargetIpAddress: '',
-      iSCSITargetTcpPort: 3260,
-      iSCSILUN: '0',
-      iSCSIConnectRetry: 3,
-      iSCSIConnectTimeoutMS: 1000,
-      iSCSIAuthenticationMethod: 'None',
-      iSCSIChapUsername: '',
-      iSCSIChapSecret: null,
-    })),
-  };
-}

@@ -1,25 +1,22 @@
 // BIOS: the read-only current area, the pending area behind SettingsObject,
-// Bios.ResetBios and Bios.ChangePassword, the vendor Boot and iSCSI resources,
-// and the attribute registry in the registry store.
-import { BIOS_PASSWORDS, BiosSettings } from '../../domain/bios/bios.js';
+// Bios.ResetBios and Bios.ChangePassword, and the vendor Boot and iSCSI
+// resources. Attributes are described by the attribute registry (platform/bios-attributes.ts).
+import { BIOS_PASSWORDS } from '../../domain/bios/bios.js';
 import { pendingTypeFits } from '../../domain/bios/validate.js';
-import type { BootSettings } from '../../domain/bios/boot.js';
 import { Priv } from '../../lib/privileges.js';
 import { vendorMessage } from '../../messages/errors.js';
 import { baseError, combinedError, vendorError, type RedfishError } from '../../protocol/errors.js';
-import { BIOS_REGISTRY_ID, BIOS_ROM_VERSION, biosRegistryDocument, hardwareDefaults } from '../../platform/bios-attributes.js';
+import { BIOS_REGISTRY_ID } from '../../platform/bios-attributes.js';
 import { toIso } from '../../platform/clock.js';
-import { serverIdentity } from '../../platform/identity.js';
 import { defineAction, defineType, oem, ro, t, commonProps, type Props } from '../../protocol/description.js';
 import { messages, success } from '../../protocol/reply.js';
 import { Representations } from '../../lib/memo.js';
 import { action, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import { argText } from '../../messages/args.js';
 import { mergePatch } from '../../lib/json-merge.js';
-import { Secrets } from '../../store/secrets.js';
 import type { Services } from '../services.js';
-import { registerBiosVendorSettingsRoutes, VendorSettingsLinks, vendorSettingsLinks } from './bios-vendor-settings.js';
-import { IscsiType, VendorServerBootSettingsType, defaultIscsi, settingsAnnotation, type IscsiState } from './bios-vendor-types.js';
+import { VendorSettingsLinks, vendorSettingsLinks } from './bios-vendor-settings.js';
+import { IscsiType, VendorServerBootSettingsType, settingsAnnotation } from './bios-vendor-types.js';
 
 const VendorBiosType = defineType({
   name: 'VendorBios',
@@ -69,29 +66,14 @@ const CHANGE_PASSWORD = defineAction({
 const PendingBody = { Attributes: BiosType.properties.Attributes } satisfies Props;
 
 /** What the BIOS area uses. */
-export type BiosDeps = Pick<
-  Services,
-  'serviceUuid' | 'config' | 'uris' | 'store' | 'clock' | 'host' | 'firmware' | 'logs' | 'events' | 'registries' | 'hardware'
->;
+export type BiosDeps = Pick<Services, 'uris' | 'bios' | 'boot' | 'iscsi'>;
 
 // Handlers' paths (the routes below spell them out in full).
 type BiosPath = '/redfish/v1/Systems/{SystemId}/Bios/';
 
-function handlers(d: BiosDeps, boot: BootSettings) {
-  // The ROM reports the profile's product id (SKU) and the serial number.
-  const identity = serverIdentity(d.serviceUuid, d.hardware.system);
-  const bios = new BiosSettings(
-    d.store,
-    d.clock,
-    d.host,
-    { serialNumber: identity.SerialNumber, productId: identity.SKU, romVersion: () => d.firmware.biosVersion?.() ?? BIOS_ROM_VERSION },
-    { logs: d.logs, events: d.events },
-    d.uris.system('Bios'),
-    d.config.scryptLogN,
-    hardwareDefaults(d.hardware),
-  );
+function handlers(d: BiosDeps) {
+  const { bios, boot, iscsi } = d;
   const views = new Representations();
-  const iscsi = iscsiSetting(d, defaultIscsi(identity.SerialNumber));
   // The names the representations are kept under, made once (a fresh string is hashed at every lookup).
   const currentName = `current ${d.uris.system()}`;
   const pendingName = `pending ${d.uris.system()}`;
@@ -205,17 +187,8 @@ function handlers(d: BiosDeps, boot: BootSettings) {
   }
 }
 
-export function registerBiosRoutes(routes: RouteTable, d: BiosDeps, boot: BootSettings): void {
-  d.registries.add(
-    {
-      id: BIOS_REGISTRY_ID,
-      registry: BIOS_REGISTRY_ID,
-      fileName: `${BIOS_REGISTRY_ID}.json`,
-      description: 'BIOS attribute registry of the system ROM',
-    },
-    biosRegistryDocument(),
-  );
-  const h = handlers(d, boot);
+export function registerBiosRoutes(routes: RouteTable, d: BiosDeps): void {
+  const h = handlers(d);
 
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/Bios/',
@@ -240,25 +213,4 @@ export function registerBiosRoutes(routes: RouteTable, d: BiosDeps, boot: BootSe
     get: { privilege: Priv.login, handler: h.getIscsi },
     patch: { privilege: Priv.hostBios, handler: h.patchIscsi },
   });
-  registerBiosVendorSettingsRoutes(routes, d);
-}
-
-/**
- * The iSCSI settings, CHAP secrets sealed at rest (store/secrets.ts). A secret
- * an older version stored in plain text reads as it is and is sealed now.
- */
-function iscsiSetting(d: Pick<Services, 'store'>, def: IscsiState): { get(): IscsiState; set(v: IscsiState): void } {
-  const stored = d.store.setting<IscsiState>('bios.iscsi', def);
-  const secrets = d.store.secrets;
-  const mapSecrets = (v: IscsiState, f: (secret: string) => string): IscsiState => ({
-    ...v,
-    iSCSISources: v.iSCSISources.map((x) => (x.iSCSIChapSecret === null ? x : { ...x, iSCSIChapSecret: f(x.iSCSIChapSecret) })),
-  });
-  const setting = {
-    get: () => mapSecrets(stored.get(), (x) => secrets.open(x)),
-    set: (v: IscsiState) => stored.set(mapSecrets(v, (x) => secrets.seal(x))),
-  };
-  if (stored.peek().iSCSISources.some((x) => x.iSCSIChapSecret !== null && !Secrets.isSealed(x.iSCSIChapSecret)))
-    setting.set(setting.get());
-  return setting;
 }

@@ -35,7 +35,7 @@ import {
 } from './secure-boot-types.js';
 
 /** What the Secure Boot area uses. */
-export type SecureBootDeps = Pick<Services, 'uris' | 'secureBoot' | 'events' | 'host'>;
+export type SecureBootDeps = Pick<Services, 'uris' | 'secureBoot' | 'events'>;
 
 // Handlers' paths (the routes below spell them out in full).
 type SecureBootPath = '/redfish/v1/Systems/{SystemId}/SecureBoot/';
@@ -109,20 +109,28 @@ function entries<R extends { Id: string }>(
   };
 }
 
+/** The resources a Secure Boot change touched, announced (ResourceChanged). */
+function announce(d: Pick<Services, 'uris' | 'events'>, change: ChangeSet): void {
+  const uri = d.uris.system('SecureBoot');
+  for (const db of change.databases)
+    d.events.publish(resourceEvent('ResourceChanged'), `${uri}SecureBootDatabases/${db}/`, 'ResourceUpdated');
+  if (change.secureBoot) d.events.publish(resourceEvent('ResourceChanged'), uri, 'ResourceUpdated');
+}
+
+/**
+ * The POST step SecureBootSetup: a boot applies SecureBootEnable (the firmware enforces Secure Boot,
+ * or not), and what that changes is announced. No need to wait for the defaults: before they exist,
+ * Secure Boot is off.
+ */
+export function secureBootAtPost(d: Pick<Services, 'uris' | 'events' | 'secureBoot'>): () => void {
+  return () => announce(d, d.secureBoot.applyAtBoot());
+}
+
 function handlers(d: SecureBootDeps) {
   const sb = d.secureBoot;
   const database = (ctx: { params: { DatabaseId: string }; uri: string }): DatabaseInfo =>
     present(findDatabase(ctx.params.DatabaseId), ctx);
-  const announce = (change: ChangeSet): void => {
-    const uri = d.uris.system('SecureBoot');
-    for (const db of change.databases)
-      d.events.publish(resourceEvent('ResourceChanged'), `${uri}SecureBootDatabases/${db}/`, 'ResourceUpdated');
-    if (change.secureBoot) d.events.publish(resourceEvent('ResourceChanged'), uri, 'ResourceUpdated');
-  };
   return {
-    // A boot applies SecureBootEnable: the firmware enforces Secure Boot, or not.
-    // No need to wait for the defaults: before they exist, Secure Boot is off.
-    applyAtBoot: () => announce(sb.applyAtBoot()),
     // A database's content exists once the factory defaults are made (on first use):
     // every route under {DatabaseId} waits for them before its member ids resolve.
     databaseExists: async (id: string) => {
@@ -172,7 +180,7 @@ function handlers(d: SecureBootDeps) {
 
   async function postResetKeys(ctx: ActionContext<SecureBootPath, typeof SecureBootResetKeys>) {
     await sb.ready();
-    announce(sb.resetKeys(ctx.body.ResetKeysType));
+    announce(d, sb.resetKeys(ctx.body.ResetKeysType));
   }
 
   async function getDatabases(ctx: Context<`${SecureBootPath}SecureBootDatabases/`>) {
@@ -202,21 +210,21 @@ function handlers(d: SecureBootDeps) {
     if (!databaseResetValues(db).includes(type)) {
       throw baseError('ActionParameterValueNotInList', type, 'ResetKeysType', SecureBootDatabaseResetKeys.name).about('ResetKeysType');
     }
-    announce(sb.resetDatabase(db, type));
+    announce(d, sb.resetDatabase(db, type));
   }
 
   function enrollCertificate(ctx: PostContext<`${DatabasePath}Certificates/`, typeof CertificateEnrollBody>): Entry<CertificateRecord> {
     const db = database(ctx);
     const record = sb.enrollCertificate(db, ctx.body.CertificateString, ctx.body.UefiSignatureOwner?.toLowerCase());
     // The first PK moves the system from Setup Mode to User Mode.
-    if (db.id === 'PK') announce({ databases: [], secureBoot: true });
+    if (db.id === 'PK') announce(d, { databases: [], secureBoot: true });
     return { db, record };
   }
 
   function deleteCertificate({ db, record }: Entry<CertificateRecord>, ctx: Context<`${DatabasePath}Certificates/{CertificateId}/`>) {
     const change = present(sb.deleteCertificate(db, record.Id), ctx);
     // Removing the PK also changes SecureBootMode (and maybe SecureBootEnable).
-    announce({ ...change, databases: [] });
+    announce(d, { ...change, databases: [] });
   }
 
   function addSignature(ctx: PostContext<`${DatabasePath}Signatures/`, typeof SignatureAddBody>): Entry<SignatureRecord> {
@@ -231,7 +239,6 @@ function handlers(d: SecureBootDeps) {
 
 export function registerSecureBootRoutes(routes: RouteTable, d: SecureBootDeps): void {
   const h = handlers(d);
-  d.host.onPost('SecureBootSetup', h.applyAtBoot);
   const databaseParams = { DatabaseId: h.databaseExists };
   // A database's certificates and signatures: read-only in the ...Default databases.
   const inDatabase = { params: databaseParams, readOnlyFor, privileges: { read: Priv.login, write: Priv.hostBios } };

@@ -8,7 +8,7 @@ import { toIso } from '../../platform/clock.js';
 import { Priv } from '../../lib/privileges.js';
 import { baseError, combinedError, type RedfishError } from '../../protocol/errors.js';
 import { resourceEvent, storageDeviceEvent } from '../../messages/event-messages.js';
-import { StorageControllers, type Controller, type Drive, type VolumeRecord } from '../../domain/storage/storage.js';
+import type { Controller, Drive, VolumeRecord } from '../../domain/storage/storage.js';
 import { VOLUME_TYPE_OF } from '../../domain/storage/raid.js';
 import type { TaskRecord } from '../../domain/tasks.js';
 import { serviceUris } from '../../lib/resource-uris.js';
@@ -38,10 +38,7 @@ import {
 } from './storage-types.js';
 
 /** What the storage area uses. */
-export type StorageDeps = Pick<
-  Services,
-  'config' | 'uris' | 'store' | 'clock' | 'host' | 'tasks' | 'hardware' | 'health' | 'events' | 'logs' | 'dialect'
->;
+export type StorageDeps = Pick<Services, 'config' | 'uris' | 'clock' | 'tasks' | 'hardware' | 'health' | 'dialect' | 'storage'>;
 
 const STORAGE = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/';
 type VolumesPath = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Volumes/';
@@ -52,7 +49,8 @@ const BLOCK_SIZE = 512;
 /** The one apply time of volume changes (DSP0266 operation apply time): the controller applies them at POST. */
 const VOLUME_APPLY_TIMES = ['OnReset'] as const;
 
-function handlers(d: StorageDeps, storage: StorageControllers) {
+function handlers(d: StorageDeps) {
+  const { storage } = d;
   const storageUri = (id: string) => d.uris.system('Storage', id);
   const driveUri = (sid: string, id: string) => storageMemberUri(d, sid, 'Drives', id);
   const volumeUri = (sid: string, id: string) => storageMemberUri(d, sid, 'Volumes', id);
@@ -363,38 +361,45 @@ function statusWord(s: ComponentStatus): string {
   return 'OK';
 }
 
-/**
- * Events and IML entries of the array controllers: volumes POST built or removed, and drive status
- * changes from the health registry (an injected fault), with what they do to the drive's volumes.
- */
-function announceChanges(d: StorageDeps, storage: StorageControllers): void {
-  const uriOf = (sid: string, kind: 'Drives' | 'Volumes', id: string) => storageMemberUri(d, sid, kind, id);
-  storage.onApplied((v, change) => {
-    const uri = uriOf(v.storageId, 'Volumes', v.id);
+/** What the array controllers' announcements use. */
+export type StorageEventDeps = Pick<Services, 'uris' | 'dialect' | 'storage' | 'events' | 'logs'>;
+
+/** Events and IML entries of the array controllers when POST builds or removes a volume (StorageControllers.onApplied). */
+export function volumeApplied(d: StorageEventDeps): (v: VolumeRecord, change: 'created' | 'deleted') => void {
+  return (v, change) => {
+    const uri = storageMemberUri(d, v.storageId, 'Volumes', v.id);
     if (change === 'deleted') {
       d.events.publish(resourceEvent('ResourceRemoved'), uri, 'ResourceRemoved');
       return;
     }
     d.events.publish(resourceEvent('ResourceCreated'), uri, 'ResourceAdded');
-    const c = storage.controller(v.storageId);
+    const c = d.storage.controller(v.storageId);
     if (c) d.logs.write('IML', storageDeviceEvent('DrvArrLogDrvStatusChange', v.id, placeOf(c), 'OK'), uri);
-  });
-  d.health.onChange((key, status) => {
+  };
+}
+
+/**
+ * Events and IML entries of a drive's status change in the health registry (an injected fault),
+ * with what it does to the drive's volumes (HealthRegistry.onChange).
+ */
+export function driveStatusChanged(d: StorageEventDeps): (key: string, status: ComponentStatus) => void {
+  const { storage } = d;
+  return (key, status) => {
     for (const c of storage.controllers()) {
       const x = storage.drives(c.id).find((dr) => componentKey.drive(c.id, dr.bay) === key);
       if (!x) continue;
       const msg = storageDeviceEvent('DrvArrPhyDrvStatusChange', x.bay, placeOf(c), statusWord(status));
-      const uri = uriOf(c.id, 'Drives', x.id);
+      const uri = storageMemberUri(d, c.id, 'Drives', x.id);
       d.logs.write('IML', msg, uri);
       d.events.publish(msg, uri, 'StatusChange');
       for (const v of storage.volumesOfDrive(c.id, x.id).filter((vol) => vol.state !== 'PendingCreate')) {
         const vm = storageDeviceEvent('DrvArrLogDrvStatusChange', v.id, placeOf(c), statusWord(storage.volumeStatus(v)));
-        const vuri = uriOf(c.id, 'Volumes', v.id);
+        const vuri = storageMemberUri(d, c.id, 'Volumes', v.id);
         d.logs.write('IML', vm, vuri);
         d.events.publish(vm, vuri, 'StatusChange');
       }
     }
-  });
+  };
 }
 
 function payloadOf(ctx: { uri: string; body: unknown }): TaskRecord['Payload'] {
@@ -402,10 +407,9 @@ function payloadOf(ctx: { uri: string; body: unknown }): TaskRecord['Payload'] {
 }
 
 export function registerStorageRoutes(routes: RouteTable, d: StorageDeps): void {
-  const storage = new StorageControllers(d.hardware, d.store, d.clock, d.host, d.tasks, d.health);
-  const h = handlers(d, storage);
+  const h = handlers(d);
+  const { storage } = d;
   routes.param('StorageId', (id) => storage.controller(id) !== undefined);
-  announceChanges(d, storage);
   const controllers = { list: () => storage.controllers(), get: (id: string) => storage.controller(id), id: (c: Controller) => c.id };
 
   addCollection(routes, {
@@ -485,7 +489,7 @@ function storageParamsOf(chassisDriveId: string): { StorageId: string; DriveId: 
 }
 
 /** The drives under the chassis (the DMTF dialect's place): the same handlers, the storage parameters read from the id. */
-function registerChassisDrives(routes: RouteTable, storage: StorageControllers, h: ReturnType<typeof handlers>): void {
+function registerChassisDrives(routes: RouteTable, storage: StorageDeps['storage'], h: ReturnType<typeof handlers>): void {
   const asStorage = <C extends { params: Readonly<Record<string, string>> }>(ctx: C) =>
     ({ ...ctx, params: { ...ctx.params, ...storageParamsOf(ctx.params.ChassisDriveId ?? '') } }) as never;
   routes.add({

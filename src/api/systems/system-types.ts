@@ -5,8 +5,6 @@ import { INDICATOR_LED_VALUES } from '../../domain/chassis/chassis.js';
 import { LAST_RESET_CAUSES, PUSH_TYPES, RESET_TYPES } from '../../platform/simulator.js';
 import { defineAction, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 
-export const SYSTEMS_URI = '/redfish/v1/Systems/';
-
 export const POST_STATES = ['Unknown', 'Reset', 'PowerOff', 'InPost', 'InPostDiscoveryComplete', 'FinishedPost'] as const;
 export const BOOT_PROGRESS_STATES = [
   'None',

@@ -2,8 +2,6 @@
 // vendor), boot configuration and boot options. BIOS lives in bios.ts.
 import { Representations } from '../../lib/memo.js';
 import {
-  BootSettings,
-  bootOptionsFor,
   OVERRIDE_ENABLED,
   OVERRIDE_MODES,
   OVERRIDE_TARGETS,
@@ -11,7 +9,7 @@ import {
   type BootOptionDef,
   type BootState,
 } from '../../domain/bios/boot.js';
-import { UidLight, changedIndicator } from '../../domain/chassis/chassis.js';
+import { changedIndicator } from '../../domain/chassis/chassis.js';
 import { parseImageUri } from '../../domain/firmware/download.js';
 import { isHostName } from '../../lib/network-names.js';
 import { Priv } from '../../lib/privileges.js';
@@ -26,7 +24,6 @@ import { addCollection } from '../../protocol/collections.js';
 import { collectionOf } from '../../protocol/description.js';
 import { collection, success } from '../../protocol/reply.js';
 import { action, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
-import { registerBiosRoutes, type BiosDeps } from './bios.js';
 import { hostNames } from './host-name.js';
 import { pcieDeviceLinks } from '../chassis/pcie-devices.js';
 import type { Services } from '../services.js';
@@ -37,20 +34,17 @@ import {
   POWER_BUTTON_ACTION,
   RESET_ACTION,
   SYSTEM_RESET_ACTION,
-  SYSTEMS_URI,
   type BOOT_PROGRESS_STATES,
   type POST_STATES,
 } from './system-types.js';
 
-export { ComputerSystemType, SYSTEMS_URI };
+export { ComputerSystemType };
 
-/** What the computer system area (and the BIOS it registers) uses. */
+/** What the computer system area uses. */
 export type SystemDeps = Pick<
   Services,
-  'rootLinks' | 'config' | 'uris' | 'serviceUuid' | 'store' | 'clock' | 'host' | 'server' | 'firmware' | 'virtualMedia'
-> &
-  BiosDeps &
-  Pick<Services, 'hardware' | 'health'>;
+  'config' | 'uris' | 'serviceUuid' | 'store' | 'clock' | 'host' | 'server' | 'firmware' | 'hardware' | 'health' | 'boot' | 'uidLight'
+>;
 
 // The system's path, for its handlers' contexts (the routes below spell it out).
 type SystemPath = '/redfish/v1/Systems/{SystemId}/';
@@ -92,7 +86,8 @@ function systemStatus(phase: Phase): string {
 /** The longest host name the system takes: the length limit of a DNS name on the wire. */
 const MAX_HOST_NAME = 255;
 
-function handlers(d: SystemDeps, boot: BootSettings) {
+function handlers(d: SystemDeps) {
+  const { boot, uidLight: uid } = d;
   const identity = serverIdentity(d.serviceUuid, d.hardware.system);
   // The summaries follow the hardware profile (its members are under Processors/ and Memory/).
   const cpus = processorSummary(d.hardware);
@@ -102,7 +97,6 @@ function handlers(d: SystemDeps, boot: BootSettings) {
   // controller keeps the server name; without one (or after PATCH null) the name
   // the running OS reports shows, and null while the OS is not running.
   const hostName = hostNames(d);
-  const uid = new UidLight(d.store);
   const views = new Representations(4);
   // Made once: a fresh string is hashed at every lookup.
   const uri = d.uris.system();
@@ -235,14 +229,8 @@ function bootOptionBody(o: BootOptionDef): Record<string, unknown> {
 }
 
 export function registerSystemRoutes(routes: RouteTable, d: SystemDeps): void {
-  d.rootLinks.Systems = SYSTEMS_URI;
+  const h = handlers(d);
   routes.param('SystemId', (id) => id === d.config.systemId);
-  // An empty virtual media device is skipped at boot, and a boot from one is logged (IML).
-  // The boot options follow the hardware profile's drives and NICs.
-  const boot = new BootSettings(d.store, d.host, bootOptionsFor(d.hardware), d.virtualMedia, (m) =>
-    d.logs.write('IML', m, d.uris.system()),
-  );
-  const h = handlers(d, boot);
 
   routes.add({
     path: '/redfish/v1/Systems/',
@@ -268,12 +256,10 @@ export function registerSystemRoutes(routes: RouteTable, d: SystemDeps): void {
     type: BootOptionType,
     name: 'Boot Options',
     extra: () => ({ Description: 'The UEFI boot options of the system' }),
-    store: { list: () => boot.options, get: (id) => boot.options.find((o) => o.id === id), id: (o) => o.id },
+    store: { list: () => d.boot.options, get: (id) => d.boot.options.find((o) => o.id === id), id: (o) => o.id },
     show: bootOptionBody,
     privileges: { read: Priv.login },
   });
-
-  registerBiosRoutes(routes, d, boot);
 }
 
 function bootBody(b: BootState) {

@@ -12,7 +12,6 @@ import { Reply, collection } from '../../protocol/reply.js';
 import { present, type Context, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
-export const TASK_SERVICE_URI = '/redfish/v1/TaskService/';
 const TASK_STATES = [
   'New',
   'Starting',
@@ -115,7 +114,7 @@ function finalAnswer(result: TaskResult | KeptAnswer): Reply {
 }
 
 /** What the task service reads. */
-export type TaskServiceDeps = Pick<Services, 'rootLinks' | 'tasks' | 'clock'>;
+export type TaskServiceDeps = Pick<Services, 'tasks' | 'clock'>;
 
 function handlers(d: TaskServiceDeps) {
   return { getTaskService, getTaskCollection, getTask, deleteTask, getTaskMonitor };
@@ -160,7 +159,6 @@ function handlers(d: TaskServiceDeps) {
 }
 
 export function registerTaskServiceRoutes(routes: RouteTable, d: TaskServiceDeps): void {
-  d.rootLinks.Tasks = TASK_SERVICE_URI;
   const h = handlers(d);
   const TaskId = (id: string) => d.tasks.get(id) !== undefined;
 

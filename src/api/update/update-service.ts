@@ -19,7 +19,7 @@ import { collection, success } from '../../protocol/reply.js';
 import { action, present, type ActionContext, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { taskAccepted } from '../tasks/task-service.js';
-import { COMPONENT_REPOSITORY_URI, registerComponentRepositoryRoutes, type ComponentRepositoryDeps } from './component-repository.js';
+import { COMPONENT_REPOSITORY_URI } from './component-repository.js';
 import {
   AddFromUri,
   SimpleUpdate,
@@ -28,15 +28,13 @@ import {
   StartFirmwareIntegrityCheck,
   UpdateServiceType,
 } from './update-service-types.js';
-import { UPLOAD_URI, registerUploadRoutes, type UploadDeps } from './upload.js';
+import { UPLOAD_URI } from './upload.js';
 import { updateApplyTimes } from './apply-times.js';
 
 const COMPSIG_MAX_BYTES = 64 * 1024;
 
-/** What the update service reads, with the upload and the component repository it registers. */
-export type UpdateServiceDeps = Pick<Services, 'rootLinks' | 'update' | 'licenseTier' | 'tasks' | 'clock' | 'dialect'> &
-  UploadDeps &
-  ComponentRepositoryDeps;
+/** What the update service uses. */
+export type UpdateServiceDeps = Pick<Services, 'update' | 'licenseTier' | 'tasks' | 'clock' | 'dialect'>;
 
 type UpdateServicePath = '/redfish/v1/UpdateService/';
 
@@ -266,7 +264,6 @@ function handlers(d: UpdateServiceDeps) {
 }
 
 export function registerUpdateServiceRoutes(routes: RouteTable, d: UpdateServiceDeps): void {
-  d.rootLinks.UpdateService = '/redfish/v1/UpdateService/';
   const h = handlers(d);
   const applyTimes = updateApplyTimes(d);
   const inventory = d.update.inventory;
@@ -307,9 +304,6 @@ export function registerUpdateServiceRoutes(routes: RouteTable, d: UpdateService
     params: { InventoryId: (id) => inventory.get('software', id) !== undefined },
     get: { privilege: Priv.login, handler: h.getSoftwareItem },
   });
-
-  registerUploadRoutes(routes, d);
-  registerComponentRepositoryRoutes(routes, d);
 }
 
 /** The download is the first 40 % of a SimpleUpdate/AddFromUri task: PercentComplete follows the bytes, in steps of 5 %. */

@@ -3,6 +3,7 @@
 // the ROM takes it into the current area at POST (step ApplyBiosSettings).
 // Write-only secrets are sealed at rest (store/secrets.ts). Bios.ResetBios
 // does not touch these resources.
+import { createHash } from 'node:crypto';
 import type { BootInfo, HostLifecycle } from '../../platform/lifecycle.js';
 import type { DocumentStore } from '../../store/documents.js';
 
@@ -76,3 +77,62 @@ export class VendorBiosSettings<T extends VendorValues> {
     return out as T;
   }
 }
+
+/** The three resources of the system ROM. */
+export interface VendorBiosAreas {
+  lock: VendorBiosSettings<VendorValues>;
+  kms: VendorBiosSettings<VendorValues>;
+  tls: VendorBiosSettings<VendorValues>;
+}
+
+const DEFAULT_LOCK = {
+  ServerConfigLockStatus: 'Disabled',
+  ServerConfigLockPassword: null,
+  ServerConfigLockExcludeFwRevs: false,
+  ServerConfigLockDigest: null,
+} satisfies VendorValues;
+
+const DEFAULT_KMS = {
+  PrimaryKmsServer: '',
+  PrimaryKmsPort: 5696,
+  SecondaryKmsServer: '',
+  SecondaryKmsPort: 5696,
+  KmsAccountName: '',
+  KmsPassword: null,
+  KmsRequireRedundancy: false,
+} satisfies VendorValues;
+
+const DEFAULT_TLS = {
+  ProtocolVersion: 'AUTO',
+  Ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384',
+  VerifyMode: 'PEER',
+  HostnameCheck: 'DISABLED',
+} satisfies VendorValues;
+
+/** Server configuration lock: at POST the ROM records a digest of the configuration it locks at this boot. */
+export function serverConfigLockOptions(serialNumber: string): VendorSettingsOptions<VendorValues> {
+  return {
+    key: 'bios.serverConfigLock',
+    defaults: DEFAULT_LOCK,
+    secrets: ['ServerConfigLockPassword'],
+    derive: (next, boot) => ({
+      ...next,
+      ServerConfigLockDigest:
+        next.ServerConfigLockStatus === 'Enabled'
+          ? createHash('sha256')
+              .update(`${serialNumber}|${boot.bootCount}|${String(next.ServerConfigLockExcludeFwRevs)}`)
+              .digest('hex')
+          : null,
+    }),
+  };
+}
+
+/** Key management servers (KMIP). */
+export const KMS_CONFIG_OPTIONS: VendorSettingsOptions<VendorValues> = {
+  key: 'bios.kmsConfig',
+  defaults: DEFAULT_KMS,
+  secrets: ['KmsPassword'],
+};
+
+/** UEFI HTTPS boot TLS. */
+export const TLS_CONFIG_OPTIONS: VendorSettingsOptions<VendorValues> = { key: 'bios.tlsConfig', defaults: DEFAULT_TLS, secrets: [] };

@@ -27,7 +27,7 @@ import type { DocumentStore } from '../../store/documents.js';
 import { DEFAULT_ACCOUNT_POLICY, type AccountPolicy } from '../accounts/account-policy.js';
 import type { Accounts } from '../accounts/accounts.js';
 import type { CertificateLogin } from '../accounts/certificate-login.js';
-import { DirectorySettingsStore } from '../accounts/directory-settings.js';
+import type { DirectorySettingsStore } from '../accounts/directory-settings.js';
 import { generatePassword } from '../accounts/passwords.js';
 import { DEFAULT_SETTINGS as DEFAULT_EVENT_SERVICE, type EventHub } from '../events/hub.js';
 import type { HttpsCertificate } from './https-certificate.js';
@@ -70,6 +70,7 @@ export interface FactoryResetDeps {
   store: DocumentStore;
   accounts: Accounts;
   accountPolicy: AccountPolicy;
+  directories: DirectorySettingsStore;
   certificateLogin: CertificateLogin;
   eventHub: EventHub;
   httpsCertificate: HttpsCertificate;
@@ -98,7 +99,7 @@ export async function resetToDefaults(type: ResetToDefaultsType, d: FactoryReset
       for (const m of d.certificateLogin.listMappings()) d.certificateLogin.deleteMapping(m.Id);
     }
     d.accountPolicy.update(DEFAULT_ACCOUNT_POLICY);
-    new DirectorySettingsStore(d.store).reset();
+    d.directories.reset();
     d.certificateLogin.setEnabled(false);
     for (const ca of d.certificateLogin.listCas()) d.certificateLogin.deleteCa(ca.Id);
     for (const s of d.eventHub.list()) d.eventHub.remove(s.Id);

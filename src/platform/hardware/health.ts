@@ -102,12 +102,10 @@ export class HealthRegistry {
   }
 }
 
-/** A registry with the profile's empty sockets and slots declared Absent. */
-export function healthFor(hardware: Hardware): HealthRegistry {
-  const h = new HealthRegistry();
+/** Declares the profile's empty sockets and slots Absent. */
+export function declareEmptySlots(h: HealthRegistry, hardware: Hardware): void {
   hardware.processors.forEach((p, i) => {
     if (!p.present) h.declare(componentKey.cpu(i), { State: 'Absent' });
   });
   for (const d of hardware.memory) if (!d.present) h.declare(componentKey.dimm(d.location), { State: 'Absent' });
-  return h;
 }
