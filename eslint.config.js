@@ -2,6 +2,7 @@
 // unused names, and nothing that formatting (prettier) already decides.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import compositionRoot from './lint/composition-root.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/'] },
@@ -32,5 +33,25 @@ export default tseslint.config(
     // Tests read loosely typed JSON answers.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // Every layer of src/: the controller's parts are made by the composition root only (src/app.ts,
+    // src/compose/; the command line, a fleet and the tools are roots of their own).
+    files: ['src/**/*.ts'],
+    ignores: ['src/app.ts', 'src/compose/**', 'src/cli.ts', 'src/fleet/**', 'src/tools/**'],
+    plugins: { bmc: { rules: { 'composition-root': compositionRoot } } },
+    rules: {
+      'bmc/composition-root': [
+        'error',
+        {
+          // Collected rule violations of an update queue check: a value.
+          values: ['Violations'],
+          // The parts a class makes for itself and no one else sees.
+          privateParts: {
+            'src/domain/events/hub.ts': ['EventOutbox', 'SubscriptionStore', 'HttpsSender', 'SseStreams', 'DeliveryWorker'],
+          },
+        },
+      ],
+    },
   },
 );

@@ -20,6 +20,34 @@ describe('service root', () => {
     assert.match(r.body.UUID, /^[0-9a-f-]{36}$/);
   });
 
+  it('links every service and top-level collection the route table serves, in a fixed order', async () => {
+    const r = await svc.get('/redfish/v1/', { auth: 'none' });
+    const links = Object.entries(r.body)
+      .filter(([, v]) => typeof v === 'object' && v !== null && '@odata.id' in v)
+      .map(([k, v]) => [k, (v as { '@odata.id': string })['@odata.id']]);
+    assert.deepEqual(links, [
+      ['Systems', '/redfish/v1/Systems/'],
+      ['Chassis', '/redfish/v1/Chassis/'],
+      ['Managers', '/redfish/v1/Managers/'],
+      ['SessionService', '/redfish/v1/SessionService/'],
+      ['AccountService', '/redfish/v1/AccountService/'],
+      ['EventService', '/redfish/v1/EventService/'],
+      ['UpdateService', '/redfish/v1/UpdateService/'],
+      ['Tasks', '/redfish/v1/TaskService/'],
+      ['TelemetryService', '/redfish/v1/TelemetryService/'],
+      ['CertificateService', '/redfish/v1/CertificateService/'],
+      ['Registries', '/redfish/v1/Registries/'],
+      ['JsonSchemas', '/redfish/v1/schemas/'],
+    ]);
+    // The OData service document names the same ones.
+    const odata = await svc.get('/redfish/v1/odata', { auth: 'none' });
+    const named = (odata.body.value as { name: string; url: string }[]).map((x) => [x.name, x.url]);
+    assert.deepEqual(
+      links.filter(([k]) => !named.some(([n]) => n === k)),
+      [],
+    );
+  });
+
   it('keeps its UUID across restarts', async () => {
     const before = (await svc.get('/redfish/v1/', { auth: 'none' })).body.UUID;
     svc = await svc.restart();
