@@ -32,8 +32,8 @@ type AccountBody = PatchContext<AccountPath, typeof ManagerAccountType.propertie
 
 const accountUri = (id: string) => `/redfish/v1/AccountService/Accounts/${id}/`;
 
-function accountBody(s: AccountServiceDeps, a: AccountRecord) {
-  const role = s.accounts.roleOf(a);
+function accountBody(d: AccountServiceDeps, a: AccountRecord) {
+  const role = d.accounts.roleOf(a);
   return {
     Id: a.Id,
     Name: 'User Account',
@@ -42,7 +42,7 @@ function accountBody(s: AccountServiceDeps, a: AccountRecord) {
     Password: null,
     RoleId: role,
     Enabled: a.Enabled,
-    Locked: s.accountPolicy.isLocked(a),
+    Locked: d.accountPolicy.isLocked(a),
     PasswordChangeRequired: a.PasswordChangeRequired,
     AccountTypes: ['Redfish'],
     Links: { Role: { '@odata.id': `/redfish/v1/AccountService/Roles/${role}/` } },
@@ -73,8 +73,8 @@ function mayManageAccounts(p: Principal): boolean {
   return p.privileges.has('UserConfigPriv') && !p.passwordChangeRequired;
 }
 
-function accountServiceHandlers(s: AccountServiceDeps) {
-  const { directories } = s;
+function handlers(d: AccountServiceDeps) {
+  const { directories } = d;
   const views = new Representations();
   function getAccountService() {
     return {
@@ -83,7 +83,7 @@ function accountServiceHandlers(s: AccountServiceDeps) {
       Description: 'Management Controller Account Service',
       ServiceEnabled: true,
       Status: { State: 'Enabled', Health: 'OK' },
-      ...s.accountPolicy.get(),
+      ...d.accountPolicy.get(),
       MaxPasswordLength: MAX_PASSWORD_LENGTH,
       LocalAccountAuth: 'Enabled',
       LDAP: directoryBody('LDAP'),
@@ -107,17 +107,17 @@ function accountServiceHandlers(s: AccountServiceDeps) {
   function patchAccountService(ctx: PatchContext<'/redfish/v1/AccountService/', typeof AccountServiceType.properties>): void {
     const { LDAP, ActiveDirectory, ...policy } = ctx.body;
     // One transaction: a refused part changes nothing of the others.
-    s.store.transaction(() => {
+    d.store.transaction(() => {
       directories.change({ LDAP, ActiveDirectory });
-      s.accountPolicy.update(policy);
+      d.accountPolicy.update(policy);
     });
   }
 
   function getAccounts() {
-    return views.get('/redfish/v1/AccountService/Accounts/', [s.accounts.generation], () =>
+    return views.get('/redfish/v1/AccountService/Accounts/', [d.accounts.generation], () =>
       collection(
         'Accounts',
-        s.accounts.list().map((a) => accountUri(a.Id)),
+        d.accounts.list().map((a) => accountUri(a.Id)),
         { Description: 'Management Controller User Accounts' },
       ),
     );
@@ -126,9 +126,9 @@ function accountServiceHandlers(s: AccountServiceDeps) {
   async function postAccount(ctx: PostContext<'/redfish/v1/AccountService/Accounts/', typeof NewAccountBody>) {
     const b = ctx.body;
     // At most --max-accounts accounts (default 64); checked again after the hash, as concurrent POSTs may race.
-    const admissible = () => requireRoomForAccount(s.accounts.list(), b.UserName, s.config.maxAccounts);
+    const admissible = () => requireRoomForAccount(d.accounts.list(), b.UserName, d.config.maxAccounts);
     admissible();
-    s.accountPolicy.checkPassword(b.Password);
+    d.accountPolicy.checkPassword(b.Password);
     const input = {
       UserName: b.UserName,
       Password: b.Password,
@@ -137,14 +137,14 @@ function accountServiceHandlers(s: AccountServiceDeps) {
       Privileges: privilegesFor(undefined, b.RoleId, b.Oem?.Vendor?.Privileges),
       PasswordChangeRequired: b.PasswordChangeRequired,
     };
-    const record = await s.accounts.create(input, admissible);
-    return created(accountUri(record.Id), accountBody(s, record));
+    const record = await d.accounts.create(input, admissible);
+    return created(accountUri(record.Id), accountBody(d, record));
   }
 
   /** Rebuilt when anything stored changes (the account, its login bookkeeping) or its lockout ends. */
   function getAccount(ctx: Context<AccountPath>) {
-    const a = present(s.accounts.peek(ctx.params.AccountId), ctx);
-    return views.get(ctx.uri, [s.store.generation, s.accountPolicy.isLocked(a)], () => accountBody(s, a));
+    const a = present(d.accounts.peek(ctx.params.AccountId), ctx);
+    return views.get(ctx.uri, [d.store.generation, d.accountPolicy.isLocked(a)], () => accountBody(d, a));
   }
 
   async function patchAccount(ctx: PatchContext<AccountPath, typeof ManagerAccountType.properties>): Promise<void> {
@@ -153,17 +153,17 @@ function accountServiceHandlers(s: AccountServiceDeps) {
     const rules = (current: AccountRecord, accounts: readonly AccountRecord[], hash?: string) =>
       changedAccount(current, change, { accounts, mayManageAccounts: mayManageAccounts(ctx.principal) }, hash);
     // A change refused as things are costs no hash...
-    const seen = present(s.accounts.get(id), ctx);
-    rules(seen, s.accounts.list());
-    if (change.Password !== undefined) s.accountPolicy.checkPassword(change.Password);
-    const hash = change.Password !== undefined ? await s.accounts.hashPassword(change.Password) : undefined;
+    const seen = present(d.accounts.get(id), ctx);
+    rules(seen, d.accounts.list());
+    if (change.Password !== undefined) d.accountPolicy.checkPassword(change.Password);
+    const hash = change.Password !== undefined ? await d.accounts.hashPassword(change.Password) : undefined;
     // ...and every rule is checked again on the accounts as they are once it is made, in the same step
     // as the write: a concurrent change is neither lost nor able to leave no enabled administrator.
     // The If-Match the dispatcher checked still holds then: the account shows what it showed.
     const conditional = ctx.headers['if-match'] !== undefined;
-    const shown = (a: AccountRecord) => JSON.stringify(accountBody(s, a));
+    const shown = (a: AccountRecord) => JSON.stringify(accountBody(d, a));
     const { before, after } = present(
-      s.accounts.update(id, (current, accounts) => {
+      d.accounts.update(id, (current, accounts) => {
         if (conditional && current !== seen && shown(current) !== shown(seen)) throw baseError('PreconditionFailed');
         return rules(current, accounts, hash);
       }),
@@ -171,16 +171,16 @@ function accountServiceHandlers(s: AccountServiceDeps) {
     );
     // A new password or a disabled account ends the account's other sessions.
     if (change.Password !== undefined || (before.Enabled && !after.Enabled)) {
-      for (const session of s.sessions.list()) {
-        if (session.AccountId === after.Id && session.Id !== ctx.principal.sessionId) s.sessions.delete(session.Id, 'account');
+      for (const session of d.sessions.list()) {
+        if (session.AccountId === after.Id && session.Id !== ctx.principal.sessionId) d.sessions.delete(session.Id, 'account');
       }
     }
   }
 
   function deleteAccount(ctx: Context<AccountPath>): void {
-    const a = present(s.accounts.get(ctx.params.AccountId), ctx);
-    requireAdministratorLeft(s.accounts.list(), a, undefined);
-    s.accounts.delete(a.Id); // ends its sessions and certificate mappings (onChange)
+    const a = present(d.accounts.get(ctx.params.AccountId), ctx);
+    requireAdministratorLeft(d.accounts.list(), a, undefined);
+    d.accounts.delete(a.Id); // ends its sessions and certificate mappings (onChange)
   }
 
   function getRoles() {
@@ -203,8 +203,8 @@ function accountServiceHandlers(s: AccountServiceDeps) {
   return { getAccountService, patchAccountService, getAccounts, postAccount, getAccount, patchAccount, deleteAccount, getRoles, getRole };
 }
 
-export function registerAccountServiceRoutes(routes: RouteTable, s: AccountServiceDeps): void {
-  const h = accountServiceHandlers(s);
+export function registerAccountServiceRoutes(routes: RouteTable, d: AccountServiceDeps): void {
+  const h = handlers(d);
 
   routes.add({
     path: '/redfish/v1/AccountService/',
@@ -221,7 +221,7 @@ export function registerAccountServiceRoutes(routes: RouteTable, s: AccountServi
   routes.add({
     path: '/redfish/v1/AccountService/Accounts/{AccountId}/',
     type: ManagerAccountType,
-    params: { AccountId: (id) => s.accounts.peek(id) !== undefined },
+    params: { AccountId: (id) => d.accounts.peek(id) !== undefined },
     ownedBy: (p, params) => p.accountId === params.AccountId,
     get: { privilege: [['UserConfigPriv'], ['ConfigureSelf']], handler: h.getAccount },
     // The account as it now is (e.g. PasswordChangeRequired false after a password change, DSP0266).

@@ -47,8 +47,8 @@ function fingerprintFrom(text: string): string {
   }
 }
 
-function certificateMappingHandlers(s: CertificateMappingDeps) {
-  const cl = s.certificateLogin;
+function handlers(d: CertificateMappingDeps) {
+  const cl = d.certificateLogin;
 
   function getMappings() {
     return collection(
@@ -61,7 +61,7 @@ function certificateMappingHandlers(s: CertificateMappingDeps) {
     ctx: PostContext<'/redfish/v1/AccountService/UserCertificateMapping/', typeof VendorCertificateMappingType.properties>,
   ) {
     const { UserName, Fingerprint } = ctx.body;
-    const account = s.accounts.findByUserName(UserName);
+    const account = d.accounts.findByUserName(UserName);
     if (!account) throw baseError('PropertyValueIncorrect', 'UserName', UserName).about('UserName');
     const fp = fingerprintFrom(Fingerprint);
     if (cl.findMapping(fp)) throw baseError('ResourceAlreadyExists', 'VendorCertificateMapping', 'Fingerprint', fp);
@@ -80,8 +80,8 @@ function certificateMappingHandlers(s: CertificateMappingDeps) {
   return { getMappings, postMapping, getMapping, deleteMapping };
 }
 
-export function registerCertificateMappingRoutes(routes: RouteTable, s: CertificateMappingDeps): void {
-  const h = certificateMappingHandlers(s);
+export function registerCertificateMappingRoutes(routes: RouteTable, d: CertificateMappingDeps): void {
+  const h = handlers(d);
   routes.add({
     path: '/redfish/v1/AccountService/UserCertificateMapping/',
     type: VendorCertificateMappingCollectionType,
@@ -91,7 +91,7 @@ export function registerCertificateMappingRoutes(routes: RouteTable, s: Certific
   routes.add({
     path: '/redfish/v1/AccountService/UserCertificateMapping/{MappingId}/',
     type: VendorCertificateMappingType,
-    params: { MappingId: (id) => s.certificateLogin.getMapping(id) !== undefined },
+    params: { MappingId: (id) => d.certificateLogin.getMapping(id) !== undefined },
     get: { privilege: Priv.login, handler: h.getMapping },
     delete: { privilege: Priv.userConfig, handler: h.deleteMapping },
   });

@@ -104,18 +104,18 @@ function sessionBody(s: SessionRecord, viewer: Principal, expiresAt: number | un
   };
 }
 
-function sessionServiceHandlers(s: SessionServiceDeps) {
+function handlers(d: SessionServiceDeps) {
   const views = new Representations();
 
   function getSessionService() {
-    return views.get('/redfish/v1/SessionService/', [s.settings.peek()], () => ({
+    return views.get('/redfish/v1/SessionService/', [d.settings.peek()], () => ({
       Id: 'SessionService',
       Name: 'Session Service',
       Description: 'Session Service',
       ServiceEnabled: true,
-      SessionTimeout: s.settings.peek().sessionTimeout,
-      AbsoluteSessionTimeout: s.settings.peek().absoluteSessionTimeout ?? DEFAULT_ABSOLUTE_SESSION_TIMEOUT,
-      AbsoluteSessionTimeoutEnabled: s.settings.peek().absoluteSessionTimeoutEnabled ?? false,
+      SessionTimeout: d.settings.peek().sessionTimeout,
+      AbsoluteSessionTimeout: d.settings.peek().absoluteSessionTimeout ?? DEFAULT_ABSOLUTE_SESSION_TIMEOUT,
+      AbsoluteSessionTimeoutEnabled: d.settings.peek().absoluteSessionTimeoutEnabled ?? false,
       Sessions: { '@odata.id': '/redfish/v1/SessionService/Sessions/' },
       Status: { State: 'Enabled', Health: 'OK' },
     }));
@@ -123,8 +123,8 @@ function sessionServiceHandlers(s: SessionServiceDeps) {
 
   function patchSessionService(ctx: PatchContext<'/redfish/v1/SessionService/', typeof SessionServiceType.properties>): void {
     const b = ctx.body;
-    const now = s.settings.get();
-    s.settings.set({
+    const now = d.settings.get();
+    d.settings.set({
       ...now,
       ...(b.SessionTimeout !== undefined ? { sessionTimeout: b.SessionTimeout } : {}),
       ...(b.AbsoluteSessionTimeout !== undefined ? { absoluteSessionTimeout: b.AbsoluteSessionTimeout } : {}),
@@ -134,9 +134,9 @@ function sessionServiceHandlers(s: SessionServiceDeps) {
 
   function getSessions(ctx: Context<SessionsPath>) {
     const mine = ctx.principal.sessionId;
-    const list = s.sessions.list();
+    const list = d.sessions.list();
     // One view per viewing session (MySession), rebuilt when a session starts or ends; '' for callers without one.
-    return views.get(mine ?? '', [s.sessions.version], () =>
+    return views.get(mine ?? '', [d.sessions.version], () =>
       collection(
         'Sessions',
         list.map((x) => sessionUri(x.Id)),
@@ -151,13 +151,13 @@ function sessionServiceHandlers(s: SessionServiceDeps) {
   /** Log in: the session and its token, or the error that says why not. */
   async function postSession(ctx: PostContext<SessionsPath, typeof SessionType.properties>) {
     const req = { headers: ctx.headers, clientIp: ctx.clientIp, socket: ctx.socket };
-    const account = await s.auth.login(ctx.body.UserName, ctx.body.Password, req);
+    const account = await d.auth.login(ctx.body.UserName, ctx.body.Password, req);
     // Its per-account cap, and room at the limit (an administrator evicts a lesser-role holder).
-    s.auth.makeRoom(account, req);
+    d.auth.makeRoom(account, req);
     try {
-      const { session, token } = s.sessions.create(account, ctx.clientIp);
-      const viewer = s.auth.principalOf(account, 'session', session.Id);
-      const body: Record<string, unknown> = sessionBody(session, viewer, s.sessions.expiresAt(session));
+      const { session, token } = d.sessions.create(account, ctx.clientIp);
+      const viewer = d.auth.principalOf(account, 'session', session.Id);
+      const body: Record<string, unknown> = sessionBody(session, viewer, d.sessions.expiresAt(session));
       // The account may log in, but must change its password first (DSP0266).
       if (account.PasswordChangeRequired) {
         body['@Message.ExtendedInfo'] = [baseMessage('PasswordChangeRequired', `/redfish/v1/AccountService/Accounts/${account.Id}/`)];
@@ -170,19 +170,19 @@ function sessionServiceHandlers(s: SessionServiceDeps) {
   }
 
   function getSession(ctx: Context<SessionPath>) {
-    const session = present(s.sessions.get(ctx.params.SessionId), ctx);
-    return sessionBody(session, ctx.principal, s.sessions.expiresAt(session));
+    const session = present(d.sessions.get(ctx.params.SessionId), ctx);
+    return sessionBody(session, ctx.principal, d.sessions.expiresAt(session));
   }
 
   function deleteSession(ctx: Context<SessionPath>): void {
-    if (!s.sessions.delete(ctx.params.SessionId)) throw missing(ctx);
+    if (!d.sessions.delete(ctx.params.SessionId)) throw missing(ctx);
   }
 
   return { getSessionService, patchSessionService, getSessions, postSession, getSession, deleteSession };
 }
 
-export function registerSessionServiceRoutes(routes: RouteTable, s: SessionServiceDeps): void {
-  const h = sessionServiceHandlers(s);
+export function registerSessionServiceRoutes(routes: RouteTable, d: SessionServiceDeps): void {
+  const h = handlers(d);
 
   routes.add({
     path: '/redfish/v1/SessionService/',
@@ -199,7 +199,7 @@ export function registerSessionServiceRoutes(routes: RouteTable, s: SessionServi
   routes.add({
     path: '/redfish/v1/SessionService/Sessions/{SessionId}/',
     type: SessionType,
-    params: { SessionId: (id) => s.sessions.get(id) !== undefined },
+    params: { SessionId: (id) => d.sessions.get(id) !== undefined },
     ownedBy: (p, params) => p.sessionId !== undefined && p.sessionId === params.SessionId,
     get: { privilege: Priv.login, handler: h.getSession },
     delete: { privilege: [['ConfigureManager'], ['ConfigureSelf']], handler: h.deleteSession },

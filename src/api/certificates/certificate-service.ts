@@ -79,11 +79,11 @@ function certificateTargetError(parameter: string, action: string) {
   return baseError('ActionParameterValueError', parameter, action).about(parameter);
 }
 
-function certificateServiceHandlers(s: CertificateServiceDeps) {
-  const collectionUri = s.uris.manager('NetworkProtocol', 'HTTPS', 'Certificates');
-  const httpsCertUri = s.uris.manager('NetworkProtocol', 'HTTPS', 'Certificates', HTTPS_CERT_ID);
+function handlers(d: CertificateServiceDeps) {
+  const collectionUri = d.uris.manager('NetworkProtocol', 'HTTPS', 'Certificates');
+  const httpsCertUri = d.uris.manager('NetworkProtocol', 'HTTPS', 'Certificates', HTTPS_CERT_ID);
   /** The canonical form of a link a client sent, so case and a missing slash do not matter. */
-  const canonical = (uri: string) => s.routes.match(uri.endsWith('/') ? uri : `${uri}/`)?.uri;
+  const canonical = (uri: string) => d.routes.match(uri.endsWith('/') ? uri : `${uri}/`)?.uri;
 
   function getCertificateService() {
     return {
@@ -108,7 +108,7 @@ function certificateServiceHandlers(s: CertificateServiceDeps) {
       State: b.State,
       Country: b.Country,
     };
-    const csr = await s.httpsCertificate.generateCsr(subject, [...new Set(names)], [], {
+    const csr = await d.httpsCertificate.generateCsr(subject, [...new Set(names)], [], {
       name: GenerateCsrAction.name,
       parameters: { OrgName: 'Organization', OrgUnit: 'OrganizationalUnit' },
     });
@@ -120,16 +120,16 @@ function certificateServiceHandlers(s: CertificateServiceDeps) {
     if (canonical(b.CertificateUri['@odata.id']) !== httpsCertUri) {
       throw certificateTargetError('CertificateUri', ReplaceCertificateAction.name);
     }
-    const leaf = s.httpsCertificate.install(b.CertificateString, 'CertificateString');
-    s.log.info({ subject: leaf.subject.replace(/\n/g, ', '), fingerprint: leaf.fingerprint256 }, 'HTTPS certificate replaced');
-    s.events.publish(resourceEvent('ResourceChanged'), httpsCertUri, 'ResourceUpdated');
+    const leaf = d.httpsCertificate.install(b.CertificateString, 'CertificateString');
+    d.log.info({ subject: leaf.subject.replace(/\n/g, ', '), fingerprint: leaf.fingerprint256 }, 'HTTPS certificate replaced');
+    d.events.publish(resourceEvent('ResourceChanged'), httpsCertUri, 'ResourceUpdated');
   }
 
   async function getCertificateLocations() {
     // The factory keys are made on first use (secure-boot.ts); they are installed certificates too.
-    await s.secureBoot.ready();
+    await d.secureBoot.ready();
     const secureBoot = [...USER_DATABASES, ...DEFAULT_DATABASES].flatMap((db) =>
-      s.secureBoot.certificates(db).map((c) => s.uris.system('SecureBoot', 'SecureBootDatabases', db, 'Certificates', c.Id)),
+      d.secureBoot.certificates(db).map((c) => d.uris.system('SecureBoot', 'SecureBootDatabases', db, 'Certificates', c.Id)),
     );
     return {
       Id: 'CertificateLocations',
@@ -143,12 +143,12 @@ function certificateServiceHandlers(s: CertificateServiceDeps) {
   }
 
   function getHttpsCertificate() {
-    const pem = s.httpsCertificate.currentPem();
+    const pem = d.httpsCertificate.currentPem();
     return {
       Id: HTTPS_CERT_ID,
       Name: 'HTTPS Certificate',
       Description: 'The certificate the controller serves over HTTPS, with its chain',
-      ...certificateProperties(parsePemCertificate(s.httpsCertificate.current().toString())),
+      ...certificateProperties(parsePemCertificate(d.httpsCertificate.current().toString())),
       // The whole chain as served, not only the first certificate.
       CertificateString: pem,
       CertificateType: pem.split('BEGIN CERTIFICATE').length > 2 ? 'PEMchain' : 'PEM',
@@ -165,8 +165,8 @@ function certificateServiceHandlers(s: CertificateServiceDeps) {
   };
 }
 
-export function registerCertificateServiceRoutes(routes: RouteTable, s: CertificateServiceDeps): void {
-  const h = certificateServiceHandlers(s);
+export function registerCertificateServiceRoutes(routes: RouteTable, d: CertificateServiceDeps): void {
+  const h = handlers(d);
 
   routes.add({
     path: '/redfish/v1/CertificateService/',

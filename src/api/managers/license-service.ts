@@ -49,8 +49,8 @@ export const VendorLicenseCollectionType = defineType({
   ...collectionOf(VendorLicenseType, 'The licenses installed on the management controller.'),
 });
 
-function licenseBody(s: LicenseServiceDeps, l: LicenseRecord) {
-  const expired = s.installedLicense.expired(l);
+function licenseBody(d: LicenseServiceDeps, l: LicenseRecord) {
+  const expired = d.installedLicense.expired(l);
   const p = l.payload;
   return {
     Id: l.Id,
@@ -72,33 +72,33 @@ function licenseBody(s: LicenseServiceDeps, l: LicenseRecord) {
   };
 }
 
-function licenseServiceHandlers(s: LicenseServiceDeps) {
+function handlers(d: LicenseServiceDeps) {
   function getLicenses() {
-    const l = s.installedLicense.installed();
-    return collection('License Service', l ? [s.uris.manager('LicenseService', l.Id)] : [], { Description: 'Installed licenses' });
+    const l = d.installedLicense.installed();
+    return collection('License Service', l ? [d.uris.manager('LicenseService', l.Id)] : [], { Description: 'Installed licenses' });
   }
 
   function postLicense(ctx: PostContext<LicenseServicePath, typeof VendorLicenseType.properties>) {
-    const l = s.installedLicense.install(ctx.body.LicenseKey);
-    return created(s.uris.manager('LicenseService', l.Id), licenseBody(s, l));
+    const l = d.installedLicense.install(ctx.body.LicenseKey);
+    return created(d.uris.manager('LicenseService', l.Id), licenseBody(d, l));
   }
 
   function getLicense(ctx: Context<LicensePath>) {
-    return licenseBody(s, present(s.installedLicense.installed(), ctx));
+    return licenseBody(d, present(d.installedLicense.installed(), ctx));
   }
 
   function deleteLicense(ctx: Context<LicensePath>): void {
-    if (!s.installedLicense.remove()) throw missing(ctx);
+    if (!d.installedLicense.remove()) throw missing(ctx);
   }
 
   /** The one license id, while a license is installed. */
-  const isInstalled = (id: string) => id === LICENSE_ID && s.installedLicense.installed() !== undefined;
+  const isInstalled = (id: string) => id === LICENSE_ID && d.installedLicense.installed() !== undefined;
 
   return { getLicenses, postLicense, getLicense, deleteLicense, isInstalled };
 }
 
-export function registerLicenseServiceRoutes(routes: RouteTable, s: LicenseServiceDeps): void {
-  const h = licenseServiceHandlers(s);
+export function registerLicenseServiceRoutes(routes: RouteTable, d: LicenseServiceDeps): void {
+  const h = handlers(d);
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/LicenseService/',
     type: VendorLicenseCollectionType,

@@ -91,24 +91,24 @@ export const ManagerType = defineType({
   actions: [ResetAction, ResetToDefaultsAction, ClearRestApiStateAction],
 });
 
-function managerHandlers(s: ManagerDeps) {
+function handlers(d: ManagerDeps) {
   function getManagers() {
-    return collection('Manager Collection', [s.uris.manager()], { Description: 'Management controllers' });
+    return collection('Manager Collection', [d.uris.manager()], { Description: 'Management controllers' });
   }
 
   function getManager() {
-    const self = s.uris.manager();
-    const chassis = s.uris.chassis();
+    const self = d.uris.manager();
+    const chassis = d.uris.chassis();
     return {
-      Id: s.config.managerId,
+      Id: d.config.managerId,
       Name: 'Manager',
       Description: 'Management controller of the server',
       ManagerType: 'BMC',
       Manufacturer: 'Vendor',
       Model: 'Vendor MC 6',
-      UUID: s.serviceUuid,
-      FirmwareVersion: s.firmware.controllerVersion(),
-      DateTime: isoNow(s.clock),
+      UUID: d.serviceUuid,
+      FirmwareVersion: d.firmware.controllerVersion(),
+      DateTime: isoNow(d.clock),
       DateTimeLocalOffset: '+00:00',
       PowerState: 'On',
       Status: { State: 'Enabled', Health: 'OK' },
@@ -119,14 +119,14 @@ function managerHandlers(s: ManagerDeps) {
       SerialInterfaces: { '@odata.id': `${self}SerialInterfaces/` },
       HostInterfaces: { '@odata.id': `${self}HostInterfaces/` },
       Links: {
-        ManagerForServers: [{ '@odata.id': s.uris.system() }],
+        ManagerForServers: [{ '@odata.id': d.uris.system() }],
         ManagerForChassis: [{ '@odata.id': chassis }],
         ManagerInChassis: { '@odata.id': chassis },
       },
       Oem: {
         Vendor: {
           '@odata.type': odataType(VendorMCType),
-          ClearRestApiStatePending: s.restApiState.pending(),
+          ClearRestApiStatePending: d.restApiState.pending(),
           Links: {
             LicenseService: { '@odata.id': `${self}LicenseService/` },
             SecurityService: { '@odata.id': `${self}SecurityService/` },
@@ -138,22 +138,22 @@ function managerHandlers(s: ManagerDeps) {
 
   /** Both reset types restart the controller the same way: there is no outage to simulate. */
   async function postReset(_ctx: ActionContext<ManagerPath, typeof ResetAction>) {
-    await s.controller.reset();
+    await d.controller.reset();
     return success();
   }
 
   function postClearRestApiState(ctx: ActionContext<ManagerPath, typeof ClearRestApiStateAction>) {
-    s.restApiState.arm();
-    s.logs.write('IEL', vendorMessage('RestApiStateClearArmed', ctx.principal.userName), s.uris.manager());
+    d.restApiState.arm();
+    d.logs.write('IEL', vendorMessage('RestApiStateClearArmed', ctx.principal.userName), d.uris.manager());
     return success(vendorMessage('ControllerResetRequired'));
   }
 
-  return { getManagers, getManager, postReset, postResetToDefaults: resetToDefaultsHandler(s), postClearRestApiState };
+  return { getManagers, getManager, postReset, postResetToDefaults: resetToDefaultsHandler(d), postClearRestApiState };
 }
 
-export function registerManagerRoutes(routes: RouteTable, s: ManagerDeps): void {
-  const h = managerHandlers(s);
-  routes.param('ManagerId', (id) => id === s.config.managerId);
+export function registerManagerRoutes(routes: RouteTable, d: ManagerDeps): void {
+  const h = handlers(d);
+  routes.param('ManagerId', (id) => id === d.config.managerId);
 
   routes.add({
     path: '/redfish/v1/Managers/',

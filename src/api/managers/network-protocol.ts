@@ -61,9 +61,9 @@ export const ManagerNetworkProtocolType = defineType({
   },
 });
 
-function networkProtocolHandlers(s: NetworkProtocolDeps) {
+function handlers(d: NetworkProtocolDeps) {
   function getNetworkProtocol(ctx: Context<NetworkProtocolPath>) {
-    const np = readNetworkProtocol(s.store);
+    const np = readNetworkProtocol(d.store);
     return {
       Id: 'NetworkProtocol',
       Name: 'Manager Network Protocol',
@@ -73,28 +73,28 @@ function networkProtocolHandlers(s: NetworkProtocolDeps) {
       // No DNS domain is configured, so the FQDN is the host name.
       FQDN: np.HostName,
       HTTP: { Port: 80, ProtocolEnabled: false },
-      HTTPS: { Port: s.config.port, ProtocolEnabled: true, Certificates: { '@odata.id': `${ctx.uri}HTTPS/Certificates/` } },
+      HTTPS: { Port: d.config.port, ProtocolEnabled: true, Certificates: { '@odata.id': `${ctx.uri}HTTPS/Certificates/` } },
       NTP: { Port: 123, ProtocolEnabled: np.NTP.ProtocolEnabled, NTPServers: [...np.NTP.NTPServers] },
       // Without an SSDP port (--ssdp-port 0) the controller offers no SSDP at all.
-      ...(s.config.ssdpPort ? { SSDP: { Port: s.config.ssdpPort, ...np.SSDP, NotifyIPv6Scope: 'Site' } } : {}),
+      ...(d.config.ssdpPort ? { SSDP: { Port: d.config.ssdpPort, ...np.SSDP, NotifyIPv6Scope: 'Site' } } : {}),
     };
   }
 
   function patchNetworkProtocol(ctx: PatchContext<NetworkProtocolPath, typeof ManagerNetworkProtocolType.properties>): void {
-    const facts = { ssdpOffered: Boolean(s.config.ssdpPort), refused: ctx.problems };
-    const { settings, changed, problems } = changeNetworkProtocol(readNetworkProtocol(s.store), ctx.body, facts);
+    const facts = { ssdpOffered: Boolean(d.config.ssdpPort), refused: ctx.problems };
+    const { settings, changed, problems } = changeNetworkProtocol(readNetworkProtocol(d.store), ctx.body, facts);
     // Refused properties join the validator's; the good ones apply (DSP0266 partial PATCH).
     ctx.problems.push(...problems);
-    writeNetworkProtocol(s.store, settings);
-    const origin = s.uris.manager('NetworkProtocol');
-    for (const [prop, value] of changed) s.logs.write('IEL', resourceEvent('PropertyValueModifiedByClient', prop, value), origin);
+    writeNetworkProtocol(d.store, settings);
+    const origin = d.uris.manager('NetworkProtocol');
+    for (const [prop, value] of changed) d.logs.write('IEL', resourceEvent('PropertyValueModifiedByClient', prop, value), origin);
   }
 
   return { getNetworkProtocol, patchNetworkProtocol };
 }
 
-export function registerNetworkProtocolRoutes(routes: RouteTable, s: NetworkProtocolDeps): void {
-  const h = networkProtocolHandlers(s);
+export function registerNetworkProtocolRoutes(routes: RouteTable, d: NetworkProtocolDeps): void {
+  const h = handlers(d);
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/NetworkProtocol/',
     type: ManagerNetworkProtocolType,

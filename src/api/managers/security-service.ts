@@ -84,8 +84,8 @@ function caBody(ca: TrustedCa) {
   return { Id: ca.Id, Name: 'Trusted CA Certificate', CertificateString: ca.Pem, X509CertificateInformation: ca.Info };
 }
 
-function securityServiceHandlers(s: SecurityServiceDeps) {
-  const cl = s.certificateLogin;
+function handlers(d: SecurityServiceDeps) {
+  const cl = d.certificateLogin;
 
   function getSecurityService(ctx: Context<SecurityServicePath>) {
     return {
@@ -112,17 +112,17 @@ function securityServiceHandlers(s: SecurityServiceDeps) {
   function patchCertAuth(ctx: PatchContext<CertAuthPath, typeof VendorCertAuthType.properties>): void {
     const enabled = ctx.body.CertificateLoginEnabled;
     if (enabled === undefined) return;
-    if (enabled) requireFeature(s.licenseTier, 'CertificateLogin');
+    if (enabled) requireFeature(d.licenseTier, 'CertificateLogin');
     cl.setEnabled(enabled);
   }
 
   function postImportCaCertificate(ctx: ActionContext<CertAuthPath, typeof ImportCACertificateAction>) {
     const { ca, created: isNew } = checked(() => cl.importCa(ctx.body.Certificate));
-    s.https.setClientCAs(cl.caPems());
+    d.https.setClientCAs(cl.caPems());
     const uri = `${resourceOfAction(ctx.uri)}CACertificates/${ca.Id}/`;
     // Answered like a POST to a collection: the new member with Location; the same CA again changes nothing.
     if (!isNew) return existing(uri, caBody(ca));
-    s.events.publish(resourceEvent('ResourceCreated'), uri, 'ResourceAdded');
+    d.events.publish(resourceEvent('ResourceCreated'), uri, 'ResourceAdded');
     return created(uri, caBody(ca));
   }
 
@@ -139,28 +139,28 @@ function securityServiceHandlers(s: SecurityServiceDeps) {
 
   function deleteCaCertificate(ctx: Context<CaCertificatePath>): void {
     if (!cl.deleteCa(ctx.params.CertificateId)) throw missing(ctx);
-    s.https.setClientCAs(cl.caPems());
+    d.https.setClientCAs(cl.caPems());
   }
 
   function getHttpsCert(_ctx: Context<HttpsCertPath>) {
     return {
       Id: 'HttpsCert',
       Name: 'HTTPS Certificate',
-      SelfSigned: s.https.selfSigned,
-      X509CertificateInformation: describeCertificate(s.httpsCertificate.current()),
-      CertificateSigningRequest: s.httpsCertificate.pendingCsr(),
+      SelfSigned: d.https.selfSigned,
+      X509CertificateInformation: describeCertificate(d.httpsCertificate.current()),
+      CertificateSigningRequest: d.httpsCertificate.pendingCsr(),
     };
   }
 
   async function postGenerateCsr(ctx: ActionContext<HttpsCertPath, typeof GenerateCsrAction>) {
     const names = [...new Set([ctx.body.CommonName, hostname()].filter((n) => /^[A-Za-z0-9.-]+$/.test(n)))];
-    return json(200, { CSRString: await s.httpsCertificate.generateCsr(ctx.body, names, [], { name: GenerateCsrAction.name }) });
+    return json(200, { CSRString: await d.httpsCertificate.generateCsr(ctx.body, names, [], { name: GenerateCsrAction.name }) });
   }
 
   function postImportCertificate(ctx: ActionContext<HttpsCertPath, typeof ImportCertificateAction>): void {
-    const leaf = s.httpsCertificate.install(ctx.body.Certificate, 'Certificate');
-    s.log.info({ subject: leaf.subject.replace(/\n/g, ', '), fingerprint: leaf.fingerprint256 }, 'HTTPS certificate replaced');
-    s.events.publish(resourceEvent('ResourceChanged'), resourceOfAction(ctx.uri), 'ResourceUpdated');
+    const leaf = d.httpsCertificate.install(ctx.body.Certificate, 'Certificate');
+    d.log.info({ subject: leaf.subject.replace(/\n/g, ', '), fingerprint: leaf.fingerprint256 }, 'HTTPS certificate replaced');
+    d.events.publish(resourceEvent('ResourceChanged'), resourceOfAction(ctx.uri), 'ResourceUpdated');
   }
 
   return {
@@ -177,8 +177,8 @@ function securityServiceHandlers(s: SecurityServiceDeps) {
   };
 }
 
-export function registerSecurityServiceRoutes(routes: RouteTable, s: SecurityServiceDeps): void {
-  const h = securityServiceHandlers(s);
+export function registerSecurityServiceRoutes(routes: RouteTable, d: SecurityServiceDeps): void {
+  const h = handlers(d);
 
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/SecurityService/',
@@ -200,7 +200,7 @@ export function registerSecurityServiceRoutes(routes: RouteTable, s: SecuritySer
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/CACertificates/{CertificateId}/',
     type: VendorCACertificateType,
-    params: { CertificateId: (id) => s.certificateLogin.getCa(id) !== undefined },
+    params: { CertificateId: (id) => d.certificateLogin.getCa(id) !== undefined },
     get: { privilege: Priv.login, handler: h.getCaCertificate },
     delete: { privilege: Priv.managerConfig, handler: h.deleteCaCertificate },
   });
@@ -224,20 +224,20 @@ export type CertificateAuthenticatorDeps = Pick<Services, 'certificateLogin' | '
  * naming the precondition, unless the request carries other credentials,
  * which then decide.
  */
-export function certificateAuthenticator(s: CertificateAuthenticatorDeps): Authenticator {
+export function certificateAuthenticator(d: CertificateAuthenticatorDeps): Authenticator {
   const seen = new WeakMap<object, Set<string>>();
   return {
     name: 'certificate',
     authenticate: (req: AuthRequest) => {
       const presented = req.socket ? presentedOn(req.socket) : undefined;
       if (!presented || !req.socket) return undefined;
-      const decision = s.certificateLogin.decide(presented.leaf, presented.chain);
-      if (decision.ok) return s.auth.admit(decision.account, req, 'certificate');
+      const decision = d.certificateLogin.decide(presented.leaf, presented.chain);
+      if (decision.ok) return d.auth.admit(decision.account, req, 'certificate');
       const reasons = seen.get(req.socket) ?? new Set<string>();
       if (!reasons.has(decision.precondition)) {
         reasons.add(decision.precondition);
         seen.set(req.socket, reasons);
-        s.log.warn(
+        d.log.warn(
           { ip: req.clientIp, subject: presented.leaf.subject.replace(/\n/g, ', '), precondition: decision.precondition },
           'certificate login refused',
         );
