@@ -42,6 +42,13 @@ module.exports = {
       to: { path: '^src/fleet/' },
     },
     {
+      name: 'only-app-to-compose',
+      comment: "the composition root's steps (src/compose/) are run by app.ts only; no part reaches back into them",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(compose/|app\\.ts$)' },
+      to: { path: '^src/compose/' },
+    },
+    {
       name: 'src-not-to-test',
       comment: 'the service never depends on test code (tests may import anything)',
       severity: 'error',

@@ -1,7 +1,10 @@
 // Registering the API's routes only adds routes: every part an area is handed is built and
 // wired by the composition root (src/app.ts), so an area that subscribes to a hook, writes a
-// setting or fills a shared map while it registers breaks this.
+// setting or fills a shared map while it registers breaks this. And every area has the same
+// shape (docs/ARCHITECTURE.md, "Adding a resource"), and is registered in src/api/index.ts.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { registerAllRoutes } from '../../src/api/index.js';
 import type { Services } from '../../src/api/services.js';
@@ -82,3 +85,43 @@ for (const dialect of ['spec', 'dmtf'] as const) {
     });
   });
 }
+
+const API = join(import.meta.dirname, '../../src/api');
+
+/** The files of src/api/ that register routes, with their text. */
+function areaFiles(): { file: string; text: string }[] {
+  return readdirSync(API, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
+    .map((f) => ({ file: relative(API, join(API, f)), text: readFileSync(join(API, f), 'utf8') }))
+    .filter((a) => /^export function register\w+Routes\(/m.test(a.text));
+}
+
+describe('API areas', () => {
+  const areas = areaFiles();
+
+  it('each declare what they use, build their handlers from it, and register one table', () => {
+    assert.ok(areas.length > 30, 'the areas are found');
+    const misshapen = areas.flatMap(({ file, text }) => {
+      const all = [...text.matchAll(/^export function register\w+Routes\(/gm)];
+      const registers = [...text.matchAll(/^export function (register\w+Routes)\(routes: RouteTable, d: (\w+Deps)\): void \{$/gm)];
+      if (all.length !== 1 || registers.length !== 1) return [`${file}: not one registerXRoutes(routes: RouteTable, d: XDeps)`];
+      const deps = registers[0]![2]!;
+      const problems: string[] = [];
+      if (!new RegExp(`^(export )?type ${deps} = Pick<\\s*Services,`, 'm').test(text))
+        problems.push(`${file}: ${deps} is not a Pick of Services`);
+      if (!new RegExp(`^function handlers\\(d: ${deps}\\b`, 'm').test(text)) problems.push(`${file}: no handlers(d: ${deps})`);
+      return problems;
+    });
+    assert.deepEqual(misshapen, []);
+  });
+
+  it('are all registered in src/api/index.ts', () => {
+    const index = readFileSync(join(API, 'index.ts'), 'utf8');
+    const registered = new Set([...index.matchAll(/^ {2}(register\w+Routes)\(r, s\);$/gm)].map((m) => m[1]));
+    const missing = areas.flatMap(({ file, text }) => {
+      const name = /^export function (register\w+Routes)\(/m.exec(text)?.[1];
+      return name && registered.has(name) ? [] : [`${file}: ${name}`];
+    });
+    assert.deepEqual(missing, []);
+  });
+});

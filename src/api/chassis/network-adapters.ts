@@ -5,7 +5,7 @@ import { Priv } from '../../lib/privileges.js';
 import { componentKey } from '../../platform/hardware/health.js';
 import type { ResolvedNic } from '../../platform/hardware/identity.js';
 import { nicPorts, type NicPort } from '../../platform/hardware/inventory.js';
-import { addCollection } from '../../protocol/collections.js';
+import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { NetworkAdapterType, PortType } from './hardware-types.js';
@@ -19,9 +19,17 @@ export function slotLocation(slot: string) {
     : { PartLocation: { ServiceLabel: `PCI-E Slot ${slot}`, LocationType: 'Slot', LocationOrdinalValue: Number(slot) } };
 }
 
-export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapterDeps): void {
+function handlers(d: NetworkAdapterDeps) {
   const nics = d.hardware.nics;
   const ports = nicPorts(d.hardware);
+  const adapters: MemberStore<ResolvedNic, object> = { list: () => nics, get: (id) => nics.find((n) => n.id === id), id: (n) => n.id };
+  const adapterPorts: MemberStore<NicPort, { readonly NetworkAdapterId: string }> = {
+    list: ({ NetworkAdapterId }) => ports.filter((p) => p.nic.id === NetworkAdapterId),
+    get: (id, { NetworkAdapterId }) => ports.find((p) => p.nic.id === NetworkAdapterId && String(p.index + 1) === id),
+    id: (p) => String(p.index + 1),
+  };
+  const adapterExists = (id: string) => nics.some((n) => n.id === id);
+  return { adapters, adapterPorts, adapterExists, showAdapter, showPort };
 
   function showAdapter(nic: ResolvedNic, at: { uri: string }) {
     const status = d.health.status(componentKey.nic(nic.id));
@@ -69,15 +77,18 @@ export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapt
       Status: status,
     };
   }
+}
 
+export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapterDeps): void {
+  const h = handlers(d);
   addCollection(routes, {
     collection: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/',
     member: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/{NetworkAdapterId}/',
     type: NetworkAdapterType,
     name: 'Network Adapter Collection',
     extra: () => ({ Description: 'The network adapters of the chassis' }),
-    store: { list: () => nics, get: (id) => nics.find((n) => n.id === id), id: (n) => n.id },
-    show: showAdapter,
+    store: h.adapters,
+    show: h.showAdapter,
     privileges: { read: Priv.login },
   });
   addCollection(routes, {
@@ -85,13 +96,9 @@ export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapt
     member: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/{NetworkAdapterId}/Ports/{PortId}/',
     type: PortType,
     name: 'Port Collection',
-    params: { NetworkAdapterId: (id) => nics.some((n) => n.id === id) },
-    store: {
-      list: ({ NetworkAdapterId }) => ports.filter((p) => p.nic.id === NetworkAdapterId),
-      get: (id, { NetworkAdapterId }) => ports.find((p) => p.nic.id === NetworkAdapterId && String(p.index + 1) === id),
-      id: (p) => String(p.index + 1),
-    },
-    show: showPort,
+    params: { NetworkAdapterId: h.adapterExists },
+    store: h.adapterPorts,
+    show: h.showPort,
     privileges: { read: Priv.login },
   });
 }

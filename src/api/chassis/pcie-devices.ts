@@ -5,7 +5,7 @@ import { Priv } from '../../lib/privileges.js';
 import { componentKey } from '../../platform/hardware/health.js';
 import { nicPorts } from '../../platform/hardware/inventory.js';
 import type { PcieClass, PcieDeviceSpec, PcieFunctionSpec } from '../../platform/hardware/profile.js';
-import { addCollection } from '../../protocol/collections.js';
+import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { PCIeDeviceType, PCIeFunctionType } from './hardware-types.js';
@@ -35,7 +35,7 @@ interface Fn {
   spec: PcieFunctionSpec;
 }
 
-export function registerPcieRoutes(routes: RouteTable, d: PcieDeps): void {
+function handlers(d: PcieDeps) {
   const devices = d.hardware.pcieDevices;
   const ports = nicPorts(d.hardware);
   const chassis = d.uris.chassis();
@@ -48,6 +48,24 @@ export function registerPcieRoutes(routes: RouteTable, d: PcieDeps): void {
     const nvme = controller !== undefined && controller.raidTypes.length === 0 && controller.drives.every((x) => x.protocol === 'NVMe');
     return f.spec.deviceClass === 'MassStorageController' && nvme ? '0x010802' : CLASS_CODES[f.spec.deviceClass];
   };
+  const pcieDevices: MemberStore<PcieDeviceSpec, object> = {
+    list: () => devices,
+    get: (id) => devices.find((x) => x.id === id),
+    id: (x) => x.id,
+  };
+  const deviceFunctions: MemberStore<Fn, { readonly PCIeDeviceId: string }> = {
+    list: ({ PCIeDeviceId }) => {
+      const dev = devices.find((x) => x.id === PCIeDeviceId);
+      return dev ? functionsOf(dev) : [];
+    },
+    get: (id, { PCIeDeviceId }) => {
+      const dev = devices.find((x) => x.id === PCIeDeviceId);
+      return dev ? functionsOf(dev).find((f) => String(f.index) === id) : undefined;
+    },
+    id: (f) => String(f.index),
+  };
+  const deviceExists = (id: string) => devices.some((x) => x.id === id);
+  return { pcieDevices, deviceFunctions, deviceExists, showDevice, showFunction };
 
   function showDevice(dev: PcieDeviceSpec, at: { uri: string }) {
     const gen = `Gen${dev.pcieGeneration}`;
@@ -88,15 +106,18 @@ export function registerPcieRoutes(routes: RouteTable, d: PcieDeps): void {
       },
     };
   }
+}
 
+export function registerPcieRoutes(routes: RouteTable, d: PcieDeps): void {
+  const h = handlers(d);
   addCollection(routes, {
     collection: '/redfish/v1/Chassis/{ChassisId}/PCIeDevices/',
     member: '/redfish/v1/Chassis/{ChassisId}/PCIeDevices/{PCIeDeviceId}/',
     type: PCIeDeviceType,
     name: 'PCIe Device Collection',
     extra: () => ({ Description: 'The PCIe devices of the chassis' }),
-    store: { list: () => devices, get: (id) => devices.find((x) => x.id === id), id: (x) => x.id },
-    show: showDevice,
+    store: h.pcieDevices,
+    show: h.showDevice,
     privileges: { read: Priv.login },
   });
   addCollection(routes, {
@@ -104,19 +125,9 @@ export function registerPcieRoutes(routes: RouteTable, d: PcieDeps): void {
     member: '/redfish/v1/Chassis/{ChassisId}/PCIeDevices/{PCIeDeviceId}/PCIeFunctions/{PCIeFunctionId}/',
     type: PCIeFunctionType,
     name: 'PCIe Function Collection',
-    params: { PCIeDeviceId: (id) => devices.some((x) => x.id === id) },
-    store: {
-      list: ({ PCIeDeviceId }) => {
-        const dev = devices.find((x) => x.id === PCIeDeviceId);
-        return dev ? functionsOf(dev) : [];
-      },
-      get: (id, { PCIeDeviceId }) => {
-        const dev = devices.find((x) => x.id === PCIeDeviceId);
-        return dev ? functionsOf(dev).find((f) => String(f.index) === id) : undefined;
-      },
-      id: (f) => String(f.index),
-    },
-    show: showFunction,
+    params: { PCIeDeviceId: h.deviceExists },
+    store: h.deviceFunctions,
+    show: h.showFunction,
     privileges: { read: Priv.login },
   });
 }

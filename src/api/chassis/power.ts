@@ -16,7 +16,7 @@ import { baseError } from '../../protocol/errors.js';
 import { componentKey, type ComponentStatus } from '../../platform/hardware/health.js';
 import { LIMIT_CORRECTION_MS, METRICS_INTERVAL_MIN, psuCarriesLoad, psuSensorId } from '../../platform/power.js';
 import type { FanSpec, TemperatureSpec } from '../../platform/thermal.js';
-import { addCollection } from '../../protocol/collections.js';
+import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import { odataType } from '../../protocol/description.js';
 import { present, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
@@ -58,7 +58,7 @@ export function powerSupplyHealth(d: Pick<PowerDeps, 'hardware' | 'health'>): He
   return working === psus.length ? 'OK' : working >= needed ? 'Warning' : 'Critical';
 }
 
-export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
+function handlers(d: PowerDeps) {
   const chassis = d.uris.chassis();
   const powerUri = `${chassis}Power/`;
   const subsystemUri = `${chassis}PowerSubsystem/`;
@@ -380,44 +380,78 @@ export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
     };
   }
 
+  const supplies: MemberStore<Psu, object> = {
+    list: () => psus,
+    get: (id) => psus.find((p) => String(p.bay) === id),
+    id: (p) => String(p.bay),
+  };
+  const supplyExists = (id: string) => psus.some((p) => String(p.bay) === id);
+  const sensors: MemberStore<{ id: string }, object> = {
+    list: () => [...sensorIds].map((id) => ({ id })),
+    get: (id) => (sensorIds.has(id) ? { id } : undefined),
+    id: (s) => s.id,
+  };
+  // Read at the request's instant, so the member agrees with Thermal and Power read at the same time.
+  const sensorBody = (s: { id: string }) => sensorEntries().find((e) => e.id === s.id)!.body;
+  const controls: MemberStore<string, object> = {
+    list: () => [POWER_LIMIT_CONTROL],
+    get: (id) => (id === POWER_LIMIT_CONTROL ? id : undefined),
+    id: (c) => c,
+  };
+  // The rules and privilege of the PowerLimit it is.
+  const updateControl = (_id: string, ctx: PatchContext<ControlPath, typeof ControlType.properties>) => patchControl(ctx);
+  return {
+    getPower,
+    patchPower,
+    getPowerSubsystem,
+    supplies,
+    supplyExists,
+    showSupply,
+    getSupplyMetrics,
+    sensors,
+    sensorBody,
+    controls,
+    getControl,
+    updateControl,
+    getEnvironmentMetrics,
+  };
+}
+
+export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
+  const h = handlers(d);
   routes.add({
     path: '/redfish/v1/Chassis/{ChassisId}/Power/',
     type: PowerType,
-    get: { privilege: Priv.login, handler: getPower },
-    patch: { privilege: Priv.powerLimit, handler: patchPower },
+    get: { privilege: Priv.login, handler: h.getPower },
+    patch: { privilege: Priv.powerLimit, handler: h.patchPower },
   });
   routes.add({
     path: '/redfish/v1/Chassis/{ChassisId}/PowerSubsystem/',
     type: PowerSubsystemType,
-    get: { privilege: Priv.login, handler: getPowerSubsystem },
+    get: { privilege: Priv.login, handler: h.getPowerSubsystem },
   });
   addCollection(routes, {
     collection: '/redfish/v1/Chassis/{ChassisId}/PowerSubsystem/PowerSupplies/',
     member: '/redfish/v1/Chassis/{ChassisId}/PowerSubsystem/PowerSupplies/{PowerSupplyId}/',
     type: PowerSupplyType,
     name: 'Power Supply Collection',
-    store: { list: () => psus, get: (id) => psus.find((p) => String(p.bay) === id), id: (p) => String(p.bay) },
-    show: showSupply,
+    store: h.supplies,
+    show: h.showSupply,
     privileges: { read: Priv.login },
   });
   routes.add({
     path: '/redfish/v1/Chassis/{ChassisId}/PowerSubsystem/PowerSupplies/{PowerSupplyId}/Metrics/',
     type: PowerSupplyMetricsType,
-    params: { PowerSupplyId: (id) => psus.some((p) => String(p.bay) === id) },
-    get: { privilege: Priv.login, handler: getSupplyMetrics },
+    params: { PowerSupplyId: h.supplyExists },
+    get: { privilege: Priv.login, handler: h.getSupplyMetrics },
   });
   addCollection(routes, {
     collection: '/redfish/v1/Chassis/{ChassisId}/Sensors/',
     member: '/redfish/v1/Chassis/{ChassisId}/Sensors/{SensorId}/',
     type: SensorType,
     name: 'Sensor Collection',
-    store: {
-      list: () => [...sensorIds].map((id) => ({ id })),
-      get: (id) => (sensorIds.has(id) ? { id } : undefined),
-      id: (s) => s.id,
-    },
-    // Read at the request's instant, so the member agrees with Thermal and Power read at the same time.
-    show: (s) => sensorEntries().find((e) => e.id === s.id)!.body,
+    store: h.sensors,
+    show: h.sensorBody,
     privileges: { read: Priv.login },
   });
   addCollection(routes, {
@@ -425,20 +459,15 @@ export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
     member: '/redfish/v1/Chassis/{ChassisId}/Controls/{ControlId}/',
     type: ControlType,
     name: 'Control Collection',
-    store: {
-      list: () => [POWER_LIMIT_CONTROL],
-      get: (id) => (id === POWER_LIMIT_CONTROL ? id : undefined),
-      id: (c) => c,
-    },
-    show: getControl,
-    // The rules and privilege of the PowerLimit it is.
-    update: { handler: (_id, ctx) => patchControl(ctx) },
+    store: h.controls,
+    show: h.getControl,
+    update: { handler: h.updateControl },
     privileges: { read: Priv.login, write: Priv.powerLimit },
   });
   routes.add({
     path: '/redfish/v1/Chassis/{ChassisId}/EnvironmentMetrics/',
     type: EnvironmentMetricsType,
-    get: { privilege: Priv.login, handler: getEnvironmentMetrics },
+    get: { privilege: Priv.login, handler: h.getEnvironmentMetrics },
   });
 }
 

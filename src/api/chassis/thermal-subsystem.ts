@@ -6,6 +6,7 @@ import { addCollection } from '../../protocol/collections.js';
 import { collectionOf, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import { action, type ActionContext, type Context, type RouteTable } from '../../protocol/routes.js';
 import { SetUserTempThresholdAction, setUserTempThreshold, thermalView, type ThermalDeps } from './thermal.js';
+import type { Services } from '../services.js';
 import { VendorThermalExtType } from './thermal-types.js';
 
 type Json = Record<string, unknown>;
@@ -88,7 +89,7 @@ interface TemperatureEntry {
 }
 
 /** What ThermalSubsystem uses: Thermal's view. */
-export type ThermalSubsystemDeps = ThermalDeps;
+export type ThermalSubsystemDeps = Pick<Services, keyof ThermalDeps>;
 
 type SubsystemPath = '/redfish/v1/Chassis/{ChassisId}/ThermalSubsystem/';
 

@@ -34,15 +34,13 @@ export function trustedComponentUris(d: TrustedComponentDeps): string[] {
   return d.host.tpm().installed ? [d.uris.chassis('TrustedComponents', 'TPM')] : [];
 }
 
-export function registerTrustedComponentRoutes(routes: RouteTable, d: TrustedComponentDeps): void {
+function handlers(d: TrustedComponentDeps) {
   const list = () => (d.host.tpm().installed ? ['TPM'] : []);
-  addCollection(routes, {
-    collection: '/redfish/v1/Chassis/{ChassisId}/TrustedComponents/',
-    member: '/redfish/v1/Chassis/{ChassisId}/TrustedComponents/{TrustedComponentId}/',
-    type: TrustedComponentType,
-    name: 'Trusted Components',
-    store: { list, get: (id) => list().find((x) => x === id), id: (x) => x },
-    show: () => ({
+  const components = { list, get: (id: string) => list().find((x) => x === id), id: (x: string) => x };
+  return { components, tpmBody };
+
+  function tpmBody() {
+    return {
       Id: 'TPM',
       Name: 'Trusted Platform Module',
       TrustedComponentType: 'Discrete',
@@ -52,7 +50,19 @@ export function registerTrustedComponentRoutes(routes: RouteTable, d: TrustedCom
       Status: { State: 'Enabled', Health: 'OK' },
       TPM: { HardwareInterfaceVendorID: '0x15D1', CapabilitiesVendorID: 'IFX' },
       Links: { ComponentsProtected: [{ '@odata.id': d.uris.system() }] },
-    }),
+    };
+  }
+}
+
+export function registerTrustedComponentRoutes(routes: RouteTable, d: TrustedComponentDeps): void {
+  const h = handlers(d);
+  addCollection(routes, {
+    collection: '/redfish/v1/Chassis/{ChassisId}/TrustedComponents/',
+    member: '/redfish/v1/Chassis/{ChassisId}/TrustedComponents/{TrustedComponentId}/',
+    type: TrustedComponentType,
+    name: 'Trusted Components',
+    store: h.components,
+    show: h.tpmBody,
     privileges: { read: Priv.login },
   });
 }

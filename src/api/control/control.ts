@@ -10,7 +10,6 @@ import { t } from '../../protocol/description.js';
 import { Reply } from '../../protocol/reply.js';
 import { present, type Context, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import type { FleetView } from '../../domain/fleet/fleet-view.js';
 
 export const CONTROL_URI = '/control/';
 
@@ -54,7 +53,8 @@ const HostBody = { RuntimeAgent: t.boolean(), Tpm: t.enum(TPM_STATES) };
 
 type ControlDeps = Pick<Services, 'control' | 'fleet'>;
 
-function handlers(c: ScenarioControl, fleet: FleetView | undefined) {
+function handlers(d: ControlDeps & { control: ScenarioControl }) {
+  const { control: c, fleet } = d;
   const by = (ctx: { principal: { userName: string } }) => ctx.principal.userName;
   const controls = fleet ? [...CONTROLS, `${CONTROL_URI}fleet/`] : CONTROLS;
   const state = () => new Reply(200, { Controls: controls, State: c.state(), ...(fleet ? { Fleet: fleet.summary() } : {}) });
@@ -120,7 +120,7 @@ function handlers(c: ScenarioControl, fleet: FleetView | undefined) {
 export function registerControlRoutes(routes: RouteTable, d: ControlDeps): void {
   const c = d.control;
   if (!c) return;
-  const h = handlers(c, d.fleet);
+  const h = handlers({ ...d, control: c });
   const get = (handler: (ctx: never) => unknown) => ({ privilege: ADMIN, handler: handler as (ctx: unknown) => unknown });
   routes.add({ path: '/control/', outside: true, get: get(h.getControls) });
   routes.add({

@@ -109,11 +109,16 @@ function entryBody(info: LogInfo, r: LogRecord): Record<string, unknown> {
   };
 }
 
-/** The handlers of the logs of one owner (the system's IML or the manager's IEL). */
-function logServiceHandlers(s: LogServiceDeps, owner: LogInfo['owner']) {
+/** The handlers of the system's logs (the IML) and of the manager's (the IEL). */
+function handlers(d: LogServiceDeps) {
+  return { iml: ownerHandlers(d, 'system'), iel: ownerHandlers(d, 'manager') };
+}
+
+/** The handlers of the logs of one owner. */
+function ownerHandlers(d: LogServiceDeps, owner: LogInfo['owner']) {
   const mine = LOG_IDS.filter((id) => LOGS[id].owner === owner);
   const entryLists = new Representations(4);
-  const ownerBase = (): string => (owner === 'system' ? s.uris.system('LogServices') : s.uris.manager('LogServices'));
+  const ownerBase = (): string => (owner === 'system' ? d.uris.system('LogServices') : d.uris.manager('LogServices'));
   const logOf = (ctx: LogServiceContext | EntriesContext | EntryContext): { info: LogInfo; uri: string } => {
     const found = mine.find((l) => l === ctx.params.LogServiceId);
     const id = present(found, ctx);
@@ -124,7 +129,7 @@ function logServiceHandlers(s: LogServiceDeps, owner: LogInfo['owner']) {
     LogServiceId: (id: string) => mine.some((l) => l === id),
     LogEntryId: (id: string, p: Readonly<Record<string, string>>) => {
       const log = mine.find((l) => l === p.LogServiceId);
-      return log !== undefined && s.logs.get(LOGS[log].id, id) !== undefined;
+      return log !== undefined && d.logs.get(LOGS[log].id, id) !== undefined;
     },
   };
 
@@ -147,7 +152,7 @@ function logServiceHandlers(s: LogServiceDeps, owner: LogInfo['owner']) {
       MaxNumberOfRecords: MAX_LOG_RECORDS,
       OverWritePolicy: 'WrapsWhenFull',
       LogEntryType: info.id === 'IML' ? 'OEM' : 'Event',
-      DateTime: isoNow(s.clock),
+      DateTime: isoNow(d.clock),
       DateTimeLocalOffset: '+00:00',
       Status: { State: 'Enabled', Health: 'OK' },
       Entries: { '@odata.id': `${uri}Entries/` },
@@ -156,20 +161,20 @@ function logServiceHandlers(s: LogServiceDeps, owner: LogInfo['owner']) {
 
   function postClearLog(ctx: ClearLogContext) {
     const { info, uri } = logOf(ctx);
-    s.logs.clear(info.id);
+    d.logs.clear(info.id);
     const msg = vendorMessage('LogCleared', info.name, ctx.principal.userName);
-    s.logs.write(info.id, msg, uri);
-    s.events.publish(msg, uri, 'Other');
+    d.logs.write(info.id, msg, uri);
+    d.events.publish(msg, uri, 'Other');
     return success();
   }
 
   /** Rebuilt when the log changes (any stored write): a page of it then costs the page. */
   function getEntries(ctx: EntriesContext) {
     const { info, uri } = logOf(ctx);
-    return entryLists.get(uri, [s.store.generation], () =>
+    return entryLists.get(uri, [d.store.generation], () =>
       collection(
         `${info.name} Entries`,
-        s.logs.list(info.id).map((r) => `${uri}Entries/${r.Id}/`),
+        d.logs.list(info.id).map((r) => `${uri}Entries/${r.Id}/`),
         {
           Description: `Records of the ${info.name}`,
         },
@@ -179,15 +184,14 @@ function logServiceHandlers(s: LogServiceDeps, owner: LogInfo['owner']) {
 
   function getEntry(ctx: EntryContext) {
     const { info } = logOf(ctx);
-    return entryBody(info, present(s.logs.get(info.id, ctx.params.LogEntryId), ctx));
+    return entryBody(info, present(d.logs.get(info.id, ctx.params.LogEntryId), ctx));
   }
 
   return { params, getLogServices, getLogService, postClearLog, getEntries, getEntry };
 }
 
-export function registerLogServiceRoutes(routes: RouteTable, s: LogServiceDeps): void {
-  const iml = logServiceHandlers(s, 'system');
-  const iel = logServiceHandlers(s, 'manager');
+export function registerLogServiceRoutes(routes: RouteTable, d: LogServiceDeps): void {
+  const { iml, iel } = handlers(d);
 
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/LogServices/',

@@ -20,7 +20,7 @@ import { Priv } from '../../lib/privileges.js';
 import { baseError, combinedError } from '../../protocol/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { managerMacAddress } from '../../platform/identity.js';
-import { addCollection } from '../../protocol/collections.js';
+import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import type { PatchContext, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { EthernetInterfaceType, HostInterfaceType, SerialInterfaceType } from './manager-interface-types.js';
@@ -28,6 +28,8 @@ import { EthernetInterfaceType, HostInterfaceType, SerialInterfaceType } from '.
 export type ManagerInterfaceDeps = Pick<Services, 'config' | 'uris' | 'store' | 'logs' | 'serviceUuid'>;
 
 type NicPath = '/redfish/v1/Managers/{ManagerId}/EthernetInterfaces/{EthernetInterfaceId}/';
+type SerialPath = '/redfish/v1/Managers/{ManagerId}/SerialInterfaces/{SerialInterfaceId}/';
+type HostInterfacePath = '/redfish/v1/Managers/{ManagerId}/HostInterfaces/{HostInterfaceId}/';
 
 const DEDICATED = '1';
 const HOST_INTERFACE_NIC = '2';
@@ -167,13 +169,31 @@ function handlers(d: ManagerInterfaceDeps) {
     };
   }
 
-  return { dedicatedNic, hostInterfaceNic, patchNic, serial, serialBody, hostInterface, hostInterfaceBody };
+  function nicBody(id: string) {
+    return id === DEDICATED ? dedicatedNic() : hostInterfaceNic();
+  }
+
+  function patchSerial(_id: string, ctx: PatchContext<SerialPath, typeof SerialInterfaceType.properties>): void {
+    serial.set({ ...serial.get(), ...ctx.body });
+  }
+
+  function patchHostInterface(_id: string, ctx: PatchContext<HostInterfacePath, typeof HostInterfaceType.properties>): void {
+    hostInterface.set({ ...DEFAULT_HOST_INTERFACE, ...hostInterface.get(), ...ctx.body });
+  }
+
+  const nics = listOf([DEDICATED, HOST_INTERFACE_NIC]);
+  // One serial port and one host interface.
+  const one = listOf(['1']);
+  return { nics, nicBody, patchNic, one, serialBody, patchSerial, hostInterfaceBody, patchHostInterface };
+}
+
+/** A fixed list of member ids. */
+function listOf(ids: readonly string[]): MemberStore<string, object> {
+  return { list: () => ids, get: (id) => ids.find((n) => n === id), id: (n) => n };
 }
 
 export function registerManagerInterfaceRoutes(routes: RouteTable, d: ManagerInterfaceDeps): void {
   const h = handlers(d);
-  const nics = [DEDICATED, HOST_INTERFACE_NIC];
-  const one = ['1'];
 
   addCollection(routes, {
     collection: '/redfish/v1/Managers/{ManagerId}/EthernetInterfaces/',
@@ -181,10 +201,10 @@ export function registerManagerInterfaceRoutes(routes: RouteTable, d: ManagerInt
     type: EthernetInterfaceType,
     name: 'Manager Network Interfaces',
     extra: () => ({ Description: 'Network interfaces of the management controller' }),
-    store: { list: () => nics, get: (id) => nics.find((n) => n === id), id: (n) => n },
-    show: (id) => (id === DEDICATED ? h.dedicatedNic() : h.hostInterfaceNic()),
+    store: h.nics,
+    show: h.nicBody,
     privileges: { read: Priv.login, write: Priv.managerConfig },
-    update: { handler: (id, ctx) => h.patchNic(id, ctx) },
+    update: { handler: h.patchNic },
   });
   addCollection(routes, {
     collection: '/redfish/v1/Managers/{ManagerId}/SerialInterfaces/',
@@ -192,14 +212,10 @@ export function registerManagerInterfaceRoutes(routes: RouteTable, d: ManagerInt
     type: SerialInterfaceType,
     name: 'Manager Serial Interfaces',
     extra: () => ({ Description: 'Serial interfaces of the management controller' }),
-    store: { list: () => one, get: (id) => one.find((n) => n === id), id: (n) => n },
-    show: () => h.serialBody(),
+    store: h.one,
+    show: h.serialBody,
     privileges: { read: Priv.login, write: Priv.managerConfig },
-    update: {
-      handler: (_id, ctx) => {
-        h.serial.set({ ...h.serial.get(), ...ctx.body });
-      },
-    },
+    update: { handler: h.patchSerial },
   });
   addCollection(routes, {
     collection: '/redfish/v1/Managers/{ManagerId}/HostInterfaces/',
@@ -207,13 +223,9 @@ export function registerManagerInterfaceRoutes(routes: RouteTable, d: ManagerInt
     type: HostInterfaceType,
     name: 'Host Interfaces',
     extra: () => ({ Description: 'Redfish host interfaces of the management controller' }),
-    store: { list: () => one, get: (id) => one.find((n) => n === id), id: (n) => n },
-    show: () => h.hostInterfaceBody(),
+    store: h.one,
+    show: h.hostInterfaceBody,
     privileges: { read: Priv.login, write: Priv.managerConfig },
-    update: {
-      handler: (_id, ctx) => {
-        h.hostInterface.set({ ...DEFAULT_HOST_INTERFACE, ...h.hostInterface.get(), ...ctx.body });
-      },
-    },
+    update: { handler: h.patchHostInterface },
   });
 }

@@ -9,7 +9,7 @@ import { Priv } from '../../lib/privileges.js';
 import { componentKey } from '../../platform/hardware/health.js';
 import { nicPorts, type NicPort } from '../../platform/hardware/inventory.js';
 import { hostDomain, hostInterfaceNetwork } from '../../platform/host-network.js';
-import { addCollection } from '../../protocol/collections.js';
+import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import { EthernetInterfaceType } from '../managers/manager-interface-types.js';
 import type { Services } from '../services.js';
@@ -17,7 +17,7 @@ import { hostNames } from './host-name.js';
 
 export type SystemEthernetDeps = Pick<Services, 'uris' | 'hardware' | 'health' | 'host' | 'store' | 'serviceUuid'>;
 
-export function registerSystemEthernetRoutes(routes: RouteTable, d: SystemEthernetDeps): void {
+function handlers(d: SystemEthernetDeps) {
   const ports = nicPorts(d.hardware);
   const chassis = d.uris.chassis();
   const hostName = hostNames(d);
@@ -37,7 +37,7 @@ export function registerSystemEthernetRoutes(routes: RouteTable, d: SystemEthern
     };
   }
 
-  function show(p: NicPort) {
+  function interfaceBody(p: NicPort) {
     const status = d.health.status(componentKey.port(p.nic.id, p.index));
     const nicStatus = d.health.status(componentKey.nic(p.nic.id));
     // A failed adapter takes its ports with it.
@@ -64,14 +64,24 @@ export function registerSystemEthernetRoutes(routes: RouteTable, d: SystemEthern
     };
   }
 
+  const interfaces: MemberStore<NicPort, object> = {
+    list: () => ports,
+    get: (id) => ports.find((p) => p.interfaceId === id),
+    id: (p) => p.interfaceId,
+  };
+  return { interfaces, interfaceBody };
+}
+
+export function registerSystemEthernetRoutes(routes: RouteTable, d: SystemEthernetDeps): void {
+  const h = handlers(d);
   addCollection(routes, {
     collection: '/redfish/v1/Systems/{SystemId}/EthernetInterfaces/',
     member: '/redfish/v1/Systems/{SystemId}/EthernetInterfaces/{EthernetInterfaceId}/',
     type: EthernetInterfaceType,
     name: 'System Ethernet Interfaces',
     extra: () => ({ Description: 'The network interfaces of the system, one per NIC port' }),
-    store: { list: () => ports, get: (id) => ports.find((p) => p.interfaceId === id), id: (p) => p.interfaceId },
-    show,
+    store: h.interfaces,
+    show: h.interfaceBody,
     privileges: { read: Priv.login },
   });
 }

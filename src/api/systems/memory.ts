@@ -19,11 +19,13 @@ export function dimmId(d: Pick<Dimm, 'socket' | 'slot'>): string {
   return `proc${d.socket}dimm${d.slot}`;
 }
 
-export function registerMemoryRoutes(routes: RouteTable, d: MemoryDeps): void {
+function handlers(d: MemoryDeps) {
   const dimms = d.hardware.memory;
   const chassis = d.uris.chassis();
+  const slots = { list: () => dimms, get: (id: string) => dimms.find((m) => dimmId(m) === id), id: dimmId };
+  return { slots, memoryBody };
 
-  function show(m: Dimm) {
+  function memoryBody(m: Dimm) {
     const status = d.health.status(componentKey.dimm(m.location));
     const base = {
       Id: dimmId(m),
@@ -64,15 +66,18 @@ export function registerMemoryRoutes(routes: RouteTable, d: MemoryDeps): void {
       },
     };
   }
+}
 
+export function registerMemoryRoutes(routes: RouteTable, d: MemoryDeps): void {
+  const h = handlers(d);
   addCollection(routes, {
     collection: '/redfish/v1/Systems/{SystemId}/Memory/',
     member: '/redfish/v1/Systems/{SystemId}/Memory/{MemoryId}/',
     type: MemoryType,
     name: 'Memory Collection',
     extra: () => ({ Description: 'The memory slots of the system' }),
-    store: { list: () => dimms, get: (id) => dimms.find((m) => dimmId(m) === id), id: dimmId },
-    show,
+    store: h.slots,
+    show: h.memoryBody,
     privileges: { read: Priv.login },
   });
 }

@@ -17,11 +17,13 @@ interface Socket {
   spec: ProcessorSpec;
 }
 
-export function registerProcessorRoutes(routes: RouteTable, d: ProcessorDeps): void {
+function handlers(d: ProcessorDeps) {
   const sockets: Socket[] = d.hardware.processors.map((spec, index) => ({ id: String(index + 1), index, spec }));
   const chassis = d.uris.chassis();
+  const processors = { list: () => sockets, get: (id: string) => sockets.find((s) => s.id === id), id: (s: Socket) => s.id };
+  return { processors, processorBody };
 
-  function show(s: Socket) {
+  function processorBody(s: Socket) {
     const p = s.spec;
     const status = d.health.status(componentKey.cpu(s.index));
     const base = {
@@ -59,15 +61,18 @@ export function registerProcessorRoutes(routes: RouteTable, d: ProcessorDeps): v
       },
     };
   }
+}
 
+export function registerProcessorRoutes(routes: RouteTable, d: ProcessorDeps): void {
+  const h = handlers(d);
   addCollection(routes, {
     collection: '/redfish/v1/Systems/{SystemId}/Processors/',
     member: '/redfish/v1/Systems/{SystemId}/Processors/{ProcessorId}/',
     type: ProcessorType,
     name: 'Processors Collection',
     extra: () => ({ Description: 'The processor sockets of the system' }),
-    store: { list: () => sockets, get: (id) => sockets.find((s) => s.id === id), id: (s) => s.id },
-    show,
+    store: h.processors,
+    show: h.processorBody,
     privileges: { read: Priv.login },
   });
 }

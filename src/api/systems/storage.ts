@@ -12,7 +12,7 @@ import type { Controller, Drive, VolumeRecord } from '../../domain/storage/stora
 import { VOLUME_TYPE_OF } from '../../domain/storage/raid.js';
 import type { TaskRecord } from '../../domain/tasks.js';
 import { serviceUris } from '../../lib/resource-uris.js';
-import { addCollection } from '../../protocol/collections.js';
+import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import { collectionOf } from '../../protocol/description.js';
 import { APPLY_TIME, APPLY_TIME_SUPPORT, applyTimeSupport, requestedApplyTime } from '../../protocol/apply-time.js';
 import { collection, type Reply } from '../../protocol/reply.js';
@@ -44,6 +44,7 @@ const STORAGE = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/';
 type VolumesPath = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Volumes/';
 type VolumePath = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Volumes/{VolumeId}/';
 type DrivePath = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Drives/{DriveId}/';
+type ChassisDrivePath = '/redfish/v1/Chassis/{ChassisId}/Drives/{ChassisDriveId}/';
 
 const BLOCK_SIZE = 512;
 /** The one apply time of volume changes (DSP0266 operation apply time): the controller applies them at POST. */
@@ -55,8 +56,36 @@ function handlers(d: StorageDeps) {
   const driveUri = (sid: string, id: string) => storageMemberUri(d, sid, 'Drives', id);
   const volumeUri = (sid: string, id: string) => storageMemberUri(d, sid, 'Volumes', id);
   const chassisUri = d.uris.chassis();
+  const controllers: MemberStore<Controller, object> = {
+    list: () => storage.controllers(),
+    get: (id) => storage.controller(id),
+    id: (c) => c.id,
+  };
+  /** A Storage's one controller, 0. */
+  const controllerOf: MemberStore<Controller, { readonly StorageId: string }> = {
+    list: (p) => [storage.controller(p.StorageId)].filter((c): c is Controller => c !== undefined),
+    get: (id, p) => (id === '0' ? storage.controller(p.StorageId) : undefined),
+    id: () => '0',
+  };
+  // A drive under the chassis (the DMTF dialect's place): the same handlers, the storage parameters read from its id.
+  const asStorage = <C extends { params: Readonly<Record<string, string>> }>(ctx: C) =>
+    ({ ...ctx, params: { ...ctx.params, ...storageParamsOf(ctx.params.ChassisDriveId ?? '') } }) as never;
+  const chassisDrive = {
+    exists: (id: string) => {
+      const p = storageParamsOf(id);
+      return storage.drive(p.StorageId, p.DriveId) !== undefined;
+    },
+    // Its Id is the last segment of the URI it is read at.
+    get: (ctx: Context<ChassisDrivePath>) => ({ ...getDrive(asStorage(ctx)), Id: ctx.params.ChassisDriveId }),
+    patch: (ctx: PatchContext<ChassisDrivePath, typeof DriveType.properties>) => patchDrive(asStorage(ctx)),
+    postSecureErase: (ctx: ActionContext<ChassisDrivePath, typeof SecureEraseAction>) => postSecureErase(asStorage(ctx)),
+    eraseAllowable: (params: Readonly<Record<string, string>>) => eraseAllowable(storageParamsOf(params.ChassisDriveId ?? '')),
+  };
 
   return {
+    controllers,
+    controllerOf,
+    chassisDrive,
     storageBody,
     controllerBody,
     simpleStorageBody,
@@ -410,7 +439,6 @@ export function registerStorageRoutes(routes: RouteTable, d: StorageDeps): void 
   const h = handlers(d);
   const { storage } = d;
   routes.param('StorageId', (id) => storage.controller(id) !== undefined);
-  const controllers = { list: () => storage.controllers(), get: (id: string) => storage.controller(id), id: (c: Controller) => c.id };
 
   addCollection(routes, {
     collection: '/redfish/v1/Systems/{SystemId}/Storage/',
@@ -418,7 +446,7 @@ export function registerStorageRoutes(routes: RouteTable, d: StorageDeps): void 
     type: StorageType,
     name: 'Storage',
     extra: () => ({ Description: 'Storage subsystems of the system' }),
-    store: controllers,
+    store: h.controllers,
     show: h.storageBody,
     privileges: { read: Priv.login },
   });
@@ -427,11 +455,7 @@ export function registerStorageRoutes(routes: RouteTable, d: StorageDeps): void 
     member: '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Controllers/{ControllerId}/',
     type: StorageControllerType,
     name: 'Storage Controllers',
-    store: {
-      list: (p) => [storage.controller(p.StorageId)].filter((c): c is Controller => c !== undefined),
-      get: (id, p) => (id === '0' ? storage.controller(p.StorageId) : undefined),
-      id: () => '0',
-    },
+    store: h.controllerOf,
     show: h.controllerBody,
     privileges: { read: Priv.login },
   });
@@ -443,7 +467,20 @@ export function registerStorageRoutes(routes: RouteTable, d: StorageDeps): void 
     patch: { privilege: Priv.hostStorage, handler: h.patchDrive },
     actions: [action(SecureEraseAction, Priv.hostStorage, h.postSecureErase, { allowable: (c) => h.eraseAllowable(c.params) })],
   });
-  if (d.dialect.drivesUnder === 'chassis') registerChassisDrives(routes, storage, h);
+  if (d.dialect.drivesUnder === 'chassis') {
+    routes.add({
+      path: '/redfish/v1/Chassis/{ChassisId}/Drives/{ChassisDriveId}/',
+      type: DriveType,
+      params: { ChassisDriveId: h.chassisDrive.exists },
+      get: { privilege: Priv.login, handler: h.chassisDrive.get },
+      patch: { privilege: Priv.hostStorage, handler: h.chassisDrive.patch },
+      actions: [
+        action(SecureEraseAction, Priv.hostStorage, h.chassisDrive.postSecureErase, {
+          allowable: (c) => h.chassisDrive.eraseAllowable(c.params),
+        }),
+      ],
+    });
+  }
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Volumes/',
     type: VolumeCollectionType,
@@ -466,7 +503,7 @@ export function registerStorageRoutes(routes: RouteTable, d: StorageDeps): void 
     type: SimpleStorageType,
     collectionType: collectionOf(SimpleStorageType),
     name: 'Simple Storage',
-    store: controllers,
+    store: h.controllers,
     show: h.simpleStorageBody,
     privileges: { read: Priv.login },
   });
@@ -486,28 +523,4 @@ function storageMemberUri(d: Pick<StorageDeps, 'uris' | 'dialect'>, sid: string,
 function storageParamsOf(chassisDriveId: string): { StorageId: string; DriveId: string } {
   const dot = chassisDriveId.lastIndexOf('.');
   return dot < 0 ? { StorageId: '', DriveId: '' } : { StorageId: chassisDriveId.slice(0, dot), DriveId: chassisDriveId.slice(dot + 1) };
-}
-
-/** The drives under the chassis (the DMTF dialect's place): the same handlers, the storage parameters read from the id. */
-function registerChassisDrives(routes: RouteTable, storage: StorageDeps['storage'], h: ReturnType<typeof handlers>): void {
-  const asStorage = <C extends { params: Readonly<Record<string, string>> }>(ctx: C) =>
-    ({ ...ctx, params: { ...ctx.params, ...storageParamsOf(ctx.params.ChassisDriveId ?? '') } }) as never;
-  routes.add({
-    path: '/redfish/v1/Chassis/{ChassisId}/Drives/{ChassisDriveId}/',
-    type: DriveType,
-    params: {
-      ChassisDriveId: (id) => {
-        const p = storageParamsOf(id);
-        return storage.drive(p.StorageId, p.DriveId) !== undefined;
-      },
-    },
-    // Its Id is the last segment of the URI it is read at.
-    get: { privilege: Priv.login, handler: (ctx) => ({ ...h.getDrive(asStorage(ctx)), Id: ctx.params.ChassisDriveId }) },
-    patch: { privilege: Priv.hostStorage, handler: (ctx) => h.patchDrive(asStorage(ctx)) },
-    actions: [
-      action(SecureEraseAction, Priv.hostStorage, (ctx) => h.postSecureErase(asStorage(ctx)), {
-        allowable: (c) => h.eraseAllowable(storageParamsOf(c.params.ChassisDriveId ?? '')),
-      }),
-    ],
-  });
 }
