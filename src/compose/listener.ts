@@ -1,4 +1,4 @@
-// How the controller is reached: the HTTPS listener with the Redfish dispatcher and the web
+// How the controller is reached: the HTTPS listener with the Redfish pipeline and the web
 // console behind it, and SSDP discovery.
 import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -11,11 +11,11 @@ import { readNetworkProtocol } from '../domain/manager/network-protocol.js';
 import { startHttpServer, type HttpServer } from '../http/server.js';
 import { StaticSite } from '../http/static-files.js';
 import type { Clock } from '../platform/clock.js';
-import { Dispatcher } from '../protocol/dispatch.js';
+import { Pipeline } from '../protocol/pipeline.js';
 import type { DocumentStore } from '../store/documents.js';
 import type { Base } from './base.js';
 
-/** The HTTPS listener: every request goes to the dispatcher, the console's files to its site. */
+/** The HTTPS listener: every request goes to the pipeline, the console's files to its site. */
 export function startListener(b: Base, s: Services): Promise<HttpServer> {
   const { config } = b;
   return startHttpServer({
@@ -23,10 +23,9 @@ export function startListener(b: Base, s: Services): Promise<HttpServer> {
     port: config.port,
     cert: s.https.cert,
     key: s.https.key,
-    bodyLimit: config.bodyLimit,
     limits: config,
     clock: b.clock,
-    dispatcher: new Dispatcher(
+    pipeline: new Pipeline(
       s.routes,
       s.auth,
       s.log,
@@ -37,7 +36,7 @@ export function startListener(b: Base, s: Services): Promise<HttpServer> {
         missingBeforeAuth: config.enableControl ? undefined : (path) => /^\/control(\/|$)/i.test(path),
       },
       s.dialect,
-      { expansionsPerAccount: config.maxExpansionsPerAccount },
+      { expansionsPerAccount: config.maxExpansionsPerAccount, bodyLimit: config.bodyLimit },
     ),
     log: s.log,
     site: consoleSite(),

@@ -1,19 +1,19 @@
-// The HTTPS listener: node:https carries the bytes; every Redfish rule lives in
-// the protocol layer's Dispatcher. This file only reads bodies and writes answers.
+// The HTTPS listener: node:https carries the bytes. It accepts connections (TLS, timeouts,
+// connection caps, the minimum body rate), hands each request to the protocol layer's
+// pipeline with a source for its body, and writes back the answer it is given. Every
+// Redfish rule, body rules included, lives in the pipeline (src/protocol/pipeline.ts).
 import { createServer, type Server } from 'node:https';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable, type Duplex } from 'node:stream';
 import type { SecureContextOptions, TLSSocket } from 'node:tls';
 import pino, { type Logger } from 'pino';
-import { MAX_JSON_DEPTH, parseClientJson } from '../lib/json.js';
 import type { Clock, TimerHandle } from '../platform/clock.js';
 import { redfishErrorBody } from '../messages/errors.js';
 import { Refusal } from '../messages/refusal.js';
-import { baseError, vendorError, type RedfishError } from '../protocol/errors.js';
-import type { Dispatcher, Outgoing, Prepared } from '../protocol/dispatch.js';
-import { unauthorized } from '../protocol/auth.js';
-import type { WriteSpec } from '../protocol/routes.js';
+import { vendorError, type RedfishError } from '../protocol/errors.js';
+import type { BodySource, IncomingRequest, Outgoing } from '../protocol/exchange.js';
+import { HSTS, headersToSend, type Pipeline } from '../protocol/pipeline.js';
 import type { StaticSite } from './static-files.js';
 
 export interface HttpOptions {
@@ -21,8 +21,7 @@ export interface HttpOptions {
   port: number;
   cert: string;
   key: string;
-  bodyLimit: number;
-  dispatcher: Dispatcher;
+  pipeline: Pipeline;
   log: Logger;
   limits: ConnectionLimits;
   /** The controller clock: how long a request body has been arriving (its minimum rate). */
@@ -75,11 +74,6 @@ export const TLS_POLICY = {
   honorCipherOrder: true,
 } as const satisfies SecureContextOptions;
 
-/** Sent on every answer, errors written straight to the socket included. */
-export const HSTS = 'max-age=31536000';
-
-const JSON_CT = /^application\/json\s*(;.*)?$/i;
-
 /** Errors that only say the client went away: worth a debug line, not an error. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
 
@@ -129,93 +123,106 @@ function answerRaw(socket: Duplex, e: RedfishError): void {
   (socket as Socket).setTimeout?.(5_000, () => socket.destroy());
 }
 
-function writeSpec(p: Prepared): WriteSpec | undefined {
-  if (p.match.action) return undefined;
-  const r = p.match.route;
-  return p.method === 'POST' ? r.post : p.method === 'PATCH' ? r.patch : p.method === 'PUT' ? r.put : undefined;
-}
-
 function hasBody(req: IncomingMessage): boolean {
   const len = req.headers['content-length'];
   return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-/** The whole body, already received and buffered by the stream. */
-function bufferedBody(req: IncomingMessage, limit: number): string {
+/** A request's body, pulled by the pipeline when it wants it: a client waiting for 100 Continue gets it then. */
+class IncomingBody implements BodySource {
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly expectsContinue: boolean,
+  ) {}
+
+  get present(): boolean {
+    return hasBody(this.req);
+  }
+
+  text(limit: number): string | undefined | Promise<string | undefined> {
+    this.wanted();
+    const declared = Number(this.req.headers['content-length'] ?? 0);
+    if (declared > limit) return undefined;
+    // A body that arrived with its headers is taken as it is.
+    return this.req.complete ? bufferedText(this.req, limit) : arrivingText(this.req, limit);
+  }
+
+  stream(): Readable {
+    this.wanted();
+    return this.req;
+  }
+
+  private wanted(): void {
+    if (this.expectsContinue && !this.res.headersSent) this.res.writeContinue();
+  }
+}
+
+function utf8(chunks: Buffer[]): string {
+  return chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
+}
+
+/** The whole body, already received and buffered by the stream; undefined beyond limit bytes. */
+function bufferedText(req: IncomingMessage, limit: number): string | undefined {
   const chunks: Buffer[] = [];
   let size = 0;
   for (let chunk = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) {
     size += chunk.length;
-    if (size > limit) throw vendorError('RequestBodyTooLarge', limit);
+    if (size > limit) return undefined;
     chunks.push(chunk);
   }
-  return chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
+  return utf8(chunks);
 }
 
-/** Read a JSON body up to limit bytes: undefined when empty; 413 beyond the limit; 400 when malformed. */
-async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) throw vendorError('RequestBodyTooLarge', limit);
-  // A body that arrived with its headers is taken as it is; else events, not an async
-  // iterator: the iterator's machinery cost more than a small body's parse.
-  const text = req.complete
-    ? bufferedBody(req, limit)
-    : await new Promise<string>((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const onData = (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > limit) {
-            done();
-            reject(vendorError('RequestBodyTooLarge', limit));
-          } else chunks.push(chunk);
-        };
-        const onEnd = () => {
-          done();
-          resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'));
-        };
-        const onError = (e: Error) => {
-          done();
-          reject(e);
-        };
-        // A request that ends without its whole body (the client went away) settles too.
-        const onClose = () => {
-          done();
-          reject(Object.assign(new Error('the request ended before its body'), { code: 'ECONNRESET' }));
-        };
-        const done = () => {
-          req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-          // What is left of a refused body is not read: the answer closes the connection.
-          req.pause();
-        };
-        req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-      });
-  if (text.trim() === '') return undefined;
-  const parsed = parseClientJson(text);
-  if (parsed.ok) return parsed.value;
-  throw parsed.reason === 'depth' ? vendorError('JsonNestingTooDeep', MAX_JSON_DEPTH) : baseError('MalformedJSON');
+/**
+ * The body as it arrives, up to limit bytes (undefined beyond: the rest is not read). Events, not
+ * an async iterator: the iterator's machinery cost more than a small body's parse.
+ */
+function arrivingText(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise<string | undefined>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        done();
+        resolve(undefined);
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(utf8(chunks));
+    };
+    const onError = (e: Error) => {
+      done();
+      reject(e);
+    };
+    // A request that ends without its whole body (the client went away) settles too.
+    const onClose = () => {
+      done();
+      reject(Object.assign(new Error('the request ended before its body'), { code: 'ECONNRESET' }));
+    };
+    const done = () => {
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      // What is left of a refused body is not read: the answer closes the connection.
+      req.pause();
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
 }
 
-/** Write an answer; its headers object is the answer's own, so it is completed in place. */
-function send(log: Logger, res: ServerResponse, out: Outgoing): void {
+/** Write an answer, completed by the protocol layer (headersToSend) after any connection header added here. */
+function write(log: Logger, res: ServerResponse, out: Outgoing): void {
   if (res.headersSent || res.destroyed) return;
   // Passed whole to writeHead (not setHeader): node then formats them without merging.
-  const headers = out.headers;
-  headers['Strict-Transport-Security'] = HSTS;
-  const body = out.body;
-  // A body of known size goes with its length rather than chunked.
-  if (headers['Content-Length'] === undefined) {
-    if (typeof body === 'string') headers['Content-Length'] = String(Buffer.byteLength(body));
-    else if (Buffer.isBuffer(body)) headers['Content-Length'] = String(body.length);
-  }
+  res.writeHead(out.status, headersToSend(out));
   if (out.stream) {
     // A long-lived body (server-sent events): the protocol layer writes to the response.
-    res.writeHead(out.status, headers);
     res.flushHeaders();
     out.stream(res);
     return;
   }
-  res.writeHead(out.status, headers);
+  const body = out.body;
   if (body instanceof Readable) {
     // A body that fails midway (a file read error) cannot be answered any more: the connection is cut.
     body.on('error', (err) => {
@@ -253,11 +260,11 @@ export function requestLogger(log: Logger) {
 }
 
 export async function startHttpServer(o: HttpOptions) {
-  const { dispatcher, log, limits, clock } = o;
+  const { pipeline, log, limits, clock } = o;
 
   /** An error answer that ends the connection: what is left of the request is not read. */
   const closingAnswer = (e: unknown): Outgoing => {
-    const out = dispatcher.errorResult(e);
+    const out = pipeline.errorResult(e);
     out.headers.Connection = 'close';
     return out;
   };
@@ -279,7 +286,7 @@ export async function startHttpServer(o: HttpOptions) {
         socket.destroy();
         return;
       }
-      send(log, res, closingAnswer(vendorError('HttpRequestTimeout', why)));
+      write(log, res, closingAnswer(vendorError('HttpRequestTimeout', why)));
       res.once('finish', () => socket.destroy());
     };
     const stalled = () => cut(`the request body made no progress for ${limits.bodyTimeout} s`);
@@ -318,9 +325,18 @@ export async function startHttpServer(o: HttpOptions) {
   const handle = async (req: IncomingMessage, res: ServerResponse, expectsContinue = false): Promise<void> => {
     const started = performance.now();
     const clientIp = req.socket.remoteAddress ?? '';
-    let user: string | undefined;
+    const request: IncomingRequest = {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers,
+      clientIp,
+      socket: req.socket as TLSSocket,
+      body: new IncomingBody(req, res, expectsContinue),
+      user: undefined,
+    };
     // One listener: 'close' follows 'finish' when the answer was sent whole.
     res.once('close', () => {
+      const user = request.user;
       if (res.writableFinished)
         requestLine(req.method ?? '', req.url ?? '', res.statusCode, Math.round((performance.now() - started) * 10) / 10, user, clientIp);
       else log.debug({ method: req.method, path: req.url, user, ip: clientIp }, 'request ended by the client before its answer');
@@ -330,66 +346,32 @@ export async function startHttpServer(o: HttpOptions) {
      * the rest is not read, so a client cannot keep it busy by trickling a body nobody wants.
      */
     const reply = (out: Outgoing): void => {
-      if (!hasBody(req) || req.complete) return send(log, res, out);
+      if (!hasBody(req) || req.complete) return write(log, res, out);
       // An answer made at once comes before the parser has taken a body that came with the
       // headers: one turn later it has, and only a body still on its way closes the connection.
       setImmediate(() => {
         if (!req.complete) out.headers.Connection = 'close';
-        send(log, res, out);
+        write(log, res, out);
       });
-    };
-    const wantBody = () => {
-      if (expectsContinue && !res.headersSent) res.writeContinue();
     };
     // HTTP/1.1 requires Host (RFC 9112 3.2); node's own check would answer without a Redfish body.
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
-      send(log, res, closingAnswer(vendorError('HttpRequestInvalid', 'the Host header is missing')));
+      write(log, res, closingAnswer(vendorError('HttpRequestInvalid', 'the Host header is missing')));
       return;
     }
     watchBody(req, res);
     try {
-      const url = req.url ?? '/';
-      if (o.site?.owns(url.split('?', 1)[0]!)) {
-        const ifNoneMatch = req.headers['if-none-match'];
-        return reply(await o.site.answer(req.method ?? 'GET', url, ifNoneMatch));
+      if (o.site?.owns(request.url.split('?', 1)[0]!)) {
+        return reply(await o.site.answer(request.method, request.url, req.headers['if-none-match']));
       }
-      const prepared = await dispatcher.preflight({
-        method: req.method ?? 'GET',
-        url,
-        headers: req.headers,
-        clientIp,
-        socket: req.socket as TLSSocket,
-      });
-      if ('status' in prepared) return reply(prepared);
-      user = prepared.principal.userName || undefined;
-      const spec = writeSpec(prepared);
-      const type = req.headers['content-type'];
-      if (spec?.stream) {
-        const allowed = spec.contentTypes ?? ['multipart/form-data'];
-        if (!type || !allowed.some((t) => type.toLowerCase().startsWith(t))) {
-          // Without credentials nothing else is said: a body of another type cannot carry them.
-          if (prepared.principal.method === 'none' && req.headers.cookie === undefined) throw unauthorized();
-          throw vendorError('UnsupportedMediaType', String(type ?? 'none'), allowed.join(', '));
-        }
-        wantBody();
-        const out = dispatcher.execute(prepared, undefined, req);
-        return reply(out instanceof Promise ? await out : out);
-      }
-      let body: unknown;
-      if (hasBody(req) && prepared.method !== 'GET' && prepared.method !== 'HEAD') {
-        if (!type || !JSON_CT.test(type)) throw vendorError('UnsupportedMediaType', String(type ?? 'none'), 'application/json');
-        wantBody();
-        body = await readJson(req, o.bodyLimit);
-      }
-      const out = dispatcher.execute(prepared, body);
-      reply(out instanceof Promise ? await out : out);
+      reply(await pipeline.answer(request));
     } catch (e) {
       // Answered already (a stalled body, a framing error) or the client left: nothing to say.
       if (res.headersSent || res.destroyed) {
         if (!(e instanceof Refusal)) log.debug({ err: e, method: req.method, path: req.url, ip: clientIp }, 'request not completed');
         return;
       }
-      reply(dispatcher.errorResult(e));
+      reply(pipeline.errorResult(e));
     }
   };
 
@@ -408,7 +390,7 @@ export async function startHttpServer(o: HttpOptions) {
     if (res) {
       if (res.headersSent) socket.destroy();
       else {
-        send(log, res, closingAnswer(answer));
+        write(log, res, closingAnswer(answer));
         res.once('finish', () => socket.destroy());
       }
       return;
@@ -459,7 +441,7 @@ export async function startHttpServer(o: HttpOptions) {
       .replace(/[^\x20-\x7e]/g, '')
       .slice(0, 64);
     if (expect.trim() === '') return void handle(req, res);
-    send(
+    write(
       log,
       res,
       closingAnswer(

@@ -110,7 +110,7 @@ export function addCollection<
   const outer = (params: Readonly<Record<string, string>>): PathParams<C> => params as PathParams<C>;
   const show = (member: R, params: Readonly<Record<string, string>>): Record<string, unknown> =>
     spec.show(member, { params: outer(params), uri: memberUri(params, store.id(member)) });
-  // The dispatcher resolved the id before the handler: it is gone only if removed since.
+  // The pipeline resolved the id before the handler: it is gone only if removed since.
   const find = async (ctx: Context<M>): Promise<R> => {
     const params: Readonly<Record<string, string>> = ctx.params;
     return present(await store.get(params[idName] ?? '', outer(params)), ctx);

@@ -1,6 +1,6 @@
 // Dialects: how the service spells what it serves. `spec` is the product's (iLO's)
 // conventions; `dmtf` follows DMTF's strictly, as OpenBMC does. Areas write one
-// canonical form (URIs with a trailing slash); the dispatcher turns it into the
+// canonical form (URIs with a trailing slash); the pipeline turns it into the
 // dialect's on the way out, so no area knows which dialect it serves.
 import { unslashJson, unslashUri } from '../lib/uri-style.js';
 

@@ -1,79 +1,26 @@
-// The request pipeline every route goes through, written once:
-// redirects, OData-Version, authentication, Allow/405, privileges, query
-// options, conditional requests, validation, and response decoration.
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
-import type { TLSSocket } from 'node:tls';
+// How the pipeline's last phases (pipeline.ts) show a resource and answer a write:
+// decoration, $select/$expand/only/$top/$skip, If-Match, a write's answer, and the one
+// exit every error leaves by (errorResult).
+import type { IncomingHttpHeaders } from 'node:http';
 import { isStorageFull } from '../lib/data-file-error.js';
-import { hasArrayMarkers, resolveArrayMarkers } from '../lib/json-merge.js';
+import { resolveArrayMarkers } from '../lib/json-merge.js';
 import { satisfies, type Privilege, type PrivilegeRule } from '../lib/privileges.js';
-import { baseMessage, redfishErrorBody, successBody, type ExtendedInfo } from '../messages/errors.js';
+import { redfishErrorBody, successBody, type ExtendedInfo } from '../messages/errors.js';
 import { Refusal } from '../messages/refusal.js';
-import { RedfishError, answerOf, baseError, combinedError, storageFull, vendorError } from './errors.js';
-import type { Authentication } from './auth.js';
-import { unauthorized } from './auth.js';
+import { answerOf, baseError, storageFull, vendorError, type RedfishError } from './errors.js';
 import { allowHeader, decorate, linkHeader, type Decorated } from './decorate.js';
 import type { ResourceType } from './description.js';
-import { dialect as dialectNamed, type Dialect } from './dialect.js';
+import type { Dialect } from './dialect.js';
 import { etagMatches, withEtag } from './etag.js';
+import type { Outgoing, Prepared } from './exchange.js';
 import { ExpandBudget, ExpansionSlots, KeptExpansions } from './expansion.js';
 import type { Principal } from './principal.js';
-import { parseQuery, type Query } from './query.js';
+import type { Query } from './query.js';
 import { RawReply, Reply, StreamReply } from './reply.js';
-import { allowedMethods, methodSpec, type Match, type Method, type RequestContext, type RouteTable } from './routes.js';
+import type { Match, RequestContext, RouteTable } from './routes.js';
 import { applyExpand, applyPaging, applySelect, isObject } from './shape.js';
-import { validateActionBody, validateBody } from './validate.js';
 
 type Json = Record<string, unknown>;
-
-export interface IncomingRequest {
-  method: string;
-  /** Path and query string, as received. */
-  url: string;
-  headers: IncomingHttpHeaders;
-  clientIp: string;
-  socket?: TLSSocket;
-}
-
-export interface Outgoing {
-  status: number;
-  headers: Record<string, string>;
-  body?: Buffer | string | Readable;
-  /** A streamed body (server-sent events): the server hands it the raw response after the headers. */
-  stream?: (res: ServerResponse) => void;
-}
-
-/** A successful write through the API: what changed and how (for resource events). */
-export interface WriteNotice {
-  method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-  /** The created resource (POST 201) or the addressed one. */
-  uri: string;
-  /** 202: the work goes on in a task, nothing has changed yet. */
-  accepted: boolean;
-  /** A route outside the Redfish tree (the control API). */
-  outside: boolean;
-  principal: Principal;
-}
-
-export interface DispatchHooks {
-  /** Called after each successful create (201), PATCH/PUT or DELETE on a resource; never for actions. */
-  onWrite?(notice: WriteNotice): void;
-  /** Paths answered 404 before authentication when no route serves them (the control API while it is off). */
-  missingBeforeAuth?(path: string): boolean;
-  /**
-   * Group commit (store/group-commit.ts): a write request opens or joins the store's batch
-   * before its handler runs, and is answered only once everything written is committed.
-   */
-  durable?: { begin(): void; settled(): Promise<void> };
-}
-
-export interface Prepared {
-  req: IncomingRequest;
-  method: Method;
-  match: Match;
-  principal: Principal;
-  query: Query;
-}
 
 export interface DispatchLimits {
   /** Large $expand requests one account may have in progress at once (expansion.ts). */
@@ -87,136 +34,16 @@ export interface DispatchLogger {
 const JSON_TYPE = 'application/json; charset=utf-8';
 const BASE_HEADERS = { 'OData-Version': '4.0' };
 
-/** Methods that change state; the others (GET, HEAD) only read. */
-const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
-const KNOWN = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE']);
-
 export class Dispatcher {
   private readonly expansionSlots: ExpansionSlots;
 
   constructor(
     private readonly routes: RouteTable,
-    private readonly auth: Authentication,
     private readonly log: DispatchLogger,
-    private readonly hooks: DispatchHooks = {},
-    private readonly dialect: Dialect = dialectNamed('spec'),
-    limits: DispatchLimits = { expansionsPerAccount: 2 },
+    private readonly dialect: Dialect,
+    limits: DispatchLimits,
   ) {
     this.expansionSlots = new ExpansionSlots(() => limits.expansionsPerAccount);
-  }
-
-  /** Everything that can be decided before the body is read. */
-  async preflight(req: IncomingRequest): Promise<Prepared | Outgoing> {
-    try {
-      const version = req.headers['odata-version'];
-      if (version !== undefined && String(version).trim() !== '4.0') {
-        throw vendorError('ODataVersionNotSupported', String(version));
-      }
-      const q = req.url.indexOf('?');
-      const path = q < 0 ? req.url : req.url.slice(0, q);
-      const search = q < 0 ? '' : req.url.slice(q);
-
-      const legacy = /^\/rest\/v1(\/.*)?$/i.exec(path);
-      if (legacy) {
-        const rest = (legacy[1] ?? '/').replace(/\/+$/, '');
-        return this.redirect(`/redfish/v1${rest}/${search}`);
-      }
-
-      const match = this.routes.match(path);
-      if (!match && this.hooks.missingBeforeAuth?.(path)) throw baseError('ResourceMissingAtURI', path);
-      const method = req.method.toUpperCase();
-      const open = match !== undefined && (match.route.open === true || methodSpec(match, method)?.open === true);
-      const authReq = { headers: req.headers, clientIp: req.clientIp, socket: req.socket };
-      let principal: Principal | undefined;
-      if (!open || match?.route.deferAuth) {
-        const found = this.auth.authenticate(authReq);
-        principal = found instanceof Promise ? await found : found;
-        // Only the streamed POST may authenticate later (the upload's sessionKey cookie or form part);
-        // every other method, and a POST with a cookie or body it cannot carry that in, is 401 first.
-        if (!principal && !(match?.route.deferAuth && method === 'POST')) throw unauthorized();
-      } else if ((req.headers.authorization || req.headers['x-auth-token']) && /[?&](\$expand|only)\b/.test(search)) {
-        // Open resources use credentials when expanding links they need them for, and never fail on them.
-        principal = await Promise.resolve()
-          .then(() => this.auth.authenticate(authReq))
-          .catch((e: unknown) => this.expected(e, 'authentication for an open resource'));
-      }
-      if (!match) throw baseError('ResourceMissingAtURI', path);
-
-      const isRead = method === 'GET' || method === 'HEAD';
-      if (isRead && this.dialect.redirectsToSlash && !path.endsWith('/') && !match.route.file && !match.action) {
-        return this.redirect(`${path}/${search}`);
-      }
-      // A wrong id in any position is a 404 for every method, before any handler runs.
-      let exists = this.routes.resolves(match);
-      if (exists instanceof Promise) exists = await exists;
-      if (!exists) throw baseError('ResourceMissingAtURI', path);
-      const allowed = allowedMethods(match);
-      if (!KNOWN.has(method) || !allowed.includes(method as Method)) {
-        const e = method === 'DELETE' ? baseError('ResourceCannotBeDeleted') : vendorError('MethodNotAllowed', method, match.uri);
-        return this.errorResult(new RedfishError(405, e.infos, { Allow: allowed.join(', ') }));
-      }
-      const who = principal ?? anonymous();
-      if (!open) this.authorize(match, method as Method, who);
-      const query = parseQuery(search.slice(1), { filter: methodSpec(match, method)?.filter === true });
-      if (query instanceof RedfishError) throw query;
-      return { req, method: method as Method, match, principal: who, query };
-    } catch (e) {
-      return this.errorResult(e);
-    }
-  }
-
-  /** Run the handler with the parsed body, and shape its answer. */
-  execute(p: Prepared, body: unknown, stream?: Readable): Outgoing | Promise<Outgoing> {
-    if (p.method === 'GET' || p.method === 'HEAD') {
-      try {
-        const out = this.read(p, p.method === 'HEAD');
-        return out instanceof Promise ? out.catch((e: unknown) => this.errorResult(e)) : out;
-      } catch (e) {
-        return this.errorResult(e);
-      }
-    }
-    return this.change(p, body, stream);
-  }
-
-  /** A write or an action: answered once what it wrote is committed. */
-  private async change(p: Prepared, body: unknown, stream?: Readable): Promise<Outgoing> {
-    const durable = WRITES.has(p.method) ? this.hooks.durable : undefined;
-    durable?.begin();
-    let out: Outgoing;
-    try {
-      out = await this.run(p, body, stream);
-      if (this.hooks.onWrite && WRITES.has(p.method) && !p.match.action && out.status < 300) this.notifyWrite(p, out);
-    } catch (e) {
-      out = this.errorResult(e);
-    }
-    // A refused write may have written some of its parts too: those are committed before any answer.
-    if (durable) {
-      try {
-        await durable.settled();
-      } catch (e) {
-        this.log.error({ err: e }, 'commit failed: the writes of this turn were rolled back');
-        return this.errorResult(isStorageFull(e) ? storageFull() : baseError('InternalError'));
-      }
-    }
-    return out;
-  }
-
-  private notifyWrite(p: Prepared, out: Outgoing): void {
-    const location = out.status === 201 ? out.headers.Location : undefined;
-    // Events name resources in the canonical form, whatever the dialect shows.
-    const created = location === undefined ? undefined : (this.routes.match(location)?.uri ?? location);
-    if (p.method === 'POST' && !created) return;
-    try {
-      this.hooks.onWrite?.({
-        method: p.method as WriteNotice['method'],
-        uri: created ?? p.match.uri,
-        accepted: out.status === 202,
-        outside: p.match.route.outside === true,
-        principal: p.principal,
-      });
-    } catch (e) {
-      this.log.error({ err: e }, 'write hook failed');
-    }
   }
 
   errorResult(e: unknown): Outgoing {
@@ -252,7 +79,7 @@ export class Dispatcher {
     // A member that cannot be shown is left out of an $expand, as DSP0266 allows; only a fault is logged.
     const refused = (e: unknown) => this.expected(e, `expanding ${uri}`);
     const found = (exists: boolean): Json | undefined | Promise<Json | undefined> => {
-      if (!exists || !this.permits(match, get.privilege, principal)) return undefined;
+      if (!exists || !permits(match, get.privilege, principal)) return undefined;
       try {
         const got = this.getDecorated(match, principal, PLAIN_QUERY);
         return got instanceof Promise ? got.then(shown, refused) : shown(got);
@@ -265,64 +92,16 @@ export class Dispatcher {
   }
 
   /** Nothing, for a Redfish refusal (401, 404...); a fault is logged first, never hidden. */
-  private expected(e: unknown, during: string): undefined {
+  expected(e: unknown, during: string): undefined {
     if (!(e instanceof Refusal)) this.log.error({ err: e }, `unexpected error during ${during}`);
     return undefined;
-  }
-
-  private async run(p: Prepared, body: unknown, stream?: Readable): Promise<Outgoing> {
-    const { match, method, principal, query } = p;
-    if (body !== undefined) body = this.canonicalUris(body);
-    const route = match.route;
-    const ctx = requestContext(match, principal, query, p.req.headers, p.req.clientIp);
-    ctx.socket = p.req.socket;
-    ctx.stream = stream;
-    ctx.annotations = redfishAnnotations(body);
-
-    if (WRITES.has(method) && route.get && !match.action && !match.membersAlias) {
-      await this.checkIfMatch(p);
-    }
-
-    if (match.action) {
-      const action = match.action;
-      const v = validateActionBody(body ?? {}, action.def, this.dialect.name);
-      if (v.problems.length) throw combinedError(v.problems);
-      ctx.body = v.value;
-      return this.write(await action.handler(ctx), match.uri);
-    }
-
-    if (method === 'DELETE') return this.write(await route.delete?.handler(ctx), match.uri);
-
-    const spec = method === 'POST' ? route.post : method === 'PATCH' ? route.patch : route.put;
-    if (!spec) throw vendorError('MethodNotAllowed', method, match.uri);
-    if (!spec.stream) {
-      const mode = method === 'PATCH' ? 'patch' : 'create';
-      const props = spec.body ?? (method === 'POST' ? route.type?.memberType?.properties : route.type?.properties) ?? {};
-      if (body === undefined) throw baseError(method === 'PATCH' ? 'EmptyJSON' : 'UnrecognizedRequestBody');
-      const v = validateBody(body, props, mode, this.dialect.name);
-      if (mode === 'patch') {
-        if (v.problems.length && Object.keys(v.value).length === 0) throw combinedError(v.problems);
-        // Nothing but annotations (or an empty object): there is nothing to do (DSP0266).
-        if (!v.problems.length && Object.keys(v.value).length === 0) throw baseError('NoOperation');
-        ctx.problems = v.problems.flatMap((e) => e.infos);
-        if (hasArrayMarkers(v.value)) v.value = (await this.resolveArrays(p, v.value)) as Record<string, unknown>;
-      } else if (v.problems.length) {
-        throw combinedError(v.problems);
-      }
-      ctx.body = v.value;
-    }
-    const result = await spec.handler(ctx);
-    if (result === undefined && (ctx.problems.length || spec.respond === 'representation')) {
-      return this.representation(p, ctx.problems.length ? ctx.problems : [baseMessage('Success')]);
-    }
-    return this.write(result, match.uri);
   }
 
   /**
    * The resource as it now is, with messages: after a PATCH that applied only
    * some properties (one message per refused one), or for routes that answer so.
    */
-  private async representation(p: Prepared, infos: ExtendedInfo[]): Promise<Outgoing> {
+  async representation(p: Prepared, infos: ExtendedInfo[]): Promise<Outgoing> {
     const got = p.match.route.get ? await this.getDecorated(p.match, p.principal, PLAIN_QUERY) : undefined;
     if (!got || 'passthrough' in got) return this.reply(new Reply(200, successBody(infos)));
     const body = { ...got.resource, '@Message.ExtendedInfo': infos };
@@ -334,18 +113,13 @@ export class Dispatcher {
   }
 
   /** Resolve null/{} array elements of a PATCH against the resource as it is now. */
-  private async resolveArrays(p: Prepared, value: Record<string, unknown>): Promise<unknown> {
+  async resolveArrays(p: Prepared, value: Record<string, unknown>): Promise<unknown> {
     const got = p.match.route.get ? await this.getDecorated(p.match, p.principal, PLAIN_QUERY) : undefined;
     return resolveArrayMarkers(value, got && !('passthrough' in got) ? got.resource : {});
   }
 
-  /** A GET or HEAD: without a microtask when the handler answers at once and no $expand or `only` asks for more. */
-  private read(p: Prepared, head: boolean): Outgoing | Promise<Outgoing> {
-    const got = this.getDecorated(p.match, p.principal, p.query, p.req.headers);
-    return got instanceof Promise ? got.then((g) => this.shape(p, head, g)) : this.shape(p, head, got);
-  }
-
-  private shape(p: Prepared, head: boolean, got: Got): Outgoing | Promise<Outgoing> {
+  /** A decorated GET as its answer: 304 for a matching If-None-Match, else shaped by the query options. */
+  shape(p: Prepared, head: boolean, got: Got): Outgoing | Promise<Outgoing> {
     if ('passthrough' in got) {
       // Files and other answers of their own ($metadata, registries, schemas, component binaries) say what they allow too.
       const out = this.reply(got.passthrough, head, p.match.route.verbatim);
@@ -464,7 +238,8 @@ export class Dispatcher {
       : this.decorated(match, principal, query, raw);
   }
 
-  private decorated(match: Match, principal: Principal, query: Query, raw: unknown): Got | Promise<Got> {
+  /** A GET handler's answer with its OData annotations, Actions, count and ETag; a page of it for $top/$skip. */
+  decorated(match: Match, principal: Principal, query: Query, raw: unknown): Got | Promise<Got> {
     const route = match.route;
     if (raw instanceof RawReply || raw instanceof Reply || raw instanceof StreamReply) return { passthrough: raw };
     if (!isObject(raw)) throw baseError('ResourceMissingAtURI', match.uri);
@@ -487,7 +262,8 @@ export class Dispatcher {
     return { ...raw, Members: members };
   }
 
-  private async checkIfMatch(p: Prepared): Promise<void> {
+  /** If-Match against the ETag of the resource's own GET, before a write changes it. */
+  async checkIfMatch(p: Prepared): Promise<void> {
     const header = p.req.headers['if-match'];
     if (!header) return;
     const got = await this.getDecorated(p.match, p.principal, PLAIN_QUERY);
@@ -495,7 +271,8 @@ export class Dispatcher {
     if (!etagMatches(String(header), got.etag)) throw baseError('PreconditionFailed');
   }
 
-  private write(result: unknown, uri: string): Outgoing {
+  /** A write handler's result as its answer: Success, a reply of its own, or an object shown with 200. */
+  write(result: unknown, uri: string): Outgoing {
     if (result === undefined) return this.success();
     if (result instanceof Reply || result instanceof RawReply) return this.reply(result);
     if (isObject(result)) return this.reply(new Reply(200, result));
@@ -539,7 +316,7 @@ export class Dispatcher {
    * A body's links in the form handlers compare: a Redfish URI a client sent without its trailing
    * slash (as the DMTF dialect shows them, and as DMTF-minded clients write them) gets it back.
    */
-  private canonicalUris(value: unknown): unknown {
+  canonicalUris(value: unknown): unknown {
     if (typeof value === 'string') {
       if (!value.startsWith('/redfish/v1') || value.endsWith('/') || /[?#]/.test(value)) return value;
       const m = this.routes.match(value);
@@ -560,27 +337,8 @@ export class Dispatcher {
     return value;
   }
 
-  private redirect(location: string): Outgoing {
+  redirect(location: string): Outgoing {
     return { status: 308, headers: { ...BASE_HEADERS, Location: this.dialect.uri(location), 'Content-Type': JSON_TYPE }, body: '{}' };
-  }
-
-  private authorize(match: Match, method: Method, principal: Principal): void {
-    if (principal.method === 'none') return; // deferred authentication: the handler decides
-    const route = match.route;
-    const rule: PrivilegeRule | undefined = methodSpec(match, method)?.privilege;
-    if (!rule) throw baseError('InsufficientPrivilege');
-    const owned = route.ownedBy?.(principal, match.params) ?? false;
-    if (principal.passwordChangeRequired && !owned) {
-      throw baseError('PasswordChangeRequired', `/redfish/v1/AccountService/Accounts/${principal.accountId}/`);
-    }
-    if (!this.permits(match, rule, principal)) throw baseError('InsufficientPrivilege');
-  }
-
-  private permits(match: Match, rule: PrivilegeRule, principal: Principal): boolean {
-    // ConfigureSelf only counts on resources the principal owns.
-    const owned = match.route.ownedBy?.(principal, match.params) ?? false;
-    const held = owned ? principal.privileges : withoutConfigureSelf(principal.privileges);
-    return satisfies(held, rule);
   }
 }
 
@@ -599,6 +357,13 @@ interface Fetched {
 /** Expanded bodies by the memoized representation they expand, and by mode and depth (bounded: expansion.ts). */
 const expansions = new KeptExpansions<{ fetched: Fetched[]; body: Buffer }>();
 
+/** Whether a principal holds a privilege rule on a matched resource; ConfigureSelf only counts on resources it owns. */
+export function permits(match: Match, rule: PrivilegeRule, principal: Principal): boolean {
+  const owned = match.route.ownedBy?.(principal, match.params) ?? false;
+  const held = owned ? principal.privileges : withoutConfigureSelf(principal.privileges);
+  return satisfies(held, rule);
+}
+
 const notSelf = new WeakMap<ReadonlySet<Privilege>, ReadonlySet<Privilege>>();
 
 /** A privilege set minus ConfigureSelf (principals are cached, so their sets are too). */
@@ -613,16 +378,13 @@ function withoutConfigureSelf(held: ReadonlySet<Privilege>): ReadonlySet<Privile
   return copy;
 }
 
-function requestContext(match: Match, principal: Principal, query: Query, headers: IncomingHttpHeaders, clientIp: string): RequestContext {
+/** What a handler is given; the pipeline adds a write's body, stream and connection. */
+export function requestContext(
+  match: Match,
+  principal: Principal,
+  query: Query,
+  headers: IncomingHttpHeaders,
+  clientIp: string,
+): RequestContext {
   return { params: match.params, uri: match.uri, principal, query, body: {}, problems: [], headers, clientIp };
-}
-
-/** The top-level `@Redfish.*` members of a JSON object body. */
-function redfishAnnotations(body: unknown): Readonly<Record<string, unknown>> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
-  return Object.fromEntries(Object.entries(body).filter(([k]) => k.startsWith('@Redfish.')));
-}
-
-function anonymous(): Principal {
-  return { userName: '', accountId: '', roleId: 'ReadOnly', privileges: new Set(), method: 'none' };
 }

@@ -430,7 +430,7 @@ export function actionParametersSchema(def: ActionDef, dialect: DialectName = 's
     if (typeof ref === 'string' && ref.startsWith('#/definitions/')) return inline(definitions[ref.slice('#/definitions/'.length)]);
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inline(x)]));
   };
-  // Every action takes an Action member naming it (iLO clients send one), as the dispatcher checks.
+  // Every action takes an Action member naming it (iLO clients send one), as validation checks.
   const properties: Record<string, object> = { Action: { type: 'string', enum: actionNames(def) } };
   const required: string[] = [];
   for (const [name, p] of Object.entries(def.parameters)) {

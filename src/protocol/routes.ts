@@ -20,7 +20,7 @@ export type Method = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 /** The {Param} names of a path literal. */
 type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
 
-/** The path parameters of a path literal, each a string (resolved by the dispatcher before the handler runs). */
+/** The path parameters of a path literal, each a string (resolved by the pipeline before the handler runs). */
 export type PathParams<P extends string> = string extends P ? Readonly<Record<string, string>> : { readonly [K in ParamNames<P>]: string };
 
 export interface RequestContext<Params = Readonly<Record<string, string>>, Body = Record<string, unknown>> {
@@ -46,7 +46,7 @@ export interface RequestContext<Params = Readonly<Record<string, string>>, Body 
 /**
  * Whether a path parameter's value names something that exists (the other
  * parameters of the path are given too, for members of members). Every
- * parameter of every route has one, so the dispatcher answers 404 for a
+ * parameter of every route has one, so the pipeline answers 404 for a
  * wrong id in any position before a handler runs.
  */
 export type ParamResolver = (value: string, params: Readonly<Record<string, string>>) => boolean | Promise<boolean>;
@@ -431,8 +431,11 @@ export class RouteTable {
   }
 }
 
+/** What serves a method on a path: its declaration, with a write's options when it is a write. */
+export type DeclaredMethod = MethodSpec & Partial<Pick<WriteSpec, 'body' | 'stream' | 'contentTypes' | 'respond'>>;
+
 /** The declaration serving a method on a matched path. */
-export function methodSpec(m: Match, method: string): MethodSpec | WriteSpec | undefined {
+export function methodSpec(m: Match, method: string): DeclaredMethod | undefined {
   if (m.action) return method === 'POST' ? m.action : undefined;
   if (m.membersAlias) return method === 'POST' ? m.route.post : undefined;
   const r = m.route;

@@ -1,0 +1,433 @@
+// The request pipeline: every request the listener (src/http) hands over goes through
+// these phases, in this order, and `answer` below is the one place that says so.
+// Each phase is a small function further down; an error any of them throws is the
+// answer (errorResult). The listener moves bytes only: it hands over the request's
+// head and a source for its body, and writes back the answer it is given.
+//
+//   1. parse         OData-Version; path and query string; the legacy /rest/v1 tree: 308
+//   2. route         the route serving the path (literals case-insensitive), and whether it is open
+//   3. authenticate  the principal the credentials name; 401 (later for the multipart upload)
+//   4. resolve ids   404 for no route or a wrong id in any position; a GET without its slash: 308
+//   5. authorize     405 with Allow, the privilege the route declares; then the query options
+//   6. read body     415, 413, nesting depth, MalformedJSON; a streamed route's bytes as they come
+//   7. validate      a write's If-Match, then its body against the description
+//   8. handle        the route's handler (a write in the store's batch: answered once committed)
+//   9. decorate      OData annotations, Actions, ETag, $select/$expand/only; a write's answer
+//  10. send          HSTS and Content-Length, added as the listener writes (headersToSend)
+import { isStorageFull } from '../lib/data-file-error.js';
+import { hasArrayMarkers } from '../lib/json-merge.js';
+import { MAX_JSON_DEPTH, parseClientJson } from '../lib/json.js';
+import { baseMessage } from '../messages/errors.js';
+import { unauthorized, type Authentication } from './auth.js';
+import { RedfishError, baseError, combinedError, storageFull, vendorError } from './errors.js';
+import type { Dialect } from './dialect.js';
+import { Dispatcher, permits, requestContext, type DispatchLimits, type DispatchLogger } from './dispatch.js';
+import type { IncomingRequest, Outgoing, Prepared } from './exchange.js';
+import type { Principal } from './principal.js';
+import { parseQuery } from './query.js';
+import {
+  allowedMethods,
+  methodSpec,
+  type DeclaredMethod,
+  type Match,
+  type Method,
+  type RequestContext,
+  type RouteTable,
+} from './routes.js';
+import { validateActionBody, validateBody } from './validate.js';
+import type { Readable } from 'node:stream';
+
+/** A successful write through the API: what changed and how (for resource events). */
+export interface WriteNotice {
+  method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** The created resource (POST 201) or the addressed one. */
+  uri: string;
+  /** 202: the work goes on in a task, nothing has changed yet. */
+  accepted: boolean;
+  /** A route outside the Redfish tree (the control API). */
+  outside: boolean;
+  principal: Principal;
+}
+
+export interface PipelineHooks {
+  /** Called after each successful create (201), PATCH/PUT or DELETE on a resource; never for actions. */
+  onWrite?(notice: WriteNotice): void;
+  /** Paths answered 404 before authentication when no route serves them (the control API while it is off). */
+  missingBeforeAuth?(path: string): boolean;
+  /**
+   * Group commit (store/group-commit.ts): a write request opens or joins the store's batch
+   * before its handler runs, and is answered only once everything written is committed.
+   */
+  durable?: { begin(): void; settled(): Promise<void> };
+}
+
+export interface PipelineLimits extends DispatchLimits {
+  /** The largest JSON body, in bytes (413 beyond). */
+  bodyLimit: number;
+}
+
+/** The request line and headers, parsed (phase 1). */
+interface Head {
+  req: IncomingRequest;
+  method: string;
+  path: string;
+  /** The query string with its '?', or ''. */
+  search: string;
+}
+
+/** What routing found (phase 2): no match is a 404 once the credentials are checked. */
+interface Target {
+  match: Match | undefined;
+  spec: DeclaredMethod | undefined;
+  /** Served without credentials (the service root, $metadata, session login). */
+  open: boolean;
+}
+
+/** A request's body, as phase 6 read it: parsed JSON, or the bytes as they come for a streamed route. */
+interface Body {
+  json?: unknown;
+  stream?: Readable;
+}
+
+const NO_BODY: Body = Object.freeze({});
+const JSON_CT = /^application\/json\s*(;.*)?$/i;
+const KNOWN = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE']);
+
+/** Sent on every answer, errors written straight to the socket included. */
+export const HSTS = 'max-age=31536000';
+
+export class Pipeline {
+  private readonly dispatcher: Dispatcher;
+
+  constructor(
+    private readonly routes: RouteTable,
+    private readonly auth: Authentication,
+    private readonly log: DispatchLogger,
+    private readonly hooks: PipelineHooks,
+    private readonly dialect: Dialect,
+    private readonly limits: PipelineLimits,
+  ) {
+    this.dispatcher = new Dispatcher(routes, log, dialect, limits);
+  }
+
+  /**
+   * A request, phase by phase. A GET whose resolvers and handler answer at once waits for
+   * nothing (no microtask) between its credentials and its answer.
+   */
+  async answer(req: IncomingRequest): Promise<Outgoing> {
+    try {
+      // 1-5: everything decided before the body is read.
+      const head = this.parse(req);
+      if (isAnswer(head)) return head;
+      const target = this.route(head);
+      let principal = this.authenticate(head, target);
+      if (principal instanceof Promise) principal = await principal;
+      let match = this.resolveIds(head, target.match);
+      if (match instanceof Promise) match = await match;
+      if (isAnswer(match)) return match;
+      const who = this.authorize(head, target, match, principal);
+      const p = this.queryOptions(head, target, match, who);
+      req.user = who.userName || undefined;
+      // 6: the body, only now.
+      let body = this.readBody(p);
+      if (body instanceof Promise) body = await body;
+      // 7-9: a write runs in the store's batch, and is answered once the batch is committed, refused or not.
+      const batch = this.joinBatch(p);
+      let out: Outgoing;
+      try {
+        let ctx = this.validate(p, body);
+        if (ctx instanceof Promise) ctx = await ctx;
+        let result = this.handle(p, ctx);
+        if (result instanceof Promise) result = await result;
+        const shown = this.decorate(p, ctx, result);
+        out = shown instanceof Promise ? await shown : shown;
+        this.notifyWrite(p, out);
+      } catch (e) {
+        out = this.errorResult(e);
+      }
+      // 10. send: the listener writes `out`, completed by headersToSend.
+      return batch ? await this.committed(batch, out) : out;
+    } catch (e) {
+      // The body could not be read to its end: the listener knows whether anyone is left to answer.
+      if (e instanceof BodyLost) throw e.lost;
+      return this.errorResult(e);
+    }
+  }
+
+  /** The answer to an error, whichever phase (or the listener) met it: the one exit every error leaves by. */
+  errorResult(e: unknown): Outgoing {
+    return this.dispatcher.errorResult(e);
+  }
+
+  /** 1. parse: the OData version asked for, the path and the query string; the legacy /rest/v1 tree is redirected. */
+  private parse(req: IncomingRequest): Head | Outgoing {
+    const version = req.headers['odata-version'];
+    if (version !== undefined && String(version).trim() !== '4.0') throw vendorError('ODataVersionNotSupported', String(version));
+    const q = req.url.indexOf('?');
+    const path = q < 0 ? req.url : req.url.slice(0, q);
+    const search = q < 0 ? '' : req.url.slice(q);
+    const legacy = /^\/rest\/v1(\/.*)?$/i.exec(path);
+    if (legacy) return this.dispatcher.redirect(`/redfish/v1${(legacy[1] ?? '/').replace(/\/+$/, '')}/${search}`);
+    return { req, method: req.method.toUpperCase(), path, search };
+  }
+
+  /** 2. route: the route serving the path, its declaration for the method, and whether it needs credentials. */
+  private route(head: Head): Target {
+    const match = this.routes.match(head.path);
+    if (!match && this.hooks.missingBeforeAuth?.(head.path)) throw baseError('ResourceMissingAtURI', head.path);
+    const spec = match && methodSpec(match, head.method);
+    return { match, spec, open: match !== undefined && (match.route.open === true || spec?.open === true) };
+  }
+
+  /**
+   * 3. authenticate: the principal the credentials name, 401 without them. Only the streamed POST
+   * of a route that defers it may go on without (the upload's sessionKey cookie or form part).
+   * Open resources use credentials only to expand links they need them for, and never fail on them.
+   */
+  private authenticate(head: Head, { match, open }: Target): Principal | undefined | Promise<Principal | undefined> {
+    const req = head.req;
+    if (!open || match?.route.deferAuth) {
+      const deferred = match?.route.deferAuth === true && head.method === 'POST';
+      const required = (found: Principal | undefined) => {
+        if (!found && !deferred) throw unauthorized();
+        return found;
+      };
+      const found = this.auth.authenticate(req);
+      return found instanceof Promise ? found.then(required) : required(found);
+    }
+    if ((req.headers.authorization || req.headers['x-auth-token']) && /[?&](\$expand|only)\b/.test(head.search)) {
+      return Promise.resolve()
+        .then(() => this.auth.authenticate(req))
+        .catch((e: unknown) => this.dispatcher.expected(e, 'authentication for an open resource'));
+    }
+    return undefined;
+  }
+
+  /**
+   * 4. resolve ids: the path names something that exists, 404 for no route or a wrong id in any
+   * position, for every method, before any handler runs. A GET without its trailing slash is
+   * redirected first (in the dialects that show the slash).
+   */
+  private resolveIds(head: Head, match: Match | undefined): Match | Outgoing | Promise<Match> {
+    const { path, search } = head;
+    if (!match) throw baseError('ResourceMissingAtURI', path);
+    const read = head.method === 'GET' || head.method === 'HEAD';
+    if (read && this.dialect.redirectsToSlash && !path.endsWith('/') && !match.route.file && !match.action) {
+      return this.dispatcher.redirect(`${path}/${search}`);
+    }
+    const existing = (exists: boolean) => {
+      if (!exists) throw baseError('ResourceMissingAtURI', path);
+      return match;
+    };
+    const exists = this.routes.resolves(match);
+    return exists instanceof Promise ? exists.then(existing) : existing(exists);
+  }
+
+  /**
+   * 5. authorize: the method is one the resource allows (405 with Allow), and the principal holds
+   * the privilege the route declares for it. A request whose authentication is deferred is
+   * authorized by its handler.
+   */
+  private authorize(head: Head, { spec, open }: Target, match: Match, principal: Principal | undefined): Principal {
+    const method = head.method;
+    const allowed = allowedMethods(match);
+    if (!KNOWN.has(method) || !allowed.includes(method as Method)) {
+      const e = method === 'DELETE' ? baseError('ResourceCannotBeDeleted') : vendorError('MethodNotAllowed', method, match.uri);
+      throw new RedfishError(405, e.infos, { Allow: allowed.join(', ') });
+    }
+    const who = principal ?? anonymous();
+    if (open || who.method === 'none') return who;
+    if (!spec?.privilege) throw baseError('InsufficientPrivilege');
+    if (who.passwordChangeRequired && !(match.route.ownedBy?.(who, match.params) ?? false)) {
+      throw baseError('PasswordChangeRequired', `/redfish/v1/AccountService/Accounts/${who.accountId}/`);
+    }
+    if (!permits(match, spec.privilege, who)) throw baseError('InsufficientPrivilege');
+    return who;
+  }
+
+  /** The query options (phase 1 for the query string), parsed once the route says whether its handler filters itself. */
+  private queryOptions(head: Head, { spec }: Target, match: Match, principal: Principal): Prepared {
+    const query = parseQuery(head.search.slice(1), { filter: spec?.filter === true });
+    if (query instanceof RedfishError) throw query;
+    // Every method authorize let through has a declaration (allowedMethods is derived from them).
+    return { req: head.req, method: head.method as Method, match, spec: spec as DeclaredMethod, principal, query };
+  }
+
+  /**
+   * 6. read body: a streamed route (the upload) takes the bytes as they come, in the media types it
+   * declares; any other request with a body, but a GET or HEAD, is JSON of at most bodyLimit bytes.
+   */
+  private readBody(p: Prepared): Body | Promise<Body> {
+    const { req, spec } = p;
+    const type = req.headers['content-type'];
+    if (spec.stream) {
+      const allowed = spec.contentTypes ?? ['multipart/form-data'];
+      if (!type || !allowed.some((t) => type.toLowerCase().startsWith(t))) {
+        // Without credentials nothing else is said: a body of another type cannot carry them.
+        if (p.principal.method === 'none' && req.headers.cookie === undefined) throw unauthorized();
+        throw vendorError('UnsupportedMediaType', String(type ?? 'none'), allowed.join(', '));
+      }
+      return { stream: req.body.stream() };
+    }
+    if (!req.body.present || p.method === 'GET' || p.method === 'HEAD') return NO_BODY;
+    if (!type || !JSON_CT.test(type)) throw vendorError('UnsupportedMediaType', String(type ?? 'none'), 'application/json');
+    const text = req.body.text(this.limits.bodyLimit);
+    return text instanceof Promise
+      ? text.then(
+          (t) => this.json(t),
+          (e: unknown) => {
+            throw new BodyLost(e);
+          },
+        )
+      : this.json(text);
+  }
+
+  /** A JSON body's text as its value: 413 beyond the limit, nothing when empty, 400 when too deep or malformed. */
+  private json(text: string | undefined): Body {
+    if (text === undefined) throw vendorError('RequestBodyTooLarge', this.limits.bodyLimit);
+    if (text.trim() === '') return NO_BODY;
+    const parsed = parseClientJson(text);
+    if (parsed.ok) return { json: parsed.value };
+    throw parsed.reason === 'depth' ? vendorError('JsonNestingTooDeep', MAX_JSON_DEPTH) : baseError('MalformedJSON');
+  }
+
+  /** A write opens or joins the store's batch before it is validated and handled (group commit). */
+  private joinBatch(p: Prepared): PipelineHooks['durable'] {
+    if (p.method === 'GET' || p.method === 'HEAD') return undefined;
+    this.hooks.durable?.begin();
+    return this.hooks.durable;
+  }
+
+  /**
+   * 7. validate: the handler's context. A read has nothing to validate (its query options are
+   * parsed); a write checks If-Match, then its body against the description: an action's
+   * parameters, a create's properties, or a PATCH's (partly applied when some are refused).
+   */
+  private validate(p: Prepared, body: Body): RequestContext | Promise<RequestContext> {
+    const ctx = requestContext(p.match, p.principal, p.query, p.req.headers, p.req.clientIp);
+    return p.method === 'GET' || p.method === 'HEAD' ? ctx : this.validateWrite(p, body, ctx);
+  }
+
+  private async validateWrite(p: Prepared, body: Body, ctx: RequestContext): Promise<RequestContext> {
+    const { match, method, spec } = p;
+    const json = body.json === undefined ? undefined : this.dispatcher.canonicalUris(body.json);
+    ctx.socket = p.req.socket;
+    ctx.stream = body.stream;
+    ctx.annotations = redfishAnnotations(json);
+    if (match.route.get && !match.action && !match.membersAlias) await this.dispatcher.checkIfMatch(p);
+    if (match.action) {
+      const v = validateActionBody(json ?? {}, match.action.def, this.dialect.name);
+      if (v.problems.length) throw combinedError(v.problems);
+      ctx.body = v.value;
+      return ctx;
+    }
+    if (method === 'DELETE' || spec.stream) return ctx;
+    const route = match.route;
+    const props = spec.body ?? (method === 'POST' ? route.type?.memberType?.properties : route.type?.properties) ?? {};
+    if (json === undefined) throw baseError(method === 'PATCH' ? 'EmptyJSON' : 'UnrecognizedRequestBody');
+    const v = validateBody(json, props, method === 'PATCH' ? 'patch' : 'create', this.dialect.name);
+    if (method === 'PATCH') {
+      if (v.problems.length && Object.keys(v.value).length === 0) throw combinedError(v.problems);
+      // Nothing but annotations (or an empty object): there is nothing to do (DSP0266).
+      if (!v.problems.length && Object.keys(v.value).length === 0) throw baseError('NoOperation');
+      ctx.problems = v.problems.flatMap((e) => e.infos);
+      if (hasArrayMarkers(v.value)) v.value = (await this.dispatcher.resolveArrays(p, v.value)) as Record<string, unknown>;
+    } else if (v.problems.length) {
+      throw combinedError(v.problems);
+    }
+    ctx.body = v.value;
+    return ctx;
+  }
+
+  /** 8. handle: the route's handler for the method (the action's, for a POST to an action). */
+  private handle(p: Prepared, ctx: RequestContext): unknown {
+    return p.spec.handler(ctx);
+  }
+
+  /**
+   * 9. decorate: a read's resource with its OData annotations, Actions and ETag, shaped by the
+   * query options; a write's answer (Success, what the handler replied, or the resource as it
+   * now is with messages).
+   */
+  private decorate(p: Prepared, ctx: RequestContext, result: unknown): Outgoing | Promise<Outgoing> {
+    if (p.method === 'GET' || p.method === 'HEAD') {
+      const head = p.method === 'HEAD';
+      const got = this.dispatcher.decorated(p.match, p.principal, p.query, result);
+      return got instanceof Promise ? got.then((g) => this.dispatcher.shape(p, head, g)) : this.dispatcher.shape(p, head, got);
+    }
+    if (result === undefined && (ctx.problems.length || p.spec.respond === 'representation')) {
+      return this.dispatcher.representation(p, ctx.problems.length ? ctx.problems : [baseMessage('Success')]);
+    }
+    return this.dispatcher.write(result, p.match.uri);
+  }
+
+  /** After a successful write to a resource (not an action): the resource event hook. */
+  private notifyWrite(p: Prepared, out: Outgoing): void {
+    const method = p.method;
+    if (!this.hooks.onWrite || method === 'GET' || method === 'HEAD' || p.match.action || out.status >= 300) return;
+    const location = out.status === 201 ? out.headers.Location : undefined;
+    // Events name resources in the canonical form, whatever the dialect shows.
+    const created = location === undefined ? undefined : (this.routes.match(location)?.uri ?? location);
+    if (method === 'POST' && !created) return;
+    try {
+      this.hooks.onWrite({
+        method,
+        uri: created ?? p.match.uri,
+        accepted: out.status === 202,
+        outside: p.match.route.outside === true,
+        principal: p.principal,
+      });
+    } catch (e) {
+      this.log.error({ err: e }, 'write hook failed');
+    }
+  }
+
+  /** A write is answered once what it wrote is committed; a refused one may have written some of its parts too. */
+  private async committed(batch: NonNullable<PipelineHooks['durable']>, out: Outgoing): Promise<Outgoing> {
+    try {
+      await batch.settled();
+    } catch (e) {
+      this.log.error({ err: e }, 'commit failed: the writes of this turn were rolled back');
+      return this.errorResult(isStorageFull(e) ? storageFull() : baseError('InternalError'));
+    }
+    return out;
+  }
+}
+
+/**
+ * 10. send: what every answer carries besides its own headers (HSTS), and the length of a body
+ * of known size, so that it goes out with Content-Length rather than chunked, through one
+ * writeHead. The listener calls this as it writes, after any connection header of its own;
+ * the headers object is the answer's own, so it is completed in place.
+ */
+export function headersToSend(out: Outgoing): Record<string, string> {
+  const headers = out.headers;
+  headers['Strict-Transport-Security'] = HSTS;
+  const body = out.body;
+  if (headers['Content-Length'] === undefined) {
+    if (typeof body === 'string') headers['Content-Length'] = String(Buffer.byteLength(body));
+    else if (Buffer.isBuffer(body)) headers['Content-Length'] = String(body.length);
+  }
+  return headers;
+}
+
+/** A body that could not be read to its end (the client went away): no answer is owed. */
+class BodyLost extends Error {
+  constructor(readonly lost: unknown) {
+    super('the request body was not read to its end');
+  }
+}
+
+function isAnswer(x: object): x is Outgoing {
+  return 'status' in x;
+}
+
+/** The top-level `@Redfish.*` members of a JSON object body. */
+function redfishAnnotations(body: unknown): Readonly<Record<string, unknown>> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
+  return Object.fromEntries(Object.entries(body).filter(([k]) => k.startsWith('@Redfish.')));
+}
+
+function anonymous(): Principal {
+  return { userName: '', accountId: '', roleId: 'ReadOnly', privileges: new Set(), method: 'none' };
+}
