@@ -187,13 +187,8 @@ export class Pipeline {
   private authenticate(head: Head, { match, open }: Target): Principal | undefined | Promise<Principal | undefined> {
     const req = head.req;
     if (!open || match?.route.deferAuth) {
-      const deferred = match?.route.deferAuth === true && head.method === 'POST';
-      const required = (found: Principal | undefined) => {
-        if (!found && !deferred) throw unauthorized();
-        return found;
-      };
       const found = this.auth.authenticate(req);
-      return found instanceof Promise ? found.then(required) : required(found);
+      return found instanceof Promise ? found.then((f) => required(f, head, match)) : required(found, head, match);
     }
     if ((req.headers.authorization || req.headers['x-auth-token']) && /[?&](\$expand|only)\b/.test(head.search)) {
       return Promise.resolve()
@@ -215,12 +210,8 @@ export class Pipeline {
     if (read && this.dialect.redirectsToSlash && !path.endsWith('/') && !match.route.file && !match.action) {
       return this.dispatcher.redirect(`${path}/${search}`);
     }
-    const existing = (exists: boolean) => {
-      if (!exists) throw baseError('ResourceMissingAtURI', path);
-      return match;
-    };
     const exists = this.routes.resolves(match);
-    return exists instanceof Promise ? exists.then(existing) : existing(exists);
+    return exists instanceof Promise ? exists.then((e) => existing(e, match, path)) : existing(exists, match, path);
   }
 
   /**
@@ -416,6 +407,18 @@ class BodyLost extends Error {
   constructor(readonly lost: unknown) {
     super('the request body was not read to its end');
   }
+}
+
+/** A principal, or the 401: only the streamed POST of a route that defers authentication goes on without. */
+function required(found: Principal | undefined, head: Head, match: Match | undefined): Principal | undefined {
+  if (!found && !(match?.route.deferAuth === true && head.method === 'POST')) throw unauthorized();
+  return found;
+}
+
+/** The match of a path whose ids all resolved, or the 404. */
+function existing(exists: boolean, match: Match, path: string): Match {
+  if (!exists) throw baseError('ResourceMissingAtURI', path);
+  return match;
 }
 
 function isAnswer(x: object): x is Outgoing {
