@@ -10,10 +10,11 @@
 //   4. resolve ids   404 for no route or a wrong id in any position; a GET without its slash: 308
 //   5. authorize     405 with Allow, the privilege the route declares; then the query options
 //   6. read body     415, 413, nesting depth, MalformedJSON; a streamed route's bytes as they come
-//   7. validate      a write's If-Match, then its body against the description
-//   8. handle        the route's handler (a write in the store's batch: answered once committed)
-//   9. decorate      OData annotations, Actions, ETag, $select/$expand/only; a write's answer
+//   7. validate      a write joins the store's batch; its If-Match, then its body against the description
+//   8. handle        the route's handler (the action's, for a POST to an action)
+//   9. decorate      OData annotations, Actions, ETag, $select/$expand/only; a write's answer, once committed
 //  10. send          HSTS and Content-Length, added as the listener writes (headersToSend)
+import type { Readable } from 'node:stream';
 import { isStorageFull } from '../lib/data-file-error.js';
 import { hasArrayMarkers } from '../lib/json-merge.js';
 import { MAX_JSON_DEPTH, parseClientJson } from '../lib/json.js';
@@ -35,7 +36,6 @@ import {
   type RouteTable,
 } from './routes.js';
 import { validateActionBody, validateBody } from './validate.js';
-import type { Readable } from 'node:stream';
 
 /** A successful write through the API: what changed and how (for resource events). */
 export interface WriteNotice {
@@ -66,18 +66,16 @@ export interface PipelineLimits extends DispatchLimits {
   bodyLimit: number;
 }
 
-/** The request line and headers, parsed (phase 1). */
+/** The request line and headers as parse (phase 1) reads them, and what route (phase 2) finds. */
 interface Head {
   req: IncomingRequest;
   method: string;
   path: string;
   /** The query string with its '?', or ''. */
   search: string;
-}
-
-/** What routing found (phase 2): no match is a 404 once the credentials are checked. */
-interface Target {
+  /** The route serving the path: none is a 404 once the credentials are checked. */
   match: Match | undefined;
+  /** Its declaration for the method. */
   spec: DeclaredMethod | undefined;
   /** Served without credentials (the service root, $metadata, session login). */
   open: boolean;
@@ -119,14 +117,14 @@ export class Pipeline {
       // 1-5: everything decided before the body is read.
       const head = this.parse(req);
       if (isAnswer(head)) return head;
-      const target = this.route(head);
-      let principal = this.authenticate(head, target);
+      this.route(head);
+      let principal = this.authenticate(head);
       if (principal instanceof Promise) principal = await principal;
-      let match = this.resolveIds(head, target.match);
+      let match = this.resolveIds(head);
       if (match instanceof Promise) match = await match;
       if (isAnswer(match)) return match;
-      const who = this.authorize(head, target, match, principal);
-      const p = this.queryOptions(head, target, match, who);
+      const who = this.authorize(head, match, principal);
+      const p = this.queryOptions(head, match, who);
       req.user = who.userName || undefined;
       // 6: the body, only now.
       let body = this.readBody(p);
@@ -168,15 +166,17 @@ export class Pipeline {
     const search = q < 0 ? '' : req.url.slice(q);
     const legacy = /^\/rest\/v1(\/.*)?$/i.exec(path);
     if (legacy) return this.dispatcher.redirect(`/redfish/v1${(legacy[1] ?? '/').replace(/\/+$/, '')}/${search}`);
-    return { req, method: req.method.toUpperCase(), path, search };
+    return { req, method: req.method.toUpperCase(), path, search, match: undefined, spec: undefined, open: false };
   }
 
   /** 2. route: the route serving the path, its declaration for the method, and whether it needs credentials. */
-  private route(head: Head): Target {
+  private route(head: Head): void {
     const match = this.routes.match(head.path);
     if (!match && this.hooks.missingBeforeAuth?.(head.path)) throw baseError('ResourceMissingAtURI', head.path);
     const spec = match && methodSpec(match, head.method);
-    return { match, spec, open: match !== undefined && (match.route.open === true || spec?.open === true) };
+    head.match = match;
+    head.spec = spec;
+    head.open = match !== undefined && (match.route.open === true || spec?.open === true);
   }
 
   /**
@@ -184,8 +184,8 @@ export class Pipeline {
    * of a route that defers it may go on without (the upload's sessionKey cookie or form part).
    * Open resources use credentials only to expand links they need them for, and never fail on them.
    */
-  private authenticate(head: Head, { match, open }: Target): Principal | undefined | Promise<Principal | undefined> {
-    const req = head.req;
+  private authenticate(head: Head): Principal | undefined | Promise<Principal | undefined> {
+    const { req, match, open } = head;
     if (!open || match?.route.deferAuth) {
       const found = this.auth.authenticate(req);
       return found instanceof Promise ? found.then((f) => required(f, head, match)) : required(found, head, match);
@@ -203,8 +203,8 @@ export class Pipeline {
    * position, for every method, before any handler runs. A GET without its trailing slash is
    * redirected first (in the dialects that show the slash).
    */
-  private resolveIds(head: Head, match: Match | undefined): Match | Outgoing | Promise<Match> {
-    const { path, search } = head;
+  private resolveIds(head: Head): Match | Outgoing | Promise<Match> {
+    const { path, search, match } = head;
     if (!match) throw baseError('ResourceMissingAtURI', path);
     const read = head.method === 'GET' || head.method === 'HEAD';
     if (read && this.dialect.redirectsToSlash && !path.endsWith('/') && !match.route.file && !match.action) {
@@ -219,8 +219,8 @@ export class Pipeline {
    * the privilege the route declares for it. A request whose authentication is deferred is
    * authorized by its handler.
    */
-  private authorize(head: Head, { spec, open }: Target, match: Match, principal: Principal | undefined): Principal {
-    const method = head.method;
+  private authorize(head: Head, match: Match, principal: Principal | undefined): Principal {
+    const { method, spec, open } = head;
     const allowed = allowedMethods(match);
     if (!KNOWN.has(method) || !allowed.includes(method as Method)) {
       const e = method === 'DELETE' ? baseError('ResourceCannotBeDeleted') : vendorError('MethodNotAllowed', method, match.uri);
@@ -237,7 +237,8 @@ export class Pipeline {
   }
 
   /** The query options (phase 1 for the query string), parsed once the route says whether its handler filters itself. */
-  private queryOptions(head: Head, { spec }: Target, match: Match, principal: Principal): Prepared {
+  private queryOptions(head: Head, match: Match, principal: Principal): Prepared {
+    const spec = head.spec;
     const query = parseQuery(head.search.slice(1), { filter: spec?.filter === true });
     if (query instanceof RedfishError) throw query;
     // Every method authorize let through has a declaration (allowedMethods is derived from them).
