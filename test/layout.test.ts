@@ -62,7 +62,8 @@ describe('test layout', () => {
 const HTTP_CONSTRUCTS: readonly [what: string, pattern: RegExp][] = [
   ['Redfish error builders', /\b(baseError|vendorError|combinedError|storageFull)\(/],
   ['RedfishErrors', /\bRedfishError\b/],
-  ['HTTP statuses', /\bstatus\s*(:|===?|!==?)\s*[1-5]\d\d\b/],
+  ['HTTP statuses', /\bstatus(Code)?\s*(:|===?|!==?|[<>]=?)\s*[1-5]\d\d\b/],
+  ['HTTP statuses named in prose', /\b(a|an|the|with|answers?|gets?)\s+[1-5]\d\d\b(?![-.\d])/i],
   ['HTTP headers', /Retry-After|WWW-Authenticate/i],
   ['Redfish URIs', /\/redfish\/v1\b/],
 ];

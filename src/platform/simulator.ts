@@ -226,7 +226,7 @@ export class ServerSimulator {
 
   /**
    * ComputerSystem.Reset (a management command, unless `cause` says what else asked).
-   * Throws a 400 when the reset does not apply in the current state.
+   * Refuses the reset when it does not apply in the current state.
    */
   reset(type: ResetType, cause: LastResetCause = 'ManagementCommand'): void {
     const p = this.state.phase;

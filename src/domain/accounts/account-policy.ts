@@ -61,7 +61,7 @@ export class AccountPolicy {
     return next;
   }
 
-  /** Throws the 400 a too short password gets; the password itself is never quoted. */
+  /** Refuses a too short password; the password itself is never quoted. */
   checkPassword(password: string): void {
     const min = this.get().MinPasswordLength;
     if (password.length < min) throw vendorRefusal('PasswordTooShort', min).about('Password');

@@ -113,7 +113,7 @@ export class DirectorySettingsStore {
     return this.get(kind).Authentication.Password !== null;
   }
 
-  /** Every given change checked first (all problems at once, 400); then all are written. */
+  /** Every given change checked first (all problems refused at once); then all are written. */
   change(changes: Partial<Record<DirectoryKind, DirectoryChange>>): void {
     const next: [DirectoryKind, DirectorySettings][] = [];
     const problems: ExtendedInfo[] = [];

@@ -3,6 +3,7 @@
 // at most one request in flight, so concurrency is bounded by the subscription
 // limit; every request has a deadline on the controller clock.
 import type { Agent } from 'undici';
+import { accepted } from '../../lib/http-client.js';
 import { undici } from '../../lib/undici.js';
 import type { Clock, TimerHandle } from '../../platform/clock.js';
 import { wireJson, type LoggedEvent } from './format.js';
@@ -67,7 +68,7 @@ export class HttpsSender {
         signal: ac.signal,
       });
       await res.body.dump();
-      return res.statusCode >= 200 && res.statusCode < 300 ? true : `HTTP status ${res.statusCode}`;
+      return accepted(res.statusCode) ? true : `HTTP status ${res.statusCode}`;
     } catch (e) {
       if (this.closed) return 'the service is shutting down';
       if (ac.signal.aborted) return `no answer within ${this.timeoutMs / 1000} s`;

@@ -295,10 +295,10 @@ export class EventHub {
   }
 
   /**
-   * Room for one more subscription or SSE stream of this account, or a 400 EventSubscriptionLimitExceeded.
+   * Room for one more subscription or SSE stream of this account, or an EventSubscriptionLimitExceeded refusal.
    * Policy (issue 12, item 7): an account holds at most maxStreamsPerAccount open SSE streams. When
    * every subscription slot is taken, an administrator's new stream or subscription ends the oldest SSE
-   * stream of a non-administrator (logged); anyone else, or with no such stream, gets the 400.
+   * stream of a non-administrator (logged); anyone else, or with no such stream, gets the refusal.
    */
   makeRoom(accountId: string | undefined, stream: boolean): void {
     if (stream && accountId !== undefined && this.d.maxStreamsPerAccount) {

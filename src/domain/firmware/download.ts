@@ -9,6 +9,7 @@ import { rootCertificates } from 'node:tls';
 import type { Agent } from 'undici';
 import { undici } from '../../lib/undici.js';
 import { isStorageFull } from '../../lib/data-file-error.js';
+import { carriesBody, headUnsupported } from '../../lib/http-client.js';
 import { basicAuthorization, splitCredentials, withoutCredentials } from '../../lib/uri-credentials.js';
 import { vendorRefusal } from '../../messages/refusal.js';
 import { safeFilename } from './repository.js';
@@ -117,13 +118,13 @@ export class Downloader {
       if (o.head) {
         const head = await send('HEAD');
         head.body.resume();
-        if (head.statusCode !== 405 && head.statusCode !== 501) {
-          if (head.statusCode !== 200) throw fail(`the server answered HTTP ${head.statusCode}`);
+        if (!headUnsupported(head.statusCode)) {
+          if (!carriesBody(head.statusCode)) throw fail(`the server answered HTTP ${head.statusCode}`);
           checkSize(head.headers);
         }
       }
       const res = await send('GET');
-      if (res.statusCode !== 200) {
+      if (!carriesBody(res.statusCode)) {
         res.body.resume();
         throw fail(`the server answered HTTP ${res.statusCode}`);
       }

@@ -1,7 +1,7 @@
 // The update service's Oem/Vendor/State: one operation at a time moves it
 // Idle → Uploading → Verifying → Writing → (Updating) → Complete, or Error
 // with a result message. While an operation runs or an integrity scan
-// runs, new uploads and installs are refused with UpdateServiceBusy (503).
+// runs, new uploads and installs are refused with UpdateServiceBusy.
 import { vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
 import { Refusal, vendorRefusal } from '../../messages/refusal.js';
 import type { DocumentStore } from '../../store/documents.js';

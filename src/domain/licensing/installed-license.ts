@@ -58,7 +58,7 @@ export class InstalledLicense implements LicenseState {
     return l && !this.expired(l) ? l.payload.tier : 'None';
   }
 
-  /** Verify and install a key, replacing any installed one; a bad key is a 400 naming the reason. */
+  /** Verify and install a key, replacing any installed one; a bad key is refused naming the reason. */
   install(key: string): LicenseRecord {
     let payload: LicensePayload;
     try {

@@ -69,7 +69,7 @@ export function verifyLicenseKey(publicKey: KeyObject, text: string): LicensePay
   } catch {
     throw new LicenseKeyError('its payload is not JSON');
   }
-  // Signed is not the same as well formed: a payload that is not an object is refused, not a 500.
+  // Signed is not the same as well formed: a payload that is not an object is refused, not an internal error.
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new LicenseKeyError('its payload is not an object');
   const p: Record<string, unknown> = { ...payload };
   const tier = ISSUABLE_TIERS.find((t) => t === p.tier);

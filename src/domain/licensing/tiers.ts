@@ -21,7 +21,7 @@ export interface LicenseState {
   tier(): LicenseTier;
 }
 
-/** Throws a 403-class Redfish error when the installed tier does not grant the feature. */
+/** Refuses (LicenseRequired-class) when the installed tier does not grant the feature. */
 export function requireFeature(licenseTier: LicenseState, feature: LicensedFeature): void {
   const need = FEATURE_TIER[feature];
   const have = licenseTier.tier();

@@ -65,7 +65,7 @@ export class HttpsCertificate {
 
   /**
    * A new key, kept on the controller, and a CSR for it; replaces any earlier pending request.
-   * A subject field that is not valid Unicode (a lone surrogate has no UTF-8 form) is a 400
+   * A subject field that is not valid Unicode (a lone surrogate has no UTF-8 form) is refused
    * naming the action's parameter (`action.parameters` maps subject fields to them).
    */
   async generateCsr(
@@ -88,7 +88,7 @@ export class HttpsCertificate {
   /**
    * Serve a new certificate (PEM, optionally followed by its chain). Its key is
    * the pending CSR's, or a private key block in the same text. What is wrong
-   * is a 400 naming `property`. Returns the new certificate.
+   * is refused naming `property`. Returns the new certificate.
    */
   install(text: string, property: string): X509Certificate {
     const keyBlock = PRIVATE_KEY.exec(text)?.[0];

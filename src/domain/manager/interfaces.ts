@@ -78,7 +78,7 @@ export interface ManagerNicChange {
  * mask and a gateway (optional) inside their subnet; name servers are IP
  * addresses (empty strings are dropped); DHCP cannot be turned off while no
  * static address would remain, as that would cut the controller off its
- * network. Every problem is reported at once and nothing is applied (400).
+ * network. Every problem is reported at once and nothing is applied.
  */
 export function changeManagerNic(current: ManagerNicSettings, change: ManagerNicChange): ManagerNicSettings {
   const problems: ExtendedInfo[] = [];

@@ -76,7 +76,7 @@ function isServerAddress(v: string): boolean {
  * are host names or IP addresses, at most MAX_NTP_SERVERS once empty strings are
  * dropped; SSDP only where it is offered. A refused property is a problem and
  * the rest still applies; when nothing applies and something was refused
- * (here or before), the change fails as a whole with a 400.
+ * (here or before), the change fails as a whole.
  */
 export function changeNetworkProtocol(
   current: NetworkProtocolSettings,

@@ -10,8 +10,8 @@
 // - SecureBootEnable takes effect at the next boot, where SecureBootCurrentBoot
 //   follows it (the SecureBootSetup step of POST).
 // - The same certificate (by SHA-256 fingerprint) or hash twice in one database
-//   is a 400 (the vendor message first, then Base ResourceAlreadyExists): the
-//   issue asks for 400, as bmcweb answers; across databases it is allowed.
+//   is refused (the vendor message first, then Base ResourceAlreadyExists), as
+//   bmcweb refuses it; across databases it is allowed.
 import { baseRefusal, refusals, vendorRefusal, type Refusal } from '../../messages/refusal.js';
 import { parsePemCertificate, PemError, type CertificateInfo } from '../../platform/certificate-info.js';
 import type { Clock } from '../../platform/clock.js';

@@ -1,5 +1,5 @@
 // The task creation and install set rules (docs/update-queue.md), checked on every input that
-// becomes a task or a Sequence item. Each violation is one 400 message naming
+// becomes a task or a Sequence item. Each violation is one message naming
 // the property (paths like "Sequence/2/Filename"); all are reported at once.
 import { baseRefusal, refusals, vendorRefusal, type Refusal } from '../../messages/refusal.js';
 import { argText } from '../../messages/args.js';
@@ -27,7 +27,7 @@ export interface CheckDeps {
   tpm(): { installed: boolean; inUse: boolean };
 }
 
-/** Collects violations; `done()` throws them together (400, the first one's status). */
+/** Collects violations; `done()` throws them together (refused with the first one's rule). */
 export class Violations {
   readonly list: Refusal[] = [];
 
@@ -40,7 +40,7 @@ export class Violations {
   }
 }
 
-/** A duplicate Name, reported as a 400 that names the property (uniqueness is a creation rule). */
+/** A duplicate Name, reported as a refusal that names the property (uniqueness is a creation rule). */
 export function duplicateName(v: Violations, type: string, property: string, name: string): void {
   v.add(
     refusals([baseRefusal('PropertyValueIncorrect', property, name), baseRefusal('ResourceAlreadyExists', type, 'Name', name)]),
