@@ -1,5 +1,5 @@
 // The registry files the service serves (message registries, the BIOS
-// attribute registry): kept gzip-compressed once, served as stored (G11).
+// attribute registry): kept gzip-compressed once, served as stored.
 import { gzipSync } from 'node:zlib';
 import { registryId } from '../messages/messages.js';
 import type { RegistryDef } from '../messages/registry-types.js';

@@ -17,14 +17,14 @@ export function redfishErrorBody(infos: readonly ExtendedInfo[]): object {
 }
 
 /**
- * A success's body with messages (G8): the first message is the code, however many follow,
+ * A success's body with messages: the first message is the code, however many follow,
  * so a success is never coded as an error (iLO codes them all ExtendedInfo).
  */
 export function messagesBody(first: ExtendedInfo, ...rest: readonly ExtendedInfo[]): object {
   return errorBody([first, ...rest], first.MessageId);
 }
 
-/** Body of a successful write (G8): an error object whose first message, and code, is Success. */
+/** Body of a successful write: an error object whose first message, and code, is Success. */
 export function successBody(extra: readonly ExtendedInfo[] = []): object {
   return messagesBody(baseMessage('Success'), ...extra);
 }

@@ -62,7 +62,7 @@ export function messagesOf<R extends RegistryDef>(reg: R) {
 
 export const EXTENDED_INFO_HINT = 'See @Message.ExtendedInfo for more information.';
 
-/** The `{error: {...}}` body, used for failures and for success messages alike (G8). */
+/** The `{error: {...}}` body, used for failures and for success messages alike. */
 export function errorBody(infos: readonly ExtendedInfo[], code: string): object {
   return {
     error: {

@@ -1,5 +1,5 @@
-// The BIOS attribute registry of the simulated server (G11, "Attribute
-// registry"): data as code in DMTF AttributeRegistry form. Repetitive groups
+// The BIOS attribute registry of the simulated server (DMTF
+// AttributeRegistry form): data as code. Repetitive groups
 // (PCIe slots, NIC ports, USB ports) are generated. Enum values and attribute
 // names never start with a digit (OData identifiers).
 
@@ -839,7 +839,7 @@ export const BIOS_DEPENDENCIES: readonly DependencyDef[] = [
 
 export const SUPPORTED_SYSTEMS = [{ ProductName: 'Vendor Rack Server VS380 Gen10', SystemId: 'U30', FirmwareVersion: BIOS_ROM_VERSION }];
 
-/** The registry document as served from the registry store (G11). */
+/** The registry document as served from the registry store. */
 let registryDocument: object | undefined;
 
 /** The attribute registry as served; one object per process (it is constant), so it is compressed once. */

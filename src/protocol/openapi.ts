@@ -13,7 +13,7 @@ type Json = Record<string, unknown>;
 const DMTF = 'http://redfish.dmtf.org/schemas/v1/';
 const MESSAGES = { type: 'array', items: { $ref: `${DMTF}Message.v1_3_0.yaml#/components/schemas/Message_v1_3_0_Message` } };
 
-/** The error body (Errors 1); a success message (G8) comes in the same envelope, code Base.1.12.Success. */
+/** The error body; a success message comes in the same envelope, code Base.1.12.Success. */
 const BODIES = {
   RedfishError: {
     type: 'object',

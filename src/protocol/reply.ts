@@ -36,7 +36,7 @@ export class StreamReply {
   ) {}
 }
 
-/** 200 with a Success message (G8), plus any warnings. */
+/** 200 with a Success message, plus any warnings. */
 export function success(...extra: ExtendedInfo[]): Reply {
   return new Reply(200, successBody(extra));
 }

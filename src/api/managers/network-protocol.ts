@@ -1,5 +1,5 @@
 // ManagerNetworkProtocol: the controller's network services. Only HTTPS is
-// offered (G1), on the configured port; plain HTTP is reported disabled. The
+// offered, on the configured port; plain HTTP is reported disabled. The
 // host name and NTP settings are writable and take effect at once (no
 // controller reset needed); every change is written to the event log. The
 // rules of a change are the domain's (changeNetworkProtocol).

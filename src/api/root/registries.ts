@@ -1,4 +1,4 @@
-// Message registries (Errors 7, Events 7) and the registry file store (G11).
+// Message registries and the registry file store.
 import { Priv } from '../../lib/privileges.js';
 import type { RegistryFile } from '../../domain/registry-files.js';
 import { addCollection } from '../../protocol/collections.js';

@@ -1,6 +1,6 @@
 // The component repository collection and its members (docs/firmware-packages.md).
 // Only Criticality, Configuration and ExecutionParameters are writable;
-// a Locked component cannot be deleted (Errors 10).
+// a Locked component cannot be deleted.
 import { Representations } from '../../lib/memo.js';
 import { createReadStream } from 'node:fs';
 import { CRITICALITIES } from '../../domain/firmware/package.js';

@@ -2,7 +2,7 @@
 // MessageId parsing, the Redfish Event / MetricReport bodies, and matching.
 import type { EventType } from './bus.js';
 
-/** `<Prefix>.<Major>.<Minor>.<Key>` (Events 3). */
+/** `<Prefix>.<Major>.<Minor>.<Key>`. */
 export const MESSAGE_ID_PATTERN = '^[A-Za-z][A-Za-z0-9_]*\\.[0-9]+\\.[0-9]+\\.[A-Za-z][A-Za-z0-9_]*$';
 const MESSAGE_ID = new RegExp(MESSAGE_ID_PATTERN);
 
@@ -57,7 +57,7 @@ export interface EventFilterSpec {
   EventTypes: readonly string[];
 }
 
-/** Events 3: a subscription gets an event when the MessageId's prefix is one of its RegistryPrefixes. */
+/** A subscription gets an event when the MessageId's prefix is one of its RegistryPrefixes. */
 export function subscriptionWants(f: EventFilterSpec, e: LoggedEvent): boolean {
   if (e.kind !== f.EventFormatType) return false;
   if (e.kind === 'MetricReport') return true;

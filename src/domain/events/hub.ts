@@ -199,7 +199,7 @@ export class EventHub {
         RequestedMaxEventsToQueue: vendor.RequestedMaxEventsToQueue ?? DEFAULT_MAX_EVENTS_TO_QUEUE,
       },
     };
-    // Events 2: the listener is not contacted here.
+    // The listener is not contacted here.
     this.subs.put(record);
     return record;
   }

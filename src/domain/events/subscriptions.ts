@@ -81,7 +81,7 @@ export function checkDestination(destination: string, property = 'Destination'):
   } catch {
     url = undefined;
   }
-  // Events 1: deliveries are HTTPS POSTs, so only an https:// URL with a host can work.
+  // Deliveries are HTTPS POSTs, so only an https:// URL with a host can work.
   if (!url || url.protocol !== 'https:' || !url.hostname || url.username || url.password) {
     throw baseRefusal('PropertyValueFormatError', withoutCredentials(destination), property).about(property);
   }
