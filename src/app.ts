@@ -77,7 +77,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     ...sensors,
     ...hostSettings,
     routes: new RouteTable(config.dialect as DialectName),
-    dialect: dialect(config.dialect),
+    dialect: dialect(config.dialect, config),
     fleet: seat?.fleet,
   };
   if (config.enableControl) services.control = buildControl(base, services);

@@ -72,6 +72,8 @@ export interface Config {
   maxConnectionsPerSource: number;
   /** Conventions served: spec (the product's, iLO's) or dmtf (DMTF's, strictly). */
   dialect: string;
+  /** Serve deprecated properties the dialect leaves out (dmtf hides them). */
+  showDeprecated: boolean;
   /** What an acknowledged write survives: crash (kill -9) or power-loss (a sync per commit). */
   durability: string;
   /** Serve the scenario control API under /control/ (clock, power events, faults, held sensors). */
@@ -281,6 +283,14 @@ export const OPTIONS: readonly Option[] = [
     type: 'string',
     default: 'spec',
     help: "Conventions served: spec (iLO's: trailing slashes, /redfish/v1/schemas, vendor actions under Oem/Vendor) or dmtf (DMTF's, strictly)",
+  },
+  {
+    key: 'showDeprecated',
+    flag: 'show-deprecated',
+    env: 'BMC_SHOW_DEPRECATED',
+    type: 'boolean',
+    default: false,
+    help: 'Serve the deprecated properties --dialect dmtf leaves out (Chassis Thermal and Power, IndicatorLED…), for profiles that still require them (OCP Server 1.1.0); DMTF\'s Service Validator then warns about each',
   },
   {
     key: 'tpm',

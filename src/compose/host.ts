@@ -107,7 +107,7 @@ export function buildHostSettings(
   const storage = new StorageControllers(hardware, store, clock, host, p.tasks, b.health);
   const chassisState = new ChassisState(store, host, restApiState);
   // Alerts name Thermal, or its replacement where deprecated resources are not shown (DMTF dialect).
-  const thermalUri = uris.chassis(dialect(config.dialect).hidesDeprecated ? 'ThermalSubsystem' : 'Thermal');
+  const thermalUri = uris.chassis(dialect(config.dialect, config).hidesDeprecated ? 'ThermalSubsystem' : 'Thermal');
   const userTempThresholds = new UserTempThresholds(store, p.thermal, p.logs, p.events, clock, controller, thermalUri);
   return { restApiState, secureBoot, boot, uidLight, bios, iscsi, vendorBios, storage, chassisState, userTempThresholds };
 }

@@ -70,6 +70,8 @@ function dataType(p: Prop): string | undefined {
   }
 }
 
+const BOOLEAN_VALUES = ['true', 'false'] as const;
+
 /** The ActionInfo of an action; `allowable` overrides a parameter's allowable values (state-dependent ones). */
 export function actionInfoBody(
   def: ActionDef,
@@ -80,7 +82,9 @@ export function actionInfoBody(
   const offered = Object.entries(def.parameters).filter(([, p]) => offeredIn(p, dialect));
   const parameters = offered.map(([name, p]) => {
     const item = p.type === 'array' ? p.items : p;
-    const values = allowable[name] ?? (item.type === 'string' ? enumIn(item, dialect) : undefined);
+    // A boolean's two values are listed too: profiles (OpenStack Ironic's) read every parameter's allowable values.
+    const values =
+      allowable[name] ?? (item.type === 'string' ? enumIn(item, dialect) : item.type === 'boolean' ? BOOLEAN_VALUES : undefined);
     const type = dataType(p);
     return {
       Name: name,

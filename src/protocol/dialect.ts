@@ -58,8 +58,19 @@ const DIALECT: Record<DialectName, Dialect> = {
   },
 };
 
-export function dialect(name: string): Dialect {
+// One object per variant, so whatever keys on the dialect sees the same one each time.
+const SHOWING_DEPRECATED = new Map<DialectName, Dialect>();
+
+/**
+ * A dialect by name. `showDeprecated` serves the deprecated properties a dialect leaves out
+ * (dmtf): profiles that still require them (OCP Server 1.1.0: Chassis Thermal and Power) pass,
+ * and DMTF's Service Validator warns about each, as it must.
+ */
+export function dialect(name: string, options: { showDeprecated?: boolean } = {}): Dialect {
   const d = DIALECT[name as DialectName];
   if (!d) throw new Error(`unknown dialect ${name}`);
-  return d;
+  if (!options.showDeprecated || !d.hidesDeprecated) return d;
+  let shown = SHOWING_DEPRECATED.get(d.name);
+  if (!shown) SHOWING_DEPRECATED.set(d.name, (shown = { ...d, hidesDeprecated: false }));
+  return shown;
 }

@@ -112,7 +112,8 @@ for (const dialect of ['spec', 'dmtf'] as const) {
       const insert = (await svc.get((actions.get('VirtualMedia.InsertMedia') ?? [])[0]!['@Redfish.ActionInfo'])).body;
       const image = insert.Parameters.find((p: Json) => p.Name === 'Image');
       assert.deepEqual([image.Required, image.DataType], [true, 'String']);
-      assert.equal(insert.Parameters.find((p: Json) => p.Name === 'Inserted').DataType, 'Boolean');
+      const inserted = insert.Parameters.find((p: Json) => p.Name === 'Inserted');
+      assert.deepEqual([inserted.DataType, inserted.AllowableValues], ['Boolean', ['true', 'false']]);
     });
 
     it('ActionInfo is read-only and needs a login', async () => {
@@ -150,7 +151,7 @@ describe('actionInfoBody', () => {
         { Name: 'Targets', Required: false, DataType: 'StringArray', ArraySizeMaximum: 4 },
         { Name: 'Levels', Required: false, DataType: 'StringArray', AllowableValues: ['Low', 'High'] },
         { Name: 'Options', Required: false, DataType: 'Object' },
-        { Name: 'Flag', Required: false, DataType: 'Boolean' },
+        { Name: 'Flag', Required: false, DataType: 'Boolean', AllowableValues: ['true', 'false'] },
       ],
     });
   });

@@ -226,6 +226,28 @@ describe('dialect dmtf', () => {
   });
 });
 
+describe('dialect dmtf with --show-deprecated', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ config: { dialect: 'dmtf', showDeprecated: true } });
+  });
+  after(() => svc.close());
+
+  it('serves the deprecated properties next to their replacements (OCP Server 1.1.0 requires Thermal and Power)', async () => {
+    const chassis = (await svc.get('/redfish/v1/Chassis/1')).body;
+    assert.equal(chassis.Thermal['@odata.id'], '/redfish/v1/Chassis/1/Thermal');
+    assert.equal(chassis.Power['@odata.id'], '/redfish/v1/Chassis/1/Power');
+    assert.equal(chassis.ThermalSubsystem['@odata.id'], '/redfish/v1/Chassis/1/ThermalSubsystem');
+    assert.equal(typeof chassis.IndicatorLED, 'string');
+    const sys = (await svc.get('/redfish/v1/Systems/1')).body;
+    assert.ok(sys.TrustedModules);
+    assert.ok(sys.Links.TrustedComponents);
+    // Everything else stays the dmtf dialect's.
+    assert.equal((await svc.get('/redfish/v1/Systems/1')).status, 200);
+    assert.ok(sys.Actions.Oem);
+  });
+});
+
 describe('dialect spec (the default)', () => {
   let svc: TestService;
   before(async () => {

@@ -65,8 +65,8 @@ describe('$expand budget', () => {
       assert.equal(r.headers['retry-after'], '2');
     }
     assert.ok(ok[0]!.text.length > 1_000_000);
-    // Generous for a loaded CI machine; without the turns given away the root waited for every expansion.
-    assert.ok(rootMs < 2_000, `GET /redfish/v1/ took ${rootMs.toFixed(0)} ms`);
+    // Generous for a loaded machine; without the turns given away the root waited for every expansion (50 s).
+    assert.ok(rootMs < 5_000, `GET /redfish/v1/ took ${rootMs.toFixed(0)} ms`);
     // The slots come back, and another account (the administrator) has its own.
     assert.equal((await large()).status, 200);
     assert.equal((await svc.get('/redfish/v1/Systems/1/?$expand=*($levels=4)', { auth: 'basic' })).status, 200);
