@@ -290,7 +290,7 @@ export const OPTIONS: readonly Option[] = [
     env: 'BMC_SHOW_DEPRECATED',
     type: 'boolean',
     default: false,
-    help: 'Serve the deprecated properties --dialect dmtf leaves out (Chassis Thermal and Power, IndicatorLED…), for profiles that still require them (OCP Server 1.1.0); DMTF\'s Service Validator then warns about each',
+    help: "Serve the deprecated properties --dialect dmtf leaves out (Chassis Thermal and Power, IndicatorLED…), for profiles that still require them (OCP Server 1.1.0); DMTF's Service Validator then warns about each",
   },
   {
     key: 'tpm',
