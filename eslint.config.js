@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import compositionRoot from './lint/composition-root.js';
+import oemName from './lint/oem-name.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/'] },
@@ -53,5 +54,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The areas, the domain and the simulator never spell the vendor namespace (--oem-name):
+    // protocol/naming.ts owns it.
+    files: ['src/api/**/*.ts', 'src/domain/**/*.ts', 'src/platform/**/*.ts'],
+    plugins: { naming: { rules: { 'oem-name': oemName } } },
+    rules: { 'naming/oem-name': 'error' },
   },
 );

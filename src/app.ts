@@ -9,6 +9,7 @@ import type { HttpServer } from './http/server.js';
 import type { SsdpMember } from './discovery/ssdp.js';
 import { ControllerLifecycle, HostLifecycle } from './platform/lifecycle.js';
 import { dialect, type DialectName } from './protocol/dialect.js';
+import { Naming } from './protocol/naming.js';
 import { RouteTable } from './protocol/routes.js';
 import { buildAccess, buildHttpsIdentity } from './compose/access.js';
 import { openController, secureDataDir, warnOfNewKeys, type StartOptions } from './compose/base.js';
@@ -41,12 +42,13 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   // The data dir, clock, log and database; the service UUID, hardware and component health.
   const base = openController(config, opts);
   const { clock, store, seat } = base;
+  const naming = Naming.of(config.oemName);
   // What every part hooks into: the server's power, POST steps and OS, and the controller's resets.
   const lifecycles = { host: new HostLifecycle(), controller: new ControllerLifecycle() };
   const { access, generatedPassword } = await buildAccess(base, lifecycles.controller);
-  const registries = buildRegistries();
+  const registries = buildRegistries(naming);
   const tls = await buildHttpsIdentity(base);
-  const eventing = buildEvents(base, access, registries, () => services.sensors);
+  const eventing = buildEvents(base, access, registries, naming, () => services.sensors);
   const licensing = buildLicensing(base, access, eventing, tls.https);
   const host = buildHost(base, lifecycles, eventing.events);
   const firmware = buildFirmware(base, lifecycles, { ...host, ...eventing });
@@ -76,8 +78,9 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     ...firmware,
     ...sensors,
     ...hostSettings,
-    routes: new RouteTable(config.dialect as DialectName),
+    routes: new RouteTable(config.dialect as DialectName, naming),
     dialect: dialect(config.dialect, config),
+    naming,
     fleet: seat?.fleet,
   };
   if (config.enableControl) services.control = buildControl(base, services);

@@ -2,6 +2,7 @@
 // environment variable, with the embedded defaults.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { isOemName } from './lib/oem-token.js';
 
 export interface Config {
   port: number;
@@ -74,6 +75,8 @@ export interface Config {
   dialect: string;
   /** Serve deprecated properties the dialect leaves out (dmtf hides them). */
   showDeprecated: boolean;
+  /** The vendor namespace: the Oem key and the prefix of vendor types and registries (Hpe for iLO's clients). */
+  oemName: string;
   /** What an acknowledged write survives: crash (kill -9) or power-loss (a sync per commit). */
   durability: string;
   /** Serve the scenario control API under /control/ (clock, power events, faults, held sensors). */
@@ -293,6 +296,14 @@ export const OPTIONS: readonly Option[] = [
     help: "Serve the deprecated properties --dialect dmtf leaves out (Chassis Thermal and Power, IndicatorLED…), for profiles that still require them (OCP Server 1.1.0); DMTF's Service Validator then warns about each",
   },
   {
+    key: 'oemName',
+    flag: 'oem-name',
+    env: 'BMC_OEM_NAME',
+    type: 'string',
+    default: 'Vendor',
+    help: "The vendor namespace: Oem key, vendor types (VendorMC… becomes <name>MC…, or HpeiLO… for Hpe) and registry prefixes; Hpe for iLO's own clients (ilorest)",
+  },
+  {
     key: 'tpm',
     flag: 'tpm',
     env: 'BMC_TPM',
@@ -486,6 +497,8 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
     throw new ConfigError(`--durability must be crash or power-loss, got ${config.durability}`);
   }
   if (!['spec', 'dmtf'].includes(config.dialect)) throw new ConfigError(`--dialect must be spec or dmtf, got ${config.dialect}`);
+  if (!isOemName(config.oemName))
+    throw new ConfigError(`--oem-name must be a letter followed by letters and digits (at most 32), got '${config.oemName}'`);
   if (!['absent', 'installed', 'in-use'].includes(config.tpm))
     throw new ConfigError(`--tpm must be absent, installed or in-use, got ${config.tpm}`);
   if (config.runtimeAgent !== undefined && !['absent', 'installed'].includes(config.runtimeAgent)) {

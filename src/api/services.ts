@@ -42,6 +42,7 @@ import type { ControllerLifecycle, HostLifecycle } from '../platform/lifecycle.j
 import type { ServerSimulator } from '../platform/simulator.js';
 import type { Authentication } from '../protocol/auth.js';
 import type { Dialect } from '../protocol/dialect.js';
+import type { Naming } from '../protocol/naming.js';
 import type { RouteTable } from '../protocol/routes.js';
 import type { DocumentStore } from '../store/documents.js';
 
@@ -145,6 +146,8 @@ export interface Services {
   fleet?: FleetView;
   /** The conventions served (--dialect): the protocol layer applies them; few areas need to know. */
   dialect: Dialect;
+  /** The vendor namespace served (--oem-name): the protocol layer renames; areas read only its label. */
+  naming: Naming;
 }
 
 export interface HttpsIdentity {

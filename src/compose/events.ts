@@ -19,12 +19,13 @@ import { VENDOR_REGISTRY } from '../messages/registries/vendor.js';
 import { VENDOR_RESOURCE_EVENT_REGISTRY } from '../messages/registries/vendor-resource-event.js';
 import { BIOS_REGISTRY_ID, biosRegistryDocument } from '../platform/bios-attributes.js';
 import { dialect } from '../protocol/dialect.js';
+import type { Naming } from '../protocol/naming.js';
 import type { Access } from './access.js';
 import type { Base } from './base.js';
 
 /** The registries the Registries collection serves: the message registries, then the BIOS attribute registry. */
-export function buildRegistries(): RegistryFiles {
-  const registries = new RegistryFiles();
+export function buildRegistries(naming: Naming): RegistryFiles {
+  const registries = new RegistryFiles((reg) => naming.registry(reg));
   registries.addMessageRegistry(BASE_REGISTRY);
   registries.addMessageRegistry(VENDOR_REGISTRY);
   registries.addMessageRegistry(RESOURCE_EVENT_REGISTRY);
@@ -49,8 +50,15 @@ export type Events = Pick<Services, 'events' | 'eventHub' | 'metricReports'>;
  * The bus, and subscriptions with their durable outbox, delivery and SSE: listening from here on,
  * so no event is missed. Accounts and sessions announce their changes.
  */
-export function buildEvents(b: Base, access: Access, registries: RegistryFiles, sensors: () => Services['sensors']): Events {
+export function buildEvents(
+  b: Base,
+  access: Access,
+  registries: RegistryFiles,
+  naming: Naming,
+  sensors: () => Services['sensors'],
+): Events {
   const { config, store, clock, log } = b;
+  const spell = dialect(config.dialect).json;
   const { accounts, sessions } = access;
   const events = new EventBus(clock, log);
   const eventHub = new EventHub({
@@ -66,7 +74,8 @@ export function buildEvents(b: Base, access: Access, registries: RegistryFiles, 
       const a = accounts.peek(id);
       return a !== undefined && accounts.roleOf(a) === 'Administrator';
     },
-    wireStyle: dialect(config.dialect).json,
+    // Events carry canonical vendor names (MessageIds, types) like every body, spelled as served.
+    wireStyle: naming.identity ? spell : (json) => spell(naming.outwardJson(json)),
   });
   eventHub.start();
   // SSE streams end with their session, and when their account no longer allows them.

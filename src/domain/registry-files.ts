@@ -15,7 +15,7 @@ export interface RegistryFile {
   /** Where the owner publishes it, when public (DMTF). */
   publicationUri?: string;
   gz: Buffer;
-  /** Message registry prefix, when the file is one (for EventService.RegistryPrefixes). */
+  /** Message registry prefix as the service's messages carry it, when the file is one (for EventService.RegistryPrefixes). */
   prefix?: string;
 }
 
@@ -39,27 +39,36 @@ function documentOf(reg: RegistryDef): object {
 export class RegistryFiles {
   private readonly files = new Map<string, RegistryFile>();
 
+  /** served: a message registry as the service shows it (the vendor's under the --oem-name prefix). */
+  constructor(private readonly served: (reg: RegistryDef) => RegistryDef = (reg) => reg) {}
+
   add(file: Omit<RegistryFile, 'gz'>, content: object): void {
     this.files.set(file.id.toLowerCase(), { ...file, gz: gzipOnce(content) });
   }
 
-  addMessageRegistry(reg: RegistryDef): void {
-    const id = registryId(reg);
+  addMessageRegistry(def: RegistryDef): void {
+    const reg = this.served(def);
     this.add(
       {
         id: reg.prefix,
-        registry: id,
+        registry: registryId(reg),
         fileName: `${reg.prefix}.json`,
         description: reg.description,
-        prefix: reg.prefix,
+        prefix: def.prefix,
         publicationUri: reg.owningEntity === 'DMTF' ? `http://redfish.dmtf.org/registries/${reg.prefix}.${reg.version}.json` : undefined,
       },
       documentOf(reg),
     );
   }
 
+  /** A registry by its id as served. */
   get(id: string): RegistryFile | undefined {
     return this.files.get(id.toLowerCase());
+  }
+
+  /** A message registry by the prefix the service's messages carry. */
+  byPrefix(prefix: string): RegistryFile | undefined {
+    return this.list().find((f) => f.prefix === prefix);
   }
 
   byFileName(name: string): RegistryFile | undefined {

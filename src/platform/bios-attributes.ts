@@ -2,6 +2,7 @@
 // AttributeRegistry form): data as code. Repetitive groups
 // (PCIe slots, NIC ports, USB ports) are generated. Enum values and attribute
 // names never start with a digit (OData identifiers).
+import { OEM } from '../lib/oem-token.js';
 
 export type AttributeType = 'Enumeration' | 'String' | 'Integer' | 'Boolean' | 'Password';
 export type AttrValue = string | number | boolean | null;
@@ -854,7 +855,7 @@ function buildRegistryDocument(): object {
     Name: 'BIOS Attribute Registry',
     Description: 'Attributes of the system ROM of the VS380 Gen10: their types, values, menus and dependencies.',
     Language: 'en',
-    OwningEntity: 'Vendor',
+    OwningEntity: OEM,
     RegistryVersion: BIOS_REGISTRY_VERSION,
     SupportedSystems: SUPPORTED_SYSTEMS,
     RegistryEntries: {

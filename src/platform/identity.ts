@@ -2,6 +2,7 @@
 // derived from the service's own stable UUID so they survive restarts and
 // differ between instances.
 import { createHash } from 'node:crypto';
+import { OEM } from '../lib/oem-token.js';
 
 export interface ServerIdentity {
   Manufacturer: string;
@@ -16,7 +17,7 @@ const SERIAL_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 /** The model names come from the hardware profile's `system`; without one, the default profile's. */
 export function serverIdentity(
   seed: string,
-  system: { manufacturer: string; model: string; sku: string } = { manufacturer: 'Vendor', model: 'VS380 Gen10', sku: 'P19720-B21' },
+  system: { manufacturer: string; model: string; sku: string } = { manufacturer: OEM, model: 'VS380 Gen10', sku: 'P19720-B21' },
 ): ServerIdentity {
   const h = createHash('sha256').update(`server:${seed}`).digest();
   const serial = Array.from(h.subarray(0, 7), (b) => SERIAL_ALPHABET[b % SERIAL_ALPHABET.length]).join('');

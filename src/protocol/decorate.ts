@@ -17,6 +17,7 @@ import {
 } from './description.js';
 import type { Dialect, DialectName } from './dialect.js';
 import { etagOfJson, etagSource, hasVolatile, weakEtag } from './etag.js';
+import { CANONICAL_NAMING, type Naming } from './naming.js';
 import { stampVendorTypes } from './oem.js';
 import { actionPath, allowedMethods, type ActionRoute, type AnyRoute, type Match } from './routes.js';
 
@@ -45,6 +46,7 @@ export function decorate(
   body: Json,
   type: ResourceType | undefined,
   dialect?: ShownDialect,
+  naming: Naming = CANONICAL_NAMING,
 ): Decorated {
   // A frozen body is a memoized representation (memo.ts): decorated once per URI.
   const reusable = Object.isFrozen(body) && !(route && hasAllowable(route));
@@ -53,13 +55,13 @@ export function decorate(
     if (known?.uri === uri) {
       // Self-checks (lib/self-check.ts): the kept decoration is the one the body gets now.
       if (selfChecking()) {
-        const difference = firstDifference(known.decorated.resource, decorateNew(route, uri, params, body, type, dialect).resource);
+        const difference = firstDifference(known.decorated.resource, decorateNew(route, uri, params, body, type, dialect, naming).resource);
         if (difference) throw new StaleRepresentation(`the decoration of ${uri}`, difference);
       }
       return known.decorated;
     }
   }
-  const decorated = decorateNew(route, uri, params, body, type, dialect);
+  const decorated = decorateNew(route, uri, params, body, type, dialect, naming);
   if (reusable) {
     Object.freeze(decorated.resource);
     decoratedBodies.set(body, { uri, decorated });
@@ -74,6 +76,7 @@ function decorateNew(
   body: Json,
   type: ResourceType | undefined,
   dialect?: ShownDialect,
+  naming: Naming = CANONICAL_NAMING,
 ): Decorated {
   const resource: Json = {};
   if (type) {
@@ -81,7 +84,9 @@ function decorateNew(
     resource['@odata.id'] = uri;
     resource['@odata.type'] = odataType(type);
   }
-  Object.assign(resource, type ? stampVendorTypes(body, type.properties) : body);
+  // Areas write the canonical vendor names; the types (the route table's) are named as served.
+  const named = naming.outward(body);
+  Object.assign(resource, type ? stampVendorTypes(named, type.properties) : named);
   const name = dialect?.name ?? 'spec';
   if (type && mayHide(type.properties))
     dropHidden(resource, type.properties, (p) => (dialect?.hidesDeprecated === true && p.deprecated !== undefined) || !offeredIn(p, name));
@@ -90,7 +95,7 @@ function decorateNew(
   // A page (applyPaging) carries the count of the whole collection already.
   if (Array.isArray(resource.Members) && resource['Members@odata.count'] === undefined)
     resource['Members@odata.count'] = resource.Members.length;
-  if (route?.actions?.length) addActions(resource, route, uri, params, dialect?.vendorActions ?? 'oem-vendor', name);
+  if (route?.actions?.length) addActions(resource, route, uri, params, dialect?.vendorActions ?? 'oem-vendor', name, naming);
   // One serialization serves both the ETag and, for a plain GET, the body.
   const json = type && hasVolatile(type.properties) ? undefined : JSON.stringify(resource);
   const etag = json !== undefined ? etagOfJson(json) : weakEtag(etagSource(resource, type?.properties));
@@ -141,11 +146,12 @@ function actionEntry(
   params: Readonly<Record<string, string>>,
   vendorPlace: Dialect['vendorActions'],
   dialect: DialectName,
+  naming: Naming,
 ): Json {
   let byUri = a.allowable ? undefined : actionEntries.get(a);
   const known = byUri?.get(uri);
   if (known) return known;
-  const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def, vendorPlace)}`, ...a.annotations };
+  const entry: Json = { target: `${uri}${actionPath({ ...route, path: '' }, a.def, vendorPlace, naming)}`, ...a.annotations };
   const overrides = a.allowable?.({ params }) ?? {};
   const def: ActionDef = a.def;
   if (hasParameters(def)) entry['@Redfish.ActionInfo'] = `${uri}${actionInfoPath('', def)}`;
@@ -247,7 +253,7 @@ function isJson(v: unknown): v is Json {
 
 /**
  * Actions derived from the route's declarations, with allowable values from parameter enums.
- * Vendor actions go under Oem/Vendor/Actions (iLO's place) or Actions/Oem (DMTF's).
+ * Vendor actions go under Oem/<name>/Actions (iLO's place) or Actions/Oem (DMTF's).
  */
 function addActions(
   resource: Json,
@@ -256,6 +262,7 @@ function addActions(
   params: Readonly<Record<string, string>>,
   vendorPlace: Dialect['vendorActions'],
   dialect: DialectName,
+  naming: Naming,
 ): void {
   let standard: Json | undefined;
   let vendor: Json | undefined;
@@ -268,13 +275,13 @@ function addActions(
     } else if (a.def.oem) {
       if (!vendor) {
         const oem = (resource.Oem = { ...(resource.Oem as Json | undefined) });
-        const v = (oem.Vendor = { ...(oem.Vendor as Json | undefined) });
+        const v = (oem[naming.key] = { ...(oem[naming.key] as Json | undefined) });
         vendor = v.Actions = { ...(v.Actions as Json | undefined) };
       }
       holder = vendor;
     } else {
       holder = standard ??= resource.Actions = { ...(resource.Actions as Json | undefined) };
     }
-    holder[`#${a.def.name}`] = actionEntry(a, route, uri, params, vendorPlace, dialect);
+    holder[`#${a.def.name}`] = actionEntry(a, route, uri, params, vendorPlace, dialect, naming);
   }
 }

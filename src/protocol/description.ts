@@ -1,6 +1,7 @@
 // The single description of each resource type. Request validation,
 // @odata.type, the Link header, $metadata, JSON Schema and the docs derive from it.
 import type { DialectName } from './dialect.js';
+import { OEM, type Oem } from '../lib/oem-token.js';
 
 interface PropBase {
   readonly description?: string;
@@ -87,8 +88,8 @@ export interface ResourceType<P extends Props = Props, M extends ResourceType | 
   readonly name: string;
   /** Version of the schema, "1.7.0"; collections have none. */
   readonly version?: string;
-  /** DMTF schemas are referenced by their published URIs; Vendor ones are served locally. */
-  readonly owner: 'DMTF' | 'Vendor';
+  /** DMTF schemas are referenced by their published URIs; the vendor's (OEM) are served locally. */
+  readonly owner: 'DMTF' | Oem;
   readonly description: string;
   readonly properties: P;
   /** For collections: the type of the members. */
@@ -280,12 +281,12 @@ export function vendorObject<P extends Props, const O extends { readOnly?: boole
   return { type: 'object', properties: type.properties, vendorType: type, typeName: type.name, ...o };
 }
 
-/** The usual `Oem: { Vendor: {...} }` wrapper. */
+/** The usual `Oem: { <OEM>: {...} }` wrapper (the canonical key; naming.ts serves the configured one). */
 export function oem<P extends Props, const O extends { readOnly?: boolean } = Record<never, never>>(
   type: ResourceType<P, undefined>,
   o: O = {} as O,
 ) {
-  return t.object({ Vendor: vendorObject(type, o) }, { ...o, typeName: 'Oem' });
+  return t.object({ [OEM]: vendorObject(type, o) }, { ...o, typeName: 'Oem' });
 }
 
 /** A collection type for members of `member`, named `<Member>Collection`. */

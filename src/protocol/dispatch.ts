@@ -50,7 +50,11 @@ export class Dispatcher {
     const err = this.answerTo(e);
     const headers: Record<string, string> = { ...BASE_HEADERS, 'Content-Type': JSON_TYPE, ...err.headers };
     if (err.status === 401) headers['WWW-Authenticate'] = 'Basic realm="Redfish", charset="UTF-8"';
-    return { status: err.status, headers, body: this.dialect.json(JSON.stringify(redfishErrorBody(err.infos))) };
+    return {
+      status: err.status,
+      headers,
+      body: this.dialect.json(JSON.stringify(this.routes.naming.outward(redfishErrorBody(err.infos)))),
+    };
   }
 
   /** The Redfish error that answers `e`: a refusal (the domain's or the api's) by the status table, anything else as a fault. */
@@ -104,7 +108,7 @@ export class Dispatcher {
   async representation(p: Prepared, infos: ExtendedInfo[]): Promise<Outgoing> {
     const got = p.match.route.get ? await this.getDecorated(p.match, p.principal, PLAIN_QUERY) : undefined;
     if (!got || 'passthrough' in got) return this.reply(new Reply(200, successBody(infos)));
-    const body = { ...got.resource, '@Message.ExtendedInfo': infos };
+    const body = { ...got.resource, '@Message.ExtendedInfo': this.routes.naming.outward(infos) };
     return {
       status: 200,
       headers: { ...BASE_HEADERS, 'Content-Type': JSON_TYPE, ETag: got.etag },
@@ -249,8 +253,10 @@ export class Dispatcher {
       shown = applyPaging(shown, match.uri, query.top, query.skip);
     }
     if (route.type?.autoExpand && Array.isArray(shown.Members))
-      return this.expandMembers(shown, principal).then((body) => decorate(route, match.uri, match.params, body, route.type, this.dialect));
-    return decorate(route, match.uri, match.params, shown, route.type, this.dialect);
+      return this.expandMembers(shown, principal).then((body) =>
+        decorate(route, match.uri, match.params, body, route.type, this.dialect, this.routes.naming),
+      );
+    return decorate(route, match.uri, match.params, shown, route.type, this.dialect, this.routes.naming);
   }
 
   /** Members shown whole, as their own GETs answer them (OData.AutoExpand). */
@@ -302,13 +308,21 @@ export class Dispatcher {
     if (headers.Location !== undefined) headers.Location = this.dialect.uri(headers.Location);
     if (r.resource) {
       const match = this.routes.match(r.resource.uri);
-      const decorated = decorate(match?.route, r.resource.uri, match?.params ?? {}, r.resource.body, match?.route.type, this.dialect);
+      const decorated = decorate(
+        match?.route,
+        r.resource.uri,
+        match?.params ?? {},
+        r.resource.body,
+        match?.route.type,
+        this.dialect,
+        this.routes.naming,
+      );
       body = decorated.resource;
       headers.ETag = decorated.etag;
     }
     if (body === undefined) return { status: r.status, headers };
     headers['Content-Type'] = JSON_TYPE;
-    const text = JSON.stringify(body);
+    const text = JSON.stringify(verbatim || r.resource ? body : this.routes.naming.outward(body));
     return { status: r.status, headers, body: verbatim ? text : this.dialect.json(text) };
   }
 

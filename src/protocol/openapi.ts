@@ -178,7 +178,7 @@ export function openApiDocument(routes: RouteTable, info: OpenApiInfo, dialect: 
     if (route.post && type?.memberType)
       paths[`${route.path}Members/`] = { ...(params.length ? { parameters: params } : {}), post: item.post };
     for (const a of route.actions ?? []) {
-      paths[actionPath(route, a.def)] = {
+      paths[actionPath(route, a.def, 'oem-vendor', routes.naming)] = {
         ...(params.length ? { parameters: params } : {}),
         ...actionOperation(route, a.def, byFile, dialect),
       };

@@ -310,7 +310,7 @@ export class Pipeline {
     if (match.action) {
       const v = validateActionBody(json ?? {}, match.action.def, this.dialect.name);
       if (v.problems.length) throw combinedError(v.problems);
-      ctx.body = v.value;
+      ctx.body = this.routes.naming.inward(v.value);
       return ctx;
     }
     if (method === 'DELETE' || spec.stream) return ctx;
@@ -327,7 +327,8 @@ export class Pipeline {
     } else if (v.problems.length) {
       throw combinedError(v.problems);
     }
-    ctx.body = v.value;
+    // Validated against the description as served; the area reads the canonical vendor names.
+    ctx.body = this.routes.naming.inward(v.value);
     return ctx;
   }
 

@@ -10,6 +10,7 @@ import type { Principal } from './principal.js';
 import type { Query } from './query.js';
 import { baseError, type RedfishError } from './errors.js';
 import { compilePatterns } from './validate.js';
+import { CANONICAL_NAMING, type Naming } from './naming.js';
 import type { ExtendedInfo } from '../messages/messages.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
@@ -206,13 +207,14 @@ export function splitPath(path: string): string[] {
   return path.split('/').filter((s) => s !== '');
 }
 
-/** Where an action is invoked: vendor ones under Actions/Oem/Vendor/ (iLO's target) or Actions/Oem/ (DMTF's). */
+/** Where an action is invoked: vendor ones under Actions/Oem/<name>/ (iLO's target) or Actions/Oem/ (DMTF's). */
 export function actionPath(
   route: Pick<AnyRoute, 'path'>,
   def: ActionDef,
   vendorPlace: 'oem-vendor' | 'actions-oem' = 'oem-vendor',
+  naming: Pick<Naming, 'key'> = CANONICAL_NAMING,
 ): string {
-  const oem = vendorPlace === 'oem-vendor' ? 'Oem/Vendor/' : 'Oem/';
+  const oem = vendorPlace === 'oem-vendor' ? `Oem/${naming.key}/` : 'Oem/';
   return `${route.path}Actions/${def.oem ? oem : ''}${def.name}/`;
 }
 
@@ -236,8 +238,14 @@ const MATCH_CACHE_MAX = 2048;
 const MATCH_CACHE_PATH_MAX = 512;
 
 export class RouteTable {
-  /** dialect: whose parameters and allowable values the ActionInfo resources list. */
-  constructor(private readonly dialect: DialectName = 'spec') {}
+  /**
+   * dialect: whose parameters and allowable values the ActionInfo resources list; naming: the
+   * vendor namespace its routes are held in (types, actions and their targets as served).
+   */
+  constructor(
+    private readonly dialect: DialectName = 'spec',
+    readonly naming: Naming = CANONICAL_NAMING,
+  ) {}
 
   private readonly root = newNode();
   private readonly all: AnyRoute[] = [];
@@ -290,7 +298,8 @@ export class RouteTable {
     PB extends Props = PropsOf<T>,
     CB extends Props = MemberPropsOf<T>,
   >(declared: ResourceRoute<P, T, PB, CB>): void {
-    const route = selfChecking() ? answeringLate(declared) : declared;
+    const named = namedRoute(declared, this.naming);
+    const route = selfChecking() ? answeringLate(named) : named;
     for (const props of [
       route.type?.properties,
       route.type?.memberType?.properties,
@@ -304,7 +313,7 @@ export class RouteTable {
     if (!route.file && !route.path.endsWith('/')) throw new Error(`route ${route.path} must end in '/'`);
     this.insert(route.path, { route });
     for (const action of route.actions ?? []) {
-      this.insert(actionPath(route, action.def), { route, action });
+      this.insert(actionPath(route, action.def, 'oem-vendor', this.naming), { route, action });
       // Either dialect's target of a vendor action is served, whichever the service shows.
       if (action.def.oem) this.insert(actionPath(route, action.def, 'actions-oem'), { route, action });
     }
@@ -470,6 +479,20 @@ export function allowedMethods(m: Match): Method[] {
   if (r.put) out.push('PUT');
   if (r.delete) out.push('DELETE');
   return out;
+}
+
+/** A route with its types, bodies and actions named as the service serves them (naming.ts). */
+function namedRoute<R extends AnyRoute>(route: R, naming: Naming): R {
+  if (naming.identity) return route;
+  const body = <S extends { body?: Props }>(spec: S | undefined): S | undefined => spec && { ...spec, body: naming.props(spec.body) };
+  return {
+    ...route,
+    type: naming.type(route.type),
+    patch: body(route.patch),
+    put: body(route.put),
+    post: body(route.post),
+    actions: route.actions?.map((a) => ({ ...a, def: naming.action(a.def) })),
+  };
 }
 
 /** A route whose handlers and resolvers answer every other call through a promise (self-checks, lib/self-check.ts). */

@@ -7,7 +7,8 @@ import type { TestService } from './service.js';
 import { addComponent, advance, resetHost, SETS } from './update-queue.js';
 
 export async function addMemberToEveryCollection(svc: TestService): Promise<void> {
-  const { managerId } = svc.running.services.config;
+  const { config, naming } = svc.running.services;
+  const { managerId } = config;
   const manager = `/redfish/v1/Managers/${managerId}/`;
   const made = [
     await svc.req('POST', '/redfish/v1/EventService/Subscriptions/', {
@@ -27,7 +28,9 @@ export async function addMemberToEveryCollection(svc: TestService): Promise<void
   await installLicense(svc, 'Advanced');
   const ca = await issueCertificate({ subject: 'CN=Walk CA', ca: true, notBefore: new Date(svc.clock.now() - 86_400_000) });
   const auth = `${manager}SecurityService/CertificateAuthentication/`;
-  const imported = await svc.req('POST', `${auth}Actions/VendorCertAuth.ImportCACertificate/`, { body: { Certificate: ca.certPem } });
+  const imported = await svc.req('POST', `${auth}Actions/${naming.name('VendorCertAuth')}.ImportCACertificate/`, {
+    body: { Certificate: ca.certPem },
+  });
   assert.equal(imported.status, 201, imported.text);
   const mapping = await svc.req('POST', '/redfish/v1/AccountService/UserCertificateMapping/', {
     body: { UserName: 'Administrator', Fingerprint: 'ab'.repeat(32) },
@@ -35,7 +38,7 @@ export async function addMemberToEveryCollection(svc: TestService): Promise<void
   assert.equal(mapping.status, 201, mapping.text);
   // Log entries (a power on, a REST API state clear armed), a metric report, a task of the TaskService.
   await resetHost(svc, 'On');
-  const armed = await svc.req('POST', `${manager}Actions/Oem/Vendor/VendorMC.ClearRestApiState/`, { body: {} });
+  const armed = await svc.req('POST', `${manager}Actions/Oem/${naming.key}/${naming.name('VendorMC')}.ClearRestApiState/`, { body: {} });
   assert.equal(armed.status, 200, armed.text);
   await advance(svc, 600_000, 10_000);
   const task = await svc.req('POST', '/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate/', {

@@ -44,7 +44,7 @@ export async function taskState(svc: TestService, id: string): Promise<string | 
 export async function queueStatus(
   svc: TestService,
 ): Promise<{ State: string; Reason: string; HeadTask: { '@odata.id': string } | null; Message: string }> {
-  return (await get(svc, QUEUE)).body.Oem.Vendor.QueueStatus;
+  return (await get(svc, QUEUE)).body.Oem[svc.running.services.naming.key].QueueStatus;
 }
 
 export async function version(svc: TestService, uri: string): Promise<string> {

@@ -23,6 +23,7 @@ import { collection, created } from '../../protocol/reply.js';
 import { present, type Context, type PatchContext, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { AccountServiceType, ManagerAccountType, NewAccountBody, RoleType } from './account-types.js';
+import { OEM } from '../../protocol/naming.js';
 
 export type AccountServiceDeps = Pick<Services, 'config' | 'store' | 'accounts' | 'accountPolicy' | 'sessions' | 'directories'>;
 
@@ -46,7 +47,7 @@ function accountBody(d: AccountServiceDeps, a: AccountRecord) {
     PasswordChangeRequired: a.PasswordChangeRequired,
     AccountTypes: ['Redfish'],
     Links: { Role: { '@odata.id': `/redfish/v1/AccountService/Roles/${role}/` } },
-    Oem: { Vendor: { Privileges: { ...a.Privileges } } },
+    Oem: { [OEM]: { Privileges: { ...a.Privileges } } },
   };
 }
 
@@ -66,7 +67,7 @@ function roleBody(id: RoleId) {
 /** The domain's change from a validated body: the vendor privilege switches (Oem/Vendor/Privileges) become its Privileges. */
 function accountChange(body: AccountBody): AccountChange {
   const { Oem, ...rest } = body;
-  return Oem === undefined ? rest : { ...rest, Privileges: { ...Oem.Vendor?.Privileges } };
+  return Oem === undefined ? rest : { ...rest, Privileges: { ...Oem[OEM]?.Privileges } };
 }
 
 function mayManageAccounts(p: Principal): boolean {
@@ -90,7 +91,7 @@ function handlers(d: AccountServiceDeps) {
       ActiveDirectory: directoryBody('ActiveDirectory'),
       Accounts: { '@odata.id': '/redfish/v1/AccountService/Accounts/' },
       Roles: { '@odata.id': '/redfish/v1/AccountService/Roles/' },
-      Oem: { Vendor: { Links: { UserCertificateMapping: { '@odata.id': '/redfish/v1/AccountService/UserCertificateMapping/' } } } },
+      Oem: { [OEM]: { Links: { UserCertificateMapping: { '@odata.id': '/redfish/v1/AccountService/UserCertificateMapping/' } } } },
     };
   }
 
@@ -134,7 +135,7 @@ function handlers(d: AccountServiceDeps) {
       Password: b.Password,
       RoleId: b.RoleId,
       Enabled: b.Enabled,
-      Privileges: privilegesFor(undefined, b.RoleId, b.Oem?.Vendor?.Privileges),
+      Privileges: privilegesFor(undefined, b.RoleId, b.Oem?.[OEM]?.Privileges),
       PasswordChangeRequired: b.PasswordChangeRequired,
     };
     const record = await d.accounts.create(input, admissible);

@@ -4,6 +4,7 @@ import { MAX_PASSWORD_LENGTH } from '../../domain/accounts/account-policy.js';
 import { AUTHENTICATION_TYPES, MAX_BASE_DNS, MAX_ROLE_MAPPINGS, MAX_SERVICE_ADDRESSES } from '../../domain/accounts/directory-settings.js';
 import { ROLE_IDS, type VendorPrivilege } from '../../lib/privileges.js';
 import { collectionOf, commonProps, defineType, oem, ro, statusProp, t, type Prop } from '../../protocol/description.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 /** One switch per vendor privilege (every one, checked by `satisfies`). */
 const VendorAccountPrivilegesProps = {
@@ -20,9 +21,9 @@ const VendorAccountPrivilegesProps = {
 } satisfies Record<VendorPrivilege, Prop>;
 
 export const VendorManagerAccountType = defineType({
-  name: 'VendorManagerAccount',
+  name: oemType('ManagerAccount'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of an account: its privilege switches. RoleId follows from them.',
   properties: {
     Privileges: t.object(VendorAccountPrivilegesProps, { typeName: 'Privileges' }),
@@ -66,9 +67,9 @@ export const RoleType = defineType({
 });
 
 export const VendorAccountServiceType = defineType({
-  name: 'VendorAccountService',
+  name: oemType('AccountService'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of the account service.',
   properties: {
     Links: t.object({ UserCertificateMapping: t.link({ readOnly: true }) }, { readOnly: true, typeName: 'Links' }),
@@ -156,9 +157,9 @@ export const AccountServiceType = defineType({
 });
 
 export const VendorCertificateMappingType = defineType({
-  name: 'VendorCertificateMapping',
+  name: oemType('CertificateMapping'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Maps a client certificate (by its SHA-256 fingerprint) to the account it logs in as.',
   properties: {
     Id: ro(t.string()),

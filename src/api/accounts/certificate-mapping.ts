@@ -9,6 +9,7 @@ import { collection, created } from '../../protocol/reply.js';
 import { missing, present, type Context, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { VendorCertificateMappingCollectionType, VendorCertificateMappingType } from './account-types.js';
+import { oemType } from '../../protocol/naming.js';
 
 export type CertificateMappingDeps = Pick<Services, 'certificateLogin' | 'accounts'>;
 
@@ -64,7 +65,7 @@ function handlers(d: CertificateMappingDeps) {
     const account = d.accounts.findByUserName(UserName);
     if (!account) throw baseError('PropertyValueIncorrect', 'UserName', UserName).about('UserName');
     const fp = fingerprintFrom(Fingerprint);
-    if (cl.findMapping(fp)) throw baseError('ResourceAlreadyExists', 'VendorCertificateMapping', 'Fingerprint', fp);
+    if (cl.findMapping(fp)) throw baseError('ResourceAlreadyExists', oemType('CertificateMapping'), 'Fingerprint', fp);
     const m = cl.addMapping(account, fp);
     return created(mappingUri(m.Id), mappingBody(m));
   }

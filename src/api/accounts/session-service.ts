@@ -10,6 +10,7 @@ import { collection, created } from '../../protocol/reply.js';
 import { Representations } from '../../lib/memo.js';
 import { missing, present, type Context, type PatchContext, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 export type SessionServiceDeps = Pick<Services, 'settings' | 'sessions' | 'auth'>;
 
@@ -20,9 +21,9 @@ type SessionsPath = '/redfish/v1/SessionService/Sessions/';
 type SessionPath = '/redfish/v1/SessionService/Sessions/{SessionId}/';
 
 const VendorSessionType = defineType({
-  name: 'VendorSession',
+  name: oemType('Session'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of a session.',
   properties: {
     MySession: ro(t.boolean({ description: 'True for the session of the caller.' })),
@@ -52,9 +53,9 @@ export const SessionType = defineType({
 });
 
 const VendorSessionCollectionType = defineType({
-  name: 'VendorSessionCollection',
+  name: oemType('SessionCollection'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of the session collection.',
   properties: {
     Links: t.object({ MySession: t.link({ readOnly: true }) }, { readOnly: true, typeName: 'Links' }),
@@ -100,7 +101,7 @@ function sessionBody(s: SessionRecord, viewer: Principal, expiresAt: number | un
     CreatedTime: toIso(s.CreatedTime),
     ...(expiresAt !== undefined ? { ExpirationTime: toIso(expiresAt) } : {}),
     SessionType: 'Redfish',
-    Oem: { Vendor: { MySession: viewer.sessionId === s.Id } },
+    Oem: { [OEM]: { MySession: viewer.sessionId === s.Id } },
   };
 }
 
@@ -142,7 +143,7 @@ function handlers(d: SessionServiceDeps) {
         list.map((x) => sessionUri(x.Id)),
         {
           Description: 'Manager User Sessions',
-          Oem: { Vendor: { Links: mine ? { MySession: { '@odata.id': sessionUri(mine) } } : {} } },
+          Oem: { [OEM]: { Links: mine ? { MySession: { '@odata.id': sessionUri(mine) } } : {} } },
         },
       ),
     );

@@ -11,13 +11,14 @@ import type { PatchContext, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { thermalHealth, type ThermalDeps } from './thermal.js';
 import { powerSupplyHealth } from './power.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 const firmwareVersion = t.object({ Current: t.object({ VersionString: ro(t.string()) }, { readOnly: true }) }, { readOnly: true });
 
 export const VendorServerChassisType = defineType({
-  name: 'VendorServerChassis',
+  name: oemType('ServerChassis'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of the server chassis: platform firmware the host reports to the controller at POST.',
   properties: {
     Firmware: t.object(
@@ -137,7 +138,7 @@ function handlers(d: ChassisDeps) {
         ManagersInChassis: [{ '@odata.id': managerUri }],
       },
       Oem: {
-        Vendor: {
+        [OEM]: {
           '@odata.type': odataType(VendorServerChassisType),
           Firmware: firmware ? Object.fromEntries(Object.entries(firmware).map(([k, v]) => [k, { Current: { VersionString: v } }])) : {},
         },

@@ -5,14 +5,15 @@
 // vendor extension of PowerControl.
 import { LIMIT_EXCEPTIONS } from '../../platform/power.js';
 import { commonProps, defineType, ro, statusProp, locationProp, t, vendorObject } from '../../protocol/description.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 const odataId = ro(t.string({ format: 'uri-reference' }));
 const watts = (description?: string) => ro(t.number({ units: 'W', volatile: true, ...(description ? { description } : {}) }));
 
 export const VendorPowerControlType = defineType({
-  name: 'VendorPowerControl',
+  name: oemType('PowerControl'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of PowerControl: whether the power limit holds the draw down now, and the limits the controller accepts.',
   properties: {
     PowerCapActive: ro(t.boolean({ volatile: true, description: 'True while the power limit throttles the server.' })),
@@ -38,7 +39,7 @@ const powerLimit = t.object(
     LimitInWatts: t.integer({
       nullable: true,
       units: 'W',
-      description: 'The power limit; null for none. Between Oem/Vendor/PowerLimitMinWatts and PowerLimitMaxWatts.',
+      description: 'The power limit; null for none. Between PowerLimitMinWatts and PowerLimitMaxWatts under Oem.',
     }),
     LimitException: t.enum(LIMIT_EXCEPTIONS, {
       description: 'What to do when the limit cannot be held; the controller throttles the processors, so it always holds.',
@@ -62,7 +63,7 @@ const powerControl = t.object(
     PowerLimit: powerLimit,
     RelatedItem: t.links({ readOnly: true }),
     Status: statusProp,
-    Oem: t.object({ Vendor: vendorObject(VendorPowerControlType, { readOnly: true }) }, { readOnly: true, typeName: 'Oem' }),
+    Oem: t.object({ [OEM]: vendorObject(VendorPowerControlType, { readOnly: true }) }, { readOnly: true, typeName: 'Oem' }),
   },
   { typeName: 'PowerControl' },
 );

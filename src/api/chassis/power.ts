@@ -31,6 +31,7 @@ import {
   VendorPowerControlType,
 } from './power-types.js';
 import { fanHealth, temperatureHealth } from './thermal.js';
+import { OEM } from '../../protocol/naming.js';
 
 /** What the power area uses. */
 export type PowerDeps = Pick<Services, 'uris' | 'power' | 'thermal' | 'hardware' | 'health'>;
@@ -113,7 +114,7 @@ function handlers(d: PowerDeps) {
           RelatedItem: [{ '@odata.id': chassis }, { '@odata.id': systemUri }],
           Status: { State: 'Enabled', Health: 'OK' },
           Oem: {
-            Vendor: {
+            [OEM]: {
               '@odata.type': odataType(VendorPowerControlType),
               PowerCapActive: r.capping,
               PowerLimitMinWatts: range.min,

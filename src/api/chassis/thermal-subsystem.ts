@@ -8,6 +8,7 @@ import { action, type ActionContext, type Context, type RouteTable } from '../..
 import { SetUserTempThresholdAction, setUserTempThreshold, thermalView, type ThermalDeps } from './thermal.js';
 import type { Services } from '../services.js';
 import { VendorThermalExtType } from './thermal-types.js';
+import { OEM } from '../../protocol/naming.js';
 
 type Json = Record<string, unknown>;
 
@@ -134,7 +135,7 @@ function handlers(d: ThermalSubsystemDeps) {
       Name: f.Name,
       PhysicalContext: f.PhysicalContext,
       Status: f.Status,
-      SpeedPercent: { Reading: f.Oem?.Vendor?.SpeedPercent ?? null, SpeedRPM: f.Reading },
+      SpeedPercent: { Reading: f.Oem?.[OEM]?.SpeedPercent ?? null, SpeedRPM: f.Reading },
       HotPluggable: true,
       Replaceable: true,
     };

@@ -1,5 +1,6 @@
 // The vendor's user temperature thresholds, as Thermal and ThermalSubsystem show them.
 import { defineType, ro, t } from '../../protocol/description.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 const userThreshold = t.object(
   {
@@ -11,9 +12,9 @@ const userThreshold = t.object(
 );
 
 export const VendorThermalExtType = defineType({
-  name: 'VendorThermalExt',
+  name: oemType('ThermalExt'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'User-defined temperature thresholds: effective ones, and pending ones that take effect at the next controller reset.',
   properties: {
     WarningUsertTempThreshold: userThreshold,

@@ -3,15 +3,16 @@
 import { EVENT_TYPES, MESSAGE_ID_PATTERN } from '../../domain/events/format.js';
 import { RETRY_POLICIES } from '../../domain/events/subscriptions.js';
 import { collectionOf, commonProps, defineAction, defineType, oem, ro, statusProp, t } from '../../protocol/description.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 const SEVERITIES = ['OK', 'Warning', 'Critical'] as const;
 /** Backups per subscription: each failed one costs a delivery up to the delivery timeout. */
 const MAX_BACKUP_DESTINATIONS = 4;
 
 const VendorEventDestinationType = defineType({
-  name: 'VendorEventDestination',
+  name: oemType('EventDestination'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of an event subscription: its retry settings and queue.',
   properties: {
     DeliveryRetryAttempts: t.integer({

@@ -31,6 +31,7 @@ import {
   SubmitTestEvent,
   SuspendSubscription,
 } from './event-service-types.js';
+import { OEM } from '../../protocol/naming.js';
 
 export const EVENT_SERVICE_URI = '/redfish/v1/EventService/';
 const SUBSCRIPTIONS_URI = '/redfish/v1/EventService/Subscriptions/';
@@ -66,7 +67,7 @@ function destinationBody(hub: EventHub, v: SubscriptionView): Record<string, unk
     // Warning also while a backup takes the events Destination does not.
     Status: { State: v.State, Health: v.State === 'Disabled' || v.failures > 0 || v.lastError !== undefined ? 'Warning' : 'OK' },
     Oem: {
-      Vendor: {
+      [OEM]: {
         DeliveryRetryAttempts: v.Vendor.DeliveryRetryAttempts ?? settings.DeliveryRetryAttempts,
         DeliveryRetryIntervalInSeconds: v.Vendor.DeliveryRetryIntervalInSeconds ?? settings.DeliveryRetryIntervalSeconds,
         RequestedMaxEventsToQueue: v.Vendor.RequestedMaxEventsToQueue,

@@ -14,6 +14,7 @@ import { collectionOf, commonProps, defineAction, defineType, ro, statusProp, t 
 import { collection, success } from '../../protocol/reply.js';
 import { action, present, type ActionContext, type Context, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { OEM } from '../../protocol/naming.js';
 
 export type LogServiceDeps = Pick<Services, 'uris' | 'clock' | 'logs' | 'events' | 'store'>;
 
@@ -99,7 +100,7 @@ function entryBody(info: LogInfo, r: LogRecord): Record<string, unknown> {
     Description: info.description,
     // The IML carries the vendor's own record format; the IEL holds Redfish events.
     EntryType: info.id === 'IML' ? 'Oem' : 'Event',
-    ...(info.id === 'IML' ? { OemRecordFormat: 'Vendor-IML' } : {}),
+    ...(info.id === 'IML' ? { OemRecordFormat: `${OEM}-IML` } : {}),
     Created: toIso(r.Created),
     Severity: r.Severity,
     Message: r.Message,

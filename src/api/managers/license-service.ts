@@ -11,6 +11,7 @@ import { collectionOf, defineType, ro, statusProp, t } from '../../protocol/desc
 import { collection, created } from '../../protocol/reply.js';
 import { missing, present, type Context, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 export type LicenseServiceDeps = Pick<Services, 'installedLicense' | 'uris'>;
 
@@ -18,9 +19,9 @@ type LicenseServicePath = '/redfish/v1/Managers/{ManagerId}/LicenseService/';
 type LicensePath = '/redfish/v1/Managers/{ManagerId}/LicenseService/{LicenseId}/';
 
 export const VendorLicenseType = defineType({
-  name: 'VendorLicense',
+  name: oemType('License'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'An installed license of the management controller.',
   properties: {
     Id: ro(t.string()),

@@ -17,10 +17,11 @@ import { collection, success } from '../../protocol/reply.js';
 import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { ResetToDefaultsAction, resetToDefaultsHandler, type ResetToDefaultsDeps } from './reset-to-defaults.js';
+import { controllerType, OEM } from '../../protocol/naming.js';
 
 export type ManagerDeps = Pick<
   Services,
-  'config' | 'uris' | 'clock' | 'controller' | 'logs' | 'restApiState' | 'serviceUuid' | 'firmware'
+  'config' | 'uris' | 'clock' | 'controller' | 'logs' | 'restApiState' | 'serviceUuid' | 'firmware' | 'naming'
 > &
   ResetToDefaultsDeps;
 
@@ -35,7 +36,7 @@ const ResetAction = defineAction({
 });
 
 const ClearRestApiStateAction = defineAction({
-  name: 'VendorMC.ClearRestApiState',
+  name: `${controllerType('')}.ClearRestApiState`,
   oem: true,
   description:
     'Discard the data the host reports to the controller at POST (the REST API state) at the next controller reset; the host reports it again at its next POST.',
@@ -43,9 +44,9 @@ const ClearRestApiStateAction = defineAction({
 });
 
 export const VendorMCType = defineType({
-  name: 'VendorMC',
+  name: controllerType(''),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of the management controller.',
   properties: {
     ClearRestApiStatePending: ro(t.boolean({ description: 'True while a REST API state clear waits for the next controller reset.' })),
@@ -104,7 +105,7 @@ function handlers(d: ManagerDeps) {
       Name: 'Manager',
       Description: 'Management controller of the server',
       ManagerType: 'BMC',
-      Manufacturer: 'Vendor',
+      Manufacturer: d.naming.label,
       Model: 'Vendor MC 6',
       UUID: d.serviceUuid,
       FirmwareVersion: d.firmware.controllerVersion(),
@@ -124,7 +125,7 @@ function handlers(d: ManagerDeps) {
         ManagerInChassis: { '@odata.id': chassis },
       },
       Oem: {
-        Vendor: {
+        [OEM]: {
           '@odata.type': odataType(VendorMCType),
           ClearRestApiStatePending: d.restApiState.pending(),
           Links: {

@@ -1,6 +1,7 @@
 // Resource descriptions of the manager's SecurityService: certificate login
 // (its switch and trusted CA certificates) and the HTTPS certificate.
 import { collectionOf, defineAction, defineType, ro, t } from '../../protocol/description.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 const certInfo = t.object(
   {
@@ -16,9 +17,9 @@ const certInfo = t.object(
 );
 
 export const VendorSecurityServiceType = defineType({
-  name: 'VendorSecurityService',
+  name: oemType('SecurityService'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Security settings of the management controller.',
   properties: {
     Id: ro(t.string()),
@@ -28,9 +29,9 @@ export const VendorSecurityServiceType = defineType({
 });
 
 export const VendorCACertificateType = defineType({
-  name: 'VendorCACertificate',
+  name: oemType('CACertificate'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A trusted CA certificate for certificate login.',
   properties: {
     Id: ro(t.string()),
@@ -43,15 +44,15 @@ export const VendorCACertificateType = defineType({
 export const VendorCACertificateCollectionType = collectionOf(VendorCACertificateType);
 
 export const ImportCACertificateAction = defineAction({
-  name: 'VendorCertAuth.ImportCACertificate',
+  name: `${oemType('CertAuth')}.ImportCACertificate`,
   description: 'Import a trusted CA certificate (PEM, line breaks as \\n).',
   parameters: { Certificate: t.string({ required: true }) },
 });
 
 export const VendorCertAuthType = defineType({
-  name: 'VendorCertAuth',
+  name: oemType('CertAuth'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Certificate login: its switch, trusted CAs and whether every precondition is met.',
   properties: {
     Id: ro(t.string()),
@@ -72,7 +73,7 @@ export const VendorCertAuthType = defineType({
 });
 
 export const GenerateCsrAction = defineAction({
-  name: 'VendorHttpsCert.GenerateCSR',
+  name: `${oemType('HttpsCert')}.GenerateCSR`,
   description: 'Generate a new key on the controller and return a CSR for it.',
   parameters: {
     CommonName: t.string({ required: true, minLength: 1, maxLength: 64 }),
@@ -85,15 +86,15 @@ export const GenerateCsrAction = defineAction({
 });
 
 export const ImportCertificateAction = defineAction({
-  name: 'VendorHttpsCert.ImportCertificate',
+  name: `${oemType('HttpsCert')}.ImportCertificate`,
   description: 'Install the signed certificate (PEM, optionally followed by its chain) for the pending CSR.',
   parameters: { Certificate: t.string({ required: true }) },
 });
 
 export const VendorHttpsCertType = defineType({
-  name: 'VendorHttpsCert',
+  name: oemType('HttpsCert'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: "The controller's HTTPS certificate and its replacement through a certificate signing request.",
   properties: {
     Id: ro(t.string()),

@@ -22,6 +22,7 @@ import { commonProps, defineAction, defineType, odataType, oem, ro, statusProp, 
 import { success } from '../../protocol/reply.js';
 import { action, resourceOfAction, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 export type VirtualMediaDeps = Pick<Services, 'virtualMedia' | 'events'>;
 
@@ -34,9 +35,9 @@ type PatchOnMedia = MediaPath extends infer P ? (P extends MediaPath ? PatchCont
 const IMAGE_MAX = 2048;
 
 export const VendorVirtualMediaType = defineType({
-  name: 'VendorVirtualMedia',
+  name: oemType('VirtualMedia'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of a virtual media device.',
   properties: {
     BootOnNextServerReset: t.boolean({
@@ -147,7 +148,7 @@ function handlers(d: VirtualMediaDeps) {
       Password: null,
       EjectPolicy: 'Persistent',
       Status: { State: 'Enabled', Health: 'OK' },
-      Oem: { Vendor: { '@odata.type': odataType(VendorVirtualMediaType), BootOnNextServerReset: m?.BootOnNextServerReset ?? false } },
+      Oem: { [OEM]: { '@odata.type': odataType(VendorVirtualMediaType), BootOnNextServerReset: m?.BootOnNextServerReset ?? false } },
     };
   }
 
@@ -177,7 +178,7 @@ function handlers(d: VirtualMediaDeps) {
     const id = slot.id;
     const user = ctx.principal.userName;
     const conflict = (prop: string) => baseError('PropertyValueConflict', prop, 'Image').about(prop);
-    const vendor = b.Oem?.Vendor;
+    const vendor = b.Oem?.[OEM];
     if (b.Image === null) {
       vm.eject(id, user);
     } else if (b.Image !== undefined) {
@@ -205,7 +206,7 @@ function handlers(d: VirtualMediaDeps) {
     };
     const keys = Object.keys(change);
     if (!keys.length) return;
-    if (!vm.media(id)) throw conflict(keys[0] === 'BootOnNextServerReset' ? 'Oem/Vendor/BootOnNextServerReset' : (keys[0] as string));
+    if (!vm.media(id)) throw conflict(keys[0] === 'BootOnNextServerReset' ? `Oem/${OEM}/BootOnNextServerReset` : (keys[0] as string));
     vm.update(id, change);
   }
 

@@ -83,7 +83,7 @@ export const ServiceRootType = defineType({
 export const REDFISH_VERSION = '1.23.1';
 
 /** What the service root uses. */
-export type ServiceRootDeps = Pick<Services, 'serviceUuid' | 'dialect' | 'routes'>;
+export type ServiceRootDeps = Pick<Services, 'serviceUuid' | 'dialect' | 'routes' | 'naming'>;
 
 const SESSIONS_URI = '/redfish/v1/SessionService/Sessions/';
 
@@ -108,7 +108,7 @@ function handlers(d: ServiceRootDeps) {
       RedfishVersion: REDFISH_VERSION,
       UUID: d.serviceUuid,
       Product: 'bmc-redfish simulated server',
-      Vendor: 'Vendor',
+      Vendor: d.naming.label,
       ...Object.fromEntries(links().map(([n, uri]) => [n, { '@odata.id': uri }])),
       Links: { Sessions: { '@odata.id': SESSIONS_URI } },
       ProtocolFeaturesSupported: {

@@ -11,11 +11,12 @@ import { messages } from '../../protocol/reply.js';
 import type { PatchContext, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { settingsAnnotation } from './bios-vendor-types.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 export const ServerConfigLockType = defineType({
-  name: 'VendorServerConfigLock',
+  name: oemType('ServerConfigLock'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Server configuration lock of the system ROM: at POST it checks the configuration against the digest it recorded.',
   properties: {
     ...commonProps,
@@ -29,9 +30,9 @@ export const ServerConfigLockType = defineType({
 });
 
 export const KmsConfigType = defineType({
-  name: 'VendorKmsConfig',
+  name: oemType('KmsConfig'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Key management servers (KMIP) the system ROM uses for drive and memory encryption keys.',
   properties: {
     ...commonProps,
@@ -46,9 +47,9 @@ export const KmsConfigType = defineType({
 });
 
 export const TlsConfigType = defineType({
-  name: 'VendorTlsConfig',
+  name: oemType('TlsConfig'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'TLS settings of UEFI HTTPS boot.',
   properties: {
     ...commonProps,

@@ -2,6 +2,7 @@
 // order view and the UEFI iSCSI software initiator. Bios.ResetBios leaves them alone.
 import { defineType, ro, t, commonProps } from '../../protocol/description.js';
 import { ISCSI_ATTEMPTS } from '../../domain/bios/iscsi.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 /**
  * The @Redfish.Settings of a current area: its pending area, which the ROM takes in at the next
@@ -12,9 +13,9 @@ export function settingsAnnotation(settingsUri: string) {
 }
 
 export const VendorServerBootSettingsType = defineType({
-  name: 'VendorServerBootSettings',
+  name: oemType('ServerBootSettings'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'UEFI boot sources found by the system ROM and the persistent boot order, as structured boot strings.',
   properties: {
     ...commonProps,
@@ -58,9 +59,9 @@ const IscsiSourceProp = t.object(
 );
 
 export const IscsiType = defineType({
-  name: 'VendorIscsiSoftwareInitiator',
+  name: oemType('IscsiSoftwareInitiator'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'The UEFI iSCSI software initiator of the system ROM and its boot attempts; read at POST.',
   properties: {
     ...commonProps,

@@ -17,11 +17,12 @@ import { mergePatch } from '../../lib/json-merge.js';
 import type { Services } from '../services.js';
 import { VendorSettingsLinks, vendorSettingsLinks } from './bios-vendor-settings.js';
 import { IscsiType, VendorServerBootSettingsType, settingsAnnotation } from './bios-vendor-types.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 const VendorBiosType = defineType({
-  name: 'VendorBios',
+  name: oemType('Bios'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of the Bios resource: links to the vendor BIOS resources.',
   properties: {
     Links: ro(
@@ -97,7 +98,7 @@ function handlers(d: BiosDeps) {
         Messages: st.messages,
       },
       Oem: {
-        Vendor: {
+        [OEM]: {
           Links: { Boot: { '@odata.id': `${uri}Bios/Boot/` }, iScsi: { '@odata.id': `${uri}Bios/iScsi/` }, ...vendorSettingsLinks(uri) },
         },
       },

@@ -2,11 +2,12 @@
 // memory modules, read from the hardware profile. Everything is read-only.
 import { INSTRUCTION_SETS, MEMORY_TYPES, PROCESSOR_ARCHITECTURES } from '../../platform/hardware/profile.js';
 import { commonProps, defineType, oem, ro, statusProp, locationProp, t } from '../../protocol/description.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 export const VendorProcessorExtType = defineType({
-  name: 'VendorProcessorExt',
+  name: oemType('ProcessorExt'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of a processor: its caches and enabled cores as the system ROM reports them.',
   properties: {
     Cache: ro(
@@ -49,9 +50,9 @@ export const ProcessorType = defineType({
 });
 
 export const VendorMemoryExtType = defineType({
-  name: 'VendorMemoryExt',
+  name: oemType('MemoryExt'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of a memory module: its status as the system ROM reports it.',
   properties: {
     DIMMStatus: ro(t.enum(['GoodInUse', 'NotPresent', 'Degraded', 'Failed'])),

@@ -9,6 +9,7 @@ import { addCollection } from '../../protocol/collections.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { MemoryType } from './inventory-types.js';
+import { OEM } from '../../protocol/naming.js';
 
 export type MemoryDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
 
@@ -42,7 +43,7 @@ function handlers(d: MemoryDeps) {
       Status: status,
       Links: { Chassis: { '@odata.id': chassis } },
     };
-    if (!m.present) return { ...base, Oem: { Vendor: { DIMMStatus: 'NotPresent' } } };
+    if (!m.present) return { ...base, Oem: { [OEM]: { DIMMStatus: 'NotPresent' } } };
     return {
       ...base,
       MemoryType: 'DRAM',
@@ -59,7 +60,7 @@ function handlers(d: MemoryDeps) {
       AllowedSpeedsMHz: [m.speedMTs],
       ErrorCorrection: 'MultiBitECC',
       Oem: {
-        Vendor: {
+        [OEM]: {
           DIMMStatus: status.Health === 'Critical' ? 'Failed' : status.Health === 'Warning' ? 'Degraded' : 'GoodInUse',
           MaxOperatingSpeedMTs: m.speedMTs,
         },

@@ -8,6 +8,7 @@ import { addCollection } from '../../protocol/collections.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { ProcessorType } from './inventory-types.js';
+import { OEM } from '../../protocol/naming.js';
 
 export type ProcessorDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
 
@@ -36,7 +37,7 @@ function handlers(d: ProcessorDeps) {
       Location: { PartLocation: { ServiceLabel: p.socket, LocationType: 'Socket', LocationOrdinalValue: s.index } },
       Links: { Chassis: { '@odata.id': chassis } },
     };
-    if (!p.present) return { ...base, Oem: { Vendor: { ConfigStatus: { Populated: false, State: 'Disabled' } } } };
+    if (!p.present) return { ...base, Oem: { [OEM]: { ConfigStatus: { Populated: false, State: 'Disabled' } } } };
     const cache = p.cacheKiB ?? {};
     return {
       ...base,
@@ -49,7 +50,7 @@ function handlers(d: ProcessorDeps) {
       TotalCores: p.cores,
       TotalThreads: p.threads,
       Oem: {
-        Vendor: {
+        [OEM]: {
           Cache: (['l1', 'l2', 'l3'] as const)
             .filter((level) => cache[level] !== undefined)
             .map((level) => ({ Name: `${level.toUpperCase()}-Cache`, InstalledSizeKB: cache[level], Location: 'Internal' })),

@@ -3,6 +3,7 @@
 import { SANITIZATION_TYPES } from '../../domain/storage/storage.js';
 import { RAID_TYPES, VOLUME_TYPES } from '../../domain/storage/raid.js';
 import { collectionOf, commonProps, defineAction, defineType, oem, ro, statusProp, t } from '../../protocol/description.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 const PROTOCOLS = ['PCIe', 'SAS', 'SATA', 'NVMe'] as const;
 
@@ -160,9 +161,9 @@ export const DriveType = defineType({
 });
 
 export const VendorVolumeExtType = defineType({
-  name: 'VendorVolumeExt',
+  name: oemType('VolumeExt'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: "Vendor extension of a volume (logical drive): where it stands in the controller's configuration.",
   properties: {
     ConfigurationState: ro(

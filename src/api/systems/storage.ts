@@ -36,6 +36,7 @@ import {
   VolumeCollectionType,
   VolumeType,
 } from './storage-types.js';
+import { OEM } from '../../protocol/naming.js';
 
 /** What the storage area uses. */
 export type StorageDeps = Pick<Services, 'config' | 'uris' | 'clock' | 'tasks' | 'hardware' | 'health' | 'dialect' | 'storage'>;
@@ -297,7 +298,7 @@ function handlers(d: StorageDeps) {
       ],
       Operations: ops,
       Links: { Drives: v.drives.map((id) => ({ '@odata.id': driveUri(v.storageId, id) })), 'Drives@odata.count': v.drives.length },
-      Oem: { Vendor: { ConfigurationState: v.state, LogicalDriveNumber: Number(v.id) } },
+      Oem: { [OEM]: { ConfigurationState: v.state, LogicalDriveNumber: Number(v.id) } },
       // A DELETE applies OnReset too (DSP0266: the annotation on the member for its deletion).
       [APPLY_TIME_SUPPORT]: applyTimeSupport(VOLUME_APPLY_TIMES),
     };

@@ -4,6 +4,7 @@ import { OVERRIDE_ENABLED, OVERRIDE_MODES, OVERRIDE_TARGETS } from '../../domain
 import { INDICATOR_LED_VALUES } from '../../domain/chassis/chassis.js';
 import { LAST_RESET_CAUSES, PUSH_TYPES, RESET_TYPES } from '../../platform/simulator.js';
 import { defineAction, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 export const POST_STATES = ['Unknown', 'Reset', 'PowerOff', 'InPost', 'InPostDiscoveryComplete', 'FinishedPost'] as const;
 export const BOOT_PROGRESS_STATES = [
@@ -17,9 +18,9 @@ export const BOOT_PROGRESS_STATES = [
 ] as const;
 
 export const VendorComputerSystemExtType = defineType({
-  name: 'VendorComputerSystemExt',
+  name: oemType('ComputerSystemExt'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of the computer system: POST progress, boot counter, TPM and auxiliary power cycle state.',
   properties: {
     PostState: ro(t.enum(POST_STATES, { volatile: true, description: 'Where the server is in its power-on self test.' })),
@@ -144,9 +145,9 @@ export const BootOptionType = defineType({
     BootOptionEnabled: ro(t.boolean()),
     Oem: oem(
       defineType({
-        name: 'VendorBootOption',
+        name: oemType('BootOption'),
         version: '1.0.0',
-        owner: 'Vendor',
+        owner: OEM,
         description: 'Vendor extension of a boot option.',
         properties: {
           StructuredBootString: ro(t.string({ description: '<DeviceType>.<Location>.<Instance>.<Sub-instance>.<Qualifier>' })),
@@ -167,14 +168,14 @@ export const RESET_ACTION = defineAction({
 });
 
 export const POWER_BUTTON_ACTION = defineAction({
-  name: 'VendorComputerSystemExt.PowerButton',
+  name: `${oemType('ComputerSystemExt')}.PowerButton`,
   oem: true,
   description: 'Simulates the physical power button: a momentary press, or press and hold (forced power off).',
   parameters: { PushType: t.enum(PUSH_TYPES, { required: true }) },
 });
 
 export const SYSTEM_RESET_ACTION = defineAction({
-  name: 'VendorComputerSystemExt.SystemReset',
+  name: `${oemType('ComputerSystemExt')}.SystemReset`,
   oem: true,
   description:
     'Auxiliary power cycle, as if the power cables were pulled: at once when the server is off, otherwise at its next power off.',

@@ -37,6 +37,7 @@ import {
   type BOOT_PROGRESS_STATES,
   type POST_STATES,
 } from './system-types.js';
+import { OEM } from '../../protocol/naming.js';
 
 export { ComputerSystemType };
 
@@ -177,7 +178,7 @@ function handlers(d: SystemDeps) {
         TrustedComponents: trustedComponentUris(d).map((u) => ({ '@odata.id': u })),
       },
       Oem: {
-        Vendor: {
+        [OEM]: {
           PostState: p.post,
           BootCount: st.bootCount,
           LastBootOption: last?.structured ?? null,
@@ -224,7 +225,7 @@ function bootOptionBody(o: BootOptionDef): Record<string, unknown> {
     UefiDevicePath: o.uefiDevicePath,
     Alias: o.alias,
     BootOptionEnabled: true,
-    Oem: { Vendor: { StructuredBootString: o.structured } },
+    Oem: { [OEM]: { StructuredBootString: o.structured } },
   };
 }
 

@@ -11,13 +11,14 @@ import { collectionOf, defineType, oem, ro, t } from '../../protocol/description
 import { RawReply, collection } from '../../protocol/reply.js';
 import { present, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 export const COMPONENT_REPOSITORY_URI = '/redfish/v1/UpdateService/ComponentRepository/';
 
 export const ComponentType = defineType({
-  name: 'VendorComponent',
+  name: oemType('Component'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A signed firmware or software component kept in the repository.',
   properties: {
     Id: ro(t.string()),
@@ -39,9 +40,9 @@ export const ComponentType = defineType({
 });
 
 const VendorComponentCollectionType = defineType({
-  name: 'VendorComponentCollectionExt',
+  name: oemType('ComponentCollectionExt'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Space of the component repository.',
   properties: {
     FreeSizeBytes: ro(t.integer({ units: 'By' })),
@@ -92,7 +93,7 @@ function handlers(d: ComponentRepositoryDeps) {
     const free = repo.freeBytes();
     return views.get('repository', [d.store.generation, free], () =>
       collection('Component Repository', repo.list().map(memberUri), {
-        Oem: { Vendor: { FreeSizeBytes: free, TotalSizeBytes: repo.totalBytes } },
+        Oem: { [OEM]: { FreeSizeBytes: free, TotalSizeBytes: repo.totalBytes } },
       }),
     );
   }

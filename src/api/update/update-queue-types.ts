@@ -4,6 +4,7 @@
 import { NAME_MAX_LENGTH, NAME_PATTERN } from '../../domain/update-queue/names.js';
 import { AGENTS, COMMANDS, LIMITS, TASK_STATES } from '../../domain/update-queue/records.js';
 import { collectionOf, defineAction, defineType, oem, ro, t } from '../../protocol/description.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 const name = (what: string) =>
   t.string({
@@ -33,9 +34,9 @@ const targets = (o: { createOnly?: boolean } = {}) =>
 const messages = ro(t.array(t.any(), { description: 'Messages of the outcome.' }));
 
 export const VendorUpdateTaskType = defineType({
-  name: 'VendorUpdateTask',
+  name: oemType('UpdateTask'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A task of the update task queue, run in queue order by the updater it names.',
   properties: {
     Id: ro(t.string()),
@@ -78,7 +79,7 @@ export const VendorUpdateTaskType = defineType({
 });
 
 export const SetRuntimeAgentAction = defineAction({
-  name: 'VendorUpdateTaskQueue.SetRuntimeAgent',
+  name: `${oemType('UpdateTaskQueue')}.SetRuntimeAgent`,
   oem: true,
   description: 'Mark the simulated host-side update manager (RuntimeAgent) installed or absent.',
   parameters: { Installed: t.boolean({ required: true }) },
@@ -86,9 +87,9 @@ export const SetRuntimeAgentAction = defineAction({
 
 /** Oem/Vendor of the queue collection: whether the queue moves, and the host-side agent. */
 export const VendorUpdateTaskQueueType = defineType({
-  name: 'VendorUpdateTaskQueue',
+  name: oemType('UpdateTaskQueue'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'State of the update task queue and of the runtime update agent.',
   properties: {
     QueueStatus: ro(
@@ -124,9 +125,9 @@ export const VendorUpdateTaskCollectionType = defineType({
 });
 
 export const VendorMaintenanceWindowType = defineType({
-  name: 'VendorMaintenanceWindow',
+  name: oemType('MaintenanceWindow'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A named time range that update tasks can be scheduled into.',
   properties: {
     Id: ro(t.string()),
@@ -151,7 +152,7 @@ const InstallSetItem = t.object(
 );
 
 export const InvokeAction = defineAction({
-  name: 'VendorComponentInstallSet.Invoke',
+  name: `${oemType('ComponentInstallSet')}.Invoke`,
   description: 'Append one task per Sequence item to the update task queue (the queue is not cleared).',
   parameters: {
     StartAfter: t.dateTime({ nullable: true }),
@@ -162,9 +163,9 @@ export const InvokeAction = defineAction({
 });
 
 export const VendorComponentInstallSetType = defineType({
-  name: 'VendorComponentInstallSet',
+  name: oemType('ComponentInstallSet'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A named, ordered sequence of update operations.',
   properties: {
     Id: ro(t.string()),

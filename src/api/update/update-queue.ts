@@ -34,6 +34,7 @@ import {
   VendorUpdateTaskCollectionType,
   VendorUpdateTaskType,
 } from './update-queue-types.js';
+import { OEM } from '../../protocol/naming.js';
 
 /** What the update queue area reads. */
 export type UpdateQueueDeps = Pick<Services, 'updateQueue' | 'logs' | 'clock'>;
@@ -110,7 +111,7 @@ function queueExtra(area: UpdateQueueArea): Record<string, unknown> {
   return {
     Description: 'Update tasks in processing order.',
     Oem: {
-      Vendor: {
+      [OEM]: {
         QueueStatus: {
           State: st.State,
           Reason: st.Reason,

@@ -2,11 +2,12 @@
 // extension (upload state, links, firmware verification settings), the
 // inventory items, and the service's actions.
 import { collectionOf, commonProps, defineAction, defineType, oem, ro, statusProp, t } from '../../protocol/description.js';
+import { controllerType, OEM, oemType } from '../../protocol/naming.js';
 
 const VendorSoftwareInventoryType = defineType({
-  name: 'VendorSoftwareInventory',
+  name: oemType('SoftwareInventory'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of an inventory item.',
   properties: {
     DeviceClass: ro(t.string({ description: 'Device class a component names to apply here.' })),
@@ -33,9 +34,9 @@ export const SoftwareInventoryType = defineType({
 const link = () => t.link({ readOnly: true });
 
 const VendorMCUpdateServiceExtType = defineType({
-  name: 'VendorMCUpdateServiceExt',
+  name: controllerType('UpdateServiceExt'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of the update service: upload state, repository, queue and firmware verification.',
   properties: {
     State: ro(t.enum(['Idle', 'Uploading', 'Verifying', 'Writing', 'Updating', 'Complete', 'Error'])),
@@ -99,7 +100,7 @@ export const SimpleUpdate = defineAction({
   },
 });
 export const AddFromUri = defineAction({
-  name: 'VendorMCUpdateServiceExt.AddFromUri',
+  name: `${controllerType('UpdateServiceExt')}.AddFromUri`,
   oem: true,
   description: 'Download a component into the repository and optionally flash it to targets.',
   parameters: {
@@ -111,7 +112,7 @@ export const AddFromUri = defineAction({
   },
 });
 export const StartFirmwareIntegrityCheck = defineAction({
-  name: 'VendorMCUpdateServiceExt.StartFirmwareIntegrityCheck',
+  name: `${controllerType('UpdateServiceExt')}.StartFirmwareIntegrityCheck`,
   oem: true,
   description: 'Run a firmware verification scan now (PremiumSecurity license).',
   parameters: {},

@@ -30,6 +30,7 @@ import {
 } from './update-service-types.js';
 import { UPLOAD_URI } from './upload.js';
 import { updateApplyTimes } from './apply-times.js';
+import { OEM } from '../../protocol/naming.js';
 
 const COMPSIG_MAX_BYTES = 64 * 1024;
 
@@ -48,7 +49,7 @@ function inventoryBody(item: InventoryItem) {
     ...(item.ReleaseDate ? { ReleaseDate: item.ReleaseDate } : {}),
     Status: { State: 'Enabled', Health: item.Corrupted ? 'Critical' : 'OK' },
     Oem: {
-      Vendor: {
+      [OEM]: {
         ...(item.DeviceClass ? { DeviceClass: item.DeviceClass } : {}),
         Targets: item.Targets,
         PendingVersion: item.Pending?.Version ?? null,
@@ -101,7 +102,7 @@ function handlers(d: UpdateServiceDeps) {
       FirmwareInventory: { '@odata.id': '/redfish/v1/UpdateService/FirmwareInventory/' },
       SoftwareInventory: { '@odata.id': '/redfish/v1/UpdateService/SoftwareInventory/' },
       Oem: {
-        Vendor: {
+        [OEM]: {
           State: st.state,
           Result: st.result ?? null,
           UploadCurrentEtag: st.uploadCurrentEtag ?? null,
@@ -124,7 +125,7 @@ function handlers(d: UpdateServiceDeps) {
 
   /** The firmware verification settings: the writable members of Oem/Vendor, only those sent. */
   function patchUpdateService(ctx: PatchContext<UpdateServicePath, typeof UpdateServiceType.properties>): void {
-    fw.integrity.configure(ctx.body.Oem?.Vendor ?? {});
+    fw.integrity.configure(ctx.body.Oem?.[OEM] ?? {});
   }
 
   function postStartFirmwareIntegrityCheck() {

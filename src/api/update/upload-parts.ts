@@ -93,9 +93,14 @@ export function parseUploadParams(text: string | undefined): UploadParams {
  * DMTF's `UpdateParameters` part (MultipartHttpPushUri): `Targets` (firmware inventory URIs; as on
  * iLO, the image itself decides what it updates, so they are checked for form only),
  * `@Redfish.OperationApplyTime` (one of `applyTimes`: Immediate applies the upload as it completes,
- * OnTargetReset stages it) and the upload parameters of the `parameters` part under `Oem.Vendor`.
+ * OnTargetReset stages it) and the upload parameters of the `parameters` part under `Oem.<oemKey>`
+ * (the vendor namespace served).
  */
-export function parseUpdateParameters(text: string, applyTimes: readonly [UpdateApplyTime, ...UpdateApplyTime[]]): UploadParams {
+export function parseUpdateParameters(
+  text: string,
+  applyTimes: readonly [UpdateApplyTime, ...UpdateApplyTime[]],
+  oemKey: string,
+): UploadParams {
   let p: unknown;
   try {
     p = JSON.parse(text);
@@ -117,10 +122,10 @@ export function parseUpdateParameters(text: string, applyTimes: readonly [Update
         break;
       case 'Oem': {
         const oem = v as Record<string, unknown> | null;
-        if (typeof oem !== 'object' || oem === null || Array.isArray(oem) || Object.keys(oem).some((x) => x !== 'Vendor')) {
+        if (typeof oem !== 'object' || oem === null || Array.isArray(oem) || Object.keys(oem).some((x) => x !== oemKey)) {
           throw baseError('ActionParameterValueFormatError', JSON.stringify(v), 'Oem', 'MultipartHttpPushUri');
         }
-        vendor = oem.Vendor;
+        vendor = oem[oemKey];
         break;
       }
       default:

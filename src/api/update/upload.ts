@@ -48,7 +48,7 @@ const UPLOAD_PRIVILEGE = Priv.managerConfig;
 const FRAMING_SLACK = 1024 * 1024;
 
 /** What the upload reads. */
-export type UploadDeps = Pick<Services, 'update' | 'store' | 'auth' | 'clock' | 'tasks' | 'dialect'>;
+export type UploadDeps = Pick<Services, 'update' | 'store' | 'auth' | 'clock' | 'tasks' | 'dialect' | 'naming'>;
 
 type UploadContext = Context<'/redfish/v1/UpdateService/upload/'>;
 
@@ -138,7 +138,7 @@ class Upload {
       throw baseError('ActionParameterDuplicate', 'upload', 'UpdateParameters');
     }
     return this.updateParameters !== undefined
-      ? parseUpdateParameters(this.updateParameters, updateApplyTimes(this.d))
+      ? parseUpdateParameters(this.updateParameters, updateApplyTimes(this.d), this.d.naming.key)
       : parseUploadParams(this.paramsText);
   }
 

@@ -8,6 +8,7 @@ import { nameKey } from '../../lib/unicode.js';
 import { baseRefusal, vendorRefusal } from '../../messages/refusal.js';
 import { unlocked } from './account-policy.js';
 import { withPasswordHash, type AccountRecord } from './accounts.js';
+import { OEM } from '../../lib/oem-token.js';
 
 /** What a client asks to change of an account; every part is optional. */
 export interface AccountChange {
@@ -47,7 +48,7 @@ export function privilegesFor(
 ): VendorPrivileges {
   const base = role ? vendorPrivilegesOfRole(role) : (current ?? vendorPrivilegesOfRole('ReadOnly'));
   const merged = { ...base, ...given };
-  if (role && roleOf(merged) !== role) throw baseRefusal('PropertyValueConflict', 'RoleId', 'Oem/Vendor/Privileges');
+  if (role && roleOf(merged) !== role) throw baseRefusal('PropertyValueConflict', 'RoleId', `Oem/${OEM}/Privileges`);
   return merged;
 }
 

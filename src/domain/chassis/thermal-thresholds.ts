@@ -14,11 +14,12 @@ import type { TemperatureSpec } from '../../platform/thermal.js';
 import type { DocumentStore, Setting } from '../../store/documents.js';
 import type { EventBus } from '../events/bus.js';
 import type { Logs } from '../logs/logs.js';
+import { oemType } from '../../lib/oem-token.js';
 
 export const ALERT_TYPES = ['Warning', 'Critical'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
-export const SET_USER_TEMP_THRESHOLD = 'VendorThermalExt.SetUserTempThreshold';
+export const SET_USER_TEMP_THRESHOLD = `${oemType('ThermalExt')}.SetUserTempThreshold`;
 export const SAMPLE_MS = 10_000;
 export const HYSTERESIS_C = 2;
 

@@ -30,6 +30,7 @@ import {
 } from './subscriptions.js';
 import type { EventBus, EventType, ServiceEvent } from './bus.js';
 import type { RegistryFiles } from '../registry-files.js';
+import { OEM } from '../../lib/oem-token.js';
 
 export interface EventServiceSettings {
   ServiceEnabled: boolean;
@@ -177,7 +178,7 @@ export class EventHub {
     if (input.RegistryPrefixes) checkPrefixes(input.RegistryPrefixes, known);
     if (input.MessageIds) checkMessageIds(input.MessageIds);
     if (input.HttpHeaders) checkHttpHeaders(input.HttpHeaders);
-    const vendor = input.Oem?.Vendor ?? {};
+    const vendor = input.Oem?.[OEM] ?? {};
     const record: SubscriptionRecord = {
       Id: this.subs.allocateId(),
       Destination: destination,
@@ -211,7 +212,7 @@ export class EventHub {
     if (input.RegistryPrefixes) checkPrefixes(input.RegistryPrefixes, this.prefixes());
     if (input.MessageIds) checkMessageIds(input.MessageIds);
     if (input.HttpHeaders) checkHttpHeaders(input.HttpHeaders);
-    const vendor = input.Oem?.Vendor ?? {};
+    const vendor = input.Oem?.[OEM] ?? {};
     const next: SubscriptionRecord = {
       ...s,
       BackupDestinations: input.BackupDestinations ?? s.BackupDestinations,
@@ -425,7 +426,7 @@ export class EventHub {
   private registryMessage(prefix: string, key: string): { Message?: string; MessageSeverity?: string } | undefined {
     let messages = this.messageTexts.get(prefix);
     if (!messages) {
-      const file = this.d.registries.get(prefix);
+      const file = this.d.registries.byPrefix(prefix);
       if (!file?.prefix) return undefined;
       const doc = JSON.parse(gunzipSync(file.gz).toString('utf8')) as {
         Messages?: Record<string, { Message?: string; MessageSeverity?: string }>;

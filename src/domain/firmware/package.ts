@@ -11,6 +11,7 @@ import type * as Yazl from 'yazl';
 import { lazyRequire } from '../../lib/lazy-require.js';
 import { Refusal, vendorRefusal } from '../../messages/refusal.js';
 import { sha256File, type VendorSigningKey } from './signing.js';
+import { OEM } from '../../lib/oem-token.js';
 
 const yauzl = lazyRequire<typeof Yauzl>('yauzl');
 const yazl = lazyRequire<typeof Yazl>('yazl');
@@ -19,7 +20,8 @@ export const BIN_MAGIC = Buffer.from('VFWIMG\0\x01', 'latin1');
 export const SIG_MAGIC = Buffer.from('VFWSIG\0\x01', 'latin1');
 const SIG_TRAILER = 64 + SIG_MAGIC.length;
 const MAX_HEADER = 64 * 1024;
-export const PAYLOAD_FORMAT = 'VendorFwPkg/1';
+// The package format's own name: fixed, whatever vendor namespace is served.
+export const PAYLOAD_FORMAT = `${OEM}FwPkg/1`;
 
 export const COMPONENT_TYPES = ['A', 'B', 'C', 'D'] as const;
 export type ComponentType = (typeof COMPONENT_TYPES)[number];

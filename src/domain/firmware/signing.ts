@@ -7,9 +7,11 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readPrivateKeyFile } from '../../lib/key-file.js';
+import { OEM } from '../../lib/oem-token.js';
 
 export const SIGNING_KEY_FILE = 'firmware-signing-key.pem';
-export const COMPSIG_FORMAT = 'VendorCompSig/1';
+// The signature format's own name: fixed, whatever vendor namespace is served.
+export const COMPSIG_FORMAT = `${OEM}CompSig/1`;
 
 export class VendorSigningKey {
   readonly keyId: string;

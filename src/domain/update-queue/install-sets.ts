@@ -15,9 +15,10 @@ import type { UpdateQueue } from './queue.js';
 import { LIMITS, type InstallSetItem, type InstallSetRecord, type TaskRecord, type UpdateQueueUris } from './records.js';
 import { buildTasks, type TaskFactoryDeps } from './tasks.js';
 import { componentSource } from './updaters.js';
+import { oemType } from '../../lib/oem-token.js';
 
-export const INSTALL_SET_TYPE = 'VendorComponentInstallSet';
-export const INVOKE_ACTION = 'VendorComponentInstallSet.Invoke';
+export const INSTALL_SET_TYPE = oemType('ComponentInstallSet');
+export const INVOKE_ACTION = `${INSTALL_SET_TYPE}.Invoke`;
 
 export interface InstallSetInput {
   Name: string;

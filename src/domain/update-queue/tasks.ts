@@ -15,8 +15,9 @@ import {
 import { idFromName } from './names.js';
 import type { UpdateQueue } from './queue.js';
 import type { TaskRecord, WindowRecord } from './records.js';
+import { oemType } from '../../lib/oem-token.js';
 
-export const TASK_TYPE = 'VendorUpdateTask';
+export const TASK_TYPE = oemType('UpdateTask');
 
 export interface TaskFactoryDeps extends CheckDeps {
   clock: Clock;

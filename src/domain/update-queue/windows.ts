@@ -8,8 +8,9 @@ import { checkOrder, duplicateName, parseTime, Violations } from './checks.js';
 import { idFromName } from './names.js';
 import type { UpdateQueue } from './queue.js';
 import type { WindowRecord } from './records.js';
+import { oemType } from '../../lib/oem-token.js';
 
-export const WINDOW_TYPE = 'VendorMaintenanceWindow';
+export const WINDOW_TYPE = oemType('MaintenanceWindow');
 
 export interface WindowInput {
   Name?: string;
