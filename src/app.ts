@@ -12,6 +12,7 @@ import { dialect, type DialectName } from './protocol/dialect.js';
 import { Naming } from './protocol/naming.js';
 import { RouteTable } from './protocol/routes.js';
 import { buildAccess, buildHttpsIdentity } from './compose/access.js';
+import { buildActivity } from './compose/activity.js';
 import { openController, secureDataDir, warnOfNewKeys, type StartOptions } from './compose/base.js';
 import { buildEvents, buildLicensing, buildRegistries } from './compose/events.js';
 import { buildFirmware } from './compose/firmware.js';
@@ -83,7 +84,10 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     naming,
     fleet: seat?.fleet,
   };
-  if (config.enableControl) services.control = buildControl(base, services);
+  if (config.enableControl) {
+    services.control = buildControl(base, services);
+    services.activity = buildActivity(base);
+  }
   wireAreas(services);
   registerAllRoutes(services);
   secureDataDir(base, services.update.repository.dir);
@@ -117,6 +121,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       eventing.metricReports.stop();
       // SSE streams end first: the listener waits for open responses.
       await eventing.eventHub.close();
+      services.activity?.close();
       await http.close();
       // Downloads in flight end now, and their tasks record it, before the database closes.
       await firmware.update.downloader.close();

@@ -81,6 +81,8 @@ export interface Config {
   durability: string;
   /** Serve the scenario control API under /control/ (clock, power events, faults, held sensors). */
   enableControl: boolean;
+  /** Requests the control API's request inspector keeps (/control/activity/). */
+  activitySize: number;
   /** Fleet mode: controllers served by this process (unset: one controller, no fleet). */
   fleet?: number;
   /** Fleet mode: first IPv4 address of one-address-per-controller addressing, all on --port. */
@@ -399,6 +401,14 @@ export const OPTIONS: readonly Option[] = [
     help: 'serve the scenario control API under /control/ (move the clock, power events, faults, held sensors; administrators only); off: /control/ is 404',
   },
   {
+    key: 'activitySize',
+    flag: 'activity-size',
+    env: 'BMC_ACTIVITY_SIZE',
+    type: 'integer',
+    default: 500,
+    help: 'with --enable-control: requests the request inspector keeps (/control/activity/), each body cut at 16 KiB, 8 MiB in all',
+  },
+  {
     key: 'fleet',
     flag: 'fleet',
     env: 'BMC_FLEET',
@@ -484,6 +494,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
       'bodyMinRate',
       'maxConnections',
       'maxConnectionsPerSource',
+      'activitySize',
     ].includes(x.key),
   )) {
     if ((config[o.key] as number) < 1) throw new ConfigError(`--${o.flag} must be at least 1`);

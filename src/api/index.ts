@@ -12,6 +12,7 @@ import { registerPowerRoutes } from './chassis/power.js';
 import { registerThermalSubsystemRoutes } from './chassis/thermal-subsystem.js';
 import { registerThermalRoutes } from './chassis/thermal.js';
 import { registerTrustedComponentRoutes } from './chassis/trusted-components.js';
+import { registerActivityRoutes } from './control/activity.js';
 import { registerControlRoutes } from './control/control.js';
 import { registerEventServiceRoutes } from './events/event-service.js';
 import { registerTelemetryServiceRoutes } from './events/telemetry-service.js';
@@ -80,6 +81,7 @@ export function registerAllRoutes(s: Services): void {
   registerSchemaRoutes(r, s);
   // Outside the Redfish tree, and only with --enable-control.
   registerControlRoutes(r, s);
+  registerActivityRoutes(r, s.activity);
   // Every {Param} of every route resolves, or the service does not start.
   r.verify();
 }

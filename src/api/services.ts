@@ -5,6 +5,7 @@ import type { FleetView } from '../domain/fleet/fleet-view.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ResourceUris } from '../lib/resource-uris.js';
+import type { ActivityLog } from '../domain/control/activity.js';
 import type { ScenarioControl } from '../domain/control/control.js';
 import type { AccountPolicy } from '../domain/accounts/account-policy.js';
 import type { AccountRecord, Accounts } from '../domain/accounts/accounts.js';
@@ -142,6 +143,8 @@ export interface Services {
   httpsCertificate: HttpsCertificate;
   /** The scenario control API's state and actions; only with --enable-control. */
   control?: ScenarioControl;
+  /** The last requests answered (the request inspector, /control/activity/); only with --enable-control. */
+  activity?: ActivityLog;
   /** The fleet this controller belongs to (fleet mode only). */
   fleet?: FleetView;
   /** The conventions served (--dialect): the protocol layer applies them; few areas need to know. */

@@ -13,6 +13,7 @@ import { StaticSite } from '../http/static-files.js';
 import type { Clock } from '../platform/clock.js';
 import { Pipeline } from '../protocol/pipeline.js';
 import type { DocumentStore } from '../store/documents.js';
+import { recordRequests } from './activity.js';
 import type { Base } from './base.js';
 
 /** The HTTPS listener: every request goes to the pipeline, the console's files to its site. */
@@ -34,6 +35,7 @@ export function startListener(b: Base, s: Services): Promise<HttpServer> {
         durable: b.commits,
         // Off, the control API does not exist for anyone: 404 before credentials are asked for.
         missingBeforeAuth: config.enableControl ? undefined : (path) => /^\/control(\/|$)/i.test(path),
+        onRequest: s.activity && recordRequests(s.activity),
       },
       s.dialect,
       { expansionsPerAccount: config.maxExpansionsPerAccount, bodyLimit: config.bodyLimit },

@@ -1,5 +1,5 @@
 // The request pipeline: every request the listener (src/http) hands over goes through
-// these phases, in this order, and `answer` below is the one place that says so.
+// these phases, in this order, and `phases` below is the one place that says so.
 // Each phase is a small function further down; an error any of them throws is the
 // answer (errorResult). The listener moves bytes only: it hands over the request's
 // head and a source for its body, and writes back the answer it is given.
@@ -59,6 +59,11 @@ export interface PipelineHooks {
    * before its handler runs, and is answered only once everything written is committed.
    */
   durable?: { begin(): void; settled(): Promise<void> };
+  /**
+   * The request inspector (control API): told of a request as it comes in, it answers what to
+   * call with the answer once made, or undefined when it does not keep this one.
+   */
+  onRequest?(req: IncomingRequest): ((out: Outgoing) => void) | undefined;
 }
 
 export interface PipelineLimits extends DispatchLimits {
@@ -108,11 +113,21 @@ export class Pipeline {
     this.dispatcher = new Dispatcher(routes, log, dialect, limits);
   }
 
+  /** A request's answer, shown to the request inspector when one watches. */
+  answer(req: IncomingRequest): Promise<Outgoing> {
+    const answered = this.hooks.onRequest?.(req);
+    if (!answered) return this.phases(req);
+    return this.phases(req).then((out) => {
+      answered(out);
+      return out;
+    });
+  }
+
   /**
    * A request, phase by phase. A GET whose resolvers and handler answer at once waits for
    * nothing (no microtask) between its credentials and its answer.
    */
-  async answer(req: IncomingRequest): Promise<Outgoing> {
+  private async phases(req: IncomingRequest): Promise<Outgoing> {
     try {
       // 1-5: everything decided before the body is read.
       const head = this.parse(req);

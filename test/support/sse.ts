@@ -53,13 +53,13 @@ export class SseStream {
     this.destroy();
   }
 
-  /** Open a stream with a session token or Basic credentials, each on a new connection. */
-  static open(svc: TestService, auth: { token: string } | { user: string; password: string }): Promise<SseStream> {
+  /** Open a stream (the event service's, or another) with a session token or Basic credentials, each on a new connection. */
+  static open(svc: TestService, auth: { token: string } | { user: string; password: string }, uri = SSE_URI): Promise<SseStream> {
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if ('token' in auth) headers['x-auth-token'] = auth.token;
     else headers.authorization = basic(auth.user, auth.password);
     return new Promise((resolve, reject) => {
-      const req = httpsRequest(new URL(`${svc.url}${SSE_URI}`), { rejectUnauthorized: false, agent: false, headers }, (res) =>
+      const req = httpsRequest(new URL(`${svc.url}${uri}`), { rejectUnauthorized: false, agent: false, headers }, (res) =>
         resolve(new SseStream(res, () => req.destroy())),
       );
       req.on('error', reject);
