@@ -8,6 +8,9 @@ const USER = 'bmc-console-user';
 
 export type Json = Record<string, any>;
 
+export const SYSTEM = '/redfish/v1/Systems/1/';
+export const CHASSIS = '/redfish/v1/Chassis/1/';
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -1,6 +1,7 @@
 // The console's shell: login, the header (health, power, live state), tabs, the
 // event stream that names what to read again, and a slow poll behind it.
 import { currentSession, login, logout, whenExpired, get, send, type Json } from './api.js';
+import { activity } from './activity.js';
 import { control, controlsAvailable } from './control.js';
 import { fleet, fleetAvailable } from './fleet.js';
 import { fill, h, health, pick, text } from './dom.js';
@@ -24,6 +25,7 @@ let pending: number | undefined;
 let transition: number | undefined;
 
 function showLogin(message?: string): void {
+  active.leave?.();
   stream?.stop();
   stream = undefined;
   if (poll !== undefined) clearInterval(poll);
@@ -96,7 +98,7 @@ async function showConsole(): Promise<void> {
   const session = currentSession();
   if (!session) return showLogin();
   views = [...VIEWS];
-  if (await controlsAvailable()) views.push(control);
+  if (await controlsAvailable()) views.push(control, activity);
   if (await fleetAvailable()) views.push(fleet);
   const live = h('span', { class: 'live', id: 'live', data: { live: 'false' } }, 'connecting');
   const status = h('p', { class: 'status', id: 'status', data: { error: 'false' } });
@@ -166,6 +168,7 @@ async function showConsole(): Promise<void> {
     }, 150);
   };
   const select = (v: View): void => {
+    if (v !== active) active.leave?.();
     active = v;
     for (const b of tabs.querySelectorAll<HTMLElement>('button.tab')) b.classList.toggle('active', b.dataset.view === v.id);
     location.hash = v.id;

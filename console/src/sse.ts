@@ -29,10 +29,13 @@ export function parseBlocks(buffer: string, onBlock: (id: string | undefined, da
   return rest;
 }
 
-/** Keep a stream open until stopped, reconnecting with a growing pause. */
-export function openEventStream(h: EventStreamHandlers): { stop(): void } {
+/**
+ * Keep a stream open until stopped, reconnecting with a growing pause: the event service's, or
+ * another such as the request inspector's; `after` is the id of the last event already seen.
+ */
+export function openEventStream(h: EventStreamHandlers, uri = SSE_URI, after?: string): { stop(): void } {
   const abort = new AbortController();
-  let lastId: string | undefined;
+  let lastId = after;
   let pause = 1000;
 
   const run = async (): Promise<void> => {
@@ -40,7 +43,7 @@ export function openEventStream(h: EventStreamHandlers): { stop(): void } {
       try {
         const headers: Record<string, string> = { Accept: 'text/event-stream', ...authHeaders() };
         if (lastId) headers['Last-Event-ID'] = lastId;
-        const res = await fetch(SSE_URI, { headers, signal: abort.signal });
+        const res = await fetch(uri, { headers, signal: abort.signal });
         if (!res.ok || !res.body) throw new Error(`stream refused: ${res.status}`);
         h.status(true);
         pause = 1000;

@@ -1,11 +1,13 @@
 // The console's views: each reads what it shows through the Redfish API and
 // builds its DOM (dom.ts, text only). `watch` names the URI prefixes whose events
 // make the view read again.
-import { get, getOptional, members, send, type Json } from './api.js';
+import { CHASSIS, SYSTEM, get, getOptional, members, send, type Json } from './api.js';
+import { biosEditor } from './bios-editor.js';
+import { sensorCharts } from './charts.js';
 import { bytes, h, health, pick, table, text, type Child } from './dom.js';
+import { firmwareUpload } from './firmware-upload.js';
 
-export const SYSTEM = '/redfish/v1/Systems/1/';
-export const CHASSIS = '/redfish/v1/Chassis/1/';
+export { CHASSIS, SYSTEM } from './api.js';
 
 export interface View {
   id: string;
@@ -14,6 +16,8 @@ export interface View {
   /** Read again this often while the view is open, for what no event reports (other controllers). */
   pollMs?: number;
   render(ctx: ViewContext): Promise<Node>;
+  /** The view is left (another tab, or the session ends): stop what it keeps running. */
+  leave?(): void;
 }
 
 export interface ViewContext {
@@ -124,9 +128,14 @@ const bios: View = {
 
     const settings = (current['@Redfish.Settings'] ?? {}) as Json;
     const applied = (Array.isArray(settings.Messages) ? settings.Messages : []) as Json[];
+    const editor = await biosEditor(current, pen, `${SYSTEM}Bios/Settings/`, (what, error) => {
+      if (what) ctx.notify(error ? `${what}: ${error}` : what, error !== undefined);
+      ctx.refresh();
+    }).catch((e: Error) => h('p', { class: 'error', id: 'bios-editor-error' }, `The BIOS editor: ${e.message}`));
     return h(
       'div',
       {},
+      editor,
       settings.Time || applied.length
         ? section(
             'Last applied',
@@ -223,6 +232,7 @@ const updates: View = {
     return h(
       'div',
       {},
+      firmwareUpload(),
       section(
         'Update task queue',
         facts([
@@ -407,9 +417,23 @@ function scalars(res: Json): [string, unknown][] {
   return Object.entries(res).filter(([k, v]) => !k.startsWith('@') && (v === null || typeof v !== 'object') && k !== 'Description');
 }
 
+/** Where a part sits: a processor's Socket, or the service label of its location (a slot, a bay). */
+function placeOf(r: Json): unknown {
+  return r.Socket ?? pick(r, 'Location.PartLocation.ServiceLabel');
+}
+
 function resourceTable(list: readonly Json[]): HTMLElement {
   const keys = KEY_FIELDS.filter((k) => list.some((r) => r[k] !== undefined && r[k] !== null)).slice(0, 5);
+  const placed = list.some((r) => placeOf(r) !== undefined);
   return table(list, [
+    ...(placed
+      ? [
+          ['Socket / slot', (r: Json) => h('span', { class: 'place', data: { place: text(placeOf(r)) } }, text(placeOf(r)))] as [
+            string,
+            (r: Json) => Child,
+          ],
+        ]
+      : []),
     ['Name', (r) => text(r.Name ?? r.Id ?? r.MemberId)],
     ['State', (r) => text(pick(r, 'Status.State'))],
     ['Health', (r) => health(pick(r, 'Status.Health'))],
@@ -417,4 +441,4 @@ function resourceTable(list: readonly Json[]): HTMLElement {
   ]);
 }
 
-export const VIEWS: readonly View[] = [power, bios, secureBoot, updates, subscriptions, logs, inventory];
+export const VIEWS: readonly View[] = [power, sensorCharts, bios, secureBoot, updates, subscriptions, logs, inventory];

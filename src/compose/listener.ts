@@ -87,5 +87,8 @@ export async function startDiscovery(port: number, members: readonly SsdpMember[
 function consoleSite(): StaticSite {
   const root = new URL('../../', import.meta.url);
   const dirs = [fileURLToPath(new URL('dist/console/', root)), fileURLToPath(new URL('console/', root))];
-  return new StaticSite({ prefix: '/console/', dirs, index: 'index.html' });
+  // The charting library, as its package ships it (no CDN: the page's CSP allows only this service).
+  const uplot = (file: string) => fileURLToPath(new URL(`node_modules/uplot/dist/${file}`, root));
+  const files = { 'uplot.js': uplot('uPlot.esm.js'), 'uplot.css': uplot('uPlot.min.css') };
+  return new StaticSite({ prefix: '/console/', dirs, index: 'index.html', files });
 }

@@ -14,6 +14,8 @@ export interface StaticSiteOptions {
   dirs: readonly string[];
   /** The file answered for the prefix itself. */
   index: string;
+  /** Names served from a file of their own (a library's, under node_modules), besides those in `dirs`. */
+  files?: Readonly<Record<string, string>>;
 }
 
 /** What a static answer is made of (the listener adds HSTS and writes it). */
@@ -89,6 +91,8 @@ export class StaticSite {
   }
 
   private async read(name: string): Promise<Buffer | undefined> {
+    const own = this.o.files?.[name];
+    if (own !== undefined) return readFile(own).catch(() => undefined);
     for (const dir of this.o.dirs) {
       try {
         return await readFile(join(dir, name));

@@ -218,7 +218,7 @@ describe('web console in Chromium', { skip: browserSkip() }, () => {
     assert.equal(created.status, 201, created.text);
     const { page, problems } = await openConsole(browser, svc.url);
     await loginThroughPage(page, 'watcher', 'Watcher-Pass-1');
-    for (const view of ['power', 'bios', 'secureboot', 'updates', 'events', 'logs', 'inventory']) {
+    for (const view of ['power', 'sensors', 'bios', 'secureboot', 'updates', 'events', 'logs', 'inventory']) {
       await openTab(page, view);
       await page.waitForSelector('#view section, #view-error');
       const refused = await page.locator('#view-error').allTextContents();
