@@ -120,7 +120,7 @@ export function firmwareUpload(): HTMLElement {
             progress(100);
             say('uploaded', `${chosen.name} uploaded${messages(r.body) ? `: ${messages(r.body)}` : ''}`);
             await follow(r.status === 202 ? r.location : null);
-            say('done', `${chosen.name}: ${task.textContent ?? 'done'}`);
+            say('done', `${chosen.name}: ${messages(r.body) || 'uploaded'}`);
           } catch (err) {
             say('failed', (err as Error).message);
           } finally {

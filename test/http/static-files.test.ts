@@ -1,6 +1,7 @@
 // The console's files over HTTPS: served without credentials, with their
 // content types, revalidation and a strict CSP; nothing else under /console/.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startTestService, type TestService } from '../support/service.js';
 import { buildConsole } from '../console/browser.js';
@@ -38,11 +39,37 @@ describe('web console files', () => {
     assert.equal(again.status, 304, 'an unchanged file is revalidated, not sent again');
   });
 
+  it('serves the charting library from its package, under the same policy', async () => {
+    const page = await svc.get('/console/', { auth: 'none' });
+    assert.match(page.text, /<link rel="stylesheet" href="uplot.css" \/>/);
+    for (const [name, file, type] of [
+      ['uplot.js', 'uPlot.esm.js', 'text/javascript; charset=utf-8'],
+      ['uplot.css', 'uPlot.min.css', 'text/css; charset=utf-8'],
+    ] as const) {
+      const r = await svc.get(`/console/${name}`, { auth: 'none' });
+      assert.equal(r.status, 200, name);
+      assert.equal(r.headers['content-type'], type);
+      assert.equal(
+        r.text,
+        readFileSync(new URL(`../../node_modules/uplot/dist/${file}`, import.meta.url), 'utf8'),
+        'the package’s own file',
+      );
+      assert.match(r.headers['content-security-policy']!, /default-src 'none'/);
+    }
+  });
+
   it('redirects /console to /console/ and answers only its own files', async () => {
     const bare = await svc.get('/console', { auth: 'none' });
     assert.equal(bare.status, 308);
     assert.equal(bare.headers.location, '/console/');
-    for (const path of ['/console/nope.js', '/console/..%2Fpackage.json', '/console/main.d.ts', '/console/.tsbuildinfo']) {
+    for (const path of [
+      '/console/nope.js',
+      '/console/..%2Fpackage.json',
+      '/console/main.d.ts',
+      '/console/.tsbuildinfo',
+      '/console/uplot.d.ts',
+      '/console/uPlot.esm.js',
+    ]) {
       const r = await svc.get(path, { auth: 'none' });
       assert.equal(r.status, 404, path);
       assert.match(r.body.error['@Message.ExtendedInfo'][0].MessageId, /^Base\.[0-9.]+ResourceMissingAtURI$/, path);
