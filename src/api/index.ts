@@ -81,7 +81,7 @@ export function registerAllRoutes(s: Services): void {
   registerSchemaRoutes(r, s);
   // Outside the Redfish tree, and only with --enable-control.
   registerControlRoutes(r, s);
-  registerActivityRoutes(r, s.activity);
+  registerActivityRoutes(r, s);
   // Every {Param} of every route resolves, or the service does not start.
   r.verify();
 }

@@ -6,9 +6,11 @@
 import type { ServerResponse } from 'node:http';
 import type { PrivilegeRule } from '../../lib/privileges.js';
 import type { ActivityLog, ActivitySummary } from '../../domain/control/activity.js';
+import type { Sessions } from '../../domain/accounts/sessions.js';
 import { baseError } from '../../protocol/errors.js';
 import { Reply, StreamReply } from '../../protocol/reply.js';
 import { present, type Context, type RouteTable } from '../../protocol/routes.js';
+import type { Services } from '../services.js';
 
 export const ACTIVITY_URI = '/control/activity/';
 
@@ -59,10 +61,18 @@ function link(s: ActivitySummary): ActivitySummary & { '@odata.id': string } {
   return { '@odata.id': `${ACTIVITY_URI}${s.Id}`, ...s };
 }
 
-/** A server-sent event stream of each request recorded from now on (after Last-Event-ID, if given). */
-function stream(activity: ActivityLog, lastEventId: string): StreamReply {
+/**
+ * A server-sent event stream of each request recorded from now on (after Last-Event-ID, if given).
+ * One opened with a session ends with it (logout, timeout), as the event service's streams do.
+ */
+function stream(activity: ActivityLog, sessions: Sessions, ctx: Context<string>): StreamReply {
+  const lastEventId = String(ctx.headers['last-event-id'] ?? '').trim();
+  const session = ctx.principal.sessionId;
   return new StreamReply(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'X-Accel-Buffering': 'no' }, (res: ServerResponse) => {
-    const send = (s: ActivitySummary) => res.write(`id: ${s.Id}\ndata: ${JSON.stringify(link(s))}\n\n`);
+    const send = (s: ActivitySummary) => {
+      if (session !== undefined && !sessions.get(session)) res.end();
+      else res.write(`id: ${s.Id}\ndata: ${JSON.stringify(link(s))}\n\n`);
+    };
     res.write(': the requests this controller answers, as it answers them\n\n');
     if (/^\d+$/.test(lastEventId)) for (const s of activity.since(Number(lastEventId))) send(s);
     const stop = activity.watch({ record: send, end: () => res.end() });
@@ -71,9 +81,9 @@ function stream(activity: ActivityLog, lastEventId: string): StreamReply {
 }
 
 /** Registered with the rest of the control API (--enable-control) only. */
-export function registerActivityRoutes(routes: RouteTable, activity: ActivityLog | undefined): void {
+export function registerActivityRoutes(routes: RouteTable, d: Pick<Services, 'activity' | 'sessions'>): void {
+  const { activity, sessions } = d;
   if (!activity) return;
-  const lastId = (ctx: Context<string>) => String(ctx.headers['last-event-id'] ?? '').trim();
   routes.add({
     path: ACTIVITY_URI,
     outside: true,
@@ -81,7 +91,7 @@ export function registerActivityRoutes(routes: RouteTable, activity: ActivityLog
       privilege: ADMIN,
       filter: true,
       handler(ctx: Context<'/control/activity/'>) {
-        if (/text\/event-stream/i.test(String(ctx.headers.accept ?? ''))) return stream(activity, lastId(ctx));
+        if (/text\/event-stream/i.test(String(ctx.headers.accept ?? ''))) return stream(activity, sessions, ctx);
         const { top, skip = 0, filter } = ctx.query;
         const all = filter === undefined ? activity.list() : activity.list().filter(activityFilter(filter));
         const page = all.slice(skip, top === undefined ? undefined : skip + top);
@@ -98,7 +108,7 @@ export function registerActivityRoutes(routes: RouteTable, activity: ActivityLog
   routes.add({
     path: `${ACTIVITY_URI}stream/`,
     outside: true,
-    get: { privilege: ADMIN, handler: (ctx: Context<'/control/activity/stream/'>) => stream(activity, lastId(ctx)) },
+    get: { privilege: ADMIN, handler: (ctx: Context<'/control/activity/stream/'>) => stream(activity, sessions, ctx) },
   });
   routes.add({
     path: `${ACTIVITY_URI}{ActivityId}/`,

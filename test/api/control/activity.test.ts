@@ -159,6 +159,24 @@ describe('request inspector: enabled', () => {
     }
   });
 
+  it('ends a stream opened with a session when the session ends', async () => {
+    const token = await svc.login(ADMIN_USER, ADMIN_PASSWORD);
+    const [login] = (await activity(`?$top=1&$filter=${encodeURIComponent("Method eq 'POST'")}`)).body.Members;
+    const session = (await activity(`${login.Id}/`)).body.Response.Headers.Location as string;
+    assert.match(session, /\/SessionService\/Sessions\/.+/);
+    const s = await SseStream.open(svc, { token }, `${ACTIVITY}stream/`);
+    try {
+      assert.equal(s.status, 200);
+      assert.equal((await svc.req('DELETE', session, { auth: 'basic' })).status, 200);
+      await svc.get('/redfish/v1/', { auth: 'none' });
+      for (let i = 0; i < 200 && !s.ended; i++) await new Promise((r) => setImmediate(r));
+      assert.ok(s.ended, 'the stream ended with its session');
+      assert.deepEqual(s.events, [], 'nothing was sent after the session ended');
+    } finally {
+      s.close();
+    }
+  });
+
   it('cuts a body at the byte cap and says so', async () => {
     const whole = await svc.get('/redfish/v1/$metadata', { auth: 'none' });
     assert.ok(whole.text.length > 16384, 'a long answer');
