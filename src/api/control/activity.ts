@@ -6,7 +6,6 @@
 import type { ServerResponse } from 'node:http';
 import type { PrivilegeRule } from '../../lib/privileges.js';
 import type { ActivityLog, ActivitySummary } from '../../domain/control/activity.js';
-import type { Sessions } from '../../domain/accounts/sessions.js';
 import { baseError } from '../../protocol/errors.js';
 import { Reply, StreamReply } from '../../protocol/reply.js';
 import { present, type Context, type RouteTable } from '../../protocol/routes.js';
@@ -61,62 +60,66 @@ function link(s: ActivitySummary): ActivitySummary & { '@odata.id': string } {
   return { '@odata.id': `${ACTIVITY_URI}${s.Id}`, ...s };
 }
 
-/**
- * A server-sent event stream of each request recorded from now on (after Last-Event-ID, if given).
- * One opened with a session ends with it (logout, timeout), as the event service's streams do.
- */
-function stream(activity: ActivityLog, sessions: Sessions, ctx: Context<string>): StreamReply {
-  const lastEventId = String(ctx.headers['last-event-id'] ?? '').trim();
-  const session = ctx.principal.sessionId;
-  return new StreamReply(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'X-Accel-Buffering': 'no' }, (res: ServerResponse) => {
-    const send = (s: ActivitySummary) => {
-      if (session !== undefined && !sessions.get(session)) res.end();
-      else res.write(`id: ${s.Id}\ndata: ${JSON.stringify(link(s))}\n\n`);
-    };
-    res.write(': the requests this controller answers, as it answers them\n\n');
-    if (/^\d+$/.test(lastEventId)) for (const s of activity.since(Number(lastEventId))) send(s);
-    const stop = activity.watch({ record: send, end: () => res.end() });
-    res.once('close', stop);
-  });
+type ActivityDeps = Pick<Services, 'activity' | 'sessions'>;
+
+function handlers(d: ActivityDeps & { activity: ActivityLog }) {
+  const { activity, sessions } = d;
+  return { list, one, stream };
+
+  /** Newest first: a page of those the $filter keeps; with Accept: text/event-stream, the stream. */
+  function list(ctx: Context<'/control/activity/'>) {
+    if (/text\/event-stream/i.test(String(ctx.headers.accept ?? ''))) return stream(ctx);
+    const { top, skip = 0, filter } = ctx.query;
+    const all = filter === undefined ? activity.list() : activity.list().filter(activityFilter(filter));
+    const page = all.slice(skip, top === undefined ? undefined : skip + top);
+    const { entries, bodyBytes, totalBytes } = activity.limits;
+    return new Reply(200, {
+      Name: 'Request activity',
+      Capacity: { Requests: entries, BodyBytes: bodyBytes, TotalBytes: totalBytes },
+      'Members@odata.count': all.length,
+      Members: page.map(link),
+    });
+  }
+
+  function one(ctx: Context<'/control/activity/{ActivityId}/'>) {
+    return new Reply(200, present(activity.get(ctx.params.ActivityId), ctx));
+  }
+
+  /**
+   * A server-sent event stream of each request recorded from now on (after Last-Event-ID, if given).
+   * One opened with a session ends with it (logout, timeout), as the event service's streams do.
+   */
+  function stream(ctx: Context<string>): StreamReply {
+    const lastEventId = String(ctx.headers['last-event-id'] ?? '').trim();
+    const session = ctx.principal.sessionId;
+    return new StreamReply(
+      200,
+      { 'Content-Type': 'text/event-stream; charset=utf-8', 'X-Accel-Buffering': 'no' },
+      (res: ServerResponse) => {
+        const send = (s: ActivitySummary) => {
+          if (session !== undefined && !sessions.get(session)) res.end();
+          else res.write(`id: ${s.Id}\ndata: ${JSON.stringify(link(s))}\n\n`);
+        };
+        res.write(': the requests this controller answers, as it answers them\n\n');
+        if (/^\d+$/.test(lastEventId)) for (const s of activity.since(Number(lastEventId))) send(s);
+        const stop = activity.watch({ record: send, end: () => res.end() });
+        res.once('close', stop);
+      },
+    );
+  }
 }
 
 /** Registered with the rest of the control API (--enable-control) only. */
-export function registerActivityRoutes(routes: RouteTable, d: Pick<Services, 'activity' | 'sessions'>): void {
-  const { activity, sessions } = d;
+export function registerActivityRoutes(routes: RouteTable, d: ActivityDeps): void {
+  const activity = d.activity;
   if (!activity) return;
-  routes.add({
-    path: ACTIVITY_URI,
-    outside: true,
-    get: {
-      privilege: ADMIN,
-      filter: true,
-      handler(ctx: Context<'/control/activity/'>) {
-        if (/text\/event-stream/i.test(String(ctx.headers.accept ?? ''))) return stream(activity, sessions, ctx);
-        const { top, skip = 0, filter } = ctx.query;
-        const all = filter === undefined ? activity.list() : activity.list().filter(activityFilter(filter));
-        const page = all.slice(skip, top === undefined ? undefined : skip + top);
-        const { entries, bodyBytes, totalBytes } = activity.limits;
-        return new Reply(200, {
-          Name: 'Request activity',
-          Capacity: { Requests: entries, BodyBytes: bodyBytes, TotalBytes: totalBytes },
-          'Members@odata.count': all.length,
-          Members: page.map(link),
-        });
-      },
-    },
-  });
-  routes.add({
-    path: `${ACTIVITY_URI}stream/`,
-    outside: true,
-    get: { privilege: ADMIN, handler: (ctx: Context<'/control/activity/stream/'>) => stream(activity, sessions, ctx) },
-  });
+  const h = handlers({ ...d, activity });
+  routes.add({ path: ACTIVITY_URI, outside: true, get: { privilege: ADMIN, filter: true, handler: h.list } });
+  routes.add({ path: `${ACTIVITY_URI}stream/`, outside: true, get: { privilege: ADMIN, handler: h.stream } });
   routes.add({
     path: `${ACTIVITY_URI}{ActivityId}/`,
     outside: true,
     params: { ActivityId: (id) => activity.has(id) },
-    get: {
-      privilege: ADMIN,
-      handler: (ctx: Context<'/control/activity/{ActivityId}/'>) => new Reply(200, present(activity.get(ctx.params.ActivityId), ctx)),
-    },
+    get: { privilege: ADMIN, handler: h.one },
   });
 }
