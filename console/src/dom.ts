@@ -113,3 +113,10 @@ export function pick(obj: unknown, path: string): unknown {
   }
   return v;
 }
+
+/** A property of a resource's vendor object (Oem/<name>, whatever name the service is run with). */
+export function vendorPick(obj: unknown, path: string): unknown {
+  const oem = pick(obj, 'Oem');
+  const name = oem !== null && typeof oem === 'object' ? Object.keys(oem).find((k) => !k.startsWith('@')) : undefined;
+  return name === undefined ? undefined : pick(oem, `${name}.${path}`);
+}

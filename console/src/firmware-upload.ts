@@ -3,7 +3,7 @@
 // fetch() does not report; then following what the upload started: its task (a 202
 // names the task monitor) or the UpdateService's own state until it settles.
 import { authHeaders, get, type Json } from './api.js';
-import { fill, h, pick, text } from './dom.js';
+import { fill, h, text, vendorPick } from './dom.js';
 
 const UPDATE = '/redfish/v1/UpdateService/';
 /** UpdateService Oem State values that mean work is going on. */
@@ -77,11 +77,8 @@ export function firmwareUpload(): HTMLElement {
         if (TERMINAL_TASK.has(String(t.TaskState))) return;
       } else {
         const svc = await get(UPDATE);
-        const state = String(pick(svc, 'Oem.Vendor.State') ?? 'Idle');
-        fill(
-          task,
-          `Update service: ${state}${pick(svc, 'Oem.Vendor.Result') ? `, ${text(pick(svc, 'Oem.Vendor.Result.MessageId'))}` : ''}`,
-        );
+        const state = String(vendorPick(svc, 'State') ?? 'Idle');
+        fill(task, `Update service: ${state}${vendorPick(svc, 'Result') ? `, ${text(vendorPick(svc, 'Result.MessageId'))}` : ''}`);
         task.dataset.state = state;
         if (!BUSY.has(state)) return;
       }
