@@ -15,6 +15,7 @@ import { VirtualMedia } from '../domain/manager/virtual-media.js';
 import { UpdateQueueArea } from '../domain/update-queue/area.js';
 import { InstallSets } from '../domain/update-queue/install-sets.js';
 import { UpdateQueue } from '../domain/update-queue/queue.js';
+import type { Agent } from '../domain/update-queue/records.js';
 import type { TaskFactoryDeps } from '../domain/update-queue/tasks.js';
 import { FirmwareApplier, RuntimeAgent, attachUefiUpdater } from '../domain/update-queue/updaters.js';
 import { MaintenanceWindows } from '../domain/update-queue/windows.js';
@@ -30,6 +31,8 @@ export function buildFirmware(b: Base, { host, controller }: Lifecycles, p: Host
   const inventory = new Inventory(store, uris, b.seat?.factory.firmware);
   const status = new UpdateStatus(store);
   const flasher = new Flasher({
+    clock,
+    log,
     inventory,
     status,
     controller,
@@ -56,6 +59,9 @@ export function buildFirmware(b: Base, { host, controller }: Lifecycles, p: Host
       caFile: config.downloadCa,
     }),
   };
+  // The controller checks its firmware as it boots: now, and at every controller reset.
+  update.integrity.verifyAtBoot();
+  controller.onReset(() => update.integrity.verifyAtBoot());
   const virtualMedia = new VirtualMedia({
     store,
     downloader: update.downloader,
@@ -76,7 +82,11 @@ export function buildFirmware(b: Base, { host, controller }: Lifecycles, p: Host
 }
 
 /** The queue and its three updaters (firmware, UEFI at POST, the host's runtime agent), maintenance windows and install sets. */
-function buildUpdateQueue(b: Base, { host, controller }: Lifecycles, p: Pick<Services, 'logs' | 'events' | 'update'>): UpdateQueueArea {
+function buildUpdateQueue(
+  b: Base,
+  { host, controller }: Lifecycles,
+  p: Pick<Services, 'logs' | 'events' | 'update' | 'server'>,
+): UpdateQueueArea {
   const { store, clock } = b;
   const { repository, inventory, flasher, integrity, status } = p.update;
   const queue = new UpdateQueue({
@@ -92,6 +102,7 @@ function buildUpdateQueue(b: Base, { host, controller }: Lifecycles, p: Pick<Ser
     // A task holds its component in the repository while it exists.
     lock: (f, holder) => repository.lock(f, holder),
     unlock: (f, holder) => repository.unlock(f, holder),
+    resetServer: (by) => resetServer(p.server, by),
   });
   queue.applier = new FirmwareApplier(repository, flasher, inventory);
   const windows = new MaintenanceWindows(store, clock, queue);
@@ -104,6 +115,7 @@ function buildUpdateQueue(b: Base, { host, controller }: Lifecycles, p: Pick<Ser
     window: (id) => windows.get(id),
   };
   const installSets = new InstallSets(store, clock, factory, queue, b.uris);
+  queue.recoverySet = installSets;
   attachUefiUpdater(host, queue);
   // --runtime-agent sets the agent's state at start; otherwise the stored state stays.
   const runtimeAgent = new RuntimeAgent(store, clock, host, queue, b.config.runtimeAgent as 'installed' | 'absent' | undefined);
@@ -112,4 +124,13 @@ function buildUpdateQueue(b: Base, { host, controller }: Lifecycles, p: Pick<Ser
   // The Bmc updater picks up whatever is due after a restart.
   queue.kick();
   return new UpdateQueueArea(queue, windows, installSets, runtimeAgent, factory);
+}
+
+/**
+ * A ResetServer task: the host's update agent restarts the operating system; the controller restarts
+ * a running server and powers on one that is off.
+ */
+function resetServer(server: Services['server'], by: Agent): void {
+  if (by === 'RuntimeAgent') server.reset('GracefulRestart');
+  else server.reset(server.powerState() === 'Off' ? 'On' : 'ForceRestart');
 }

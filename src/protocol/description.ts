@@ -36,6 +36,8 @@ export interface StringProp<V extends string = string> extends PropBase {
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly format?: 'date-time' | 'uri' | 'uri-reference';
+  /** date-time: a time without an offset is also accepted, read on the controller's clock (iLO's schedule times). */
+  readonly offsetOptional?: boolean;
 }
 export interface NumberProp extends PropBase {
   readonly type: 'integer' | 'number';

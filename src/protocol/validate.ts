@@ -5,7 +5,7 @@ import { baseError, type RedfishError } from './errors.js';
 import { argText } from '../messages/args.js';
 import { isPrototypeKey } from '../lib/json.js';
 import { isEmptyObject, jsonTypeOf } from '../lib/json-merge.js';
-import { isIsoDateTime } from '../lib/iso-time.js';
+import { isControllerLocalTime, isIsoDateTime } from '../lib/iso-time.js';
 import { actionNames, enumIn, offeredIn, type ActionDef, type Prop, type Props, type StringProp } from './description.js';
 import type { DialectName } from './dialect.js';
 
@@ -123,7 +123,7 @@ function validateValue(v: unknown, prop: Prop, path: string, ctx: Ctx): Checked 
       const tooShort = prop.minLength !== undefined && v.length < prop.minLength;
       const tooLong = prop.maxLength !== undefined && v.length > prop.maxLength;
       const badPattern = prop.pattern !== undefined && !patternOf(prop).test(v);
-      const badDate = prop.format === 'date-time' && !isIsoDateTime(v);
+      const badDate = prop.format === 'date-time' && !isIsoDateTime(v) && !(prop.offsetOptional && isControllerLocalTime(v));
       if (tooLong && ctx.mode === 'patch')
         return fail(ctx, baseError('StringValueTooLong', argText(shown(v, prop)), prop.maxLength ?? 0).about(path));
       if (tooShort || tooLong || badPattern || badDate) return fail(ctx, valueError('format', shown(v, prop), path, ctx.mode));

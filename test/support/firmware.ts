@@ -24,7 +24,16 @@ let counter = 0;
 /** Builds a package (or raw .bin when `file` ends in .bin) signed with the service's vendor key. */
 export async function makePackage(
   svc: TestService,
-  o: { targets: string[]; version: string; file?: string; type?: ComponentType; activation?: Activation; image?: Buffer },
+  o: {
+    targets: string[];
+    version: string;
+    file?: string;
+    type?: ComponentType;
+    activation?: Activation;
+    image?: Buffer;
+    layout?: 'vendor' | 'ilo';
+    criticality?: 'Recommended' | 'Optional' | 'Critical';
+  },
 ): Promise<BuiltPackage> {
   const name = o.file ?? `pkg-${++counter}.fwpkg`;
   const path = join(svc.dataDir, name);
@@ -36,6 +45,8 @@ export async function makePackage(
     type: o.type,
     activation: o.activation,
     image: o.image,
+    layout: o.layout,
+    criticality: o.criticality,
   });
   return { path, name, data: readFileSync(path), compsig: readFileSync(sigPath, 'utf8') };
 }

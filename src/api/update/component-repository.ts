@@ -3,8 +3,9 @@
 // a Locked component cannot be deleted.
 import { Representations } from '../../lib/memo.js';
 import { createReadStream } from 'node:fs';
-import { CRITICALITIES } from '../../domain/firmware/package.js';
-import type { ComponentRecord } from '../../domain/firmware/repository.js';
+import { CRITICALITIES, UPDATERS } from '../../domain/firmware/package.js';
+import type { ComponentRecord, ComponentRepository } from '../../domain/firmware/repository.js';
+import { targetGuid } from '../../domain/firmware/inventory.js';
 import { Priv } from '../../lib/privileges.js';
 import { toIso } from '../../platform/clock.js';
 import { collectionOf, defineType, oem, ro, t } from '../../protocol/description.js';
@@ -33,6 +34,9 @@ export const ComponentType = defineType({
     Activates: ro(t.string({ description: 'When the component activates once flashed.' })),
     Configuration: t.string({ maxLength: 4096, description: 'Free-form, for the host-side update manager.' }),
     ExecutionParameters: t.string({ maxLength: 4096, description: 'Command line passed to the component when launched.' }),
+    Filepath: ro(t.string({ description: 'Where the component is kept in the repository (its file name).' })),
+    UpdatableBy: ro(t.array(t.enum(UPDATERS), { description: 'Updaters that may apply it.' })),
+    Targets: ro(t.array(t.string(), { description: 'Target GUIDs of the devices it is for (firmware inventory Targets).' })),
     ComponentType: ro(t.enum(['A', 'B', 'C', 'D'])),
     DeviceClasses: ro(t.array(t.string())),
     Sha256: ro(t.string()),
@@ -55,14 +59,20 @@ const ComponentCollectionType = defineType({
   properties: { ...collectionOf(ComponentType).properties, Oem: oem(VendorComponentCollectionType, { readOnly: true }) },
 });
 
-const memberUri = (c: ComponentRecord) => `${COMPONENT_REPOSITORY_URI}${c.Id}/`;
-const fileUri = (c: ComponentRecord) => `${COMPONENT_REPOSITORY_URI}${c.Id}/File`;
+/** iLO's download place of a stored component (ilorest downloadcomp): /fwrepo/<Filename>. */
+export const FWREPO_PREFIX = '/fwrepo/';
 
-function componentBody(c: ComponentRecord) {
+const memberUri = (c: ComponentRecord) => `${COMPONENT_REPOSITORY_URI}${c.Id}/`;
+const fileUri = (c: ComponentRecord) => `${FWREPO_PREFIX}${encodeURIComponent(c.Filename)}`;
+
+function componentBody(c: ComponentRecord, repo: ComponentRepository) {
   return {
     Id: c.Id,
     Name: c.Name,
     Filename: c.Filename,
+    Filepath: c.Filename,
+    UpdatableBy: repo.updatableBy(c),
+    Targets: c.DeviceClasses.map(targetGuid),
     Version: c.Version,
     SizeBytes: c.SizeBytes,
     Criticality: c.Criticality,
@@ -86,7 +96,7 @@ type ComponentPath = '/redfish/v1/UpdateService/ComponentRepository/{ComponentId
 function handlers(d: ComponentRepositoryDeps) {
   const repo = d.update.repository;
   const views = new Representations(1);
-  return { getComponentRepository, getComponent, patchComponent, deleteComponent, getComponentFile };
+  return { getComponentRepository, getComponent, patchComponent, deleteComponent, getComponentFile, getFwrepoFile };
 
   /** Rebuilt when the stored components or the free space (uploads in progress reserve some) change. */
   function getComponentRepository() {
@@ -99,7 +109,7 @@ function handlers(d: ComponentRepositoryDeps) {
   }
 
   function getComponent(ctx: Context<ComponentPath>) {
-    return componentBody(present(repo.getById(ctx.params.ComponentId), ctx));
+    return componentBody(present(repo.getById(ctx.params.ComponentId), ctx), repo);
   }
 
   function patchComponent(ctx: PatchContext<ComponentPath, typeof ComponentType.properties>): void {
@@ -113,7 +123,15 @@ function handlers(d: ComponentRepositoryDeps) {
 
   /** The binary itself, streamed from disk. */
   function getComponentFile(ctx: Context<'/redfish/v1/UpdateService/ComponentRepository/{ComponentId}/File'>) {
-    const c = present(repo.getById(ctx.params.ComponentId), ctx);
+    return fileReply(present(repo.getById(ctx.params.ComponentId), ctx));
+  }
+
+  /** The same, where iLO serves it: by file name under /fwrepo/. */
+  function getFwrepoFile(ctx: Context<'/fwrepo/{Filename}'>) {
+    return fileReply(present(repo.get(ctx.params.Filename), ctx));
+  }
+
+  function fileReply(c: ComponentRecord) {
     return new RawReply(200, 'application/octet-stream', createReadStream(repo.pathOf(c)), {
       'Content-Length': String(c.SizeBytes),
       'Content-Disposition': `attachment; filename="${c.Filename.replace(/["\\]/g, '_')}"`,
@@ -143,5 +161,12 @@ export function registerComponentRepositoryRoutes(routes: RouteTable, d: Compone
     params: { ComponentId },
     file: true,
     get: { privilege: Priv.login, handler: h.getComponentFile },
+  });
+  routes.add({
+    path: '/fwrepo/{Filename}',
+    params: { Filename: (name) => d.update.repository.get(name) !== undefined },
+    outside: true,
+    file: true,
+    get: { privilege: Priv.login, handler: h.getFwrepoFile },
   });
 }

@@ -45,13 +45,28 @@ export const VendorUpdateTaskType = defineType({
     UpdatableBy: agents({ createOnly: true }),
     Command: command({ createOnly: true }),
     Component: t.string({ createOnly: true, nullable: true, description: 'Filename of the repository component to apply (ApplyUpdate).' }),
+    Filename: t.string({
+      createOnly: true,
+      nullable: true,
+      description: "The component's file name, as iLO names it (the same as Component; ApplyUpdate).",
+    }),
     TPMOverride: t.boolean({ createOnly: true, description: 'Must be true when a TPM is installed and in use.' }),
+    UpdateRecoverySet: t.boolean({
+      createOnly: true,
+      description: 'Once applied, the component also replaces its device image in the recovery install set.',
+    }),
     StartAfter: t.dateTime({
       createOnly: true,
       nullable: true,
-      description: "Earliest start (controller clock); the window's when MaintenanceWindow is set.",
+      offsetOptional: true,
+      description: "Earliest start (controller clock; without an offset: the controller's local time); the window's when MaintenanceWindow is set.",
     }),
-    Expire: t.dateTime({ createOnly: true, nullable: true, description: 'A task still Pending at this time becomes Expired.' }),
+    Expire: t.dateTime({
+      createOnly: true,
+      nullable: true,
+      offsetOptional: true,
+      description: 'A task still Pending at this time becomes Expired.',
+    }),
     MaintenanceWindow: t.string({
       createOnly: true,
       nullable: true,
@@ -133,8 +148,16 @@ export const VendorMaintenanceWindowType = defineType({
     Id: ro(t.string()),
     Name: name('maintenance window'),
     Description: t.string({ maxLength: 256 }),
-    StartAfter: t.dateTime({ nullable: true, description: 'Earliest execution time; null: none.' }),
-    Expire: t.dateTime({ nullable: true, description: 'Tasks still Pending at this time become Expired; null: never.' }),
+    StartAfter: t.dateTime({
+      nullable: true,
+      offsetOptional: true,
+      description: "Earliest execution time (without an offset: the controller's local time); null: none.",
+    }),
+    Expire: t.dateTime({
+      nullable: true,
+      offsetOptional: true,
+      description: 'Tasks still Pending at this time become Expired; null: never.',
+    }),
     Created: ro(t.dateTime()),
     Modified: ro(t.dateTime()),
   },
@@ -153,12 +176,16 @@ const InstallSetItem = t.object(
 
 export const InvokeAction = defineAction({
   name: `${oemType('ComponentInstallSet')}.Invoke`,
-  description: 'Append one task per Sequence item to the update task queue (the queue is not cleared).',
+  description: 'Append one task per Sequence item to the update task queue (cleared first only with ClearTaskQueue).',
   parameters: {
-    StartAfter: t.dateTime({ nullable: true }),
-    Expire: t.dateTime({ nullable: true }),
+    StartAfter: t.dateTime({ nullable: true, offsetOptional: true }),
+    Expire: t.dateTime({ nullable: true, offsetOptional: true }),
     MaintenanceWindow: t.string({ nullable: true, description: 'Id of a maintenance window.' }),
     TPMOverride: t.boolean({ description: 'Must be true when a TPM is installed and in use.' }),
+    ClearTaskQueue: t.boolean({ description: 'Remove the queued tasks first (one in progress stays).' }),
+    UpdateRecoverySet: t.boolean({
+      description: 'The components the controller applies also replace their images in the recovery set (SystemRecoveryConfigPriv).',
+    }),
   },
 });
 

@@ -56,20 +56,30 @@ const iso = (ms: number | null) => (ms === null ? null : toIso(ms));
 function percentComplete(t: TaskRecord, now: number): number {
   if (t.State === 'Complete') return 100;
   if (t.State !== 'InProgress' || t.StartedAt === null) return 0;
+  if (t.Command === 'ResetServer' || t.Command === 'ResetBmc') return 0;
   const duration = t.Command === 'Wait' ? t.WaitTimeSeconds * 1000 : APPLY_MS[t.RunBy ?? 'Bmc'];
   if (duration <= 0) return 99;
   return Math.max(0, Math.min(99, Math.floor((100 * (now - t.StartedAt)) / duration)));
 }
 
+const TASK_DESCRIPTION: Record<TaskRecord['Command'], (t: TaskRecord) => string> = {
+  Wait: (t) => `Wait ${t.WaitTimeSeconds} seconds`,
+  ApplyUpdate: (t) => `Apply ${t.Component}`,
+  ResetServer: () => 'Reset the server',
+  ResetBmc: () => 'Reset the management controller',
+};
+
 function taskBody(t: TaskRecord, now: number): Record<string, unknown> {
   return {
     Id: t.Id,
     Name: t.Name,
-    Description: t.Command === 'Wait' ? `Wait ${t.WaitTimeSeconds} seconds` : `Apply ${t.Component}`,
+    Description: TASK_DESCRIPTION[t.Command](t),
     UpdatableBy: t.UpdatableBy,
     Command: t.Command,
     Component: t.Component,
+    Filename: t.Component,
     TPMOverride: t.TPMOverride,
+    UpdateRecoverySet: t.UpdateRecoverySet ?? false,
     StartAfter: iso(t.StartAfter),
     Expire: iso(t.Expire),
     MaintenanceWindow: t.MaintenanceWindow,
@@ -196,6 +206,7 @@ function handlers(d: UpdateQueueDeps) {
   };
 
   function postTask(ctx: PostContext<'/redfish/v1/UpdateService/UpdateTaskQueue/', typeof VendorUpdateTaskType.properties>): TaskRecord {
+    if (ctx.body.UpdateRecoverySet === true) requireRecoveryPriv(ctx);
     return area().createTask(ctx.body);
   }
 
@@ -251,6 +262,7 @@ function handlers(d: UpdateQueueDeps) {
 
   function postInvoke(ctx: ActionContext<InstallSetPath, typeof InvokeAction>) {
     const x = present(area().installSets.get(ctx.params.InstallSetId), ctx);
+    if (ctx.body.UpdateRecoverySet === true) requireRecoveryPriv(ctx);
     const queued = area().installSets.invoke(x.Id, ctx.body);
     return success(...queued.map((task) => vendorMessage('UpdateTaskQueued', task.Name, serviceUris.updateQueueTask(task.Id))));
   }

@@ -62,6 +62,17 @@ const VendorMCUpdateServiceExtType = defineType({
     ),
     LastIntegrityScanTime: ro(t.dateTime({ nullable: true })),
     LastIntegrityScanResult: ro(t.enum(['OK', 'Failed', 'Repaired'], { nullable: true })),
+    FirmwareIntegrity: t.object(
+      {
+        EnableBackgroundScan: t.boolean({ description: 'Scan installed firmware for corruption in the background.' }),
+        OnIntegrityFailure: t.enum(['LogOnly', 'LogAndRepairAutomatically']),
+        ScanEveryDays: t.integer({ minimum: 1, maximum: 365, description: 'Days between background scans.' }),
+        LastScanTime: ro(t.dateTime({ nullable: true, description: "The last check of the firmware: a scan's, or the one made at boot." })),
+        LastScanResult: ro(t.enum(['OK', 'Failed', 'Repaired'], { nullable: true })),
+      },
+      { typeName: 'FirmwareIntegrity', description: 'Firmware verification, as iLO groups it (the same settings as the members above).' },
+    ),
+    CurrentTime: ro(t.dateTime({ volatile: true, description: "The controller's clock." })),
     Actions: ro(t.object({}, { additionalProperties: true })),
   },
 });

@@ -89,6 +89,8 @@ function handlers(d: UpdateServiceDeps) {
   function getUpdateService() {
     const st = fw.status.get();
     const scan = fw.integrity.settings();
+    const last = fw.integrity.lastCheck();
+    const lastTime = last ? toIso(last.at) : null;
     return {
       Id: 'UpdateService',
       Name: 'Update Service',
@@ -116,8 +118,16 @@ function handlers(d: UpdateServiceDeps) {
           ScanEveryDays: scan.ScanEveryDays,
           FirmwareIntegrityScanInProgress: fw.integrity.isRunning(),
           FirmwareIntegrityScanPercentComplete: fw.integrity.percentComplete(),
-          LastIntegrityScanTime: scan.lastScanAt !== undefined ? toIso(scan.lastScanAt) : null,
-          LastIntegrityScanResult: scan.lastResult ?? null,
+          LastIntegrityScanTime: lastTime,
+          LastIntegrityScanResult: last?.result ?? null,
+          FirmwareIntegrity: {
+            EnableBackgroundScan: scan.EnableBackgroundScan,
+            OnIntegrityFailure: scan.OnIntegrityFailure,
+            ScanEveryDays: scan.ScanEveryDays,
+            LastScanTime: lastTime,
+            LastScanResult: last?.result ?? null,
+          },
+          CurrentTime: toIso(d.clock.now()),
         },
       },
     };
@@ -125,7 +135,8 @@ function handlers(d: UpdateServiceDeps) {
 
   /** The firmware verification settings: the writable members of Oem/Vendor, only those sent. */
   function patchUpdateService(ctx: PatchContext<UpdateServicePath, typeof UpdateServiceType.properties>): void {
-    fw.integrity.configure(ctx.body.Oem?.[OEM] ?? {});
+    const { FirmwareIntegrity, ...flat } = ctx.body.Oem?.[OEM] ?? {};
+    fw.integrity.configure({ ...flat, ...FirmwareIntegrity });
   }
 
   function postStartFirmwareIntegrityCheck() {

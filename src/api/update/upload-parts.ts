@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { UpdateApplyTime } from '../../domain/firmware/flasher.js';
 import type { ComponentRepository } from '../../domain/firmware/repository.js';
-import { sha256File } from '../../domain/firmware/signing.js';
+import { sha256File, type SectionSignature } from '../../domain/firmware/signing.js';
 import { baseError, vendorError } from '../../protocol/errors.js';
 import { APPLY_TIME, requestedApplyTime } from '../../protocol/apply-time.js';
 import { unauthorized } from '../../protocol/auth.js';
@@ -23,6 +23,8 @@ export interface UploadParams {
   UpdateTarget?: boolean;
   UploadCurrentEtag?: string;
   Section?: number;
+  /** The component also replaces its device's image in the recovery install set (stored for it). */
+  UpdateRecoverySet?: boolean;
 }
 
 /** A multi-section upload being assembled; persisted so sections survive a restart. */
@@ -30,6 +32,9 @@ export interface SectionAssembly {
   Filename: string;
   next: number;
   bytes: number;
+  /** Sections signed one by one (a compsig each): how many, and the whole file's signed digest. */
+  Count?: number;
+  FileSha256?: string;
 }
 
 /** A received file: where it is, its size and digest. */
@@ -54,7 +59,7 @@ export function cookie(header: string | undefined, name: string): string | undef
   return undefined;
 }
 
-/** The `parameters` part: a JSON object of the allowed upload parameters, each of its type. */
+/** The `parameters` part: a JSON object of the allowed upload parameters (iLO's `ETag` is UploadCurrentEtag), each of its type. */
 export function parseUploadParams(text: string | undefined): UploadParams {
   if (text === undefined) return {};
   let p: unknown;
@@ -74,11 +79,16 @@ export function parseUploadParams(text: string | undefined): UploadParams {
         out.Section = v;
         break;
       case 'UploadCurrentEtag':
+      case 'ETag': // what ilorest and HPE's examples send
         if (typeof v !== 'string') throw wrongType();
+        if (out.UploadCurrentEtag !== undefined && out.UploadCurrentEtag !== v) {
+          throw baseError('ActionParameterValueConflict', 'ETag', 'UploadCurrentEtag');
+        }
         out.UploadCurrentEtag = v;
         break;
       case 'UpdateRepository':
       case 'UpdateTarget':
+      case 'UpdateRecoverySet':
         if (typeof v !== 'boolean') throw wrongType();
         out[k] = v;
         break;
@@ -151,8 +161,9 @@ export async function collect(file: Readable): Promise<string | undefined> {
 }
 
 /**
- * Append section `n` of `name` (received at `tmp`); returns the assembled file once the
- * last section (the one carrying the compsig) arrived, undefined while more are expected.
+ * Append section `n` of `name` (received at `tmp`); returns the assembled file once the last
+ * section arrived, undefined while more are expected. `last` says whether this one is, or tells
+ * from the file assembled so far.
  */
 export async function appendSection(
   repo: ComponentRepository,
@@ -160,7 +171,8 @@ export async function appendSection(
   n: number,
   name: string,
   tmp: string,
-  last: boolean,
+  last: boolean | ((assembled: string) => Promise<boolean>),
+  signed?: SectionSignature,
 ): Promise<ReceivedFile | undefined> {
   const partialPath = repo.partialPath();
   const cur = partial.get();
@@ -168,7 +180,7 @@ export async function appendSection(
     rmSync(partialPath, { force: true });
     renameSync(tmp, partialPath);
   } else {
-    if (!cur || cur.Filename !== name || cur.next !== n) {
+    if (!cur || cur.Filename !== name || cur.next !== n || cur.Count !== signed?.Count || cur.FileSha256 !== signed?.FileSha256) {
       rmSync(tmp, { force: true });
       throw vendorError('UploadSectionOutOfOrder', n, name, cur?.Filename === name ? cur.next : 0);
     }
@@ -176,8 +188,8 @@ export async function appendSection(
     rmSync(tmp, { force: true });
   }
   const bytes = statSync(partialPath).size;
-  if (!last) {
-    partial.set({ Filename: name, next: n + 1, bytes });
+  if (!(typeof last === 'function' ? await last(partialPath) : last)) {
+    partial.set({ Filename: name, next: n + 1, bytes, ...(signed ? { Count: signed.Count, FileSha256: signed.FileSha256 } : {}) });
     return undefined;
   }
   partial.set(null);

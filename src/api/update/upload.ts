@@ -14,7 +14,8 @@ import { Transform, type Readable } from 'node:stream';
 import { printableFilename, validFilename } from '../../domain/firmware/repository.js';
 import type { FlashSource } from '../../domain/firmware/flasher.js';
 import type { UpdateOperation } from '../../domain/firmware/update-state.js';
-import { verifyImage } from '../../domain/firmware/verify.js';
+import { checkSectionCompsig, sectionOf, type SectionSignature } from '../../domain/firmware/signing.js';
+import { isSignedImage, verifyImage } from '../../domain/firmware/verify.js';
 import { Priv, satisfies, type PrivilegeRule } from '../../lib/privileges.js';
 import { isStorageFull } from '../../lib/data-file-error.js';
 import { vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
@@ -48,7 +49,7 @@ const UPLOAD_PRIVILEGE = Priv.managerConfig;
 const FRAMING_SLACK = 1024 * 1024;
 
 /** What the upload reads. */
-export type UploadDeps = Pick<Services, 'update' | 'store' | 'auth' | 'clock' | 'tasks' | 'dialect' | 'naming'>;
+export type UploadDeps = Pick<Services, 'update' | 'updateQueue' | 'store' | 'auth' | 'clock' | 'tasks' | 'dialect' | 'naming'>;
 
 type UploadContext = Context<'/redfish/v1/UpdateService/upload/'>;
 
@@ -265,6 +266,9 @@ class Upload {
       if (!this.principal) throw unauthorized();
       if (!validFilename(name)) throw baseError('ActionParameterValueFormatError', printableFilename(rawName ?? ''), 'filename', 'upload');
       const params = this.params();
+      if (params.UpdateRecoverySet === true && !satisfies(this.principal.privileges, Priv.systemRecovery)) {
+        throw baseError('InsufficientPrivilege');
+      }
       if (params.Section === undefined || params.Section === 0) this.fw.repository.checkReplaceable(name);
       this.checkDisk();
       this.op = this.fw.status.begin('Uploading', params.UploadCurrentEtag);
@@ -322,30 +326,39 @@ class Upload {
     let path = file.tmp;
     let size = file.size;
     let sha256 = file.sha256;
+    let compsig = this.compsig;
+    let digestSigned = false;
     if (params.Section !== undefined) {
-      const assembled = await appendSection(
-        this.fw.repository,
-        this.partial,
-        params.Section,
-        file.name,
-        file.tmp,
-        this.compsig !== undefined,
-      );
+      // The last section: the one its section compsig places last; else the one carrying the compsig of the whole;
+      // without any, the one that completes a raw image (it carries its own signature; ilorest sends Section 0 with it).
+      const signed = compsig !== undefined ? this.signedSection(compsig, params.Section, file) : undefined;
+      const last = signed ? signed.Index === signed.Count - 1 : compsig !== undefined || ((path: string) => isSignedImage(path, this.fw.signingKey));
+      const assembled = await appendSection(this.fw.repository, this.partial, params.Section, file.name, file.tmp, last, signed);
       if (!assembled) {
         const m = vendorMessage('UploadSectionReceived', params.Section, file.name);
         op.complete(m);
         return success(m);
       }
       ({ path, size, sha256 } = assembled);
+      if (signed) {
+        // Each section was signed with the digest of the whole: the whole is signed when it has that digest.
+        if (sha256.toString('hex') !== signed.FileSha256) {
+          rmSync(path, { force: true });
+          throw vendorError('ComponentSignatureInvalid', file.name, 'the sections do not make up the file their compsigs sign');
+        }
+        compsig = undefined;
+        digestSigned = true;
+      }
     }
     const repo = this.fw.repository;
     let stored = false;
     try {
       op.set('Verifying');
-      const info = await verifyImage(this.fw.signingKey, path, file.name, sha256, this.compsig);
+      const info = await verifyImage(this.fw.signingKey, path, file.name, sha256, compsig, digestSigned);
       // Type C and D components are only ever stored (docs/firmware-packages.md).
       const passive = info.type === 'C' || info.type === 'D';
-      const toRepository = passive || params.UpdateRepository !== false;
+      // The recovery set refers to repository components: one put there is stored too.
+      const toRepository = passive || params.UpdateRepository !== false || params.UpdateRecoverySet === true;
       const toTarget = !passive && params.UpdateTarget !== false;
       if (toTarget) this.fw.flasher.check(info);
       const messages: ExtendedInfo[] = [];
@@ -357,6 +370,7 @@ class Upload {
         stored = true;
       }
       const src = { path, filename: file.name, info };
+      if (params.UpdateRecoverySet === true) this.d.updateQueue.installSets.adoptIntoRecoverySet(file.name);
       if (toTarget && params.applyTime === 'OnTargetReset') return await this.stage(op, src);
       if (toTarget) messages.push(...(await this.fw.flasher.apply(src, { op })).messages);
       op.complete(messages[0]);
@@ -364,6 +378,19 @@ class Upload {
     } finally {
       if (!stored) rmSync(path, { force: true });
     }
+  }
+
+  /**
+   * A section compsig (one per section, as ilorest sends a large component): checked against the
+   * section's digest and place; undefined for a compsig of the whole file (sent with the last section).
+   */
+  private signedSection(compsig: string, n: number, file: NonNullable<Upload['file']>): SectionSignature | undefined {
+    const signed = sectionOf(compsig);
+    if (!signed) return undefined;
+    const why = checkSectionCompsig(this.fw.signingKey, compsig, file.sha256);
+    if (why) throw vendorError('ComponentSignatureInvalid', file.name, why);
+    if (signed.Index !== n) throw baseError('ActionParameterValueConflict', 'Section', 'compsig');
+    return signed;
   }
 
   /** OnTargetReset: the image is staged for its targets' resets; 202 with the task, Pending until they activate it. */

@@ -2,7 +2,9 @@
 // itself; Type B images (and anything whose activation is "after server
 // reboot", such as the UEFI system ROM) are staged and written by UEFI at
 // the next POST, which is when a real server activates them. Flashing the
-// controller's own firmware ends with a controller reset (sessions end).
+// controller's own firmware ends with a controller reset (sessions end),
+// CONTROLLER_RESET_DELAY_MS after the flash completed, so a client sees the
+// upload or task Complete first, as on iLO.
 // An update applied OnTargetReset (DMTF apply time) stages every image: the
 // controller's own at its next reset (Manager.Reset), the rest at the next
 // POST; its task stays Pending until the last of them is active.
@@ -11,6 +13,8 @@ import type { Logs } from '../logs/logs.js';
 import { resourceEvent, vendorResourceEvent } from '../../messages/event-messages.js';
 import { baseMessage, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
 import { vendorRefusal } from '../../messages/refusal.js';
+import type { Logger } from 'pino';
+import type { Clock } from '../../platform/clock.js';
 import type { ControllerLifecycle, HostLifecycle } from '../../platform/lifecycle.js';
 import type { TaskHandle, Tasks } from '../tasks.js';
 import { compareVersions, type Inventory, type InventoryItem, type PendingImage } from './inventory.js';
@@ -45,7 +49,12 @@ export const UPGRADE_PATH = { from: '2.10', requires: '1.40' } as const;
 /** When an update is applied (DMTF's ApplyTime): as it arrives, or when its target next resets. */
 export type UpdateApplyTime = 'Immediate' | 'OnTargetReset';
 
+/** How long after flashing its own firmware the controller resets (controller clock). */
+export const CONTROLLER_RESET_DELAY_MS = 5_000;
+
 export interface FlasherDeps {
+  clock: Pick<Clock, 'setTimer'>;
+  log: Logger;
   inventory: Inventory;
   status: UpdateStatus;
   controller: ControllerLifecycle;
@@ -66,6 +75,7 @@ function activatedBy(item: InventoryItem): NonNullable<PendingImage['At']> {
 export class Flasher {
   /** Set by the control API: why flashing this image fails now (an injected fault), else undefined. */
   failure?: (src: FlashSource) => string | undefined;
+  private resetArmed = false;
 
   constructor(private readonly d: FlasherDeps) {
     d.host.onPost('UefiUpdates', () => this.applyPending('ServerReset'));
@@ -132,12 +142,22 @@ export class Flasher {
     try {
       const result = opts.applyTime === 'OnTargetReset' ? await this.stageForReset(src, items, opts.task) : await this.write(src, items);
       own?.complete(result.messages[0]);
-      if (result.controllerReset) await this.d.controller.reset();
+      if (result.controllerReset) this.resetSoon();
       return result;
     } catch (e) {
       own?.fail(e);
       throw e;
     }
+  }
+
+  /** The controller reset that activates its new firmware, once the caller has reported the flash (one for several flashes). */
+  private resetSoon(): void {
+    if (this.resetArmed) return;
+    this.resetArmed = true;
+    this.d.clock.setTimer(CONTROLLER_RESET_DELAY_MS, () => {
+      this.resetArmed = false;
+      this.d.controller.reset().catch((err: unknown) => this.d.log.error({ err }, 'controller reset after a firmware flash failed'));
+    });
   }
 
   /** Re-flash one item from a recovery image (integrity repair); the caller holds the busy state. */

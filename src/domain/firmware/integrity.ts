@@ -52,6 +52,8 @@ export class IntegrityScanner {
   private startedAt = 0;
   /** Replaced by the install-set area: the recovery set's image for a device class. */
   recoveryImageFor: RecoveryImageSource = () => undefined;
+  /** The check the controller makes of its firmware as it boots (iLO's root of trust): when, and what it found. */
+  private bootCheck?: { at: number; result: 'OK' | 'Failed' };
 
   constructor(
     store: DocumentStore,
@@ -70,6 +72,30 @@ export class IntegrityScanner {
 
   settings(): Persisted {
     return this.setting.get();
+  }
+
+  /**
+   * As the controller boots (start, controller reset) it checks the digests of the verified firmware, as iLO
+   * does before it runs: no busy period and no repair (a scan does those); a failure is logged.
+   */
+  verifyAtBoot(): void {
+    const failed = this.verifiedItems().filter((i) => i.Corrupted);
+    for (const item of failed) {
+      this.logs.write('IML', vendorMessage('FirmwareIntegrityFailure', item.Name, item.Version), this.inventory.uri(item));
+    }
+    this.bootCheck = { at: this.clock.now(), result: failed.length ? 'Failed' : 'OK' };
+  }
+
+  /** The latest check of the firmware, a scan's or the boot check's; undefined before either. */
+  lastCheck(): { at: number; result: 'OK' | 'Failed' | 'Repaired' } | undefined {
+    const s = this.setting.get();
+    const scan = s.lastScanAt !== undefined && s.lastResult !== undefined ? { at: s.lastScanAt, result: s.lastResult } : undefined;
+    if (!scan) return this.bootCheck;
+    return this.bootCheck && this.bootCheck.at > scan.at ? this.bootCheck : scan;
+  }
+
+  private verifiedItems() {
+    return this.inventory.list('firmware').filter((i) => (VERIFIED_CLASSES as readonly string[]).includes(i.DeviceClass ?? ''));
   }
 
   isRunning(): boolean {
@@ -127,8 +153,7 @@ export class IntegrityScanner {
   private async verify(): Promise<ScanReport> {
     const s = this.setting.get();
     const report: ScanReport = { failed: [], repaired: [] };
-    const verified = this.inventory.list('firmware').filter((i) => (VERIFIED_CLASSES as readonly string[]).includes(i.DeviceClass ?? ''));
-    for (const item of verified) {
+    for (const item of this.verifiedItems()) {
       if (!item.Corrupted) continue;
       const uri = this.inventory.uri(item);
       report.failed.push(uri);

@@ -85,7 +85,8 @@ export const FACTORY_DEVICE_CLASSES: readonly string[] = FACTORY.flatMap((f) => 
 /** Items the firmware integrity scan verifies (docs/firmware-packages.md). */
 export const VERIFIED_CLASSES = ['BMC', 'SystemROM', 'CPLD', 'SPS', 'IE'] as const;
 
-function targetGuid(deviceClass: string): string {
+/** The target GUID of a device class: what the inventory shows (Oem/<vendor>/Targets) and iLO-layout packages name. */
+export function targetGuid(deviceClass: string): string {
   const h = createHash('sha256').update(`vendor-target:${deviceClass}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }

@@ -10,6 +10,7 @@ import type * as Yauzl from 'yauzl';
 import type * as Yazl from 'yazl';
 import { lazyRequire } from '../../lib/lazy-require.js';
 import { Refusal, vendorRefusal } from '../../messages/refusal.js';
+import { FACTORY_DEVICE_CLASSES, targetGuid } from './inventory.js';
 import { sha256File, type VendorSigningKey } from './signing.js';
 import { OEM } from '../../lib/oem-token.js';
 
@@ -52,8 +53,17 @@ export interface PackageDevice {
   Image?: string;
 }
 
+/** Who may apply a component (iLO's UpdatableBy): the controller, UEFI at POST, the host's update agent. */
+export const UPDATERS = ['Bmc', 'Uefi', 'RuntimeAgent'] as const;
+export type Updater = (typeof UPDATERS)[number];
+
+/** iLO's payload.json (`PackageFormat` FWPKG-v2): what ilorest's flashfwpkg reads, and the service. */
+export const ILO_PACKAGE_FORMAT = 'FWPKG-v2';
+
 export interface PackageInfo {
   kind: 'bin' | 'fwpkg';
+  /** Who may apply it: the package's own (iLO layout), else what its type implies. */
+  updatableBy: Updater[];
   name: string;
   version: string;
   type: ComponentType;
@@ -79,7 +89,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** The default activation of a device class; undefined for names that are not in the table (`constructor`...). */
-function defaultActivation(deviceClass: string): Activation | undefined {
+export function defaultActivation(deviceClass: string): Activation | undefined {
   return Object.hasOwn(DEFAULT_ACTIVATION, deviceClass) ? DEFAULT_ACTIVATION[deviceClass] : undefined;
 }
 
@@ -125,6 +135,7 @@ function inspectBin(path: string, filename: string, size: number): PackageInfo {
   }
   return {
     kind: 'bin',
+    updatableBy: ['Bmc'],
     name: typeof header.Name === 'string' && header.Name ? header.Name : `${header.DeviceClass} firmware`,
     version: header.Version,
     type: 'A',
@@ -179,7 +190,8 @@ async function inspectFwpkg(path: string, filename: string): Promise<PackageInfo
       throw invalid(filename, 'payload.json is not JSON');
     }
     if (!isObject(p)) throw invalid(filename, 'payload.json must be a JSON object');
-    return checkPayload(p, filename, new Set(entries.keys()));
+    const names = new Set(entries.keys());
+    return p.PayloadFormat === undefined && isObject(p.Devices) ? checkIloPayload(p, filename, names) : checkPayload(p, filename, names);
   } catch (e) {
     if (e instanceof Refusal) throw e;
     throw invalid(filename, `the zip archive is damaged (${(e as Error).message})`);
@@ -215,6 +227,7 @@ function checkPayload(p: Record<string, unknown>, filename: string, names: Set<s
   if (!CRITICALITIES.includes(criticality)) throw invalid(filename, `Criticality must be one of ${CRITICALITIES.join(', ')}`);
   return {
     kind: 'fwpkg',
+    updatableBy: [...UPDATERS_OF_TYPE[type]],
     name: typeof p.Name === 'string' && p.Name ? p.Name : filename,
     version: p.Version,
     type,
@@ -223,6 +236,101 @@ function checkPayload(p: Record<string, unknown>, filename: string, names: Set<s
     devices: out,
   };
 }
+
+/** Who applies each type of component (docs/firmware-packages.md). */
+const UPDATERS_OF_TYPE: Record<ComponentType, readonly Updater[]> = { A: ['Bmc'], B: ['Uefi'], C: ['RuntimeAgent'], D: ['RuntimeAgent'] };
+
+export function updatersOf(type: ComponentType): readonly Updater[] {
+  return UPDATERS_OF_TYPE[type];
+}
+
+/** An image of an iLO-layout device (Devices/Device[]/FirmwareImages[]). */
+interface IloImage {
+  FileName?: unknown;
+  DirectFlashOk?: unknown;
+  ResetRequired?: unknown;
+  UefiFlashable?: unknown;
+}
+
+/**
+ * iLO's payload.json: top-level `UpdatableBy`, `Name`, `Version`, and `Devices/Device[]`, each with its
+ * `Target` GUID (or `DeviceClass`) and `FirmwareImages[]`. The type follows the flags as ilorest reads
+ * them: Uefi with RuntimeAgent is D; an image that `DirectFlashOk` is flashed by the controller (A, activated
+ * at the next server boot when it says `ResetRequired`); one `UefiFlashable` is written by UEFI (B); others
+ * are for the runtime agent (C, or D).
+ */
+function checkIloPayload(p: Record<string, unknown>, filename: string, names: Set<string>): PackageInfo {
+  const by = p.UpdatableBy;
+  if (!Array.isArray(by) || by.length === 0 || !by.every((u): u is Updater => (UPDATERS as readonly unknown[]).includes(u))) {
+    throw invalid(filename, `UpdatableBy must list one or more of ${UPDATERS.join(', ')}`);
+  }
+  if (typeof p.Version !== 'string' || !p.Version) throw invalid(filename, 'Version is missing');
+  const list = (p.Devices as Record<string, unknown>).Device;
+  if (!Array.isArray(list) || list.length === 0) throw invalid(filename, 'Devices/Device must list at least one device');
+  const devices: PackageDevice[] = [];
+  const images: IloImage[] = [];
+  for (const d of list as unknown[]) {
+    const deviceClass = isObject(d) ? deviceClassOf(d) : undefined;
+    if (!isObject(d) || !deviceClass) throw invalid(filename, 'each device needs a Target GUID of this server or a DeviceClass');
+    const firmware = d.FirmwareImages;
+    if (!Array.isArray(firmware) || firmware.length === 0 || !firmware.every(isObject)) {
+      throw invalid(filename, `the device ${deviceClass} lists no FirmwareImages`);
+    }
+    const image = firmware[0] as IloImage;
+    if (typeof image.FileName !== 'string' || !names.has(image.FileName)) {
+      throw invalid(filename, `the image for ${deviceClass} is missing from the package`);
+    }
+    if (typeof image.DirectFlashOk !== 'boolean') throw invalid(filename, `the image ${image.FileName} does not say whether DirectFlashOk`);
+    devices.push({ DeviceClass: deviceClass, Image: image.FileName });
+    images.push(image);
+  }
+  const type: ComponentType =
+    by.includes('Uefi') && by.includes('RuntimeAgent')
+      ? 'D'
+      : images.every((i) => i.DirectFlashOk === true)
+        ? 'A'
+        : images.every((i) => i.UefiFlashable === true)
+          ? 'B'
+          : by.includes('RuntimeAgent')
+            ? 'C'
+            : 'D';
+  const allowed: readonly string[] = type === 'A' ? CONTROLLER_FLASHABLE : type === 'B' ? UEFI_FLASHABLE : [];
+  for (const { DeviceClass } of devices) {
+    if ((type === 'A' || type === 'B') && !allowed.includes(DeviceClass)) {
+      throw invalid(filename, `a Type ${type} component cannot target ${DeviceClass}`);
+    }
+  }
+  // ResetRequired: a server reboot activates it; otherwise the controller's own firmware activates as it resets.
+  const activation: Activation =
+    type === 'B' || images.some((i) => i.ResetRequired === true)
+      ? 'AfterServerReboot'
+      : devices.some((d) => d.DeviceClass === 'BMC')
+        ? 'AfterControllerReset'
+        : 'Immediate';
+  const criticality = (p.Criticality ?? 'Recommended') as Criticality;
+  if (!CRITICALITIES.includes(criticality)) throw invalid(filename, `Criticality must be one of ${CRITICALITIES.join(', ')}`);
+  return {
+    kind: 'fwpkg',
+    updatableBy: by,
+    name: typeof p.Name === 'string' && p.Name ? p.Name : filename,
+    version: p.Version,
+    type,
+    activation,
+    criticality,
+    devices,
+  };
+}
+
+/** The device class of an iLO-layout device: its DeviceClass, or the class whose target GUID it names. */
+function deviceClassOf(d: Record<string, unknown>): string | undefined {
+  if (typeof d.DeviceClass === 'string' && d.DeviceClass) return d.DeviceClass;
+  return typeof d.Target === 'string' ? DEVICE_CLASS_OF_TARGET.get(d.Target.toLowerCase()) : undefined;
+}
+
+/** Every device class a package may name, by its target GUID. */
+const DEVICE_CLASS_OF_TARGET: ReadonlyMap<string, string> = new Map(
+  FACTORY_DEVICE_CLASSES.map((c) => [targetGuid(c), c]),
+);
 
 /** Checks the embedded signature of a raw image; the reason it fails, or undefined. */
 export async function checkEmbeddedSignature(path: string, info: PackageInfo, key: VendorSigningKey): Promise<string | undefined> {
@@ -290,8 +398,32 @@ export interface PayloadJson {
   Devices: PackageDevice[];
 }
 
+/** iLO's payload.json, as `fwpkg build --layout ilo` writes it and the service reads it (checkIloPayload). */
+export interface IloPayloadJson {
+  PackageFormat: typeof ILO_PACKAGE_FORMAT;
+  Name: string;
+  Description: string;
+  Version: string;
+  UpdatableBy: Updater[];
+  Criticality?: Criticality;
+  Devices: {
+    Device: {
+      DeviceName: string;
+      DeviceClass: string;
+      Target: string;
+      Version: string;
+      FirmwareImages: { FileName: string; DirectFlashOk: boolean; ResetRequired: boolean; UefiFlashable: boolean }[];
+    }[];
+  };
+}
+
+/** The updaters of an iLO-layout package of a type (ilorest reads Uefi with RuntimeAgent as D). */
+export function iloUpdatableBy(type: ComponentType): Updater[] {
+  return type === 'D' ? ['Uefi', 'RuntimeAgent'] : [...updatersOf(type)];
+}
+
 /** Writes a .fwpkg zip from payload.json and its images. */
-export async function writeFwpkg(out: string, payload: PayloadJson, images: Record<string, Buffer>): Promise<void> {
+export async function writeFwpkg(out: string, payload: PayloadJson | IloPayloadJson, images: Record<string, Buffer>): Promise<void> {
   const zip = new (yazl().ZipFile)();
   zip.addBuffer(Buffer.from(JSON.stringify(payload, null, 2)), 'payload.json');
   for (const [name, data] of Object.entries(images)) zip.addBuffer(data, name);

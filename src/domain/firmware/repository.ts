@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { vendorRefusal } from '../../messages/refusal.js';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
 import type { FlashSource } from './flasher.js';
-import { inspectPackage, type Criticality, type ComponentType, type PackageInfo } from './package.js';
+import { inspectPackage, updatersOf, type Criticality, type ComponentType, type PackageInfo, type Updater } from './package.js';
 
 export interface ComponentRecord {
   Id: string;
@@ -24,6 +24,8 @@ export interface ComponentRecord {
   ExecutionParameters: string;
   ComponentType: ComponentType;
   DeviceClasses: string[];
+  /** Who may apply it (absent in older stores: what its type implies). */
+  UpdatableBy?: Updater[];
   Sha256: string;
   /** Holders of the lock (task or install set URIs); Locked while non-empty. */
   LockedBy: string[];
@@ -129,6 +131,11 @@ export class ComponentRepository {
     return c ? structuredClone(c) : undefined;
   }
 
+  /** Who may apply a component. */
+  updatableBy(c: Pick<ComponentRecord, 'UpdatableBy' | 'ComponentType'>): Updater[] {
+    return c.UpdatableBy ?? [...updatersOf(c.ComponentType)];
+  }
+
   getById(id: string): ComponentRecord | undefined {
     return this.docs.get(id);
   }
@@ -220,6 +227,7 @@ export class ComponentRepository {
       ExecutionParameters: old?.ExecutionParameters ?? '',
       ComponentType: info.type,
       DeviceClasses: info.devices.map((d) => d.DeviceClass),
+      UpdatableBy: info.updatableBy,
       Sha256: sha256,
       LockedBy: [],
     };

@@ -3,6 +3,7 @@
 // the property (paths like "Sequence/2/Filename"); all are reported at once.
 import { baseRefusal, refusals, vendorRefusal, type Refusal } from '../../messages/refusal.js';
 import { argText } from '../../messages/args.js';
+import { parseControllerTime } from '../../lib/iso-time.js';
 import type { ComponentRepository } from '../firmware/repository.js';
 import type { Inventory } from '../firmware/inventory.js';
 import type { Agent, Command } from './records.js';
@@ -13,7 +14,10 @@ export interface TaskInput {
   UpdatableBy: Agent[];
   Command: Command;
   Component?: string | null;
+  /** iLO's name for the component's file (the same as Component; both given, they must agree). */
+  Filename?: string | null;
   TPMOverride?: boolean;
+  UpdateRecoverySet?: boolean;
   StartAfter?: string | null;
   Expire?: string | null;
   MaintenanceWindow?: string | null;
@@ -48,16 +52,21 @@ export function duplicateName(v: Violations, type: string, property: string, nam
   );
 }
 
-/** UpdatableBy: no duplicates; Bmc never with another agent; a Wait lists exactly one. */
+/**
+ * UpdatableBy: no duplicates; Bmc never with another agent; a Wait or a reset lists exactly one;
+ * only the controller resets itself (ResetBmc), and UEFI resets nothing.
+ */
 export function checkAgents(v: Violations, agents: readonly Agent[], command: Command, prefix = ''): void {
   const p = `${prefix}UpdatableBy`;
+  const conflict = () => v.add(baseRefusal('PropertyValueConflict', p, `${prefix}Command`), p);
   if (agents.length === 0) v.add(baseRefusal('PropertyValueIncorrect', p, '[]'), p);
   else if (new Set(agents).size !== agents.length) v.add(baseRefusal('PropertyValueIncorrect', p, argText(agents)), p);
   else if (agents.includes('Bmc') && agents.length > 1) v.add(baseRefusal('PropertyValueIncorrect', p, argText(agents)), p);
-  else if (command === 'Wait' && agents.length !== 1) v.add(baseRefusal('PropertyValueConflict', p, `${prefix}Command`), p);
+  else if (command !== 'ApplyUpdate' && agents.length !== 1) conflict();
+  else if (command === 'ResetBmc' && agents[0] !== 'Bmc') conflict();
+  else if (command === 'ResetServer' && agents[0] === 'Uefi') conflict();
 }
 
-/** Command-dependent members: ApplyUpdate needs a stored component, Wait needs WaitTimeSeconds and no component. */
 /**
  * The repository component a task names: by its Filename (the repository's key) or, for a task's
  * Component, by its Name when no other component has that Name.
@@ -74,7 +83,10 @@ export function resolveComponent(
   return named.length > 1 ? { ambiguous: named.map((c) => c.Filename).sort() } : { missing: true };
 }
 
-/** Checks the command's own properties; for ApplyUpdate, returns the Filename of the component it names. */
+/**
+ * Checks the command's own properties (ApplyUpdate needs a stored component, Wait needs WaitTimeSeconds,
+ * only ApplyUpdate names a component); for ApplyUpdate, returns the Filename of the component it names.
+ */
 export function checkCommand(
   v: Violations,
   d: CheckDeps,
@@ -104,7 +116,9 @@ export function checkCommand(
     }
   } else {
     if (c.component) v.add(baseRefusal('PropertyValueConflict', p, `${prefix}Command`), p);
-    if (c.WaitTimeSeconds === undefined) v.add(baseRefusal('PropertyMissing', `${prefix}WaitTimeSeconds`), `${prefix}WaitTimeSeconds`);
+    if (c.Command === 'Wait' && c.WaitTimeSeconds === undefined) {
+      v.add(baseRefusal('PropertyMissing', `${prefix}WaitTimeSeconds`), `${prefix}WaitTimeSeconds`);
+    }
   }
   return undefined;
 }
@@ -181,5 +195,5 @@ export function checkOrder(v: Violations, start: number | null, expire: number |
 }
 
 export function parseTime(iso: string | null | undefined): number | null {
-  return iso === undefined || iso === null ? null : Date.parse(iso);
+  return iso === undefined || iso === null ? null : parseControllerTime(iso);
 }

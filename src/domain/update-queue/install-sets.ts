@@ -33,6 +33,10 @@ export interface InvokeInput {
   Expire?: string | null;
   MaintenanceWindow?: string | null;
   TPMOverride?: boolean;
+  /** Empty the queue first (tasks in progress stay). */
+  ClearTaskQueue?: boolean;
+  /** The components the controller applies also replace their images in the recovery set. */
+  UpdateRecoverySet?: boolean;
 }
 
 export class InstallSets {
@@ -108,10 +112,11 @@ export class InstallSets {
     return true;
   }
 
-  /** Append one task per Sequence item (task Name = item Name), without clearing the queue. */
+  /** Append one task per Sequence item (task Name = item Name); the queue is emptied first only when ClearTaskQueue asks. */
   invoke(id: string, params: InvokeInput): TaskRecord[] {
     const set = this.docs.get(id);
     if (!set) throw new Error(`no install set ${id}`);
+    const cleared = params.ClearTaskQueue ? this.queue.list().filter((t) => t.State !== 'InProgress') : [];
     const inputs: TaskInput[] = set.Sequence.map((item) => ({
       Name: item.Name,
       UpdatableBy: item.UpdatableBy,
@@ -123,10 +128,46 @@ export class InstallSets {
       Expire: params.Expire,
       MaintenanceWindow: params.MaintenanceWindow,
       TPMOverride: params.TPMOverride,
+      UpdateRecoverySet: params.UpdateRecoverySet,
     }));
-    const tasks = buildTasks(this.d, inputs, { prefix: (i) => `Sequence/${i}/`, tpmAction: INVOKE_ACTION });
-    this.queue.append(tasks);
+    const tasks = buildTasks(this.d, inputs, {
+      prefix: (i) => `Sequence/${i}/`,
+      tpmAction: INVOKE_ACTION,
+      replacing: new Set(cleared.map((t) => t.Id)),
+    });
+    this.store.transaction(() => {
+      for (const t of cleared) this.queue.remove(t.Id);
+      this.queue.append(tasks);
+    });
     return tasks;
+  }
+
+  /**
+   * UpdateRecoverySet: a component the controller applied replaces, in the recovery set, the items whose
+   * component is for the same device; only a component the set may hold (Critical, controller-flashable) does.
+   */
+  adoptIntoRecoverySet(filename: string): boolean {
+    const set = this.recoverySet();
+    const c = this.d.repository.get(filename);
+    if (!set || !c) return false;
+    const v = new Violations();
+    let changed = false;
+    const Sequence = set.Sequence.map((item, i) => {
+      const old = item.Filename ? this.d.repository.get(item.Filename) : undefined;
+      if (!old || old.Filename === filename || !old.DeviceClasses.some((dc) => c.DeviceClasses.includes(dc))) return item;
+      const next = { ...item, Filename: filename };
+      this.checkRecoveryItem(v, next, `Sequence/${i}/`);
+      changed = true;
+      return next;
+    });
+    if (!changed || v.list.length) return false;
+    const next = { ...set, Sequence, Modified: this.clock.now() };
+    this.store.transaction(() => {
+      this.unlockAll(set);
+      this.docs.put(set.Id, next);
+      this.lockAll(next);
+    });
+    return true;
   }
 
   /** The integrity scanner's recovery source: the recovery set's image for a device class. */

@@ -88,6 +88,8 @@ export interface QueueDeps {
   /** Component locks: a task holds its component while it exists. */
   lock(filename: string, holder: string): void;
   unlock(filename: string, holder: string): void;
+  /** A ResetServer task: the controller (Bmc) or the host's update agent (RuntimeAgent, an OS restart) resets the server. */
+  resetServer(by: Agent): void;
 }
 
 export class UpdateQueue {
@@ -98,6 +100,8 @@ export class UpdateQueue {
   private again = false;
   /** Set by the composition (updaters.ts): how an updater applies a component. */
   applier?: TaskApplier;
+  /** Set by the composition (install-sets.ts): a task's UpdateRecoverySet puts what it applied into the recovery set. */
+  recoverySet?: { adoptIntoRecoverySet(filename: string): boolean };
   /** Whether the host-side agent could poll now (for QueueStatus). */
   runtimeAgent: () => { installed: boolean; polling: boolean } = () => ({ installed: false, polling: false });
 
@@ -251,6 +255,7 @@ export class UpdateQueue {
   /** Carry a claimed task to Complete or Exception. */
   async execute(run: Run): Promise<void> {
     const t = this.docs.get(run.id);
+    let afterwards: (() => unknown) | undefined;
     try {
       if (!t) return;
       let result: ExtendedInfo[];
@@ -258,6 +263,11 @@ export class UpdateQueue {
         await this.sleep(run, t.WaitTimeSeconds * 1000);
         if (run.aborted) return;
         result = [vendorMessage('UpdateTaskCompleted', t.Name, `waited ${t.WaitTimeSeconds} seconds`)];
+      } else if (t.Command === 'ResetServer' || t.Command === 'ResetBmc') {
+        // Complete first: the reset it asks for ends the run (a server reset stops the agent, a controller reset the controller).
+        const what = t.Command === 'ResetServer' ? 'the server' : 'the controller';
+        result = [vendorMessage('UpdateTaskCompleted', t.Name, `${what} is being reset`)];
+        afterwards = t.Command === 'ResetServer' ? () => this.d.resetServer(run.agent) : () => this.d.controller.reset();
       } else {
         await this.sleep(run, APPLY_MS[run.agent]);
         if (run.aborted) return;
@@ -265,6 +275,7 @@ export class UpdateQueue {
         run.flashing = true;
         const applied = await this.applier.apply(t, run.agent, run.op);
         result = [vendorMessage('UpdateTaskCompleted', t.Name, applied.summary), ...applied.messages];
+        if (t.UpdateRecoverySet && t.Component) this.recoverySet?.adoptIntoRecoverySet(t.Component);
       }
       run.op?.complete(result[0]);
       if (!run.aborted) this.finish(run.id, 'Complete', result);
@@ -281,6 +292,16 @@ export class UpdateQueue {
         run.op.fail(vendorRefusal('UpdateTaskFailed', t?.Name ?? run.id, 'the task was deleted while in progress'));
       if (this.run === run) this.run = undefined;
       this.kick();
+    }
+    if (afterwards && !run.aborted) await this.resetAfterwards(t, afterwards);
+  }
+
+  /** The reset a Reset task asked for, once it is Complete; a reset that does not apply now is logged on the task's name. */
+  private async resetAfterwards(t: TaskRecord | undefined, reset: () => unknown): Promise<void> {
+    try {
+      await reset();
+    } catch (e) {
+      this.d.log.warn({ err: e, task: t?.Name }, 'the reset an update task asked for did not happen');
     }
   }
 

@@ -1,11 +1,14 @@
 // What the update queue area keeps in the store. Times are controller-clock
 // milliseconds; null means "not given".
 import type { ExtendedInfo } from '../../messages/messages.js';
+import { UPDATERS, type Updater } from '../firmware/package.js';
 
-export const AGENTS = ['Bmc', 'Uefi', 'RuntimeAgent'] as const;
-export type Agent = (typeof AGENTS)[number];
+/** The updaters: the controller, UEFI at POST, the host's update agent (the components' UpdatableBy). */
+export const AGENTS = UPDATERS;
+export type Agent = Updater;
 
-export const COMMANDS = ['ApplyUpdate', 'Wait'] as const;
+/** iLO's task commands: apply a component, wait, reset the server or the controller. */
+export const COMMANDS = ['ApplyUpdate', 'Wait', 'ResetServer', 'ResetBmc'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export const TASK_STATES = ['Pending', 'InProgress', 'Complete', 'Canceled', 'Expired', 'Exception'] as const;
@@ -34,6 +37,8 @@ export interface TaskRecord {
   /** Filename of a repository component (ApplyUpdate). */
   Component: string | null;
   TPMOverride: boolean;
+  /** Once applied by the controller, the component also replaces its device's image in the recovery install set (absent: false). */
+  UpdateRecoverySet?: boolean;
   /** Effective times: the task's own, or copied from its maintenance window. */
   StartAfter: number | null;
   Expire: number | null;

@@ -1,5 +1,6 @@
 // Turns client input into queued tasks, enforcing the task creation
 // rules. Used by POST on the queue and by VendorComponentInstallSet.Invoke.
+import { baseRefusal } from '../../messages/refusal.js';
 import type { Clock } from '../../platform/clock.js';
 import {
   checkAgents,
@@ -30,14 +31,17 @@ export interface BuildOptions {
   prefix?: (i: number) => string;
   /** Invoke: TPMOverride is an action parameter. */
   tpmAction?: string;
+  /** Ids of queued tasks that go as these come (Invoke's ClearTaskQueue): their names are free. */
+  replacing?: ReadonlySet<string>;
 }
 
 /** Validate every input (all violations at once) and build the records; nothing is stored. */
 export function buildTasks(d: TaskFactoryDeps, inputs: readonly TaskInput[], opts: BuildOptions = {}): TaskRecord[] {
   const v = new Violations();
   const now = d.clock.now();
-  const taken = new Set(d.queue.list().map((t) => t.Name));
-  const takenIds = new Set(d.queue.list().map((t) => t.Id));
+  const staying = d.queue.list().filter((t) => !opts.replacing?.has(t.Id));
+  const taken = new Set(staying.map((t) => t.Name));
+  const takenIds = new Set(staying.map((t) => t.Id));
   const out: TaskRecord[] = [];
   inputs.forEach((input, i) => {
     const prefix = opts.prefix?.(i) ?? '';
@@ -46,11 +50,12 @@ export function buildTasks(d: TaskFactoryDeps, inputs: readonly TaskInput[], opt
     taken.add(input.Name);
     takenIds.add(id);
     checkAgents(v, input.UpdatableBy, input.Command, prefix);
+    const component = componentOf(v, input, prefix);
     const filename = checkCommand(
       v,
       d,
-      { Command: input.Command, component: input.Component, WaitTimeSeconds: input.WaitTimeSeconds },
-      prefix ? 'Filename' : 'Component',
+      { Command: input.Command, component, WaitTimeSeconds: input.WaitTimeSeconds },
+      prefix || (input.Component == null && input.Filename != null) ? 'Filename' : 'Component',
       prefix,
     );
     const targets = checkTargets(v, d, input.Targets, prefix);
@@ -62,8 +67,9 @@ export function buildTasks(d: TaskFactoryDeps, inputs: readonly TaskInput[], opt
       UpdatableBy: [...input.UpdatableBy],
       Command: input.Command,
       // Stored by its Filename, the repository's key, whether the client gave that or the Name.
-      Component: input.Command === 'ApplyUpdate' ? (filename ?? input.Component ?? null) : null,
+      Component: input.Command === 'ApplyUpdate' ? (filename ?? component ?? null) : null,
       TPMOverride: input.TPMOverride ?? false,
+      UpdateRecoverySet: input.UpdateRecoverySet ?? false,
       ...schedule,
       WaitTimeSeconds: input.WaitTimeSeconds ?? 0,
       Targets: targets,
@@ -81,4 +87,13 @@ export function buildTasks(d: TaskFactoryDeps, inputs: readonly TaskInput[], opt
   if (opts.tpmAction && apply) checkTpm(v, d, 'ApplyUpdate', apply.TPMOverride, 'TPMOverride', opts.tpmAction);
   v.done();
   return out;
+}
+
+/** The component a task names: SPEC's Component or iLO's Filename; both given, they name the same one. */
+function componentOf(v: Violations, input: TaskInput, prefix: string): string | null | undefined {
+  const { Component, Filename } = input;
+  if (Component != null && Filename != null && Component !== Filename) {
+    v.add(baseRefusal('PropertyValueConflict', `${prefix}Filename`, `${prefix}Component`), `${prefix}Filename`);
+  }
+  return Component ?? Filename;
 }

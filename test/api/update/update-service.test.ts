@@ -4,6 +4,7 @@ import { startTestService, messageIds, type TestService } from '../../support/se
 import { Tasks } from '../../../src/domain/tasks.js';
 import { serviceUris } from '../../../src/lib/resource-uris.js';
 import { UpdateStatus } from '../../../src/domain/firmware/update-state.js';
+import { CONTROLLER_RESET_DELAY_MS } from '../../../src/domain/firmware/flasher.js';
 import { makePackage, startImageServer, upload, type ImageServer } from '../../support/firmware.js';
 import { waitUntil } from '../../support/wait.js';
 
@@ -230,6 +231,10 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
       },
     });
     const monitor = await runTask(r);
+    // The task is Complete while the controller still runs the old session (iLO resets after the flash is reported).
+    assert.equal((await svc.get(monitor, { auth: { token } })).status, 200);
+    assert.equal(svc.running.services.controller.resets, resetsBefore);
+    await svc.clock.advance(CONTROLLER_RESET_DELAY_MS);
     assert.equal(svc.running.services.controller.resets, resetsBefore + 1);
     // The reset ended every session, ours included.
     assert.equal((await svc.get(US, { auth: { token } })).status, 401);
