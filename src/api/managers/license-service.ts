@@ -4,7 +4,7 @@
 // never served: only its masked form.
 import { LICENSE_ID, type LicenseRecord } from '../../domain/licensing/installed-license.js';
 import { ISSUABLE_TIERS, maskLicenseKey } from '../../domain/licensing/license-keys.js';
-import { FEATURE_TIER, tierAtLeast } from '../../domain/licensing/tiers.js';
+import { FEATURE_TIER, tierAtLeast, type LicensedFeature } from '../../domain/licensing/tiers.js';
 import { Priv } from '../../lib/privileges.js';
 import { toIso } from '../../platform/clock.js';
 import { collectionOf, defineType, ro, statusProp, t } from '../../protocol/description.js';
@@ -17,6 +17,9 @@ export type LicenseServiceDeps = Pick<Services, 'installedLicense' | 'uris'>;
 
 type LicenseServicePath = '/redfish/v1/Managers/{ManagerId}/LicenseService/';
 type LicensePath = '/redfish/v1/Managers/{ManagerId}/LicenseService/{LicenseId}/';
+
+/** iLO's LicenseFeatures names of the licensed features the controller has (ilorest's fwintegritycheck reads FWScan). */
+const ILO_FEATURE_NAMES: Record<LicensedFeature, string> = { FirmwareIntegrityScan: 'FWScan', CertificateLogin: 'SmartCard' };
 
 export const VendorLicenseType = defineType({
   name: oemType('License'),
@@ -42,6 +45,12 @@ export const VendorLicenseType = defineType({
     InstallDate: ro(t.dateTime()),
     Expired: ro(t.boolean({ volatile: true })),
     Features: ro(t.array(t.string(), { description: 'Licensed features this license grants while it is valid.' })),
+    LicenseFeatures: ro(
+      t.object(Object.fromEntries(Object.values(ILO_FEATURE_NAMES).map((n) => [n, ro(t.boolean())])), {
+        typeName: 'LicenseFeatures',
+        description: 'Whether each licensed feature is granted now, by its iLO name.',
+      }),
+    ),
     Status: { ...statusProp, volatile: true },
   },
 });
@@ -69,6 +78,12 @@ function licenseBody(d: LicenseServiceDeps, l: LicenseRecord) {
     Features: Object.entries(FEATURE_TIER)
       .filter(([, need]) => tierAtLeast(p.tier, need))
       .map(([feature]) => feature),
+    LicenseFeatures: Object.fromEntries(
+      (Object.keys(ILO_FEATURE_NAMES) as LicensedFeature[]).map((f) => [
+        ILO_FEATURE_NAMES[f],
+        !expired && tierAtLeast(p.tier, FEATURE_TIER[f]),
+      ]),
+    ),
     Status: expired ? { State: 'Disabled', Health: 'Warning' } : { State: 'Enabled', Health: 'OK' },
   };
 }

@@ -184,6 +184,10 @@ describe('iLO firmware protocol (ilorest uploadcomp, downloadcomp, flashfwpkg, f
     assert.equal(v.FirmwareIntegrity.ScanEveryDays, 3);
     assert.equal(v.ScanEveryDays, 3);
     await installLicense(svc, 'PremiumSecurity');
+    // What fwintegritycheck reads first: the controller's license type (HpeiLOLicense under iLO's name) and its FWScan feature.
+    const licenses = (await get(svc, '/redfish/v1/Managers/1/LicenseService/?$expand=.')).body.Members;
+    assert.match(licenses[0]["@odata.type"], /^#VendorLicense\./);
+    assert.deepEqual(licenses[0].LicenseFeatures, { FWScan: true, SmartCard: true });
     const before = v.CurrentTime;
     svc.running.services.update.integrity.corrupt('firmware', '3');
     const r = await svc.req('POST', `${US}Actions/Oem/Vendor/VendorMCUpdateServiceExt.StartFirmwareIntegrityCheck/`, {
