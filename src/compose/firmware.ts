@@ -7,6 +7,7 @@ import { Downloader } from '../domain/firmware/download.js';
 import { Flasher } from '../domain/firmware/flasher.js';
 import type { FirmwareServices } from '../domain/firmware/index.js';
 import { IntegrityScanner } from '../domain/firmware/integrity.js';
+import { InvalidImages } from '../domain/firmware/invalid-images.js';
 import { Inventory } from '../domain/firmware/inventory.js';
 import { ComponentRepository } from '../domain/firmware/repository.js';
 import { VendorSigningKey } from '../domain/firmware/signing.js';
@@ -45,12 +46,14 @@ export function buildFirmware(b: Base, { host, controller }: Lifecycles, p: Host
       server: uris.system('Actions', 'ComputerSystem.Reset'),
     },
   });
+  const invalidImages = new InvalidImages(store);
   const update: FirmwareServices = {
     inventory,
     status,
     flasher,
     repository: new ComponentRepository(store, b.dataDir, config.repositoryBytes),
-    integrity: new IntegrityScanner(store, clock, inventory, flasher, logs, events, status, log),
+    integrity: new IntegrityScanner(store, clock, inventory, flasher, logs, events, status, log, invalidImages),
+    invalidImages,
     signingKey: b.seat?.firmwareKey ?? VendorSigningKey.loadOrCreate(b.dataDir),
     downloader: new Downloader({
       clock,

@@ -1,10 +1,13 @@
-// The component repository collection and its members (docs/firmware-packages.md).
+// The component repository collection and its members (docs/firmware-packages.md), the
+// invalid-image repository (images the integrity checks found corrupted) and iLO's /fwrepo/ downloads.
 // Only Criticality, Configuration and ExecutionParameters are writable;
 // a Locked component cannot be deleted.
 import { Representations } from '../../lib/memo.js';
 import { createReadStream } from 'node:fs';
 import { CRITICALITIES, UPDATERS } from '../../domain/firmware/package.js';
 import type { ComponentRecord, ComponentRepository } from '../../domain/firmware/repository.js';
+import type { InvalidImageRecord } from '../../domain/firmware/invalid-images.js';
+import { addCollection } from '../../protocol/collections.js';
 import { targetGuid } from '../../domain/firmware/inventory.js';
 import { Priv } from '../../lib/privileges.js';
 import { toIso } from '../../platform/clock.js';
@@ -88,6 +91,39 @@ function componentBody(c: ComponentRecord, repo: ComponentRepository) {
   };
 }
 
+export const INVALID_IMAGE_REPOSITORY_URI = '/redfish/v1/UpdateService/InvalidImageRepository/';
+
+const InvalidImageType = defineType({
+  name: 'VendorInvalidImage',
+  version: '1.0.0',
+  owner: 'Vendor',
+  description: 'A firmware image the integrity checks found corrupted, kept until deleted.',
+  properties: {
+    Id: ro(t.string()),
+    Name: ro(t.string()),
+    Filename: ro(t.string({ description: 'The unique name the image is kept under.' })),
+    Filepath: ro(t.string()),
+    DeviceClass: ro(t.string({ description: 'Target GUID of the device whose image it was.' })),
+    Created: ro(t.dateTime({ description: 'When the corruption was found.' })),
+    Version: ro(t.string({ description: 'The version the corrupted image was meant to be.' })),
+    FirmwareInventory: t.link({ readOnly: true }),
+  },
+});
+
+function invalidImageBody(x: InvalidImageRecord, d: ComponentRepositoryDeps) {
+  const item = d.update.inventory.get(x.Item.kind, x.Item.Id);
+  return {
+    Id: x.Id,
+    Name: 'Invalid firmware image',
+    Filename: x.Filename,
+    Filepath: x.Filename,
+    DeviceClass: x.DeviceClass,
+    Created: toIso(x.Created),
+    Version: x.Version,
+    ...(item ? { FirmwareInventory: { '@odata.id': d.update.inventory.uri(item) } } : {}),
+  };
+}
+
 /** What the component repository reads. */
 export type ComponentRepositoryDeps = Pick<Services, 'update' | 'store'>;
 
@@ -161,6 +197,17 @@ export function registerComponentRepositoryRoutes(routes: RouteTable, d: Compone
     params: { ComponentId },
     file: true,
     get: { privilege: Priv.login, handler: h.getComponentFile },
+  });
+  const invalid = d.update.invalidImages;
+  addCollection(routes, {
+    collection: INVALID_IMAGE_REPOSITORY_URI,
+    member: `${INVALID_IMAGE_REPOSITORY_URI}{InvalidImageId}/`,
+    type: InvalidImageType,
+    name: 'Invalid Image Repository',
+    store: { list: () => invalid.list(), get: (id) => invalid.get(id), id: (x) => x.Id },
+    show: (x) => invalidImageBody(x, d),
+    privileges: { read: Priv.login, write: Priv.managerConfig },
+    remove: (x) => void invalid.delete(x.Id),
   });
   routes.add({
     path: '/fwrepo/{Filename}',

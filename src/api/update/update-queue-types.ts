@@ -59,7 +59,8 @@ export const VendorUpdateTaskType = defineType({
       createOnly: true,
       nullable: true,
       offsetOptional: true,
-      description: "Earliest start (controller clock; without an offset: the controller's local time); the window's when MaintenanceWindow is set.",
+      description:
+        "Earliest start (controller clock; without an offset: the controller's local time); the window's when MaintenanceWindow is set.",
     }),
     Expire: t.dateTime({
       createOnly: true,

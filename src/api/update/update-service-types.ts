@@ -46,6 +46,7 @@ const VendorMCUpdateServiceExtType = defineType({
     UpdateTaskQueue: link(),
     MaintenanceWindows: link(),
     InstallSets: link(),
+    InvalidImageRepository: link(),
     EnableBackgroundScan: t.boolean({ description: 'Scan installed firmware for corruption in the background.' }),
     OnIntegrityFailure: t.enum(['LogOnly', 'LogAndRepairAutomatically']),
     ScanEveryDays: t.integer({ minimum: 1, maximum: 365, description: 'Days between background scans.' }),

@@ -19,7 +19,7 @@ import { collection, success } from '../../protocol/reply.js';
 import { action, present, type ActionContext, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { taskAccepted } from '../tasks/task-service.js';
-import { COMPONENT_REPOSITORY_URI } from './component-repository.js';
+import { COMPONENT_REPOSITORY_URI, INVALID_IMAGE_REPOSITORY_URI } from './component-repository.js';
 import {
   AddFromUri,
   SimpleUpdate,
@@ -113,6 +113,7 @@ function handlers(d: UpdateServiceDeps) {
           UpdateTaskQueue: { '@odata.id': '/redfish/v1/UpdateService/UpdateTaskQueue/' },
           MaintenanceWindows: { '@odata.id': '/redfish/v1/UpdateService/MaintenanceWindows/' },
           InstallSets: { '@odata.id': '/redfish/v1/UpdateService/InstallSets/' },
+          InvalidImageRepository: { '@odata.id': INVALID_IMAGE_REPOSITORY_URI },
           EnableBackgroundScan: scan.EnableBackgroundScan,
           OnIntegrityFailure: scan.OnIntegrityFailure,
           ScanEveryDays: scan.ScanEveryDays,

@@ -332,7 +332,9 @@ class Upload {
       // The last section: the one its section compsig places last; else the one carrying the compsig of the whole;
       // without any, the one that completes a raw image (it carries its own signature; ilorest sends Section 0 with it).
       const signed = compsig !== undefined ? this.signedSection(compsig, params.Section, file) : undefined;
-      const last = signed ? signed.Index === signed.Count - 1 : compsig !== undefined || ((path: string) => isSignedImage(path, this.fw.signingKey));
+      const last = signed
+        ? signed.Index === signed.Count - 1
+        : compsig !== undefined || ((path: string) => isSignedImage(path, this.fw.signingKey));
       const assembled = await appendSection(this.fw.repository, this.partial, params.Section, file.name, file.tmp, last, signed);
       if (!assembled) {
         const m = vendorMessage('UploadSectionReceived', params.Section, file.name);

@@ -4,6 +4,7 @@
 import type { Downloader } from './download.js';
 import type { Flasher } from './flasher.js';
 import type { IntegrityScanner } from './integrity.js';
+import type { InvalidImages } from './invalid-images.js';
 import type { Inventory } from './inventory.js';
 import type { ComponentRepository } from './repository.js';
 import type { VendorSigningKey } from './signing.js';
@@ -16,6 +17,8 @@ export interface FirmwareServices {
   /** Oem/Vendor/State of the update service, and the Busy rule. */
   status: UpdateStatus;
   integrity: IntegrityScanner;
+  /** The corrupted images the integrity checks found (InvalidImageRepository). */
+  invalidImages: InvalidImages;
   signingKey: VendorSigningKey;
   downloader: Downloader;
 }

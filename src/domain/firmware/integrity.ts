@@ -12,7 +12,8 @@ import { vendorMessage } from '../../messages/errors.js';
 import type { Clock, TimerHandle } from '../../platform/clock.js';
 import type { DocumentStore } from '../../store/documents.js';
 import type { FlashSource, Flasher } from './flasher.js';
-import { VERIFIED_CLASSES, type Inventory } from './inventory.js';
+import type { InvalidImages } from './invalid-images.js';
+import { VERIFIED_CLASSES, type Inventory, type InventoryItem } from './inventory.js';
 import type { UpdateStatus } from './update-state.js';
 
 export const SCAN_DURATION_MS = 60_000;
@@ -64,6 +65,8 @@ export class IntegrityScanner {
     private readonly events: EventBus,
     private readonly status: UpdateStatus,
     private readonly log: Logger,
+    /** Where the corrupted images found are recorded. */
+    private readonly invalidImages: InvalidImages,
   ) {
     this.setting = store.setting<Persisted>('firmware.integrity', DEFAULTS);
     status.addBlocker(() => (this.running ? 'FirmwareIntegrityScan' : undefined));
@@ -80,9 +83,7 @@ export class IntegrityScanner {
    */
   verifyAtBoot(): void {
     const failed = this.verifiedItems().filter((i) => i.Corrupted);
-    for (const item of failed) {
-      this.logs.write('IML', vendorMessage('FirmwareIntegrityFailure', item.Name, item.Version), this.inventory.uri(item));
-    }
+    for (const item of failed) this.failed(item);
     this.bootCheck = { at: this.clock.now(), result: failed.length ? 'Failed' : 'OK' };
   }
 
@@ -92,6 +93,12 @@ export class IntegrityScanner {
     const scan = s.lastScanAt !== undefined && s.lastResult !== undefined ? { at: s.lastScanAt, result: s.lastResult } : undefined;
     if (!scan) return this.bootCheck;
     return this.bootCheck && this.bootCheck.at > scan.at ? this.bootCheck : scan;
+  }
+
+  /** A corrupted image found: logged, and kept in the invalid-image repository. */
+  private failed(item: InventoryItem): void {
+    this.logs.write('IML', vendorMessage('FirmwareIntegrityFailure', item.Name, item.Version), this.inventory.uri(item));
+    this.invalidImages.record(item, this.clock.now());
   }
 
   private verifiedItems() {
@@ -157,7 +164,7 @@ export class IntegrityScanner {
       if (!item.Corrupted) continue;
       const uri = this.inventory.uri(item);
       report.failed.push(uri);
-      this.logs.write('IML', vendorMessage('FirmwareIntegrityFailure', item.Name, item.Version), uri);
+      this.failed(item);
       this.events.publish(resourceEvent('ResourceErrorsDetected', 'Version', 'FirmwareIntegrity'), uri, 'Alert');
       if (s.OnIntegrityFailure !== 'LogAndRepairAutomatically') continue;
       try {

@@ -328,9 +328,7 @@ function deviceClassOf(d: Record<string, unknown>): string | undefined {
 }
 
 /** Every device class a package may name, by its target GUID. */
-const DEVICE_CLASS_OF_TARGET: ReadonlyMap<string, string> = new Map(
-  FACTORY_DEVICE_CLASSES.map((c) => [targetGuid(c), c]),
-);
+const DEVICE_CLASS_OF_TARGET: ReadonlyMap<string, string> = new Map(FACTORY_DEVICE_CLASSES.map((c) => [targetGuid(c), c]));
 
 /** Checks the embedded signature of a raw image; the reason it fails, or undefined. */
 export async function checkEmbeddedSignature(path: string, info: PackageInfo, key: VendorSigningKey): Promise<string | undefined> {

@@ -157,7 +157,9 @@ export async function sectionDigests(path: string): Promise<{ sections: Buffer[]
 
 /** What a section compsig signs: the section's digest bound to its place in the whole file. */
 function sectionDigest(sha256: string, s: SectionSignature): Buffer {
-  return createHash('sha256').update(JSON.stringify([sha256, s.Index, s.Count, s.FileSha256])).digest();
+  return createHash('sha256')
+    .update(JSON.stringify([sha256, s.Index, s.Count, s.FileSha256]))
+    .digest();
 }
 
 /** The compsig of one section of a large file (`<base>_part<Index + 1>.compsig`, as ilorest looks for it). */
@@ -191,7 +193,8 @@ export function sectionOf(text: string): SectionSignature | undefined {
 /** Checks a section compsig against the section's digest; the reason it fails, or undefined when valid. */
 export function checkSectionCompsig(key: VendorSigningKey, text: string, digest: Buffer): string | undefined {
   const section = sectionOf(text);
-  if (!section || section.Count < 1 || section.Index < 0 || section.Index >= section.Count) return 'the compsig is not a valid signature file';
+  if (!section || section.Count < 1 || section.Index < 0 || section.Index >= section.Count)
+    return 'the compsig is not a valid signature file';
   const sig = readCompsig(key, text);
   if (typeof sig === 'string') return sig;
   const sha256 = digest.toString('hex');

@@ -200,6 +200,19 @@ describe('iLO firmware protocol (ilorest uploadcomp, downloadcomp, flashfwpkg, f
     v = await vendor();
     assert.ok(v.FirmwareIntegrity.LastScanTime > before);
     assert.equal(v.FirmwareIntegrity.LastScanResult, 'Failed');
+    // The corrupted image is kept in the invalid-image repository, once however often it is found.
+    const invalid = `${US}InvalidImageRepository/`;
+    assert.equal(v.InvalidImageRepository['@odata.id'], invalid);
+    const scan = svc.running.services.update.integrity.start();
+    await svc.clock.advance(SCAN_DURATION_MS);
+    await scan;
+    const images = (await get(svc, `${invalid}?$expand=.`)).body.Members;
+    assert.equal(images.length, 1);
+    assert.equal(images[0].DeviceClass, (await get(svc, `${FW}3/`)).body.Oem.Vendor.Targets[0]);
+    assert.equal(images[0].FirmwareInventory['@odata.id'], `${FW}3/`);
+    assert.equal(images[0].Created, v.FirmwareIntegrity.LastScanTime);
+    assert.equal((await svc.req('DELETE', images[0]['@odata.id'], { auth: 'basic' })).status, 200);
+    assert.equal((await get(svc, invalid)).body.Members.length, 0);
   });
 
   // Last: the controller reset at its end ends every session.
