@@ -3,12 +3,15 @@
 // /fwrepo/<Filename>, large components sent in sections with a compsig each, iLO's fwpkg layout,
 // a controller flash reported Complete before the controller resets, and iLO's FirmwareIntegrity.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import yauzl from 'yauzl';
 import { CONTROLLER_RESET_DELAY_MS } from '../../../src/domain/firmware/flasher.js';
 import { SCAN_DURATION_MS } from '../../../src/domain/firmware/integrity.js';
-import { makeSectionCompsig, sha256File, VendorSigningKey } from '../../../src/domain/firmware/signing.js';
+import { makeSectionCompsig, SECTION_BYTES, sha256File, VendorSigningKey } from '../../../src/domain/firmware/signing.js';
 import { UPLOAD_URI, makePackage, multipart } from '../../support/firmware.js';
 import { exchange, parseAnswer, rawTls } from '../../support/raw-http.js';
 import { installLicense } from '../../support/licenses.js';
@@ -75,7 +78,7 @@ async function zipEntry(path: string, name: string): Promise<Buffer> {
 describe('iLO firmware protocol (ilorest uploadcomp, downloadcomp, flashfwpkg, fwintegritycheck)', () => {
   let svc: TestService;
   before(async () => {
-    svc = await startTestService({ config: { repositoryBytes: 8 * 1024 * 1024 } });
+    svc = await startTestService({ config: { repositoryBytes: 80 * 1024 * 1024 } });
   });
   after(() => svc.close());
 
@@ -213,6 +216,24 @@ describe('iLO firmware protocol (ilorest uploadcomp, downloadcomp, flashfwpkg, f
     assert.equal(images[0].Created, v.FirmwareIntegrity.LastScanTime);
     assert.equal((await svc.req('DELETE', images[0]['@odata.id'], { auth: 'basic' })).status, 200);
     assert.equal((await get(svc, invalid)).body.Members.length, 0);
+  });
+
+  it('fwpkg build --layout ilo writes a compsig per 32 MiB section of a large package; its sections upload as ilorest sends them', async () => {
+    const out = join(svc.dataDir, 'rom-big.fwpkg');
+    const cli = join(import.meta.dirname, '..', '..', '..', 'src', 'cli.ts');
+    const args = ['fwpkg', 'build', '--data-dir', svc.dataDir, '--layout', 'ilo', '--target', 'SystemROM', '--version', 'U30 v3.10'];
+    execFileSync(process.execPath, ['--import', 'tsx', cli, ...args, '--size', String(SECTION_BYTES + 1024), '--out', out]);
+    const data = readFileSync(out);
+    assert.ok(data.length > SECTION_BYTES);
+    const parts = [data.subarray(0, SECTION_BYTES), data.subarray(SECTION_BYTES)];
+    for (const [i, part] of parts.entries()) {
+      const compsig = readFileSync(join(svc.dataDir, `rom-big_part${i + 1}.compsig`), 'utf8');
+      const r = await iloUpload(svc, { name: 'rom-big.fwpkg', data: part }, ilorestParams('rom-big.fwpkg', { section: i }), { compsig });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+    }
+    const c = (await get(svc, `${REPO}rom-big.fwpkg/`)).body;
+    assert.deepEqual([c.SizeBytes, c.Version, c.UpdatableBy], [data.length, 'U30 v3.10', ['Bmc']]);
+    assert.equal((await svc.req('DELETE', `${REPO}rom-big.fwpkg/`, { auth: 'basic' })).status, 200);
   });
 
   // Last: the controller reset at its end ends every session.
