@@ -61,13 +61,14 @@ function handlers(d: UploadDeps) {
   }
 }
 
+/** Where iLO takes the same upload (its HttpPushUri; HPE's scripting examples post there). */
+export const ILO_UPLOAD_URI = '/cgi-bin/uploadFile';
+
 export function registerUploadRoutes(routes: RouteTable, d: UploadDeps): void {
   const h = handlers(d);
-  routes.add({
-    path: '/redfish/v1/UpdateService/upload/',
-    deferAuth: true,
-    post: { privilege: UPLOAD_PRIVILEGE, stream: true, contentTypes: ['multipart/form-data'], handler: h.postUpload },
-  });
+  const post = { privilege: UPLOAD_PRIVILEGE, stream: true, contentTypes: ['multipart/form-data'], handler: h.postUpload };
+  routes.add({ path: '/redfish/v1/UpdateService/upload/', deferAuth: true, post });
+  routes.add({ path: ILO_UPLOAD_URI, outside: true, file: true, deferAuth: true, post });
 }
 
 class Upload {

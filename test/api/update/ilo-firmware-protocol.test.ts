@@ -23,7 +23,7 @@ async function iloUpload(
   svc: TestService,
   file: { name: string; data: Buffer },
   params: Record<string, unknown>,
-  o: { compsig?: string; token?: string } = {},
+  o: { compsig?: string; token?: string; uri?: string } = {},
 ): Promise<{ status: number; body: any }> {
   const token = o.token ?? (await svc.adminToken());
   const form = multipart([
@@ -36,7 +36,7 @@ async function iloUpload(
   ]);
   const c = await rawTls(svc.port);
   c.socket.write(
-    `POST ${UPLOAD_URI} HTTP/1.1\r\nHost: x\r\nExpect:\r\nOData-Version: 4.0\r\nCookie: sessionKey=${token}\r\n` +
+    `POST ${o.uri ?? UPLOAD_URI} HTTP/1.1\r\nHost: x\r\nExpect:\r\nOData-Version: 4.0\r\nCookie: sessionKey=${token}\r\n` +
       `Content-Type: ${form.contentType}\r\nContent-Length: ${form.body.length}\r\nConnection: close\r\n\r\n`,
   );
   c.socket.write(form.body);
@@ -110,7 +110,7 @@ describe('iLO firmware protocol (ilorest uploadcomp, downloadcomp, flashfwpkg, f
     assert.equal((await svc.req('GET', '/fwrepo/nothing.bin', { auth: 'basic' })).status, 404);
   });
 
-  it('refuses an unknown parameter and a wrong type, and UpdateRecoverySet without the recovery privilege', async () => {
+  it('refuses an unknown parameter and a wrong type, and UpdateRecoverySet without the recovery privilege; /cgi-bin/uploadFile takes the form', async () => {
     const ie = await makePackage(svc, { targets: ['IE'], version: '0.2.4.0', file: 'ie.fwpkg' });
     let r = await iloUpload(svc, ie, { ...ilorestParams('ie.fwpkg'), Flash: true }, { compsig: ie.compsig });
     assert.deepEqual(messageIds(r.body), ['Base.1.12.ActionParameterUnknown']);
@@ -118,6 +118,10 @@ describe('iLO firmware protocol (ilorest uploadcomp, downloadcomp, flashfwpkg, f
     assert.deepEqual(messageIds(r.body), ['Base.1.12.ActionParameterValueTypeError']);
     r = await iloUpload(svc, ie, { ...ilorestParams('ie.fwpkg'), ETag: 'a', UploadCurrentEtag: 'b' }, { compsig: ie.compsig });
     assert.deepEqual(messageIds(r.body), ['Base.1.12.ActionParameterValueConflict']);
+    // iLO's own upload place takes the same form.
+    r = await iloUpload(svc, ie, ilorestParams('ie.fwpkg'), { compsig: ie.compsig, uri: '/cgi-bin/uploadFile' });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal((await get(svc, `${REPO}ie.fwpkg/`)).body.Version, '0.2.4.0');
     const operator = await svc.req('POST', '/redfish/v1/AccountService/Accounts/', {
       auth: 'basic',
       body: { UserName: 'fw-operator', Password: 'Operator-Pass-1', RoleId: 'Operator' },
