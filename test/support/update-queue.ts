@@ -95,3 +95,16 @@ export async function resetHost(svc: TestService, how: 'On' | 'ForceRestart' | '
 export function isoIn(svc: TestService, ms: number): string {
   return new Date(svc.clock.now() + ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/** An administrator without SystemRecoveryConfigPriv (the recovery install set's privilege). */
+export const NO_RECOVERY = { user: 'norecovery', password: 'No-Recovery-Pass1' };
+
+export async function addNoRecoveryAccount(svc: TestService): Promise<void> {
+  const r = await post(svc, '/redfish/v1/AccountService/Accounts/', {
+    UserName: NO_RECOVERY.user,
+    Password: NO_RECOVERY.password,
+    RoleId: 'Administrator',
+    Oem: { Vendor: { Privileges: { SystemRecoveryConfigPriv: false } } },
+  });
+  assert.equal(r.status, 201, r.text);
+}

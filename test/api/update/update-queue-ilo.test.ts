@@ -17,24 +17,18 @@ import {
   settle,
   taskState,
   until,
+  NO_RECOVERY,
+  addNoRecoveryAccount,
 } from '../../support/update-queue.js';
 
 const AGENT_ACTION = `${QUEUE}Actions/Oem/Vendor/VendorUpdateTaskQueue.SetRuntimeAgent/`;
-const NO_RECOVERY = { user: 'fw-norecovery', password: 'No-Recovery-Pass1' };
-
 describe('update queue as ilorest drives it (taskqueue, installset, maintenancewindow)', () => {
   let svc: TestService;
   before(async () => {
     svc = await startTestService();
     await addComponent(svc, { targets: ['IE'], version: '0.2.3.0', file: 'ie.fwpkg', criticality: 'Critical' });
     await addComponent(svc, { targets: ['IE'], version: '0.2.5.0', file: 'ie-new.fwpkg', criticality: 'Critical' });
-    const r = await post(svc, '/redfish/v1/AccountService/Accounts/', {
-      UserName: NO_RECOVERY.user,
-      Password: NO_RECOVERY.password,
-      RoleId: 'Administrator',
-      Oem: { Vendor: { Privileges: { SystemRecoveryConfigPriv: false } } },
-    });
-    assert.equal(r.status, 201, r.text);
+    await addNoRecoveryAccount(svc);
   });
   after(() => svc.close());
 

@@ -3,9 +3,21 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SCAN_DURATION_MS } from '../../../src/domain/firmware/integrity.js';
 import { messageIds, startTestService, type TestService } from '../../support/service.js';
-import { FW, QUEUE, REPO, SETS, WINDOWS, addComponent, advance, get, isoIn, post, taskState } from '../../support/update-queue.js';
-
-const NO_RECOVERY = { user: 'norecovery', password: 'No-Recovery-Pass1' };
+import {
+  FW,
+  NO_RECOVERY,
+  QUEUE,
+  REPO,
+  SETS,
+  WINDOWS,
+  addComponent,
+  addNoRecoveryAccount,
+  advance,
+  get,
+  isoIn,
+  post,
+  taskState,
+} from '../../support/update-queue.js';
 
 describe('install sets', () => {
   let svc: TestService;
@@ -14,13 +26,7 @@ describe('install sets', () => {
     await addComponent(svc, { targets: ['IE'], version: '0.2.3.0', file: 'ie.fwpkg', criticality: 'Critical' });
     await addComponent(svc, { targets: ['CPLD'], version: '0x2B', file: 'cpld.fwpkg' });
     await addComponent(svc, { targets: ['NIC'], version: '20.15.0', file: 'nic.fwpkg', type: 'B', criticality: 'Critical' });
-    const r = await post(svc, '/redfish/v1/AccountService/Accounts/', {
-      UserName: NO_RECOVERY.user,
-      Password: NO_RECOVERY.password,
-      RoleId: 'Administrator',
-      Oem: { Vendor: { Privileges: { SystemRecoveryConfigPriv: false } } },
-    });
-    assert.equal(r.status, 201, r.text);
+    await addNoRecoveryAccount(svc);
   });
   after(() => svc.close());
 
