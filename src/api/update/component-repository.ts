@@ -94,9 +94,9 @@ function componentBody(c: ComponentRecord, repo: ComponentRepository) {
 export const INVALID_IMAGE_REPOSITORY_URI = '/redfish/v1/UpdateService/InvalidImageRepository/';
 
 const InvalidImageType = defineType({
-  name: 'VendorInvalidImage',
+  name: oemType('InvalidImage'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A firmware image the integrity checks found corrupted, kept until deleted.',
   properties: {
     Id: ro(t.string()),

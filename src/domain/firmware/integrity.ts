@@ -16,7 +16,8 @@ import type { InvalidImages } from './invalid-images.js';
 import { VERIFIED_CLASSES, type Inventory, type InventoryItem } from './inventory.js';
 import type { UpdateStatus } from './update-state.js';
 
-export const SCAN_DURATION_MS = 60_000;
+/** How long a scan takes (controller clock): within the 50 s ilorest's `fwintegritycheck --results` waits for its result. */
+export const SCAN_DURATION_MS = 30_000;
 const DAY_MS = 86_400_000;
 const BUSY_RETRY_MS = 60_000;
 
