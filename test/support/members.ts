@@ -21,6 +21,10 @@ export async function addMemberToEveryCollection(svc: TestService): Promise<void
   ];
   for (const r of made) assert.equal(r.status, 201, r.text);
   await addComponent(svc, { targets: ['IE'], version: '5.1', file: 'ie.fwpkg' });
+  // An image the integrity checks found corrupted (the record alone: the item itself stays healthy).
+  const ie = svc.running.services.update.inventory.byDeviceClass('IE')[0];
+  assert.ok(ie);
+  svc.running.services.update.invalidImages.record({ ...ie }, svc.clock.now());
   const sets = await svc.req('POST', SETS, {
     body: { Name: 's1', Sequence: [{ Name: 's1 IE', UpdatableBy: ['Bmc'], Command: 'ApplyUpdate', Filename: 'ie.fwpkg' }] },
   });

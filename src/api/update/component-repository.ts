@@ -132,7 +132,7 @@ type ComponentPath = '/redfish/v1/UpdateService/ComponentRepository/{ComponentId
 function handlers(d: ComponentRepositoryDeps) {
   const repo = d.update.repository;
   const views = new Representations(1);
-  return { getComponentRepository, getComponent, patchComponent, deleteComponent, getComponentFile, getFwrepoFile };
+  return { getComponentRepository, getComponent, patchComponent, deleteComponent, getFwrepoFile };
 
   /** Rebuilt when the stored components or the free space (uploads in progress reserve some) change. */
   function getComponentRepository() {
@@ -157,17 +157,9 @@ function handlers(d: ComponentRepositoryDeps) {
     repo.delete(present(repo.getById(ctx.params.ComponentId), ctx).Filename);
   }
 
-  /** The binary itself, streamed from disk. */
-  function getComponentFile(ctx: Context<'/redfish/v1/UpdateService/ComponentRepository/{ComponentId}/File'>) {
-    return fileReply(present(repo.getById(ctx.params.ComponentId), ctx));
-  }
-
-  /** The same, where iLO serves it: by file name under /fwrepo/. */
+  /** The binary itself, streamed from disk, where iLO serves it: by file name under /fwrepo/. */
   function getFwrepoFile(ctx: Context<'/fwrepo/{Filename}'>) {
-    return fileReply(present(repo.get(ctx.params.Filename), ctx));
-  }
-
-  function fileReply(c: ComponentRecord) {
+    const c = present(repo.get(ctx.params.Filename), ctx);
     return new RawReply(200, 'application/octet-stream', createReadStream(repo.pathOf(c)), {
       'Content-Length': String(c.SizeBytes),
       'Content-Disposition': `attachment; filename="${c.Filename.replace(/["\\]/g, '_')}"`,
@@ -191,12 +183,6 @@ export function registerComponentRepositoryRoutes(routes: RouteTable, d: Compone
     get: { privilege: Priv.login, handler: h.getComponent },
     patch: { privilege: Priv.managerConfig, handler: h.patchComponent },
     delete: { privilege: Priv.managerConfig, handler: h.deleteComponent },
-  });
-  routes.add({
-    path: '/redfish/v1/UpdateService/ComponentRepository/{ComponentId}/File',
-    params: { ComponentId },
-    file: true,
-    get: { privilege: Priv.login, handler: h.getComponentFile },
   });
   const invalid = d.update.invalidImages;
   addCollection(routes, {
