@@ -39,7 +39,8 @@ describe('wrong ids', () => {
     let checked = 0;
     for (const route of routes.routes()) {
       const names = paramNamesOf(route.path);
-      if (names.length === 0) continue;
+      // Outside the Redfish tree (iLO's /fwrepo/): no Redfish link reaches it; its tests check a wrong name.
+      if (names.length === 0 || route.outside) continue;
       const match = known.get(route)?.[0];
       if (!match) {
         unreached.push(route.path);
