@@ -7,7 +7,7 @@ import { registerAllRoutes } from './api/index.js';
 import { checkResourceIds, type Config } from './config.js';
 import type { HttpServer } from './http/server.js';
 import type { SsdpMember } from './discovery/ssdp.js';
-import { ControllerLifecycle, HostLifecycle } from './platform/lifecycle.js';
+import { ControllerLifecycle, HostLifecycle, rebootOutage } from './platform/lifecycle.js';
 import { dialect, type DialectName } from './protocol/dialect.js';
 import { Naming } from './protocol/naming.js';
 import { RouteTable } from './protocol/routes.js';
@@ -16,8 +16,8 @@ import { buildActivity } from './compose/activity.js';
 import { openController, secureDataDir, warnOfNewKeys, type StartOptions } from './compose/base.js';
 import { buildEvents, buildLicensing, buildRegistries } from './compose/events.js';
 import { buildFirmware } from './compose/firmware.js';
-import { buildControl, buildHost, buildHostSettings, buildSensors } from './compose/host.js';
-import { discoveryMember, startDiscovery, startListener } from './compose/listener.js';
+import { buildControl, buildFaultRules, buildHost, buildHostSettings, buildSensors } from './compose/host.js';
+import { discoveryMember, followReboots, startDiscovery, startListener } from './compose/listener.js';
 import { wireAreas } from './compose/wiring.js';
 
 export { INITIAL_PASSWORD_FILE, missingVendorKeys, warnOfNewKeys, writeDatabaseTemplate } from './compose/base.js';
@@ -45,7 +45,10 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const { clock, store, seat } = base;
   const naming = Naming.of(config.oemName);
   // What every part hooks into: the server's power, POST steps and OS, and the controller's resets.
-  const lifecycles = { host: new HostLifecycle(), controller: new ControllerLifecycle() };
+  const lifecycles = {
+    host: new HostLifecycle(),
+    controller: new ControllerLifecycle(clock, rebootOutage(config.controllerRebootSeconds)),
+  };
   const { access, generatedPassword } = await buildAccess(base, lifecycles.controller);
   const registries = buildRegistries(naming);
   const tls = await buildHttpsIdentity(base);
@@ -87,6 +90,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   if (config.enableControl) {
     services.control = buildControl(base, services);
     services.activity = buildActivity(base);
+    services.faultRules = buildFaultRules(base, services, services.control);
   }
   wireAreas(services);
   registerAllRoutes(services);
@@ -95,6 +99,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
 
   const http = await startListener(base, services);
   tls.serveOn(http);
+  followReboots(services, http);
   // Port 0 lets the system pick a free port: report the one in use (NetworkProtocol shows it).
   if (config.port === 0) config.port = http.port;
   const discovery = discoveryMember(base, http.port);

@@ -83,6 +83,8 @@ export interface Config {
   enableControl: boolean;
   /** Requests the control API's request inspector keeps (/control/activity/). */
   activitySize: number;
+  /** Seconds a controller reset takes it away: two thirds unreachable, then booting (503); 0: back at once. */
+  controllerRebootSeconds: number;
   /** Fleet mode: controllers served by this process (unset: one controller, no fleet). */
   fleet?: number;
   /** Fleet mode: first IPv4 address of one-address-per-controller addressing, all on --port. */
@@ -391,6 +393,14 @@ export const OPTIONS: readonly Option[] = [
     env: 'BMC_RUNTIME_AGENT',
     type: 'string',
     help: 'host-side update manager (RuntimeAgent updater) of the simulated server at start: installed or absent (default: as last set, absent at first start)',
+  },
+  {
+    key: 'controllerRebootSeconds',
+    flag: 'controller-reboot-seconds',
+    env: 'BMC_CONTROLLER_REBOOT_SECONDS',
+    type: 'integer',
+    default: 30,
+    help: 'seconds a controller reset (Manager.Reset, a flash of its firmware) takes it away: the first two thirds nothing listens (connections refused), the rest every Redfish request is 503 with Retry-After; sessions are gone after it; 0: back at once',
   },
   {
     key: 'enableControl',

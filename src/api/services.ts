@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { ResourceUris } from '../lib/resource-uris.js';
 import type { ActivityLog } from '../domain/control/activity.js';
 import type { ScenarioControl } from '../domain/control/control.js';
+import type { FaultRules } from '../domain/control/fault-rules.js';
 import type { AccountPolicy } from '../domain/accounts/account-policy.js';
 import type { AccountRecord, Accounts } from '../domain/accounts/accounts.js';
 import type { DirectorySettingsStore } from '../domain/accounts/directory-settings.js';
@@ -145,6 +146,8 @@ export interface Services {
   control?: ScenarioControl;
   /** The last requests answered (the request inspector, /control/activity/); only with --enable-control. */
   activity?: ActivityLog;
+  /** The control API's fault rules (/control/faults/rules); only with --enable-control. */
+  faultRules?: FaultRules;
   /** The fleet this controller belongs to (fleet mode only). */
   fleet?: FleetView;
   /** The conventions served (--dialect): the protocol layer applies them; few areas need to know. */

@@ -9,6 +9,7 @@ import { KMS_CONFIG_OPTIONS, TLS_CONFIG_OPTIONS, VendorBiosSettings, serverConfi
 import { ChassisState, UidLight } from '../domain/chassis/chassis.js';
 import { UserTempThresholds } from '../domain/chassis/thermal-thresholds.js';
 import { ScenarioControl } from '../domain/control/control.js';
+import { FaultRules } from '../domain/control/fault-rules.js';
 import { Logs } from '../domain/logs/logs.js';
 import { RestApiState } from '../domain/manager/rest-api-state.js';
 import { SecureBoot } from '../domain/secure-boot/secure-boot.js';
@@ -131,6 +132,16 @@ export function buildControl(b: Base, s: Services): ScenarioControl {
     events: s.events,
     log: s.log,
     uris: s.uris,
+  });
+}
+
+/** The control API's fault rules: stored with the controller's state; a 401 rule ends the session it meets. */
+export function buildFaultRules(b: Base, s: Services, control: ScenarioControl): FaultRules {
+  return new FaultRules({
+    store: s.store,
+    clock: b.clock,
+    endSession: (id) => s.sessions.delete(id, 'timeout'),
+    record: (by, what) => control.record(by, what),
   });
 }
 

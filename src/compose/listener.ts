@@ -36,6 +36,8 @@ export function startListener(b: Base, s: Services): Promise<HttpServer> {
         // Off, the control API does not exist for anyone: 404 before credentials are asked for.
         missingBeforeAuth: config.enableControl ? undefined : (path) => /^\/control(\/|$)/i.test(path),
         onRequest: s.activity && recordRequests(s.activity),
+        faults: s.faultRules,
+        booting: () => s.controller.bootingFor(),
       },
       s.dialect,
       { expansionsPerAccount: config.maxExpansionsPerAccount, bodyLimit: config.bodyLimit },
@@ -43,6 +45,22 @@ export function startListener(b: Base, s: Services): Promise<HttpServer> {
     log: s.log,
     site: consoleSite(),
     lazyTls: b.seat !== undefined,
+  });
+}
+
+/**
+ * A controller reset takes the controller away as a real one reboots: nothing listens (event
+ * delivery waits, SSE streams end), then the listener is back while it boots (503, the pipeline's
+ * booting hook), then deliveries resume.
+ */
+export function followReboots(s: Services, http: HttpServer): void {
+  s.controller.onPhase((phase) => {
+    if (phase === 'Up') s.eventHub.resume();
+    else s.eventHub.pause();
+    if (phase === 'Offline') http.stopListening();
+    else if (!http.server.listening) {
+      http.listenAgain().catch((err: unknown) => s.log.error({ err }, 'the listener did not open again after a controller reset'));
+    }
   });
 }
 

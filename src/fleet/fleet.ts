@@ -24,6 +24,7 @@ import { VendorSigningKey } from '../domain/firmware/signing.js';
 import type { FleetMemberState, FleetView } from '../domain/fleet/fleet-view.js';
 import { ensureVendorLicenseKey } from '../domain/licensing/license-keys.js';
 import { readDataFile } from '../lib/data-file-error.js';
+import { baseRefusal } from '../messages/refusal.js';
 import { checkKeyPairFiles } from '../lib/key-file.js';
 import { createLog, type ServiceLog } from '../logging.js';
 import { SystemClock, type Clock } from '../platform/clock.js';
@@ -166,6 +167,15 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
   const view: FleetView = {
     members: () => members.map((m, i) => memberState(m, running[i])),
     summary: () => ({ Controllers: members.length, FirstIndex: members[0]!.index, Started: running.filter(Boolean).length }),
+    addFaultRule: (targets, input, by) => {
+      const positions = targets === 'All' ? members.map((_, i) => i) : targets.map((g) => members.findIndex((m) => m.index === g));
+      const missing = targets === 'All' ? undefined : targets.find((_, i) => !running[positions[i]!]?.services.faultRules);
+      if (missing !== undefined) throw baseRefusal('PropertyValueNotInList', String(missing), 'Controllers').about('Controllers');
+      const made = positions.map((p) => running[p]?.services.faultRules).filter((r) => r !== undefined);
+      const first = made[0]!.add(input, by);
+      for (const r of made.slice(1)) r.add(input, by, first.Id);
+      return first;
+    },
   };
   const seatOf = (m: FleetMember): ControllerSeat => ({
     serviceUuid: fleetUuid(m.index),

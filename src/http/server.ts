@@ -214,6 +214,7 @@ function arrivingText(req: IncomingMessage, limit: number): Promise<string | und
 /** Write an answer, completed by the protocol layer (headersToSend) after any connection header added here. */
 function write(log: Logger, res: ServerResponse, out: Outgoing): void {
   if (res.headersSent || res.destroyed) return;
+  if (out.cut) return cut(res, out, out.cut);
   // Passed whole to writeHead (not setHeader): node then formats them without merging.
   res.writeHead(out.status, headersToSend(out));
   if (out.stream) {
@@ -233,6 +234,21 @@ function write(log: Logger, res: ServerResponse, out: Outgoing): void {
   } else {
     res.end(body);
   }
+}
+
+/**
+ * An answer cut short as a fault rule asked (the control API): the connection ends without
+ * the answer, or after its headers (whole Content-Length) and the first bytes of its body.
+ */
+function cut(res: ServerResponse, out: Outgoing, how: NonNullable<Outgoing['cut']>): void {
+  const socket = res.socket;
+  if (!how.headers || !socket) {
+    socket?.destroy();
+    return;
+  }
+  res.writeHead(out.status, headersToSend(out));
+  const body = typeof out.body === 'string' ? Buffer.from(out.body) : Buffer.isBuffer(out.body) ? out.body : Buffer.alloc(0);
+  res.write(body.subarray(0, how.bodyBytes), () => socket.end());
 }
 
 type LoggerInternals = Logger & Record<symbol, unknown>;
@@ -346,6 +362,8 @@ export async function startHttpServer(o: HttpOptions) {
      * the rest is not read, so a client cannot keep it busy by trickling a body nobody wants.
      */
     const reply = (out: Outgoing): void => {
+      // The controller went away while this request ran: its answer is the connection's last.
+      if (!server.listening) out.headers.Connection = 'close';
       if (!hasBody(req) || req.complete) return write(log, res, out);
       // An answer made at once comes before the parser has taken a body that came with the
       // headers: one turn later it has, and only a body still on its way closes the connection.
@@ -505,18 +523,30 @@ export async function startHttpServer(o: HttpOptions) {
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host, () => {
-      server.off('error', reject);
-      resolve();
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, o.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  await listen(o.port);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : o.port;
   return {
     server,
     port,
+    /**
+     * A controller reset: nothing listens any more (a connect is refused), idle connections
+     * close, and a request in progress gets its answer with the connection's close.
+     */
+    stopListening() {
+      server.close();
+      server.closeIdleConnections();
+    },
+    /** Back on the same port after a reset. */
+    listenAgain: () => listen(port),
     /** Swap the server certificate without a restart. */
     setCertificate(cert: string, key: string, ca?: string[]) {
       if (lazyIdentity) lazyIdentity = { cert, key, ca, ...TLS_POLICY };

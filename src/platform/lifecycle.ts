@@ -1,6 +1,7 @@
 // The lifecycle of the simulated server and of the controller, as hook
 // registries. The simulator drives them (power, POST, controller reset);
 // areas hook in: BIOS apply and secure boot at POST, UEFI updaters, etc.
+import type { Clock, TimerHandle } from './clock.js';
 
 export type PowerState = 'On' | 'Off' | 'PoweringOn' | 'PoweringOff';
 
@@ -96,17 +97,83 @@ export class HostLifecycle {
 
 export type ResetHook = () => Promise<void> | void;
 
-/** The management controller's own lifecycle: a reset ends sessions and applies pending settings. */
+/** How long a reset takes the controller away: first unreachable (connections refused), then booting (503). */
+export interface Outage {
+  offlineMs: number;
+  bootingMs: number;
+}
+
+/** Up; Offline: nothing listens; Booting: the listener answers 503 to every Redfish request. */
+export type ControllerPhase = 'Up' | 'Offline' | 'Booting';
+
+/** A reboot of N seconds: two thirds of it unreachable, the rest booting. */
+export function rebootOutage(seconds: number): Outage {
+  const offline = Math.round((seconds * 2) / 3);
+  return { offlineMs: offline * 1000, bootingMs: (seconds - offline) * 1000 };
+}
+
+/**
+ * The management controller's own lifecycle: a reset ends sessions and applies pending settings,
+ * then the controller is away for a while (as a real one reboots) and comes back.
+ */
 export class ControllerLifecycle {
   private readonly hooks: ResetHook[] = [];
+  private readonly phaseListeners: ((phase: ControllerPhase) => void)[] = [];
+  private current: ControllerPhase = 'Up';
+  private bootedAt = 0;
+  private timer?: TimerHandle;
   resets = 0;
+
+  constructor(
+    private readonly clock?: Clock,
+    /** What a reset costs when its caller does not say (--controller-reboot-seconds). */
+    private readonly outage: Outage = { offlineMs: 0, bootingMs: 0 },
+  ) {}
 
   onReset(fn: ResetHook): void {
     this.hooks.push(fn);
   }
 
-  async reset(): Promise<void> {
+  /** Called as the controller goes away, starts booting, and is up again. */
+  onPhase(fn: (phase: ControllerPhase) => void): void {
+    this.phaseListeners.push(fn);
+  }
+
+  phase(): ControllerPhase {
+    return this.current;
+  }
+
+  /** While booting: whole seconds until the controller is up (a Retry-After); otherwise undefined. */
+  bootingFor(): number | undefined {
+    if (this.current !== 'Booting' || !this.clock) return undefined;
+    return Math.max(1, Math.ceil((this.bootedAt - this.clock.now()) / 1000));
+  }
+
+  /** The reset's hooks run (sessions end...), then the controller is away for the outage, if it has one. */
+  async reset(outage: Outage = this.outage): Promise<void> {
     this.resets++;
     for (const fn of this.hooks) await fn();
+    this.goAway(outage);
+  }
+
+  private goAway(o: Outage): void {
+    const clock = this.clock;
+    if (!clock || o.offlineMs + o.bootingMs <= 0) return;
+    this.timer?.cancel();
+    this.bootedAt = clock.now() + o.offlineMs + o.bootingMs;
+    if (o.offlineMs > 0) this.enter('Offline');
+    const boot = () => {
+      if (o.bootingMs <= 0) return this.enter('Up');
+      this.enter('Booting');
+      this.timer = clock.setTimer(o.bootingMs, () => this.enter('Up'));
+    };
+    if (o.offlineMs > 0) this.timer = clock.setTimer(o.offlineMs, boot);
+    else boot();
+  }
+
+  private enter(phase: ControllerPhase): void {
+    if (phase === this.current) return;
+    this.current = phase;
+    for (const fn of this.phaseListeners) fn(phase);
   }
 }

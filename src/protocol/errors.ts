@@ -231,3 +231,8 @@ export function combinedError(errors: readonly RedfishError[]): RedfishError {
     first.headers,
   );
 }
+
+/** 503 ServiceTemporarilyUnavailable with the Retry-After its message names (a busy, booting or faulted service). */
+export function retryLater(seconds: number): RedfishError {
+  return new RedfishError(503, baseError('ServiceTemporarilyUnavailable', String(seconds)).infos, { 'Retry-After': String(seconds) });
+}

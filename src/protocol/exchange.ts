@@ -40,6 +40,11 @@ export interface Outgoing {
   body?: Buffer | string | Readable;
   /** A streamed body (server-sent events): the listener hands it the raw response after the headers. */
   stream?: (res: ServerResponse) => void;
+  /**
+   * A fault rule's instruction to the listener (the control API): the connection ends after
+   * the headers (or without them) and this many bytes of the body, whatever Content-Length says.
+   */
+  cut?: { headers: boolean; bodyBytes: number };
 }
 
 /** A request once routed, authenticated, resolved and authorized: what reading its body and handling it start from. */

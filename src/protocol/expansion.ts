@@ -3,7 +3,7 @@
 // So one expansion has a budget (resources and bytes, beside MAX_EXPAND_LEVELS), gives
 // other requests a turn while it builds, and one account runs only so many large ones
 // at once. Expanded bodies kept for reuse are bounded too.
-import { RedfishError, baseError, vendorError } from './errors.js';
+import { retryLater, vendorError } from './errors.js';
 
 export interface ExpandLimits {
   /** Resources one $expand may bring in. */
@@ -103,8 +103,7 @@ export class ExpansionSlots {
   take(accountId: string): () => void {
     const n = this.running.get(accountId) ?? 0;
     if (n >= this.perAccount()) {
-      const busy = baseError('ServiceTemporarilyUnavailable', String(RETRY_AFTER_SECONDS));
-      throw new RedfishError(busy.status, busy.infos, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+      throw retryLater(RETRY_AFTER_SECONDS);
     }
     this.running.set(accountId, n + 1);
     let released = false;

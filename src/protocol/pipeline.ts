@@ -5,8 +5,11 @@
 // head and a source for its body, and writes back the answer it is given.
 //
 //   1. parse         OData-Version; path and query string; the legacy /rest/v1 tree: 308
-//   2. route         the route serving the path (literals case-insensitive), and whether it is open
+//   2. route         the route serving the path (literals case-insensitive), and whether it is open;
+//                    503 while the controller boots after a reset
 //   3. authenticate  the principal the credentials name; 401 (later for the multipart upload)
+//   3b. faults       a fault rule of the control API that fires: its status, or a delay; what it
+//                    does to the answer is done after phase 9
 //   4. resolve ids   404 for no route or a wrong id in any position; a GET without its slash: 308
 //   5. authorize     405 with Allow, the privilege the route declares; then the query options
 //   6. read body     415, 413, nesting depth, MalformedJSON; a streamed route's bytes as they come
@@ -20,10 +23,12 @@ import { hasArrayMarkers } from '../lib/json-merge.js';
 import { MAX_JSON_DEPTH, parseClientJson } from '../lib/json.js';
 import { baseMessage } from '../messages/errors.js';
 import { unauthorized, type Authentication } from './auth.js';
-import { RedfishError, baseError, combinedError, storageFull, vendorError } from './errors.js';
+import { RedfishError, baseError, combinedError, retryLater, storageFull, vendorError } from './errors.js';
 import type { Dialect } from './dialect.js';
 import { Dispatcher, permits, requestContext, type DispatchLimits, type DispatchLogger } from './dispatch.js';
 import type { IncomingRequest, Outgoing, Prepared } from './exchange.js';
+import { faultRefusal, faultedAnswer, type FaultSource } from './faults.js';
+import type { FiredFault } from '../lib/fault-actions.js';
 import type { Principal } from './principal.js';
 import { parseQuery } from './query.js';
 import {
@@ -64,6 +69,10 @@ export interface PipelineHooks {
    * call with the answer once made, or undefined when it does not keep this one.
    */
   onRequest?(req: IncomingRequest): ((out: Outgoing) => void) | undefined;
+  /** The control API's fault rules (--enable-control). */
+  faults?: FaultSource;
+  /** While the controller boots after a reset: the Retry-After seconds of the 503 every Redfish request gets. */
+  booting?(): number | undefined;
 }
 
 export interface PipelineLimits extends DispatchLimits {
@@ -135,6 +144,9 @@ export class Pipeline {
       this.route(head);
       let principal = this.authenticate(head);
       if (principal instanceof Promise) principal = await principal;
+      const faults = this.hooks.faults;
+      const fault = faults?.armed ? this.fault(faults, head, principal) : undefined;
+      if (fault?.action.Delay !== undefined) await faults?.delay(fault.action.Delay);
       let match = this.resolveIds(head);
       if (match instanceof Promise) match = await match;
       if (isAnswer(match)) return match;
@@ -158,8 +170,9 @@ export class Pipeline {
       } catch (e) {
         out = this.errorResult(e);
       }
-      // 10. send: the listener writes `out`, completed by headersToSend.
-      return batch ? await this.committed(batch, out) : out;
+      if (batch) out = await this.committed(batch, out);
+      // 10. send: the listener writes `out`, completed by headersToSend (and cut as a fault rule says).
+      return fault ? faultedAnswer(fault, out) : out;
     } catch (e) {
       // The body could not be read to its end: the listener knows whether anyone is left to answer.
       if (e instanceof BodyLost) throw e.lost;
@@ -189,6 +202,10 @@ export class Pipeline {
     const match = this.routes.match(head.path);
     if (!match && this.hooks.missingBeforeAuth?.(head.path)) throw baseError('ResourceMissingAtURI', head.path);
     const spec = match && methodSpec(match, head.method);
+    const booting = this.hooks.booting?.();
+    if (booting !== undefined && !match?.route.outside) {
+      throw retryLater(booting);
+    }
     head.match = match;
     head.spec = spec;
     head.open = match !== undefined && (match.route.open === true || spec?.open === true);
@@ -211,6 +228,25 @@ export class Pipeline {
         .catch((e: unknown) => this.dispatcher.expected(e, 'authentication for an open resource'));
     }
     return undefined;
+  }
+
+  /**
+   * 3b. faults: the first fault rule that fires for this request (never for the control API itself).
+   * A status it answers is thrown here, before the request is carried out.
+   */
+  private fault(faults: FaultSource, head: Head, principal: Principal | undefined): FiredFault | undefined {
+    if (head.match?.route.outside) return undefined;
+    const req = head.req;
+    const fired = faults.take({
+      method: head.method,
+      path: head.path,
+      user: principal?.userName,
+      sessionId: principal?.sessionId,
+      ifMatch: req.headers['if-match'] !== undefined,
+    });
+    const refusal = fired && faultRefusal(fired.action);
+    if (refusal) throw refusal;
+    return fired;
   }
 
   /**

@@ -41,7 +41,15 @@ function client(fleet: RunningFleet): Client {
 }
 
 function fleetConfig(dataDir: string, over: Partial<Config>): Config {
-  return defaultConfig({ dataDir, adminPassword: ADMIN_PASSWORD, scryptLogN: 10, ssdpPort: 0, logLevel: 'silent', ...over });
+  return defaultConfig({
+    dataDir,
+    adminPassword: ADMIN_PASSWORD,
+    scryptLogN: 10,
+    ssdpPort: 0,
+    logLevel: 'silent',
+    controllerRebootSeconds: 0,
+    ...over,
+  });
 }
 
 /** N consecutive free TCP ports on 127.0.0.1 (checked free, then released). */

@@ -79,6 +79,8 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
     scryptLogN: 10,
     // Tests that discover the service pass a port of their own.
     ssdpPort: 0,
+    // A reset is back at once unless a test gives its reboot a length (and moves the clock through it).
+    controllerRebootSeconds: 0,
     ...opts.config,
   });
   let running: RunningService;

@@ -5,7 +5,10 @@
 // keeps them off the generated documents). Administrators only.
 import { baseError } from '../../protocol/errors.js';
 import type { PrivilegeRule } from '../../lib/privileges.js';
+import { DROP_POINTS, ETAG_STYLES, FAULT_STATUSES, type FaultAction } from '../../lib/fault-actions.js';
 import { FAULT_TYPES, MAX_CLOCK_JUMP_SECONDS, POWER_EVENTS, TPM_STATES, type ScenarioControl } from '../../domain/control/control.js';
+import type { FaultRules } from '../../domain/control/fault-rules.js';
+import { rebootOutage } from '../../platform/lifecycle.js';
 import { t } from '../../protocol/description.js';
 import { Reply } from '../../protocol/reply.js';
 import { present, type Context, type PostContext, type RouteTable } from '../../protocol/routes.js';
@@ -17,7 +20,7 @@ export const CONTROL_URI = '/control/';
 const ADMIN: PrivilegeRule = [['ConfigureManager', 'ConfigureUsers', 'ConfigureComponents']];
 
 /** The controls GET /control/ lists. */
-const CONTROLS = ['clock', 'power', 'faults', 'sensors', 'host'].map((c) => `${CONTROL_URI}${c}/`);
+const CONTROLS = ['clock', 'power', 'faults', 'faults/rules', 'sensors', 'host', 'controller'].map((c) => `${CONTROL_URI}${c}/`);
 
 const ClockBody = {
   AdvanceSeconds: t.integer({ minimum: 0, maximum: MAX_CLOCK_JUMP_SECONDS, description: 'Seconds to move the controller clock forward.' }),
@@ -49,12 +52,49 @@ const SensorBody = {
   /** The same as DELETE /control/sensors/{Sensor}: the reading follows the simulation again. */
   Clear: t.boolean(),
 };
+const RuleBody = {
+  Match: t.object(
+    {
+      Method: t.string({ maxLength: 16, description: 'An HTTP method; absent or * for any.' }),
+      Uri: t.string({ required: true, maxLength: 2048, description: 'A path, or a pattern with * or {name} for any one segment.' }),
+      User: t.string({ maxLength: 256, description: 'Only requests made as this account.' }),
+    },
+    { required: true },
+  ),
+  Action: t.object(
+    {
+      Status: t.integer({ minimum: 100, maximum: 599, description: `One of ${FAULT_STATUSES.join(', ')}, with its registry message.` }),
+      RetryAfter: t.integer({ minimum: 0, maximum: 86400, description: 'Seconds in the Retry-After of a 503 or 429 (default 5).' }),
+      Delay: t.integer({ minimum: 1, maximum: 600_000, description: 'Milliseconds (controller clock) before the real answer.' }),
+      Drop: t.enum(DROP_POINTS),
+      Truncate: t.integer({ minimum: 0, maximum: 1 << 30, description: 'Bytes of the body sent before the connection closes.' }),
+      Patch: t.object({}, { additionalProperties: true, description: 'A JSON merge patch applied to the answer body.' }),
+      ETag: t.enum(ETAG_STYLES),
+      RefuseIfMatch: t.boolean({ description: '412 for a request with If-Match, even *.' }),
+    },
+    { required: true },
+  ),
+  Count: t.integer({ minimum: 1, maximum: 1_000_000_000 }),
+  Every: t.integer({ minimum: 1, maximum: 1_000_000_000 }),
+  Probability: t.number({ minimum: 0, maximum: 1 }),
+  Seed: t.integer({ minimum: 0, maximum: 0xffffffff }),
+  Expires: t.dateTime(),
+  Controllers: t.any({ description: 'Fleet mode: "All", or a list of controller indexes (default: this controller).' }),
+};
+const ControllerResetBody = {
+  OfflineSeconds: t.integer({
+    minimum: 0,
+    maximum: 3600,
+    description: 'Seconds nothing listens (default: two thirds of --controller-reboot-seconds).',
+  }),
+  BootingSeconds: t.integer({ minimum: 0, maximum: 3600, description: 'Seconds every Redfish request is then 503 (default: the rest).' }),
+};
 const HostBody = { RuntimeAgent: t.boolean(), Tpm: t.enum(TPM_STATES) };
 
-type ControlDeps = Pick<Services, 'control' | 'fleet'>;
+type ControlDeps = Pick<Services, 'control' | 'fleet' | 'faultRules' | 'controller' | 'config'>;
 
-function handlers(d: ControlDeps & { control: ScenarioControl }) {
-  const { control: c, fleet } = d;
+function handlers(d: ControlDeps & { control: ScenarioControl; faultRules: FaultRules }) {
+  const { control: c, fleet, faultRules: rules } = d;
   const by = (ctx: { principal: { userName: string } }) => ctx.principal.userName;
   const controls = fleet ? [...CONTROLS, `${CONTROL_URI}fleet/`] : CONTROLS;
   const state = () => new Reply(200, { Controls: controls, State: c.state(), ...(fleet ? { Fleet: fleet.summary() } : {}) });
@@ -90,6 +130,36 @@ function handlers(d: ControlDeps & { control: ScenarioControl }) {
       return new Reply(200, present(c.clearFault(ctx.params.FaultId, by(ctx)), ctx));
     },
 
+    getRules: () => new Reply(200, { Rules: rules.list() }),
+    getRule: (ctx: Context<'/control/faults/rules/{RuleId}/'>) => new Reply(200, present(rules.get(ctx.params.RuleId), ctx)),
+
+    postRule(ctx: PostContext<'/control/faults/rules/', typeof RuleBody>) {
+      const { Controllers, ...rule } = ctx.body;
+      const input = { ...rule, Action: rule.Action as FaultAction };
+      const made =
+        fleet && Controllers !== undefined
+          ? fleet.addFaultRule(fleetTargets(Controllers), { ...input, Controllers }, by(ctx))
+          : rules.add(input, by(ctx));
+      // In a fleet every target controller keeps its copy under the same Id.
+      return new Reply(201, made, { Location: `${CONTROL_URI}faults/rules/${made.Id}/` });
+    },
+
+    deleteRule(ctx: Context<'/control/faults/rules/{RuleId}/'>) {
+      return new Reply(200, present(rules.delete(ctx.params.RuleId, by(ctx)), ctx));
+    },
+
+    getController: () => new Reply(200, { Phase: d.controller.phase(), Resets: d.controller.resets }),
+
+    /** A reset as Manager.Reset's, with its outage's length chosen: answered, then the controller goes away. */
+    async postControllerReset(ctx: PostContext<'/control/controller/reset/', typeof ControllerResetBody>) {
+      const usual = rebootOutage(d.config.controllerRebootSeconds);
+      const offline = ctx.body.OfflineSeconds ?? usual.offlineMs / 1000;
+      const booting = ctx.body.BootingSeconds ?? usual.bootingMs / 1000;
+      c.record(by(ctx), `controller reset: ${offline} s unreachable, then ${booting} s booting`);
+      await d.controller.reset({ offlineMs: offline * 1000, bootingMs: booting * 1000 });
+      return new Reply(200, { OfflineSeconds: offline, BootingSeconds: booting });
+    },
+
     getSensors: () => new Reply(200, { Sensors: c.state().Sensors }),
 
     postSensor(ctx: PostContext<'/control/sensors/', typeof SensorBody>) {
@@ -116,11 +186,19 @@ function handlers(d: ControlDeps & { control: ScenarioControl }) {
   };
 }
 
+/** The controllers a fleet rule is for: "All", or a list of global indexes. */
+function fleetTargets(v: unknown): 'All' | number[] {
+  if (v === 'All') return v;
+  if (Array.isArray(v) && v.length > 0 && v.every((x) => Number.isInteger(x) && (x as number) >= 0)) return v as number[];
+  throw baseError('PropertyValueNotInList', JSON.stringify(v), 'Controllers').about('Controllers');
+}
+
 /** Registered only with --enable-control; without it nothing under /control/ exists. */
 export function registerControlRoutes(routes: RouteTable, d: ControlDeps): void {
   const c = d.control;
-  if (!c) return;
-  const h = handlers({ ...d, control: c });
+  const rules = d.faultRules;
+  if (!c || !rules) return;
+  const h = handlers({ ...d, control: c, faultRules: rules });
   const get = (handler: (ctx: never) => unknown) => ({ privilege: ADMIN, handler: handler as (ctx: unknown) => unknown });
   routes.add({ path: '/control/', outside: true, get: get(h.getControls) });
   routes.add({
@@ -147,6 +225,25 @@ export function registerControlRoutes(routes: RouteTable, d: ControlDeps): void 
     params: { FaultId: (id) => c.fault(id) !== undefined },
     get: get(h.getFault),
     delete: { privilege: ADMIN, handler: h.deleteFault },
+  });
+  routes.add({
+    path: '/control/faults/rules/',
+    outside: true,
+    get: get(h.getRules),
+    post: { privilege: ADMIN, body: RuleBody, handler: h.postRule },
+  });
+  routes.add({
+    path: '/control/faults/rules/{RuleId}/',
+    outside: true,
+    params: { RuleId: (id) => rules.get(id) !== undefined },
+    get: get(h.getRule),
+    delete: { privilege: ADMIN, handler: h.deleteRule },
+  });
+  routes.add({ path: '/control/controller/', outside: true, get: get(h.getController) });
+  routes.add({
+    path: '/control/controller/reset/',
+    outside: true,
+    post: { privilege: ADMIN, body: ControllerResetBody, handler: h.postControllerReset },
   });
   routes.add({
     path: '/control/sensors/',

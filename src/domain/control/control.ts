@@ -268,7 +268,7 @@ export class ScenarioControl {
   // -- internals ----------------------------------------------------------------
 
   /** Service log and IEL: who asked for what. */
-  private record(by: string, what: string): void {
+  record(by: string, what: string): void {
     this.d.log.info({ control: what, user: by }, 'control API: simulated event');
     this.d.logs.write('IEL', vendorMessage('SimulatedEvent', by || 'unknown', what));
   }

@@ -95,6 +95,8 @@ export class EventHub {
   private merged?: { stored: Readonly<EventServiceSettings>; value: Readonly<EventServiceSettings> };
   private readonly messageTexts = new Map<string, Record<string, { Message?: string; MessageSeverity?: string }>>();
   private unsubscribe?: () => void;
+  /** While the controller is away: events are kept, not delivered. */
+  private paused = false;
 
   constructor(private readonly d: HubDeps) {
     this.outbox = new EventOutbox(d.store.db);
@@ -117,6 +119,25 @@ export class EventHub {
   /** Listen to the bus and resume deliveries left pending by the last run. */
   start(): void {
     this.unsubscribe = this.d.bus.subscribe((e) => this.ingest(fromBus(e)));
+    this.paused = true;
+    this.resume();
+  }
+
+  /**
+   * The controller is away (a reset): deliveries stop where they are and SSE streams end. Events
+   * still go into the durable outbox; resume() delivers them.
+   */
+  pause(): void {
+    if (this.paused) return;
+    this.paused = true;
+    for (const w of this.workers.values()) w.stop();
+    this.workers.clear();
+    this.sse.closeAll();
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
     for (const s of this.subs.list()) if ((this.pending.get(s.Id) ?? 0) > 0) this.worker(s.Id).kick();
   }
 
@@ -370,7 +391,7 @@ export class EventHub {
     const logged = this.outbox.append(e, targets);
     for (const t of targets) {
       this.pending.set(t.id, Math.min(t.pending + 1, t.cap));
-      this.worker(t.id).kick();
+      if (!this.paused) this.worker(t.id).kick();
     }
     this.sse.deliver(logged);
     return logged;

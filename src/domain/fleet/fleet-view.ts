@@ -1,5 +1,6 @@
 // What a controller of a fleet knows of the fleet: its members as the fleet
 // sees them (GET /control/fleet), and how a member leaves the factory.
+import type { FaultRuleInput, FaultRuleView } from '../control/fault-rules.js';
 import type { IssuableTier } from '../licensing/license-keys.js';
 
 export interface FleetMemberState {
@@ -23,6 +24,11 @@ export interface FleetView {
   members(): FleetMemberState[];
   /** Size of this process's shard, the first index, and the whole fleet's size when a manifest gives it. */
   summary(): { Controllers: number; FirstIndex: number; Started: number };
+  /**
+   * A fault rule made on each of these controllers (global indexes, or every one this process
+   * serves), with one Id: each keeps, counts and deletes its own copy. The copy of the first.
+   */
+  addFaultRule(targets: 'All' | readonly number[], input: FaultRuleInput, by: string): FaultRuleView;
 }
 
 /** A controller's state on its first start, from the fleet manifest. */

@@ -74,7 +74,15 @@ describe('control API: enabled', () => {
   it('GET /control/ lists the controls and the simulated state', async () => {
     const r = await control('', undefined, 'GET');
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(r.body.Controls, ['/control/clock/', '/control/power/', '/control/faults/', '/control/sensors/', '/control/host/']);
+    assert.deepEqual(r.body.Controls, [
+      '/control/clock/',
+      '/control/power/',
+      '/control/faults/',
+      '/control/faults/rules/',
+      '/control/sensors/',
+      '/control/host/',
+      '/control/controller/',
+    ]);
     assert.equal(r.body.State.Clock, new Date(svc.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'));
     assert.equal(r.body.State.PowerState, 'Off');
     assert.deepEqual(r.body.State.Faults, []);
