@@ -149,11 +149,14 @@ export class ControllerLifecycle {
     return Math.max(1, Math.ceil((this.bootedAt - this.clock.now()) / 1000));
   }
 
-  /** The reset's hooks run (sessions end...), then the controller is away for the outage, if it has one. */
+  /**
+   * The controller goes away for the outage, if it has one, and the reset's hooks run (sessions
+   * end, pending settings apply): what they announce waits for the controller to be back.
+   */
   async reset(outage: Outage = this.outage): Promise<void> {
     this.resets++;
-    for (const fn of this.hooks) await fn();
     this.goAway(outage);
+    for (const fn of this.hooks) await fn();
   }
 
   private goAway(o: Outage): void {

@@ -76,13 +76,18 @@ describe('a fleet of controllers in one process', () => {
   let dir: string;
   let fleet: RunningFleet;
   let c: Client;
+  const clocks = new Map<number, ManualClock>();
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'bmc-fleet-'));
     // Address mode: 127.0.1.x, each on a port of its own choosing (0) so parallel test runs never collide.
     fleet = await startFleet(fleetConfig(dir, { fleet: 3, fleetAddresses: '127.0.1.1', port: 0, enableControl: true }), {
       logger: silent,
-      clock: () => new ManualClock(Date.parse('2026-06-01T00:00:00Z')),
+      clock: (index) => {
+        const clock = new ManualClock(Date.parse('2026-06-01T00:00:00Z'));
+        clocks.set(index, clock);
+        return clock;
+      },
     });
     c = client(fleet);
   });
@@ -175,6 +180,28 @@ describe('a fleet of controllers in one process', () => {
     };
     await waitUntil(async () => (await probe(1, t1)) === 401, 'controller 1 to end its sessions');
     assert.equal(await probe(0, t0), 200);
+  });
+
+  it('a fault rule targets the controllers it names, each keeping its own copy', async () => {
+    const SYS = '/redfish/v1/Systems/1/';
+    const made = await c.req(1, 'POST', '/control/faults/rules/', { Match: { Uri: SYS }, Action: { Status: 503 }, Controllers: [0, 2] });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    assert.deepEqual(await Promise.all([0, 1, 2].map(async (i) => (await c.req(i, 'GET', SYS)).status)), [503, 200, 503]);
+    assert.equal((await c.req(0, 'GET', `/control/faults/rules/${made.body.Id}/`)).body.Fired, 1);
+    for (const i of [0, 2]) assert.equal((await c.req(i, 'DELETE', `/control/faults/rules/${made.body.Id}/`)).status, 200);
+    const unknown = await c.req(0, 'POST', '/control/faults/rules/', { Match: { Uri: SYS }, Action: { Status: 503 }, Controllers: [7] });
+    assert.equal(unknown.status, 400);
+  });
+
+  it('a controller reset takes that controller away alone', async () => {
+    const r = await c.req(2, 'POST', '/control/controller/reset', { OfflineSeconds: 5, BootingSeconds: 5 });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    await assert.rejects(c.req(2, 'GET', '/redfish/v1/'), /ECONNREFUSED|other side closed|socket/i);
+    assert.equal((await c.req(0, 'GET', '/redfish/v1/Systems/1/')).status, 200);
+    await clocks.get(2)!.advance(5_000);
+    assert.equal((await c.req(2, 'GET', '/redfish/v1/Systems/1/')).status, 503);
+    await clocks.get(2)!.advance(5_000);
+    assert.equal((await c.req(2, 'GET', '/redfish/v1/Systems/1/')).status, 200);
   });
 
   it('lists the fleet on GET /control/fleet/ from any controller: address, power and health', async () => {
