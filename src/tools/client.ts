@@ -2,7 +2,9 @@
 // --url, --user, --password (or BMC_URL, BMC_USER, BMC_PASSWORD) and --insecure
 // for a self-signed certificate; requests authenticate with Basic.
 import type { Readable } from 'node:stream';
+import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
+import type { Tool } from './tool.js';
 
 export class UsageError extends Error {}
 
@@ -75,4 +77,37 @@ export function errorText(a: Answer): string {
   const e = (a.body as { error?: { '@Message.ExtendedInfo'?: { MessageId?: string; Message?: string }[]; message?: string } })?.error;
   const info = e?.['@Message.ExtendedInfo']?.[0];
   return `HTTP ${a.status}${info ? `: ${info.MessageId} ${info.Message ?? ''}` : e?.message ? `: ${e.message}` : ''}`;
+}
+
+/**
+ * A tool of commands against a running service: `<name> <command> [args] --url ...`. It prints the
+ * answer as JSON; exits 1 with the registry message when the service refuses, 2 on a usage error.
+ */
+export function apiTool(
+  name: string,
+  summary: string,
+  usage: string,
+  command: (c: Connection, cmd: string, args: string[]) => Promise<Answer>,
+): Tool {
+  return {
+    summary,
+    async run(argv) {
+      try {
+        const { values, positionals } = parseArgs({ args: argv, options: CONNECTION_OPTIONS, allowPositionals: true, strict: true });
+        const [cmd, ...args] = positionals;
+        if (!cmd) throw new UsageError('a command is needed');
+        const answer = await command(connect(values), cmd, args);
+        if (answer.status >= 300) {
+          process.stderr.write(`${name} ${cmd}: ${errorText(answer)}\n`);
+          process.exitCode = 1;
+          return;
+        }
+        process.stdout.write(`${JSON.stringify(answer.body, null, 2)}\n`);
+      } catch (e) {
+        if (!(e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')) throw e;
+        process.stderr.write(`${(e as Error).message}\n\n${usage}`);
+        process.exitCode = 2;
+      }
+    },
+  };
 }

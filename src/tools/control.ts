@@ -1,8 +1,7 @@
 // `npm run cli -- control <command> ... --url ... --user ... --password ...`:
 // scripts the scenario control API (--enable-control) of a running service.
-import { parseArgs } from 'node:util';
 import { FAULT_TYPES, POWER_EVENTS, TPM_STATES } from '../domain/control/control.js';
-import { CONNECTION_OPTIONS, CONNECTION_USAGE, UsageError, call, connect, errorText, type Answer, type Connection } from './client.js';
+import { CONNECTION_USAGE, UsageError, apiTool, call, type Answer, type Connection } from './client.js';
 import type { Tool } from './tool.js';
 
 const USAGE = `Usage: npm run cli -- control <command> ${CONNECTION_USAGE}
@@ -20,6 +19,9 @@ Commands:
   sensor <name> <value>[C|RPM|W] hold a reading exactly (°C by default)
   sensor <name> clear            let it follow the simulation again
   host [RuntimeAgent=true|false] [Tpm=${TPM_STATES.join('|')}]
+  reset-controller [<offline> [<booting>]]
+                                 reset the controller: unreachable, then booting (503), as
+                                 durations (default --controller-reboot-seconds, 2/3 then 1/3)
 
 The connection may also come from BMC_URL, BMC_USER and BMC_PASSWORD.
 `;
@@ -81,29 +83,18 @@ async function command(c: Connection, cmd: string, args: string[]): Promise<Answ
     }
     case 'host':
       return call(c, 'POST', '/control/host', fields(args));
+    case 'reset-controller': {
+      const [offline, booting] = args.map(parseDuration);
+      return call(c, 'POST', '/control/controller/reset', { OfflineSeconds: offline, BootingSeconds: booting });
+    }
     default:
       throw new UsageError(`unknown control command "${cmd}"`);
   }
 }
 
-export const controlTool: Tool = {
-  summary: 'drive the control API of a running service (clock, power events, faults, sensors, host)',
-  async run(argv) {
-    try {
-      const { values, positionals } = parseArgs({ args: argv, options: CONNECTION_OPTIONS, allowPositionals: true, strict: true });
-      const [cmd, ...args] = positionals;
-      if (!cmd) throw new UsageError('a command is needed');
-      const answer = await command(connect(values), cmd, args);
-      if (answer.status >= 300) {
-        process.stderr.write(`control ${cmd}: ${errorText(answer)}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      process.stdout.write(`${JSON.stringify(answer.body, null, 2)}\n`);
-    } catch (e) {
-      if (!(e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')) throw e;
-      process.stderr.write(`${(e as Error).message}\n\n${USAGE}`);
-      process.exitCode = 2;
-    }
-  },
-};
+export const controlTool: Tool = apiTool(
+  'control',
+  'drive the control API of a running service (clock, power events, faults, sensors, host)',
+  USAGE,
+  command,
+);

@@ -6,6 +6,7 @@ import type { Tool } from './tool.js';
 
 export const TOOLS: Record<string, () => Promise<Tool>> = {
   control: async () => (await import('./control.js')).controlTool,
+  faults: async () => (await import('./faults.js')).faultsTool,
   fwpkg: async () => (await import('./fwpkg.js')).fwpkgTool,
   license: async () => (await import('./license.js')).licenseTool,
   upload: async () => (await import('./upload.js')).uploadTool,
