@@ -28,7 +28,7 @@ const ACTION_FIELDS = new Set(['Status', 'RetryAfter', 'Delay', 'Drop', 'Truncat
 const NUMBERS = new Set(['Status', 'RetryAfter', 'Delay', 'Truncate', 'Count', 'Every', 'Probability', 'Seed']);
 
 /** A rule's body from the command line: Action fields under Action, the others beside it. */
-export function ruleBody(method: string, uri: string, args: string[]): Record<string, unknown> {
+function ruleBody(method: string, uri: string, args: string[]): Record<string, unknown> {
   const action: Record<string, unknown> = {};
   const rule: Record<string, unknown> = {};
   const match: Record<string, unknown> = { Uri: uri, ...(method === '*' ? {} : { Method: method.toUpperCase() }) };

@@ -5,10 +5,10 @@
 // log by ../logs/log-services.ts.
 //
 // Manager.Reset (GracefulRestart or ForceRestart; GracefulRestart when left
-// out) restarts the controller at once: every session ends, and pending
-// controller-side settings (user temperature thresholds, an armed REST API
-// state clear) take effect. The simulation has no outage to wait through,
-// so the reset is complete when the 200 arrives.
+// out) restarts the controller: every session ends, and pending controller-side
+// settings (user temperature thresholds, an armed REST API state clear) take
+// effect. The 200 goes out, then the controller is away for the reboot's outage
+// (platform/lifecycle.ts; --controller-reboot-seconds, 0: back at once).
 import { Priv } from '../../lib/privileges.js';
 import { vendorMessage } from '../../messages/errors.js';
 import { isoNow } from '../../platform/clock.js';
@@ -137,7 +137,7 @@ function handlers(d: ManagerDeps) {
     };
   }
 
-  /** Both reset types restart the controller the same way: there is no outage to simulate. */
+  /** Both reset types restart the controller the same way. */
   async function postReset(_ctx: ActionContext<ManagerPath, typeof ResetAction>) {
     await d.controller.reset();
     return success();
