@@ -35,3 +35,13 @@ export interface FiredFault {
   action: FaultAction;
   fired: number;
 }
+
+/** A 401 rule answers as if the session had expired: the session it meets is ended first. */
+export function endsSession(a: FaultAction): boolean {
+  return a.Status === 401;
+}
+
+/** The statuses that tell a client when to come back (Retry-After). */
+export function saysWhenToRetry(a: FaultAction): boolean {
+  return a.Status === 503 || a.Status === 429;
+}

@@ -143,7 +143,7 @@ export class ControllerLifecycle {
     return this.current;
   }
 
-  /** While booting: whole seconds until the controller is up (a Retry-After); otherwise undefined. */
+  /** While booting: whole seconds until the controller is up (how long a client should wait); otherwise undefined. */
   bootingFor(): number | undefined {
     if (this.current !== 'Booting' || !this.clock) return undefined;
     return Math.max(1, Math.ceil((this.bootedAt - this.clock.now()) / 1000));

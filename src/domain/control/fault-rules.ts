@@ -5,7 +5,7 @@
 // expires on the controller clock. Rules are stored, with their counters, so a restart
 // keeps them. What an action does to an answer is the protocol layer's (protocol/faults.ts).
 import { randomBytes } from 'node:crypto';
-import { FAULT_STATUSES, type FaultAction, type FiredFault } from '../../lib/fault-actions.js';
+import { FAULT_STATUSES, endsSession, saysWhenToRetry, type FaultAction, type FiredFault } from '../../lib/fault-actions.js';
 import { baseRefusal, refusals, type Refusal } from '../../messages/refusal.js';
 import { isoNow, toIso, type Clock } from '../../platform/clock.js';
 import type { DocumentStore } from '../../store/documents.js';
@@ -128,7 +128,7 @@ export class FaultRules {
         (r.Every === undefined || matched % r.Every === 0) && (r.Probability === undefined || draw(r.Seed ?? 0, matched) < r.Probability);
       this.rules.put(id, { ...r, Matched: matched, Fired: r.Fired + (fires ? 1 : 0) });
       if (!fires) continue;
-      if (r.Action.Status === 401 && req.sessionId !== undefined) this.d.endSession(req.sessionId);
+      if (endsSession(r.Action) && req.sessionId !== undefined) this.d.endSession(req.sessionId);
       return { ruleId: id, action: r.Action, fired: r.Fired + 1 };
     }
     return undefined;
@@ -201,7 +201,7 @@ function checkRule(input: FaultRuleInput): void {
   if (a.Status !== undefined && !(FAULT_STATUSES as readonly number[]).includes(a.Status)) {
     problems.push(baseRefusal('PropertyValueNotInList', String(a.Status), 'Action/Status').about('Action/Status'));
   }
-  if (a.RetryAfter !== undefined && a.Status !== 503 && a.Status !== 429) {
+  if (a.RetryAfter !== undefined && !saysWhenToRetry(a)) {
     problems.push(baseRefusal('PropertyValueConflict', 'Action/RetryAfter', 'Action/Status').about('Action/RetryAfter'));
   }
   if (a.RefuseIfMatch === false)
