@@ -97,13 +97,13 @@ export class HostLifecycle {
 
 export type ResetHook = () => Promise<void> | void;
 
-/** How long a reset takes the controller away: first unreachable (connections refused), then booting (503). */
+/** How long a reset takes the controller away: first unreachable (connections refused), then booting (unavailable, retry later). */
 export interface Outage {
   offlineMs: number;
   bootingMs: number;
 }
 
-/** Up; Offline: nothing listens; Booting: the listener answers 503 to every Redfish request. */
+/** Up; Offline: nothing listens; Booting: the listener says "unavailable, retry later" to every Redfish request. */
 export type ControllerPhase = 'Up' | 'Offline' | 'Booting';
 
 /** A reboot of N seconds: two thirds of it unreachable, the rest booting. */

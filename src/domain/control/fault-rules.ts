@@ -1,5 +1,5 @@
 // Fault rules of the control API (/control/faults/rules): the controller misbehaves
-// at the protocol level the way real ones do (a 503 now and then, an answer cut off,
+// at the protocol level the way real ones do (unavailable now and then, an answer cut off,
 // an ETag quoted another way). A rule matches a method, a URI pattern and optionally a
 // user, and fires by count, every Nth match, with a seeded probability, until it
 // expires on the controller clock. Rules are stored, with their counters, so a restart
@@ -61,7 +61,7 @@ export interface FaultCandidate {
 export interface FaultRuleDeps {
   store: DocumentStore;
   clock: Clock;
-  /** A 401 rule ends the session the request used, as its expiry would. */
+  /** A rule that answers as for an expired session ends the session the request used, as its expiry would. */
   endSession(sessionId: string): void;
   /** The service log and the IEL: who changed which rule. */
   record(by: string, what: string): void;
@@ -113,8 +113,8 @@ export class FaultRules {
   }
 
   /**
-   * The first rule that fires for this request, counted; undefined when none does. A 401 rule
-   * ends the request's session first, so the token is as gone as an expired one.
+   * The first rule that fires for this request, counted; undefined when none does. A rule that
+   * answers as for an expired session ends the request's session first: its token is gone too.
    */
   take(req: FaultCandidate): FiredFault | undefined {
     if (this.compiled.size !== this.rules.count()) this.recompile();
