@@ -79,10 +79,24 @@ export function errorText(a: Answer): string {
   return `HTTP ${a.status}${info ? `: ${info.MessageId} ${info.Message ?? ''}` : e?.message ? `: ${e.message}` : ''}`;
 }
 
-/**
- * A tool of commands against a running service: `<name> <command> [args] --url ...`. It prints the
- * answer as JSON; exits 1 with the registry message when the service refuses, 2 on a usage error.
- */
+/** An answer printed as JSON, or, when the service refused, its registry message (exit code 1). */
+export function printAnswer(label: string, answer: Answer): void {
+  if (answer.status >= 300) {
+    process.stderr.write(`${label}: ${errorText(answer)}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  process.stdout.write(`${JSON.stringify(answer.body, null, 2)}\n`);
+}
+
+/** A usage error printed with the usage (exit code 2); anything else is thrown on. */
+export function usageFailure(e: unknown, usage: string): void {
+  if (!(e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')) throw e;
+  process.stderr.write(`${(e as Error).message}\n\n${usage}`);
+  process.exitCode = 2;
+}
+
+/** A tool of commands against a running service: `<name> <command> [args] --url ...`. */
 export function apiTool(
   name: string,
   summary: string,
@@ -96,17 +110,9 @@ export function apiTool(
         const { values, positionals } = parseArgs({ args: argv, options: CONNECTION_OPTIONS, allowPositionals: true, strict: true });
         const [cmd, ...args] = positionals;
         if (!cmd) throw new UsageError('a command is needed');
-        const answer = await command(connect(values), cmd, args);
-        if (answer.status >= 300) {
-          process.stderr.write(`${name} ${cmd}: ${errorText(answer)}\n`);
-          process.exitCode = 1;
-          return;
-        }
-        process.stdout.write(`${JSON.stringify(answer.body, null, 2)}\n`);
+        printAnswer(`${name} ${cmd}`, await command(connect(values), cmd, args));
       } catch (e) {
-        if (!(e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')) throw e;
-        process.stderr.write(`${(e as Error).message}\n\n${usage}`);
-        process.exitCode = 2;
+        usageFailure(e, usage);
       }
     },
   };

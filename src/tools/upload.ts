@@ -5,7 +5,7 @@ import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { CONNECTION_OPTIONS, CONNECTION_USAGE, UsageError, call, connect, errorText } from './client.js';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE, UsageError, call, connect, printAnswer, usageFailure } from './client.js';
 import { byteProgress } from './progress.js';
 import type { Tool } from './tool.js';
 
@@ -75,16 +75,9 @@ export const uploadTool: Tool = {
       } finally {
         bar.stop();
       }
-      if (answer.status >= 300) {
-        process.stderr.write(`upload: ${errorText(answer)}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      process.stdout.write(`${JSON.stringify(answer.body, null, 2)}\n`);
+      printAnswer('upload', answer);
     } catch (e) {
-      if (!(e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')) throw e;
-      process.stderr.write(`${(e as Error).message}\n\n${USAGE}`);
-      process.exitCode = 2;
+      usageFailure(e, USAGE);
     }
   },
 };

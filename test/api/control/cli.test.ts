@@ -82,38 +82,6 @@ describe('CLI: control and upload', () => {
     assert.match(r.stderr, /Usage: npm run cli -- control/);
   });
 
-  it('faults add / list / show / delete: a rule from the command line, seen by the next request', async () => {
-    let r = await cli('faults', 'add', 'GET', '/redfish/v1/Systems/1/', 'Status=503', 'RetryAfter=7', 'Count=1');
-    assert.equal(r.code, 0, r.stderr);
-    const made = JSON.parse(r.stdout);
-    assert.deepEqual(made.Match, { Uri: '/redfish/v1/Systems/1/', Method: 'GET' });
-    assert.deepEqual(made.Action, { Status: 503, RetryAfter: 7 });
-    const hit = await svc.get('/redfish/v1/Systems/1/', { auth: 'basic' });
-    assert.equal(hit.status, 503);
-    assert.equal(hit.headers['retry-after'], '7');
-    r = await cli('faults', 'add', '*', '/redfish/v1/Chassis/*', 'Patch={"PowerState":null}', 'Probability=0.5', 'Seed=3');
-    assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout).Action, { Patch: { PowerState: null } });
-    r = await cli('faults', 'list');
-    assert.deepEqual(
-      JSON.parse(r.stdout).Rules.map((x: { Fired: number }) => x.Fired),
-      [1, 0],
-    );
-    r = await cli('faults', 'show', made.Id);
-    assert.equal(JSON.parse(r.stdout).State, 'Spent');
-    for (const rule of JSON.parse((await cli('faults', 'list')).stdout).Rules) {
-      r = await cli('faults', 'delete', rule.Id);
-      assert.equal(r.code, 0, r.stderr);
-    }
-    assert.deepEqual(JSON.parse((await cli('faults', 'list')).stdout).Rules, []);
-    r = await cli('faults', 'add', 'GET', '/redfish/v1/', 'Count=2');
-    assert.equal(r.code, 2);
-    assert.match(r.stderr, /an action is needed.*\n\nUsage: npm run cli -- faults/s);
-    r = await cli('faults', 'add', 'GET', '/control/', 'Status=503');
-    assert.equal(r.code, 1);
-    assert.match(r.stderr, /PropertyValueFormatError/);
-  });
-
   it('upload sends a package with its compsig to the repository', async () => {
     const pkg = await makePackage(svc, { targets: ['SPS'], version: '4.1.4.800', file: 'cli-sps.fwpkg' });
     const r = await cli('upload', pkg.path, '--repository', '--no-target');

@@ -243,6 +243,9 @@ describe('fault rules', () => {
       { Match: { Uri: SYS }, Action: { Status: 503, Delay: 5 } },
       { Match: { Uri: SYS }, Action: {} },
       { Match: { Uri: SYS }, Action: { Status: 418 } },
+      { Match: { Uri: SYS }, Action: { Status: 500, RetryAfter: 5 } },
+      { Match: { Uri: 'redfish/v1/' }, Action: { Status: 503 } },
+      { Match: { Uri: SYS }, Action: { Status: 503 }, Expires: 'tomorrow' },
     ]) {
       const r = await svc.req('POST', RULES, { auth: 'basic', body });
       assert.equal(r.status, 400, JSON.stringify(body));
