@@ -203,9 +203,7 @@ export class Pipeline {
     if (!match && this.hooks.missingBeforeAuth?.(head.path)) throw baseError('ResourceMissingAtURI', head.path);
     const spec = match && methodSpec(match, head.method);
     const booting = this.hooks.booting?.();
-    if (booting !== undefined && !match?.route.outside) {
-      throw retryLater(booting);
-    }
+    if (booting !== undefined && !match?.route.outside) throw retryLater(booting);
     head.match = match;
     head.spec = spec;
     head.open = match !== undefined && (match.route.open === true || spec?.open === true);
