@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
+import { CONTROLLER_RESET_DELAY_MS } from '../../../src/domain/firmware/flasher.js';
 import { baseMessage } from '../../../src/messages/errors.js';
 import { EventListener, waitFor } from '../../support/event-listener.js';
 import { makePackage, startImageServer, type ImageServer } from '../../support/firmware.js';
@@ -122,6 +123,8 @@ describe('controller reboot', () => {
     });
     assert.equal(r.status, 202, r.text);
     await svc.running.services.tasks.whenDone(r.body.Id);
+    // The flash is reported, then the controller resets to run its new firmware.
+    await svc.clock.advance(CONTROLLER_RESET_DELAY_MS);
     await svc.dropConnections();
     assert.equal(await refused(svc.port), true);
     await svc.clock.advance(20_000);
