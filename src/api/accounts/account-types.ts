@@ -7,7 +7,7 @@ import { collectionOf, commonProps, defineType, oem, ro, statusProp, t, type Pro
 import { OEM, oemType } from '../../protocol/naming.js';
 
 /** One switch per vendor privilege (every one, checked by `satisfies`). */
-const VendorAccountPrivilegesProps = {
+export const VendorAccountPrivilegesProps = {
   LoginPriv: t.boolean(),
   RemoteConsolePriv: t.boolean(),
   UserConfigPriv: t.boolean(),

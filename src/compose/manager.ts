@@ -1,0 +1,25 @@
+// The controller's own vendor services (federation, SNMP, single sign-on,
+// the key manager, the cloud connection, the security dashboard): settings
+// stored in the document store, each one part.
+import type { Services } from '../api/services.js';
+import { CloudConnect } from '../domain/manager/cloud-connect.js';
+import { FederationGroups } from '../domain/manager/federation.js';
+import { KeyManager } from '../domain/manager/key-manager.js';
+import { SecurityDashboard } from '../domain/manager/security-dashboard.js';
+import { SingleSignOn } from '../domain/manager/single-sign-on.js';
+import { SnmpService } from '../domain/manager/snmp.js';
+import type { Base } from './base.js';
+
+export function buildManagerFeatures(b: Base): Pick<Services, 'managerFeatures'> {
+  const { store, clock } = b;
+  return {
+    managerFeatures: {
+      federation: new FederationGroups(store),
+      snmp: new SnmpService(store),
+      sso: new SingleSignOn(store),
+      keyManager: new KeyManager(store, clock),
+      cloudConnect: new CloudConnect(store),
+      securityDashboard: new SecurityDashboard(store),
+    },
+  };
+}
