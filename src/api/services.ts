@@ -33,6 +33,7 @@ import type { RestApiState } from '../domain/manager/rest-api-state.js';
 import type { VirtualMedia } from '../domain/manager/virtual-media.js';
 import type { CloudConnect } from '../domain/manager/cloud-connect.js';
 import type { FederationGroups } from '../domain/manager/federation.js';
+import type { ControllerFunctionality } from '../domain/manager/functionality.js';
 import type { KeyManager } from '../domain/manager/key-manager.js';
 import type { SecurityDashboard } from '../domain/manager/security-dashboard.js';
 import type { SingleSignOn } from '../domain/manager/single-sign-on.js';
@@ -168,6 +169,8 @@ export interface ManagerFeatures {
   keyManager: KeyManager;
   cloudConnect: CloudConnect;
   securityDashboard: SecurityDashboard;
+  /** Off (DisableiLOFunctionality): the listener drops every Redfish request until the host enables it again. */
+  functionality: ControllerFunctionality;
 }
 
 export interface HttpsIdentity {

@@ -4,6 +4,7 @@
 import type { Services } from '../api/services.js';
 import { CloudConnect } from '../domain/manager/cloud-connect.js';
 import { FederationGroups } from '../domain/manager/federation.js';
+import { ControllerFunctionality } from '../domain/manager/functionality.js';
 import { KeyManager } from '../domain/manager/key-manager.js';
 import { SecurityDashboard } from '../domain/manager/security-dashboard.js';
 import { SingleSignOn } from '../domain/manager/single-sign-on.js';
@@ -20,6 +21,7 @@ export function buildManagerFeatures(b: Base): Pick<Services, 'managerFeatures'>
       keyManager: new KeyManager(store, clock),
       cloudConnect: new CloudConnect(store),
       securityDashboard: new SecurityDashboard(store),
+      functionality: new ControllerFunctionality(store),
     },
   };
 }

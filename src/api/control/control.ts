@@ -49,7 +49,7 @@ const SensorBody = {
   /** The same as DELETE /control/sensors/{Sensor}: the reading follows the simulation again. */
   Clear: t.boolean(),
 };
-const HostBody = { RuntimeAgent: t.boolean(), Tpm: t.enum(TPM_STATES) };
+const HostBody = { RuntimeAgent: t.boolean(), Tpm: t.enum(TPM_STATES), ManagerFunctionality: t.boolean() };
 
 type ControlDeps = Pick<Services, 'control' | 'fleet'>;
 
@@ -109,7 +109,9 @@ function handlers(d: ControlDeps & { control: ScenarioControl }) {
     getHost: () => new Reply(200, c.state().Host),
 
     postHost(ctx: PostContext<'/control/host/', typeof HostBody>) {
-      if (ctx.body.RuntimeAgent === undefined && ctx.body.Tpm === undefined) throw baseError('PropertyMissing', 'RuntimeAgent or Tpm');
+      const b = ctx.body;
+      if (b.RuntimeAgent === undefined && b.Tpm === undefined && b.ManagerFunctionality === undefined)
+        throw baseError('PropertyMissing', 'RuntimeAgent, Tpm or ManagerFunctionality');
       c.setHost(ctx.body, by(ctx));
       return new Reply(200, c.state().Host);
     },

@@ -12,7 +12,20 @@
 import { Priv } from '../../lib/privileges.js';
 import { vendorMessage } from '../../messages/errors.js';
 import { isoNow } from '../../platform/clock.js';
-import { collectionOf, commonProps, defineAction, defineType, odataType, oem, ro, statusProp, t } from '../../protocol/description.js';
+import { CLOUD_CONNECT_STATUSES } from '../../domain/manager/cloud-connect.js';
+import { readDateTime, timeZoneOf } from '../../domain/manager/date-time.js';
+import {
+  collectionOf,
+  commonProps,
+  defineAction,
+  defineType,
+  odataType,
+  oem,
+  ro,
+  statusProp,
+  t,
+  type LinkProp,
+} from '../../protocol/description.js';
 import { collection, success } from '../../protocol/reply.js';
 import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
@@ -21,7 +34,7 @@ import { controllerType, OEM } from '../../protocol/naming.js';
 
 export type ManagerDeps = Pick<
   Services,
-  'config' | 'uris' | 'clock' | 'controller' | 'logs' | 'restApiState' | 'serviceUuid' | 'firmware' | 'naming'
+  'config' | 'uris' | 'clock' | 'controller' | 'logs' | 'restApiState' | 'serviceUuid' | 'firmware' | 'naming' | 'store' | 'managerFeatures'
 > &
   ResetToDefaultsDeps;
 
@@ -43,6 +56,47 @@ const ClearRestApiStateAction = defineAction({
   parameters: {},
 });
 
+const ResetToFactoryDefaultsAction = defineAction({
+  name: 'VendorMC.ResetToFactoryDefaults',
+  oem: true,
+  description: 'Reset the controller to its factory settings (network and users too), clear its event log, then restart it.',
+  parameters: { ResetType: t.enum(['Default'], { required: true }) },
+});
+
+const DisableFunctionalityAction = defineAction({
+  name: 'VendorMC.DisableiLOFunctionality',
+  oem: true,
+  description:
+    'Disable the controller: it restarts with its network services off and answers no request until the host enables it again (the control API host action ManagerFunctionality).',
+  parameters: {},
+});
+
+const EnableCloudConnectAction = defineAction({
+  name: 'VendorMC.EnableCloudConnect',
+  oem: true,
+  description: "Connect the controller to the vendor's cloud management service with an activation key.",
+  parameters: { ActivationKey: t.string({ maxLength: 256 }), OverrideManager: t.boolean() },
+});
+
+const DisableCloudConnectAction = defineAction({
+  name: 'VendorMC.DisableCloudConnect',
+  oem: true,
+  description: "Disconnect the controller from the vendor's cloud management service.",
+  parameters: { FailReason: t.string(), FailReasonExtendedInfo: t.object({}, { additionalProperties: true }) },
+});
+
+const oemLinks = [
+  'ActiveHealthSystem',
+  'BackupRestoreService',
+  'DateTimeService',
+  'EmbeddedMediaService',
+  'FederationGroups',
+  'FederationPeers',
+  'LicenseService',
+  'SecurityService',
+  'SNMPService',
+] as const;
+
 export const VendorMCType = defineType({
   name: controllerType(''),
   version: '1.0.0',
@@ -50,9 +104,18 @@ export const VendorMCType = defineType({
   description: 'Vendor extension of the management controller.',
   properties: {
     ClearRestApiStatePending: ro(t.boolean({ description: 'True while a REST API state clear waits for the next controller reset.' })),
+    CloudConnect: t.object(
+      { CloudConnectStatus: ro(t.enum(CLOUD_CONNECT_STATUSES)), FailReason: ro(t.string()) },
+      { readOnly: true, typeName: 'CloudConnect' },
+    ),
+    iLOFunctionalityEnabled: ro(t.boolean()),
+    iLOFunctionalityRequired: ro(t.boolean({ description: 'The controller cannot be disabled (blades and some enclosures).' })),
     Links: t.object(
-      { LicenseService: t.link({ readOnly: true }), SecurityService: t.link({ readOnly: true }) },
-      { readOnly: true, typeName: 'Links' },
+      Object.fromEntries(oemLinks.map((l) => [l, t.link({ readOnly: true })])) as Record<(typeof oemLinks)[number], LinkProp>,
+      {
+        readOnly: true,
+        typeName: 'Links',
+      },
     ),
   },
 });
@@ -89,7 +152,15 @@ export const ManagerType = defineType({
     ),
     Oem: oem(VendorMCType, { readOnly: true }),
   },
-  actions: [ResetAction, ResetToDefaultsAction, ClearRestApiStateAction],
+  actions: [
+    ResetAction,
+    ResetToDefaultsAction,
+    ClearRestApiStateAction,
+    ResetToFactoryDefaultsAction,
+    DisableFunctionalityAction,
+    EnableCloudConnectAction,
+    DisableCloudConnectAction,
+  ],
 });
 
 function handlers(d: ManagerDeps) {
@@ -110,7 +181,7 @@ function handlers(d: ManagerDeps) {
       UUID: d.serviceUuid,
       FirmwareVersion: d.firmware.controllerVersion(),
       DateTime: isoNow(d.clock),
-      DateTimeLocalOffset: '+00:00',
+      DateTimeLocalOffset: timeZoneOf(readDateTime(d.store)).UtcOffset,
       PowerState: 'On',
       Status: { State: 'Enabled', Health: 'OK' },
       NetworkProtocol: { '@odata.id': `${self}NetworkProtocol/` },
@@ -128,9 +199,19 @@ function handlers(d: ManagerDeps) {
         [OEM]: {
           '@odata.type': odataType(VendorMCType),
           ClearRestApiStatePending: d.restApiState.pending(),
+          CloudConnect: { ...d.managerFeatures.cloudConnect.state() },
+          iLOFunctionalityEnabled: d.managerFeatures.functionality.enabled(),
+          iLOFunctionalityRequired: false,
           Links: {
+            ActiveHealthSystem: { '@odata.id': `${self}ActiveHealthSystem/` },
+            BackupRestoreService: { '@odata.id': `${self}BackupRestoreService/` },
+            DateTimeService: { '@odata.id': `${self}DateTime/` },
+            EmbeddedMediaService: { '@odata.id': `${self}EmbeddedMedia/` },
+            FederationGroups: { '@odata.id': `${self}FederationGroups/` },
+            FederationPeers: { '@odata.id': `${self}FederationPeers/` },
             LicenseService: { '@odata.id': `${self}LicenseService/` },
             SecurityService: { '@odata.id': `${self}SecurityService/` },
+            SNMPService: { '@odata.id': `${self}SnmpService/` },
           },
         },
       },
@@ -149,7 +230,42 @@ function handlers(d: ManagerDeps) {
     return success(vendorMessage('ControllerResetRequired'));
   }
 
-  return { getManagers, getManager, postReset, postResetToDefaults: resetToDefaultsHandler(d), postClearRestApiState };
+  const resetToDefaults = resetToDefaultsHandler(d);
+
+  /** The vendor's factory reset: every setting, network and users too, and the event log cleared. */
+  function postResetToFactoryDefaults(ctx: ActionContext<ManagerPath, typeof ResetToFactoryDefaultsAction>) {
+    d.logs.clear('IEL');
+    return resetToDefaults({ ...ctx, body: { ResetType: 'ResetAll' } });
+  }
+
+  async function postDisableFunctionality(ctx: ActionContext<ManagerPath, typeof DisableFunctionalityAction>) {
+    d.logs.write('IEL', vendorMessage('ControllerFunctionalityDisabled', ctx.principal.userName), d.uris.manager());
+    d.managerFeatures.functionality.set(false);
+    await d.controller.reset();
+    return success();
+  }
+
+  function postEnableCloudConnect(ctx: ActionContext<ManagerPath, typeof EnableCloudConnectAction>) {
+    d.managerFeatures.cloudConnect.enable(ctx.body.ActivationKey);
+    return success();
+  }
+
+  function postDisableCloudConnect(_ctx: ActionContext<ManagerPath, typeof DisableCloudConnectAction>) {
+    d.managerFeatures.cloudConnect.disable();
+    return success();
+  }
+
+  return {
+    getManagers,
+    getManager,
+    postReset,
+    postResetToDefaults: resetToDefaults,
+    postClearRestApiState,
+    postResetToFactoryDefaults,
+    postDisableFunctionality,
+    postEnableCloudConnect,
+    postDisableCloudConnect,
+  };
 }
 
 export function registerManagerRoutes(routes: RouteTable, d: ManagerDeps): void {
@@ -169,6 +285,10 @@ export function registerManagerRoutes(routes: RouteTable, d: ManagerDeps): void 
       action(ResetAction, Priv.managerConfig, h.postReset),
       action(ResetToDefaultsAction, Priv.managerConfig, h.postResetToDefaults),
       action(ClearRestApiStateAction, Priv.managerConfig, h.postClearRestApiState),
+      action(ResetToFactoryDefaultsAction, Priv.managerConfig, h.postResetToFactoryDefaults),
+      action(DisableFunctionalityAction, Priv.managerConfig, h.postDisableFunctionality),
+      action(EnableCloudConnectAction, Priv.managerConfig, h.postEnableCloudConnect),
+      action(DisableCloudConnectAction, Priv.managerConfig, h.postDisableCloudConnect),
     ],
   });
 }

@@ -23,6 +23,7 @@ export type ResetToDefaultsDeps = Pick<
   | 'https'
   | 'controller'
   | 'logs'
+  | 'managerFeatures'
 >;
 
 export const ResetToDefaultsAction = defineAction({
@@ -31,6 +32,11 @@ export const ResetToDefaultsAction = defineAction({
     'Reset the controller to factory settings, then restart it. ResetAll resets everything; PreserveNetworkAndUsers keeps the network settings and local accounts; PreserveNetwork keeps the network settings. Logs, license, firmware and the host are never reset.',
   parameters: { ResetType: t.enum(RESET_TO_DEFAULTS_TYPES, { required: true }) },
 });
+
+/** The vendor services a factory reset puts back. */
+function vendorServicesOf(f: Services['managerFeatures']) {
+  return [f.federation, f.snmp, f.sso, f.keyManager, f.securityDashboard, { reset: () => f.cloudConnect.disable() }];
+}
 
 export function resetToDefaultsHandler(d: ResetToDefaultsDeps) {
   return async (ctx: ActionContext<'/redfish/v1/Managers/{ManagerId}/', typeof ResetToDefaultsAction>) => {
@@ -44,6 +50,7 @@ export function resetToDefaultsHandler(d: ResetToDefaultsDeps) {
         password: () => factoryAdministratorPassword(d.config.dataDir, d.config.adminPassword),
       },
       keepHttpsCertificate: Boolean(d.config.tlsCert),
+      vendorServices: vendorServicesOf(d.managerFeatures),
     });
     return success();
   };

@@ -42,7 +42,7 @@ describe('controller vendor services', () => {
 
     const bad = await svc.req('PATCH', `${M}DateTime/`, { body: { TimeZone: { Index: 40, Value: 'CET-1:00' } } });
     assert.equal(bad.status, 400);
-    assert.deepEqual(messageIds(bad.body), ['Base.1.19.PropertyValueNotInList']);
+    assert.deepEqual(messageIds(bad.body), ['Base.1.12.PropertyValueNotInList']);
     await ok('PATCH', `${M}DateTime/`, { TimeZone: { Index: 15 } });
   });
 
@@ -145,7 +145,8 @@ describe('controller vendor services', () => {
     const pw = (await svc.get(`${D}SecurityParams/2/`)).body;
     assert.equal(pw.SecurityStatus, 'Risk');
     await ok('PATCH', '/redfish/v1/AccountService/', { MinPasswordLength: 8 });
-    for (const r of rows.filter((x: any) => x.SecurityStatus === 'Risk')) await ok('PATCH', `${D}SecurityParams/${r.Id}/`, { Ignore: true });
+    for (const r of rows.filter((x: any) => x.SecurityStatus === 'Risk'))
+      await ok('PATCH', `${D}SecurityParams/${r.Id}/`, { Ignore: true });
     assert.equal((await svc.get(D)).body.OverallSecurityStatus, 'Ok');
     const ignored = (await svc.get(`${D}SecurityParams/9/`)).body;
     assert.equal(ignored.IgnoredBy, 'Administrator');
