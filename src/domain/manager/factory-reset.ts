@@ -11,7 +11,7 @@
 //             enabled and unlocked) and user certificate mappings
 //             -> ResetAll and PreserveNetwork
 //   settings  password and lockout policy, LDAP and Active Directory,
-//             the time zone, federation groups, SNMP, single sign-on, the
+//             the time zone, alert e-mail, remote syslog and web proxy, federation groups, SNMP, single sign-on, the
 //             key manager, the security dashboard's ignored risks,
 //             certificate login (off, trusted CAs removed), the HTTPS
 //             certificate (a new self-signed one unless the operator gave
@@ -32,6 +32,7 @@ import type { CertificateLogin } from '../accounts/certificate-login.js';
 import type { DirectorySettingsStore } from '../accounts/directory-settings.js';
 import { generatePassword } from '../accounts/passwords.js';
 import { DEFAULT_SETTINGS as DEFAULT_EVENT_SERVICE, type EventHub } from '../events/hub.js';
+import { DEFAULT_ALERTING, writeAlerting } from './alerting.js';
 import { DEFAULT_DATE_TIME, writeDateTime } from './date-time.js';
 import type { HttpsCertificate } from './https-certificate.js';
 import {
@@ -111,6 +112,7 @@ export async function resetToDefaults(type: ResetToDefaultsType, d: FactoryReset
     d.eventHub.updateSettings(DEFAULT_EVENT_SERVICE);
     serialSetting(d.store).set(DEFAULT_SERIAL);
     writeDateTime(d.store, DEFAULT_DATE_TIME);
+    writeAlerting(d.store, DEFAULT_ALERTING);
     for (const part of d.vendorServices) part.reset();
   });
   d.https.setClientCAs(d.certificateLogin.caPems());

@@ -3,6 +3,7 @@
 // SSO, ESKM and SecurityDashboard. Each reflects the controller's state and
 // keeps what a client changes across a restart.
 import assert from 'node:assert/strict';
+import { createSocket } from 'node:dgram';
 import { after, before, describe, it } from 'node:test';
 import { issueCertificate } from '../../../src/platform/x509.js';
 import { messageIds, startTestService, type TestService } from '../../support/service.js';
@@ -161,5 +162,50 @@ describe('controller vendor services', () => {
     assert.equal((await svc.get(`${M}FederationGroups/kept/`)).status, 200);
     assert.equal((await svc.get(`${M}DateTime/`)).body.TimeZone.Index, 17);
     assert.equal((await svc.get(`${M}SnmpService/`)).body.Contact, 'ops');
+  });
+});
+
+describe('NetworkProtocol vendor settings', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService();
+  });
+  after(() => svc.close());
+
+  it('alert e-mail and remote syslog settings; the test syslog message arrives at the server; secrets never read back', async () => {
+    const NP = '/redfish/v1/Managers/1/NetworkProtocol/';
+    const np = (await svc.get(NP)).body;
+    assert.equal(np.Oem.Vendor.AlertMailEnabled, false);
+    assert.deepEqual(np.IPMI, { Port: 623, ProtocolEnabled: false });
+    const mail = await svc.req('POST', `${NP}Actions/Oem/Vendor/VendorMCManagerNetworkService.SendTestAlertMail/`, { body: {} });
+    assert.equal(mail.status, 200);
+    assert.match(JSON.stringify(mail.body), /alert e-mail is disabled/);
+
+    const receiver = createSocket('udp4');
+    await new Promise<void>((resolve) => receiver.bind(0, '127.0.0.1', resolve));
+    const got = new Promise<string>((resolve) => receiver.once('message', (m) => resolve(m.toString())));
+    const patch = await svc.req('PATCH', NP, {
+      body: {
+        Oem: {
+          Vendor: {
+            RemoteSyslogEnabled: true,
+            RemoteSyslogServer: '127.0.0.1',
+            RemoteSyslogPort: receiver.address().port,
+            AlertMailSMTPAuthPw: 'smtp-secret',
+            WebProxyConfiguration: { ProxyServer: 'proxy.example.com', ProxyPort: 8080, ProxyPassword: 'proxy-secret' },
+          },
+        },
+      },
+    });
+    assert.ok(patch.status < 300, patch.text);
+    const sent = await svc.req('POST', `${NP}Actions/Oem/Vendor/VendorMCManagerNetworkService.SendTestSyslog/`, { body: {} });
+    assert.equal(sent.status, 200, sent.text);
+    assert.match(await got, /^<133>1 \S+ \S+ mc - - - Test syslog message from the management controller, requested by Administrator$/);
+    receiver.close();
+    const text = (await svc.get(NP)).text;
+    assert.ok(!text.includes('smtp-secret') && !text.includes('proxy-secret'));
+    assert.equal(JSON.parse(text).Oem.Vendor.WebProxyConfiguration.ProxyServer, 'proxy.example.com');
+    const bad = await svc.req('PATCH', NP, { body: { Oem: { Vendor: { RemoteSyslogServer: 'bad host!' } } } });
+    assert.equal(bad.status, 400);
   });
 });
