@@ -3,6 +3,7 @@
 // that of the paths in openapi.yaml.
 import { registerAccountServiceRoutes } from './accounts/account-service.js';
 import { registerCertificateMappingRoutes } from './accounts/certificate-mapping.js';
+import { registerDirectoryTestRoutes } from './accounts/directory-test.js';
 import { registerSessionServiceRoutes } from './accounts/session-service.js';
 import { registerCertificateServiceRoutes } from './certificates/certificate-service.js';
 import { registerChassisRoutes } from './chassis/chassis.js';
@@ -50,6 +51,7 @@ export function registerAllRoutes(s: Services): void {
   registerSessionServiceRoutes(r, s);
   registerAccountServiceRoutes(r, s);
   registerCertificateMappingRoutes(r, s);
+  registerDirectoryTestRoutes(r, s);
   registerSystemRoutes(r, s);
   registerBiosRoutes(r, s);
   registerBiosVendorSettingsRoutes(r, s);

@@ -42,13 +42,20 @@ function groupBody(g: Readonly<FederationGroup>) {
   return { Id: g.Name, Name: g.Name, Privileges: { ...g.Privileges } };
 }
 
-export function registerFederationRoutes(routes: RouteTable, d: FederationDeps): void {
+function handlers(d: FederationDeps) {
   const groups = d.managerFeatures.federation;
-  const store = {
-    list: () => groups.list(),
-    get: (id: string) => groups.get(id),
-    id: (g: Readonly<FederationGroup>) => g.Name,
+  return {
+    groups,
+    store: {
+      list: () => groups.list(),
+      get: (id: string) => groups.get(id),
+      id: (g: Readonly<FederationGroup>) => g.Name,
+    },
   };
+}
+
+export function registerFederationRoutes(routes: RouteTable, d: FederationDeps): void {
+  const { groups, store } = handlers(d);
   addCollection(routes, {
     collection: '/redfish/v1/Managers/{ManagerId}/FederationGroups/',
     member: '/redfish/v1/Managers/{ManagerId}/FederationGroups/{GroupId}/',
