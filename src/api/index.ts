@@ -18,6 +18,7 @@ import { registerControlRoutes } from './control/control.js';
 import { registerEventServiceRoutes } from './events/event-service.js';
 import { registerTelemetryServiceRoutes } from './events/telemetry-service.js';
 import { registerLogServiceRoutes } from './logs/log-services.js';
+import { registerBackupRestoreRoutes } from './managers/backup-restore.js';
 import { registerDateTimeRoutes } from './managers/date-time.js';
 import { registerFederationRoutes } from './managers/federation-groups.js';
 import { registerLicenseServiceRoutes } from './managers/license-service.js';
@@ -72,6 +73,7 @@ export function registerAllRoutes(s: Services): void {
   registerDateTimeRoutes(r, s);
   registerSnmpServiceRoutes(r, s);
   registerFederationRoutes(r, s);
+  registerBackupRestoreRoutes(r, s);
   registerManagerInterfaceRoutes(r, s);
   registerLicenseServiceRoutes(r, s);
   registerVirtualMediaRoutes(r, s);

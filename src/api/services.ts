@@ -31,6 +31,7 @@ import type { LicenseState } from '../domain/licensing/tiers.js';
 import type { Logs } from '../domain/logs/logs.js';
 import type { RestApiState } from '../domain/manager/rest-api-state.js';
 import type { VirtualMedia } from '../domain/manager/virtual-media.js';
+import type { ControllerBackups } from '../domain/manager/backup.js';
 import type { CloudConnect } from '../domain/manager/cloud-connect.js';
 import type { FederationGroups } from '../domain/manager/federation.js';
 import type { ControllerFunctionality } from '../domain/manager/functionality.js';
@@ -171,6 +172,8 @@ export interface ManagerFeatures {
   securityDashboard: SecurityDashboard;
   /** Off (DisableiLOFunctionality): the listener drops every Redfish request until the host enables it again. */
   functionality: ControllerFunctionality;
+  /** Backups of the controller's settings, and their restore. */
+  backups: ControllerBackups;
 }
 
 export interface HttpsIdentity {

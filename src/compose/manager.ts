@@ -2,6 +2,7 @@
 // the key manager, the cloud connection, the security dashboard): settings
 // stored in the document store, each one part.
 import type { Services } from '../api/services.js';
+import { ControllerBackups } from '../domain/manager/backup.js';
 import { CloudConnect } from '../domain/manager/cloud-connect.js';
 import { FederationGroups } from '../domain/manager/federation.js';
 import { ControllerFunctionality } from '../domain/manager/functionality.js';
@@ -9,9 +10,14 @@ import { KeyManager } from '../domain/manager/key-manager.js';
 import { SecurityDashboard } from '../domain/manager/security-dashboard.js';
 import { SingleSignOn } from '../domain/manager/single-sign-on.js';
 import { SnmpService } from '../domain/manager/snmp.js';
+import type { ControllerLifecycle } from '../platform/lifecycle.js';
 import type { Base } from './base.js';
 
-export function buildManagerFeatures(b: Base): Pick<Services, 'managerFeatures'> {
+export function buildManagerFeatures(
+  b: Base,
+  controller: ControllerLifecycle,
+  firmware: Services['firmware'],
+): Pick<Services, 'managerFeatures'> {
   const { store, clock } = b;
   return {
     managerFeatures: {
@@ -22,6 +28,7 @@ export function buildManagerFeatures(b: Base): Pick<Services, 'managerFeatures'>
       cloudConnect: new CloudConnect(store),
       securityDashboard: new SecurityDashboard(store),
       functionality: new ControllerFunctionality(store),
+      backups: new ControllerBackups(store, clock, controller, () => firmware.controllerVersion()),
     },
   };
 }
