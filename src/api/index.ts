@@ -18,6 +18,7 @@ import { registerControlRoutes } from './control/control.js';
 import { registerEventServiceRoutes } from './events/event-service.js';
 import { registerTelemetryServiceRoutes } from './events/telemetry-service.js';
 import { registerLogServiceRoutes } from './logs/log-services.js';
+import { registerActiveHealthRoutes } from './managers/active-health.js';
 import { registerBackupRestoreRoutes } from './managers/backup-restore.js';
 import { registerDateTimeRoutes } from './managers/date-time.js';
 import { registerFederationRoutes } from './managers/federation-groups.js';
@@ -74,6 +75,7 @@ export function registerAllRoutes(s: Services): void {
   registerSnmpServiceRoutes(r, s);
   registerFederationRoutes(r, s);
   registerBackupRestoreRoutes(r, s);
+  registerActiveHealthRoutes(r, s);
   registerManagerInterfaceRoutes(r, s);
   registerLicenseServiceRoutes(r, s);
   registerVirtualMediaRoutes(r, s);

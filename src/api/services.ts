@@ -31,6 +31,7 @@ import type { LicenseState } from '../domain/licensing/tiers.js';
 import type { Logs } from '../domain/logs/logs.js';
 import type { RestApiState } from '../domain/manager/rest-api-state.js';
 import type { VirtualMedia } from '../domain/manager/virtual-media.js';
+import type { ActiveHealth } from '../domain/manager/active-health.js';
 import type { ControllerBackups } from '../domain/manager/backup.js';
 import type { CloudConnect } from '../domain/manager/cloud-connect.js';
 import type { FederationGroups } from '../domain/manager/federation.js';
@@ -174,6 +175,8 @@ export interface ManagerFeatures {
   functionality: ControllerFunctionality;
   /** Backups of the controller's settings, and their restore. */
   backups: ControllerBackups;
+  /** The Active Health System log (the IML and IEL since its last clear, and milestones). */
+  activeHealth: ActiveHealth;
 }
 
 export interface HttpsIdentity {

@@ -2,6 +2,7 @@
 // the key manager, the cloud connection, the security dashboard): settings
 // stored in the document store, each one part.
 import type { Services } from '../api/services.js';
+import { ActiveHealth } from '../domain/manager/active-health.js';
 import { ControllerBackups } from '../domain/manager/backup.js';
 import { CloudConnect } from '../domain/manager/cloud-connect.js';
 import { FederationGroups } from '../domain/manager/federation.js';
@@ -16,7 +17,7 @@ import type { Base } from './base.js';
 export function buildManagerFeatures(
   b: Base,
   controller: ControllerLifecycle,
-  firmware: Services['firmware'],
+  p: Pick<Services, 'firmware' | 'logs'>,
 ): Pick<Services, 'managerFeatures'> {
   const { store, clock } = b;
   return {
@@ -28,7 +29,10 @@ export function buildManagerFeatures(
       cloudConnect: new CloudConnect(store),
       securityDashboard: new SecurityDashboard(store),
       functionality: new ControllerFunctionality(store),
-      backups: new ControllerBackups(store, clock, controller, () => firmware.controllerVersion()),
+      activeHealth: new ActiveHealth(store, clock, {
+        records: () => (['IML', 'IEL'] as const).flatMap((log) => p.logs.list(log).map((record) => ({ log, record }))),
+      }),
+      backups: new ControllerBackups(store, clock, controller, () => p.firmware.controllerVersion()),
     },
   };
 }

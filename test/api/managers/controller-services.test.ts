@@ -155,6 +155,32 @@ describe('controller vendor services', () => {
     for (const l of ['SSO', 'ESKM', 'SecurityDashboard', 'CertAuth', 'HttpsCert']) assert.ok(links[l]?.['@odata.id'], l);
   });
 
+  it('ActiveHealthSystem: the download holds the logs and milestones of the asked days; ClearLog starts it again', async () => {
+    const A = `${M}ActiveHealthSystem/`;
+    const ahs = (await svc.get(A)).body;
+    assert.equal(ahs.AHSEnabled, true);
+    const extref = ahs.Links.RecentWeek.extref as string;
+    assert.match(extref, /^\/ahsdata\/[A-Z0-9]+_\d{8}\.ahs\?days=7$/);
+    // The GET without the slash is redirected (308) to this one.
+    const week = extref.replace('?', '/?');
+    await ok('POST', `${A}Actions/VendorMCActiveHealthSystem.LogMilestone/`, { MilestoneOperation: 'Deploy', MilestoneTag: 'r28' });
+    const lines = (await svc.get(week)).text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.ok(lines.some((l) => l.log === 'IEL'), JSON.stringify(lines));
+    assert.deepEqual(lines.at(-1), { log: 'Milestone', Created: lines.at(-1).Created, Operation: 'Deploy', Tag: 'r28' });
+    const today = new Date(svc.clock.now()).toISOString().slice(0, 10);
+    assert.equal((await svc.get(week.replace('days=7', `from=${today}&to=${today}`))).text.split('\n').length, lines.length + 1);
+    assert.equal((await svc.get(week.replace('days=7', 'days=x'))).status, 400);
+    assert.equal((await svc.get('/ahsdata/OTHER_20200101.ahs/')).status, 404);
+    await ok('POST', `${A}Actions/VendorMCActiveHealthSystem.ClearLog/`, {});
+    svc.clock.advance(1000);
+    assert.equal((await svc.get(week)).text, '');
+    const media = (await svc.get(`${M}EmbeddedMedia/`)).body;
+    assert.deepEqual(media.Controller.Status, { Health: 'OK', State: 'Enabled' });
+  });
+
   it('keeps the settings across a restart', async () => {
     await ok('POST', `${M}FederationGroups/`, { Name: 'kept', Key: 'kept-key' });
     await ok('PATCH', `${M}DateTime/`, { TimeZone: { Index: 17 } });
