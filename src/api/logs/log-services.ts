@@ -11,8 +11,8 @@ import { Priv } from '../../lib/privileges.js';
 import { vendorMessage } from '../../messages/errors.js';
 import { isoNow, toIso } from '../../platform/clock.js';
 import { collectionOf, commonProps, defineAction, defineType, ro, statusProp, t } from '../../protocol/description.js';
-import { collection, success } from '../../protocol/reply.js';
-import { action, present, type ActionContext, type Context, type RouteTable } from '../../protocol/routes.js';
+import { collection, created, success } from '../../protocol/reply.js';
+import { action, present, type ActionContext, type Context, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { OEM } from '../../protocol/naming.js';
 
@@ -52,6 +52,12 @@ export const LogEntryType = defineType({
 
 // DMTF's LogEntryCollection marks Members OData.AutoExpand: entries are shown whole.
 const LogEntryCollectionType = collectionOf(LogEntryType, 'The records of a log.', { autoExpand: true });
+
+/** A maintenance note a user adds to the IML (the vendor's: ilorest serverlogs --selectlog=IML -m). */
+const MaintenanceNoteBody = {
+  EntryCode: t.enum(['Maintenance'], { required: true }),
+  Message: t.string({ required: true, minLength: 1, maxLength: 256 }),
+};
 
 const ClearLogAction = defineAction({
   name: 'LogService.ClearLog',
@@ -188,7 +194,15 @@ function ownerHandlers(d: LogServiceDeps, owner: LogInfo['owner']) {
     return entryBody(info, present(d.logs.get(info.id, ctx.params.LogEntryId), ctx));
   }
 
-  return { params, getLogServices, getLogService, postClearLog, getEntries, getEntry };
+  /** A maintenance note, as the vendor's IML takes one (the system's only log is the IML). */
+  function postEntry(ctx: PostContext<'/redfish/v1/Systems/{SystemId}/LogServices/{LogServiceId}/Entries/', typeof MaintenanceNoteBody>) {
+    const { info, uri } = logOf(ctx);
+    const r = d.logs.write('IML', vendorMessage('MaintenanceNote', ctx.body.Message), uri);
+    const entry = `${uri}Entries/${r.Id}/`;
+    return created(entry, entryBody(info, r));
+  }
+
+  return { params, getLogServices, getLogService, postClearLog, getEntries, getEntry, postEntry };
 }
 
 export function registerLogServiceRoutes(routes: RouteTable, d: LogServiceDeps): void {
@@ -211,6 +225,7 @@ export function registerLogServiceRoutes(routes: RouteTable, d: LogServiceDeps):
     type: LogEntryCollectionType,
     params: iml.params,
     get: { privilege: Priv.login, handler: iml.getEntries },
+    post: { privilege: Priv.managerConfig, body: MaintenanceNoteBody, handler: iml.postEntry },
   });
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/LogServices/{LogServiceId}/Entries/{LogEntryId}/',
