@@ -80,7 +80,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     ...firmware,
     ...sensors,
     ...hostSettings,
-    ...buildManagerFeatures(base, lifecycles.controller, { firmware: firmware.firmware, logs: host.logs }),
+    ...buildManagerFeatures(base, lifecycles, { ...firmware, ...host, ...hostSettings }, () => services),
     routes: new RouteTable(config.dialect as DialectName, naming),
     dialect: dialect(config.dialect, config),
     naming,

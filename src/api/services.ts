@@ -37,6 +37,7 @@ import type { CloudConnect } from '../domain/manager/cloud-connect.js';
 import type { FederationGroups } from '../domain/manager/federation.js';
 import type { ControllerFunctionality } from '../domain/manager/functionality.js';
 import type { KeyManager } from '../domain/manager/key-manager.js';
+import type { SecureErase } from '../domain/manager/secure-erase.js';
 import type { SecurityDashboard } from '../domain/manager/security-dashboard.js';
 import type { SingleSignOn } from '../domain/manager/single-sign-on.js';
 import type { SnmpService } from '../domain/manager/snmp.js';
@@ -177,6 +178,8 @@ export interface ManagerFeatures {
   backups: ControllerBackups;
   /** The Active Health System log (the IML and IEL since its last clear, and milestones). */
   activeHealth: ActiveHealth;
+  /** One-button secure erase, run at the next POST. */
+  secureErase: SecureErase;
 }
 
 export interface HttpsIdentity {

@@ -11,15 +11,20 @@ import { KeyManager } from '../domain/manager/key-manager.js';
 import { SecurityDashboard } from '../domain/manager/security-dashboard.js';
 import { SingleSignOn } from '../domain/manager/single-sign-on.js';
 import { SnmpService } from '../domain/manager/snmp.js';
-import type { ControllerLifecycle } from '../platform/lifecycle.js';
+import type { ControllerLifecycle, HostLifecycle } from '../platform/lifecycle.js';
+import { factoryReset } from '../api/managers/reset-to-defaults.js';
+import { SecureErase } from '../domain/manager/secure-erase.js';
+import { vendorMessage } from '../messages/errors.js';
 import type { Base } from './base.js';
 
 export function buildManagerFeatures(
   b: Base,
-  controller: ControllerLifecycle,
-  p: Pick<Services, 'firmware' | 'logs'>,
+  { host, controller }: { host: HostLifecycle; controller: ControllerLifecycle },
+  p: Pick<Services, 'firmware' | 'logs' | 'bios' | 'secureBoot'>,
+  /** The whole service, once it is made (the secure erase ends with the controller's factory reset). */
+  service: () => Services,
 ): Pick<Services, 'managerFeatures'> {
-  const { store, clock } = b;
+  const { store, clock, uris } = b;
   return {
     managerFeatures: {
       federation: new FederationGroups(store),
@@ -31,6 +36,18 @@ export function buildManagerFeatures(
       functionality: new ControllerFunctionality(store),
       activeHealth: new ActiveHealth(store, clock, {
         records: () => (['IML', 'IEL'] as const).flatMap((log) => p.logs.list(log).map((record) => ({ log, record }))),
+      }),
+      secureErase: new SecureErase({
+        store,
+        clock,
+        host,
+        resetBios: () => {
+          p.bios.requestResetToDefaults();
+          p.bios.applyPending();
+        },
+        resetSecureBootKeys: () => p.secureBoot.resetKeys('ResetAllKeysToDefault'),
+        resetController: () => factoryReset(service())('ResetAll'),
+        record: (what) => p.logs.write('IML', vendorMessage('SecureEraseCompleted', what), uris.system()),
       }),
       backups: new ControllerBackups(store, clock, controller, () => p.firmware.controllerVersion()),
     },

@@ -5,6 +5,7 @@ import { INDICATOR_LED_VALUES } from '../../domain/chassis/chassis.js';
 import { LAST_RESET_CAUSES, PUSH_TYPES, RESET_TYPES } from '../../platform/simulator.js';
 import { defineAction, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import { OEM, oemType } from '../../protocol/naming.js';
+import { SECURE_ERASE_PROPS } from './secure-erase.js';
 
 export const POST_STATES = ['Unknown', 'Reset', 'PowerOff', 'InPost', 'InPostDiscoveryComplete', 'FinishedPost'] as const;
 export const BOOT_PROGRESS_STATES = [
@@ -28,6 +29,7 @@ export const VendorComputerSystemExtType = defineType({
     LastBootOption: ro(t.string({ nullable: true, description: 'Structured boot string of the option the server last booted from.' })),
     AuxPowerCycleArmed: ro(t.boolean({ description: 'A SystemReset (auxiliary power cycle) waits for the next power off.' })),
     TpmState: ro(t.enum(['NotPresent', 'PresentNotInUse', 'PresentInUse'])),
+    ...SECURE_ERASE_PROPS,
   },
 });
 

@@ -515,6 +515,13 @@ export const VENDOR_REGISTRY = {
       paramTypes: ['string'],
       resolution: 'Add hashes to db, dbx, dbt or dbr; enroll keys in PK or KEK as certificates.',
     },
+    SecureEraseCompleted: {
+      description: 'A one-button secure erase ran at POST.',
+      message: '%1',
+      severity: 'Warning',
+      paramTypes: ['string'],
+      resolution: "None. The controller's factory reset follows a system ROM and controller erase.",
+    },
     SessionLimitReached: {
       description: 'The number of simultaneous sessions and Basic-authenticated connections reached the configured limit.',
       message: 'The limit of %1 simultaneous sessions and connections has been reached.',
