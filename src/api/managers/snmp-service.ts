@@ -8,8 +8,8 @@ import { Priv } from '../../lib/privileges.js';
 import { serverIdentity } from '../../platform/identity.js';
 import { vendorMessage } from '../../messages/errors.js';
 import { addCollection } from '../../protocol/collections.js';
-import { defineAction, defineType, oem, ro, statusProp, t } from '../../protocol/description.js';
-import { success } from '../../protocol/reply.js';
+import { collectionOf, defineAction, defineType, oem, ro, statusProp, t } from '../../protocol/description.js';
+import { collection, success } from '../../protocol/reply.js';
 import { action, type ActionContext, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 
@@ -210,13 +210,10 @@ export function registerSnmpServiceRoutes(routes: RouteTable, d: SnmpServiceDeps
       snmp.deleteDestination(x.Id);
     },
   });
-  addCollection(routes, {
-    collection: '/redfish/v1/Managers/{ManagerId}/SnmpService/SNMPUsers/',
-    member: '/redfish/v1/Managers/{ManagerId}/SnmpService/SNMPUsers/{SnmpUserId}/',
-    type: VendorSNMPUserType,
-    name: 'SNMP Users',
-    store: { list: () => [] as { Id: string }[], get: () => undefined, id: (u: { Id: string }) => u.Id },
-    show: (u) => ({ Id: u.Id, SecurityName: '' }),
-    privileges: { read: Priv.login },
+  // SNMPv3 users cannot be configured in the simulation: the collection stays empty.
+  routes.add({
+    path: '/redfish/v1/Managers/{ManagerId}/SnmpService/SNMPUsers/',
+    type: collectionOf(VendorSNMPUserType),
+    get: { privilege: Priv.login, handler: () => collection('SNMP Users', []) },
   });
 }

@@ -30,7 +30,7 @@ describe('controller vendor services', () => {
     const { '@Redfish.WriteableProperties': _w, ...zone } = dt.TimeZone;
     assert.deepEqual(zone, { Index: 15, Name: 'Greenwich Mean Time, Casablanca, Monrovia', UtcOffset: '+00:00', Value: 'GMT-0' });
     assert.deepEqual(dt.StaticNTPServers, ['', '']);
-    svc.clock.advance(60_000);
+    await svc.clock.advance(60_000);
     assert.equal((await svc.get(`${M}DateTime/`)).body.DateTime, new Date(svc.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'));
 
     await ok('PATCH', `${M}DateTime/`, { TimeZone: { Index: 24 }, StaticNTPServers: ['ntp.example.com'], PropagateTimeToHost: true });
@@ -175,7 +175,7 @@ describe('controller vendor services', () => {
     assert.equal((await svc.get(week.replace('days=7', 'days=x'))).status, 400);
     assert.equal((await svc.get('/ahsdata/OTHER_20200101.ahs/')).status, 404);
     await ok('POST', `${A}Actions/VendorMCActiveHealthSystem.ClearLog/`, {});
-    svc.clock.advance(1000);
+    await svc.clock.advance(1000);
     assert.equal((await svc.get(week)).text, '');
     const media = (await svc.get(`${M}EmbeddedMedia/`)).body;
     assert.deepEqual(media.Controller.Status, { Health: 'OK', State: 'Enabled' });
