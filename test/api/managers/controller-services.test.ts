@@ -168,7 +168,10 @@ describe('controller vendor services', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    assert.ok(lines.some((l) => l.log === 'IEL'), JSON.stringify(lines));
+    assert.ok(
+      lines.some((l) => l.log === 'IEL'),
+      JSON.stringify(lines),
+    );
     assert.deepEqual(lines.at(-1), { log: 'Milestone', Created: lines.at(-1).Created, Operation: 'Deploy', Tag: 'r28' });
     const today = new Date(svc.clock.now()).toISOString().slice(0, 10);
     assert.equal((await svc.get(week.replace('days=7', `from=${today}&to=${today}`))).text.split('\n').length, lines.length + 1);
