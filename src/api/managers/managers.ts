@@ -14,6 +14,8 @@ import { vendorMessage } from '../../messages/errors.js';
 import { isoNow } from '../../platform/clock.js';
 import { CLOUD_CONNECT_STATUSES } from '../../domain/manager/cloud-connect.js';
 import { readDateTime, timeZoneOf } from '../../domain/manager/date-time.js';
+import { hostInterfaceSetting } from '../../domain/manager/interfaces.js';
+import { maskLicenseKey } from '../../domain/licensing/license-keys.js';
 import {
   collectionOf,
   commonProps,
@@ -34,7 +36,19 @@ import { controllerType, OEM } from '../../protocol/naming.js';
 
 export type ManagerDeps = Pick<
   Services,
-  'config' | 'uris' | 'clock' | 'controller' | 'logs' | 'restApiState' | 'serviceUuid' | 'firmware' | 'naming' | 'store' | 'managerFeatures'
+  | 'config'
+  | 'uris'
+  | 'clock'
+  | 'controller'
+  | 'logs'
+  | 'restApiState'
+  | 'serviceUuid'
+  | 'firmware'
+  | 'store'
+  | 'managerFeatures'
+  | 'installedLicense'
+  | 'settings'
+  | 'naming'
 > &
   ResetToDefaultsDeps;
 
@@ -85,6 +99,14 @@ const DisableCloudConnectAction = defineAction({
   parameters: { FailReason: t.string(), FailReasonExtendedInfo: t.object({}, { additionalProperties: true }) },
 });
 
+/** The self tests the vendor's controller reports, each passed: the simulation has no part to fail them. */
+const SELF_TESTS = ['NVRAMData', 'EmbeddedFlash', 'EEPROM', 'HostRom', 'SupportedHost', 'ASICFuses'] as const;
+
+const consoleProp = t.object(
+  { ServiceEnabled: ro(t.boolean()), MaxConcurrentSessions: ro(t.integer()), ConnectTypesSupported: ro(t.array(t.string())) },
+  { readOnly: true, typeName: 'Console' },
+);
+
 const oemLinks = [
   'ActiveHealthSystem',
   'BackupRestoreService',
@@ -109,6 +131,52 @@ export const VendorMCType = defineType({
       { readOnly: true, typeName: 'CloudConnect' },
     ),
     iLOFunctionalityEnabled: ro(t.boolean()),
+    ConfigurationSettings: ro(t.enum(['Current', 'SomePendingReset'])),
+    Firmware: t.object(
+      {
+        Current: t.object(
+          { VersionString: ro(t.string()), MajorVersion: ro(t.integer()), MinorVersion: ro(t.integer()), DebugBuild: ro(t.boolean()) },
+          { typeName: 'FirmwareVersion' },
+        ),
+      },
+      { readOnly: true, typeName: 'Firmware' },
+    ),
+    IdleConnectionTimeoutMinutes: ro(t.integer({ description: "The session service's SessionTimeout, in minutes." })),
+    License: t.object(
+      { LicenseKey: ro(t.string()), LicenseString: ro(t.string()), LicenseType: ro(t.string()) },
+      { readOnly: true, typeName: 'License' },
+    ),
+    FederationConfig: t.object(
+      {
+        IPv6MulticastScope: ro(t.string()),
+        MulticastAnnouncementInterval: ro(t.integer()),
+        MulticastDiscovery: ro(t.string()),
+        MulticastTimeToLive: ro(t.integer()),
+        iLOFederationManagement: ro(t.string()),
+      },
+      { readOnly: true, typeName: 'FederationConfig' },
+    ),
+    VirtualNICEnabled: ro(t.boolean({ description: 'The host interface (virtual NIC) is enabled: HostInterfaces InterfaceEnabled.' })),
+    WebGuiEnabled: ro(t.boolean()),
+    RIBCLEnabled: ro(t.boolean()),
+    RequireHostAuthentication: ro(t.boolean()),
+    RequiredLoginForiLORBSU: ro(t.boolean()),
+    SerialCLISpeed: ro(t.integer()),
+    SerialCLIStatus: ro(t.string()),
+    SerialCLIUART: ro(t.string()),
+    FrontPanelUSB: t.object({ State: ro(t.string()) }, { readOnly: true, typeName: 'FrontPanelUSB' }),
+    iLOServicePort: t.object(
+      {
+        iLOServicePortEnabled: ro(t.boolean()),
+        USBEthernetAdaptersEnabled: ro(t.boolean()),
+        USBFlashDriveEnabled: ro(t.boolean()),
+        MassStorageAuthenticationRequired: ro(t.boolean()),
+      },
+      { readOnly: true, typeName: 'iLOServicePort' },
+    ),
+    iLOSelfTestResults: ro(
+      t.array(t.object({ SelfTestName: t.string(), Status: t.string(), Notes: t.string() }, { typeName: 'SelfTestResult' })),
+    ),
     iLOFunctionalityRequired: ro(t.boolean({ description: 'The controller cannot be disabled (blades and some enclosures).' })),
     Links: t.object(
       Object.fromEntries(oemLinks.map((l) => [l, t.link({ readOnly: true })])) as Record<(typeof oemLinks)[number], LinkProp>,
@@ -136,6 +204,9 @@ export const ManagerType = defineType({
     DateTimeLocalOffset: ro(t.string()),
     PowerState: ro(t.enum(['On', 'Off', 'PoweringOn', 'PoweringOff'])),
     Status: statusProp,
+    CommandShell: consoleProp,
+    GraphicalConsole: consoleProp,
+    SerialConsole: consoleProp,
     NetworkProtocol: t.link({ readOnly: true }),
     LogServices: t.link({ readOnly: true }),
     VirtualMedia: t.link({ readOnly: true, deprecated: 'the VirtualMedia of the ComputerSystem' }),
@@ -184,6 +255,10 @@ function handlers(d: ManagerDeps) {
       DateTimeLocalOffset: timeZoneOf(readDateTime(d.store)).UtcOffset,
       PowerState: 'On',
       Status: { State: 'Enabled', Health: 'OK' },
+      // No SSH, KVM or IPMI in the simulation; the session limits are the vendor controller's.
+      CommandShell: { ServiceEnabled: false, MaxConcurrentSessions: 9, ConnectTypesSupported: ['SSH', 'Oem'] },
+      GraphicalConsole: { ServiceEnabled: false, MaxConcurrentSessions: 10, ConnectTypesSupported: ['KVMIP'] },
+      SerialConsole: { ServiceEnabled: false, MaxConcurrentSessions: 13, ConnectTypesSupported: ['SSH', 'IPMI', 'Oem'] },
       NetworkProtocol: { '@odata.id': `${self}NetworkProtocol/` },
       LogServices: { '@odata.id': `${self}LogServices/` },
       VirtualMedia: { '@odata.id': `${self}VirtualMedia/` },
@@ -202,6 +277,7 @@ function handlers(d: ManagerDeps) {
           CloudConnect: { ...d.managerFeatures.cloudConnect.state() },
           iLOFunctionalityEnabled: d.managerFeatures.functionality.enabled(),
           iLOFunctionalityRequired: false,
+          ...controllerDetails(),
           Links: {
             ActiveHealthSystem: { '@odata.id': `${self}ActiveHealthSystem/` },
             BackupRestoreService: { '@odata.id': `${self}BackupRestoreService/` },
@@ -215,6 +291,55 @@ function handlers(d: ManagerDeps) {
           },
         },
       },
+    };
+  }
+
+  /** What the vendor's controller shows of itself: from the controller's state, its factory values where the simulation has none. */
+  function controllerDetails() {
+    const version = d.firmware.controllerVersion();
+    const [major, minor] = version.split('.').map((n) => Number.parseInt(n, 10));
+    const license = d.installedLicense.installed();
+    return {
+      ConfigurationSettings: 'Current',
+      Firmware: {
+        Current: {
+          VersionString: version,
+          ...(Number.isInteger(major) && Number.isInteger(minor) ? { MajorVersion: major, MinorVersion: minor } : {}),
+          DebugBuild: false,
+        },
+      },
+      IdleConnectionTimeoutMinutes: Math.round(d.settings.peek().sessionTimeout / 60),
+      License: license
+        ? {
+            LicenseKey: maskLicenseKey(license.key),
+            LicenseString: license.payload.tier,
+            LicenseType: license.payload.expires ? 'Subscription' : 'Perpetual',
+          }
+        : { LicenseKey: '', LicenseString: 'None', LicenseType: 'Unlicensed' },
+      // Federation announces itself as the vendor's controller does out of the factory.
+      FederationConfig: {
+        IPv6MulticastScope: 'Site',
+        MulticastAnnouncementInterval: 600,
+        MulticastDiscovery: 'Enabled',
+        MulticastTimeToLive: 5,
+        iLOFederationManagement: 'Enabled',
+      },
+      VirtualNICEnabled: hostInterfaceSetting(d.store).get().InterfaceEnabled,
+      WebGuiEnabled: true,
+      RIBCLEnabled: false,
+      RequireHostAuthentication: false,
+      RequiredLoginForiLORBSU: false,
+      SerialCLISpeed: 9600,
+      SerialCLIStatus: 'EnabledAuthReq',
+      SerialCLIUART: 'Present',
+      FrontPanelUSB: { State: 'Ready' },
+      iLOServicePort: {
+        iLOServicePortEnabled: true,
+        USBEthernetAdaptersEnabled: true,
+        USBFlashDriveEnabled: true,
+        MassStorageAuthenticationRequired: false,
+      },
+      iLOSelfTestResults: SELF_TESTS.map((SelfTestName) => ({ SelfTestName, Status: 'OK', Notes: '' })),
     };
   }
 

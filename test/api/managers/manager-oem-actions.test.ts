@@ -33,6 +33,20 @@ describe('manager vendor actions', () => {
     }
   });
 
+  it('shows its firmware, session timeout, license and virtual NIC from the controller state', async () => {
+    const m = (await get(M)).body;
+    assert.equal(m.Oem.Vendor.Firmware.Current.VersionString, m.FirmwareVersion);
+    assert.equal(m.CommandShell.ServiceEnabled, false);
+    await req('PATCH', '/redfish/v1/SessionService/', { body: { SessionTimeout: 600 } });
+    const hi = (await get(`${M}HostInterfaces/`)).body.Members[0]['@odata.id'];
+    await req('PATCH', hi, { body: { InterfaceEnabled: false } });
+    const oem = (await get(M)).body.Oem.Vendor;
+    assert.equal(oem.IdleConnectionTimeoutMinutes, 10);
+    assert.equal(oem.VirtualNICEnabled, false);
+    assert.equal(oem.License.LicenseString, 'None');
+    await req('PATCH', hi, { body: { InterfaceEnabled: true } });
+  });
+
   it('EnableCloudConnect without a route to the cloud service fails as a firewalled controller does; Disable returns to NotEnabled', async () => {
     const noKey = await req('POST', `${OEM_ACTIONS}VendorMC.EnableCloudConnect/`, { body: {} });
     assert.equal(noKey.status, 200);
