@@ -22,7 +22,7 @@ import { commonProps, defineAction, defineType, odataType, oem, ro, statusProp, 
 import { success } from '../../protocol/reply.js';
 import { action, resourceOfAction, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { OEM, oemType } from '../../protocol/naming.js';
+import { OEM, controllerType } from '../../protocol/naming.js';
 
 export type VirtualMediaDeps = Pick<Services, 'virtualMedia' | 'events'>;
 
@@ -35,8 +35,8 @@ type PatchOnMedia = MediaPath extends infer P ? (P extends MediaPath ? PatchCont
 const IMAGE_MAX = 2048;
 
 export const VendorVirtualMediaType = defineType({
-  name: oemType('VirtualMedia'),
-  version: '1.0.0',
+  name: controllerType('VirtualMedia'),
+  version: '2.2.0',
   owner: OEM,
   description: 'Vendor extension of a virtual media device.',
   properties: {
@@ -66,6 +66,21 @@ const EjectMediaAction = defineAction({
   parameters: {},
 });
 
+// The vendor's own insert and eject, as its clients (ilorest virtualmedia) call them: the same as DMTF's.
+const InsertVirtualMediaAction = defineAction({
+  name: 'VendorMCVirtualMedia.InsertVirtualMedia',
+  oem: true,
+  description: InsertMediaAction.description,
+  parameters: InsertMediaAction.parameters,
+});
+
+const EjectVirtualMediaAction = defineAction({
+  name: 'VendorMCVirtualMedia.EjectVirtualMedia',
+  oem: true,
+  description: EjectMediaAction.description,
+  parameters: {},
+});
+
 export const VirtualMediaType = defineType({
   name: 'VirtualMedia',
   version: '1.6.5',
@@ -92,7 +107,7 @@ export const VirtualMediaType = defineType({
     Status: statusProp,
     Oem: oem(VendorVirtualMediaType),
   },
-  actions: [InsertMediaAction, EjectMediaAction],
+  actions: [InsertMediaAction, EjectMediaAction, InsertVirtualMediaAction, EjectVirtualMediaAction],
 });
 
 interface ImageParams {
@@ -231,6 +246,8 @@ export function registerVirtualMediaRoutes(routes: RouteTable, d: VirtualMediaDe
   const actions = () => [
     action(InsertMediaAction, Priv.virtualMedia, h.postInsert),
     action(EjectMediaAction, Priv.virtualMedia, h.postEject),
+    action(InsertVirtualMediaAction, Priv.virtualMedia, h.postInsert),
+    action(EjectVirtualMediaAction, Priv.virtualMedia, h.postEject),
   ];
   addCollection(routes, {
     ...common,

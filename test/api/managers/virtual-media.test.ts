@@ -210,6 +210,19 @@ describe('virtual media', () => {
     assert.equal((await eject(CD)).status, 200);
   });
 
+  it("the vendor's InsertVirtualMedia and EjectVirtualMedia (ilorest virtualmedia) do what InsertMedia and EjectMedia do", async () => {
+    const oemActions = (await media(CD)).Oem.Vendor.Actions;
+    const insertTarget = oemActions['#VendorMCVirtualMedia.InsertVirtualMedia'].target as string;
+    assert.equal(insertTarget, `${CD}Actions/Oem/Vendor/VendorMCVirtualMedia.InsertVirtualMedia/`);
+    const image = `${base}/images/boot.iso`;
+    const r = await svc.req('POST', insertTarget, { body: { Action: 'VendorMCVirtualMedia.InsertVirtualMedia', Image: image } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal((await media(CD)).Image, image);
+    const e = await svc.req('POST', oemActions['#VendorMCVirtualMedia.EjectVirtualMedia'].target, { body: {} });
+    assert.equal(e.status, 200, e.text);
+    await assertEmpty(CD);
+  });
+
   it('defaults, HTTP images, names from the path, and a server that refuses HEAD', async () => {
     let r = await insert(USB, {
       Image: `${plainBase}/images/deploy%20ramdisk.iso`,
