@@ -15,6 +15,8 @@ function links(v: unknown, out: Set<string>): void {
       x.startsWith('/redfish/v1/')
     )
       out.add(x.split('#')[0] as string);
+    // The vendor's links to files beside the tree (the AHS log, a backup file): the file, without its query.
+    else if (k === 'extref' && typeof x === 'string' && x.startsWith('/')) out.add(`${(x.split('?')[0] as string).replace(/\/?$/, '/')}`);
     else links(x, out);
   }
 }

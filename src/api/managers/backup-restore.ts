@@ -71,6 +71,10 @@ export const VendorMCBackupFileType = defineType({
     Created: ro(t.dateTime()),
     FileSize: ro(t.integer()),
     FirmwareVersion: ro(t.string()),
+    Links: t.object(
+      { Download: t.object({ extref: ro(t.string()) }, { typeName: 'ExtRef', description: 'Where GET downloads the file.' }) },
+      { readOnly: true, typeName: 'Links' },
+    ),
   },
   actions: [RestoreAction],
 });
@@ -140,6 +144,7 @@ function handlers(d: BackupRestoreDeps) {
       Created: toIso(f.Created),
       FileSize: Buffer.byteLength(f.content),
       FirmwareVersion: f.FirmwareVersion,
+      Links: { Download: { extref: `${BACKUP_DIR}${f.Name}` } },
     };
   }
 
