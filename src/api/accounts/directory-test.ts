@@ -9,6 +9,7 @@ import { defineAction, defineType, ro, t } from '../../protocol/description.js';
 import { success } from '../../protocol/reply.js';
 import { action, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 export type DirectoryTestDeps = Pick<Services, 'directories' | 'store'>;
 
@@ -39,7 +40,7 @@ const SETTING = 'accounts.directoryTest';
 const NOT_RUN: Result[] = TESTS.map((TestName) => ({ TestName, Status: 'NotRun', Notes: '' }));
 
 const StartTestAction = defineAction({
-  name: 'VendorDirectoryTest.StartTest',
+  name: `${oemType('DirectoryTest')}.StartTest`,
   description: 'Test the configured directory server; results in TestResults.',
   parameters: {
     AdminName: t.string(),
@@ -49,12 +50,12 @@ const StartTestAction = defineAction({
   },
 });
 
-const StopTestAction = defineAction({ name: 'VendorDirectoryTest.StopTest', description: 'Stop a running test.', parameters: {} });
+const StopTestAction = defineAction({ name: `${oemType('DirectoryTest')}.StopTest`, description: 'Stop a running test.', parameters: {} });
 
 export const VendorDirectoryTestType = defineType({
-  name: 'VendorDirectoryTest',
+  name: oemType('DirectoryTest'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A test of the directory settings of the account service.',
   properties: {
     Id: ro(t.string()),

@@ -11,6 +11,7 @@ import { defineAction, defineType, ro, statusProp, t } from '../../protocol/desc
 import { RawReply, success } from '../../protocol/reply.js';
 import { action, missing, type ActionContext, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { OEM, controllerType } from '../../protocol/naming.js';
 
 export type ActiveHealthDeps = Pick<Services, 'managerFeatures' | 'clock' | 'hardware' | 'serviceUuid'>;
 
@@ -18,19 +19,23 @@ type AhsPath = '/redfish/v1/Managers/{ManagerId}/ActiveHealthSystem/';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-const ClearLogAction = defineAction({ name: 'VendorMCActiveHealthSystem.ClearLog', description: 'Clear the AHS log.', parameters: {} });
+const ClearLogAction = defineAction({
+  name: `${controllerType('ActiveHealthSystem')}.ClearLog`,
+  description: 'Clear the AHS log.',
+  parameters: {},
+});
 const CaptureSystemLogAction = defineAction({
-  name: 'VendorMCActiveHealthSystem.CaptureSystemLog',
+  name: `${controllerType('ActiveHealthSystem')}.CaptureSystemLog`,
   description: "Record a milestone: the host's system log was captured.",
   parameters: {},
 });
 const LogAmplifierDataAction = defineAction({
-  name: 'VendorMCActiveHealthSystem.LogAmplifierData',
+  name: `${controllerType('ActiveHealthSystem')}.LogAmplifierData`,
   description: 'Record a milestone: amplifier data was logged.',
   parameters: {},
 });
 const LogMilestoneAction = defineAction({
-  name: 'VendorMCActiveHealthSystem.LogMilestone',
+  name: `${controllerType('ActiveHealthSystem')}.LogMilestone`,
   description: 'Record a milestone in the AHS log.',
   parameters: {
     MilestoneOperation: t.string({ required: true, maxLength: 32 }),
@@ -39,9 +44,9 @@ const LogMilestoneAction = defineAction({
 });
 
 export const VendorMCActiveHealthSystemType = defineType({
-  name: 'VendorMCActiveHealthSystem',
+  name: controllerType('ActiveHealthSystem'),
   version: '2.5.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: "The Active Health System log of the server's health, and its download.",
   properties: {
     Id: ro(t.string()),
@@ -80,9 +85,9 @@ export const VendorMCActiveHealthSystemType = defineType({
 });
 
 export const VendorMCEmbeddedMediaType = defineType({
-  name: 'VendorMCEmbeddedMedia',
+  name: controllerType('EmbeddedMedia'),
   version: '2.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: "The controller's embedded media controller.",
   properties: {
     Id: ro(t.string()),

@@ -20,6 +20,7 @@ import { collectionOf, defineAction, defineType, oem, ro, t } from '../../protoc
 import { RawReply, success } from '../../protocol/reply.js';
 import { action, missing, type ActionContext, type Context, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { OEM, controllerType } from '../../protocol/naming.js';
 
 const busboy = lazyRequire<typeof Busboy>('busboy');
 
@@ -32,15 +33,15 @@ const MAX_BACKUP_BYTES = 4 * 1024 * 1024;
 const FILE_NAME = /^[A-Za-z0-9_.-]{1,64}\.bak$/;
 
 const RestoreAction = defineAction({
-  name: 'VendorMCBackupFile.Restore',
+  name: `${controllerType('BackupFile')}.Restore`,
   description: 'Restore the controller settings this backup holds, then restart the controller.',
   parameters: { BackupFilePassword: t.string({ secret: true, maxLength: 64 }) },
 });
 
 export const VendorMCBackupRestoreServiceType = defineType({
-  name: 'VendorMCBackupRestoreService',
+  name: controllerType('BackupRestoreService'),
   version: '2.2.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: "Backup and restore of the management controller's settings.",
   properties: {
     Id: ro(t.string()),
@@ -53,17 +54,17 @@ export const VendorMCBackupRestoreServiceType = defineType({
 });
 
 export const VendorMCBackupFilesInformationType = defineType({
-  name: 'VendorMCBackupFilesInformation',
+  name: controllerType('BackupFilesInformation'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'How many backup files the controller keeps.',
   properties: { BackupFileCount: ro(t.integer()), BackupFilesAllowed: ro(t.integer()) },
 });
 
 export const VendorMCBackupFileType = defineType({
-  name: 'VendorMCBackupFile',
+  name: controllerType('BackupFile'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A backup of the controller settings kept by the controller.',
   properties: {
     Id: ro(t.string()),
@@ -204,7 +205,7 @@ export function registerBackupRestoreRoutes(routes: RouteTable, d: BackupRestore
     name: 'Backup Files',
     extra: () => ({
       Description: 'Backup File Collection',
-      Oem: { Vendor: { BackupFileCount: h.backups.stored() ? 1 : 0, BackupFilesAllowed: 1 } },
+      Oem: { [OEM]: { BackupFileCount: h.backups.stored() ? 1 : 0, BackupFilesAllowed: 1 } },
     }),
     store: {
       list: () => {

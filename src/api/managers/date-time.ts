@@ -16,6 +16,7 @@ import { isoNow } from '../../platform/clock.js';
 import { defineType, ro, t } from '../../protocol/description.js';
 import type { Context, PatchContext, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { OEM, controllerType } from '../../protocol/naming.js';
 
 export type DateTimeDeps = Pick<Services, 'config' | 'uris' | 'clock' | 'store' | 'logs'>;
 
@@ -29,9 +30,9 @@ const zoneProps = {
 };
 
 export const VendorMCDateTimeType = defineType({
-  name: 'VendorMCDateTime',
+  name: controllerType('DateTime'),
   version: '2.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: "The management controller's date, time zone and NTP servers.",
   properties: {
     Id: ro(t.string()),

@@ -10,13 +10,14 @@ import { collectionOf, defineType, ro, t } from '../../protocol/description.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import { VendorAccountPrivilegesProps } from '../accounts/account-types.js';
 import type { Services } from '../services.js';
+import { OEM, controllerType } from '../../protocol/naming.js';
 
 export type FederationDeps = Pick<Services, 'managerFeatures'>;
 
 export const VendorMCFederationGroupType = defineType({
-  name: 'VendorMCFederationGroup',
+  name: controllerType('FederationGroup'),
   version: '2.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A federation group of the management controller: the key its members share and what their peers may do.',
   properties: {
     Id: ro(t.string()),
@@ -27,9 +28,9 @@ export const VendorMCFederationGroupType = defineType({
 });
 
 export const VendorMCFederationPeersType = defineType({
-  name: 'VendorMCFederationPeers',
+  name: controllerType('FederationPeers'),
   version: '2.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'The peers the controller found in one of its federation groups.',
   properties: {
     Id: ro(t.string()),

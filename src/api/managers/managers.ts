@@ -32,7 +32,7 @@ import { collection, success } from '../../protocol/reply.js';
 import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { ResetToDefaultsAction, resetToDefaultsHandler, type ResetToDefaultsDeps } from './reset-to-defaults.js';
-import { controllerType, OEM } from '../../protocol/naming.js';
+import { OEM, controllerType } from '../../protocol/naming.js';
 
 export type ManagerDeps = Pick<
   Services,
@@ -71,14 +71,14 @@ const ClearRestApiStateAction = defineAction({
 });
 
 const ResetToFactoryDefaultsAction = defineAction({
-  name: 'VendorMC.ResetToFactoryDefaults',
+  name: `${controllerType('')}.ResetToFactoryDefaults`,
   oem: true,
   description: 'Reset the controller to its factory settings (network and users too), clear its event log, then restart it.',
   parameters: { ResetType: t.enum(['Default'], { required: true }) },
 });
 
 const DisableFunctionalityAction = defineAction({
-  name: 'VendorMC.DisableiLOFunctionality',
+  name: `${controllerType('')}.DisableiLOFunctionality`,
   oem: true,
   description:
     'Disable the controller: it restarts with its network services off and answers no request until the host enables it again (the control API host action ManagerFunctionality).',
@@ -86,14 +86,14 @@ const DisableFunctionalityAction = defineAction({
 });
 
 const EnableCloudConnectAction = defineAction({
-  name: 'VendorMC.EnableCloudConnect',
+  name: `${controllerType('')}.EnableCloudConnect`,
   oem: true,
   description: "Connect the controller to the vendor's cloud management service with an activation key.",
   parameters: { ActivationKey: t.string({ maxLength: 256 }), OverrideManager: t.boolean() },
 });
 
 const DisableCloudConnectAction = defineAction({
-  name: 'VendorMC.DisableCloudConnect',
+  name: `${controllerType('')}.DisableCloudConnect`,
   oem: true,
   description: "Disconnect the controller from the vendor's cloud management service.",
   parameters: { FailReason: t.string(), FailReasonExtendedInfo: t.object({}, { additionalProperties: true }) },

@@ -18,20 +18,21 @@ import { commonProps, defineAction, defineType, oem, ro, statusProp, t } from '.
 import { success } from '../../protocol/reply.js';
 import { action, type ActionContext, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { OEM, controllerType } from '../../protocol/naming.js';
 
 export type NetworkProtocolDeps = Pick<Services, 'config' | 'uris' | 'store' | 'logs' | 'clock' | 'managerFeatures'>;
 
 type NetworkProtocolPath = '/redfish/v1/Managers/{ManagerId}/NetworkProtocol/';
 
 const SendTestAlertMailAction = defineAction({
-  name: 'VendorMCManagerNetworkService.SendTestAlertMail',
+  name: `${controllerType('ManagerNetworkService')}.SendTestAlertMail`,
   oem: true,
   description: 'Send a test alert e-mail to AlertMailEmail (recorded in the event log: the simulation has no mail transport).',
   parameters: {},
 });
 
 const SendTestSyslogAction = defineAction({
-  name: 'VendorMCManagerNetworkService.SendTestSyslog',
+  name: `${controllerType('ManagerNetworkService')}.SendTestSyslog`,
   oem: true,
   description: 'Send a test message to the remote syslog server (one RFC 5424 datagram over UDP).',
   parameters: {},
@@ -40,9 +41,9 @@ const SendTestSyslogAction = defineAction({
 const secretText = t.string({ nullable: true, writeOnly: true, secret: true, maxLength: 128 });
 
 export const VendorMCManagerNetworkServiceType = defineType({
-  name: 'VendorMCManagerNetworkService',
+  name: controllerType('ManagerNetworkService'),
   version: '2.2.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor network settings of the management controller: alert e-mail, remote syslog, web proxy.',
   properties: {
     ConfigurationSettings: ro(t.enum(['Current', 'SomePendingReset'])),
@@ -154,7 +155,7 @@ function handlers(d: NetworkProtocolDeps) {
       SNMP: { Port: 161, ProtocolEnabled: false },
       // Virtual media images are read over HTTP(S) by the controller itself.
       VirtualMedia: { Port: 17988, ProtocolEnabled: true },
-      Oem: { Vendor: alertingBody() },
+      Oem: { [OEM]: alertingBody() },
       // Without an SSDP port (--ssdp-port 0) the controller offers no SSDP at all.
       ...(d.config.ssdpPort ? { SSDP: { Port: d.config.ssdpPort, ...np.SSDP, NotifyIPv6Scope: 'Site' } } : {}),
     };
@@ -182,7 +183,7 @@ function handlers(d: NetworkProtocolDeps) {
   }
 
   function patchNetworkProtocol(ctx: PatchContext<NetworkProtocolPath, typeof ManagerNetworkProtocolType.properties>): void {
-    const vendor = ctx.body.Oem?.Vendor;
+    const vendor = ctx.body.Oem?.[OEM];
     if (vendor) changeAlerting(d.store, vendor);
     if (Object.keys(ctx.body).every((k) => k === 'Oem')) return;
     const facts = { ssdpOffered: Boolean(d.config.ssdpPort), refused: ctx.problems };

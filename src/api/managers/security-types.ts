@@ -2,7 +2,7 @@
 // (its switch and trusted CA certificates) and the HTTPS certificate.
 import { SSO_TRUST_MODES } from '../../domain/manager/single-sign-on.js';
 import { collectionOf, defineAction, defineType, ro, t } from '../../protocol/description.js';
-import { OEM, oemType } from '../../protocol/naming.js';
+import { OEM, controllerType, oemType } from '../../protocol/naming.js';
 import { VendorAccountPrivilegesProps } from '../accounts/account-types.js';
 
 const certInfo = t.object(
@@ -124,13 +124,13 @@ export const VendorHttpsCertType = defineType({
 const privilegeSwitches = t.object(VendorAccountPrivilegesProps, { readOnly: true, typeName: 'Privileges' });
 
 export const ImportDnsNameAction = defineAction({
-  name: 'VendorMCSSO.ImportDNSName',
+  name: `${controllerType('SSO')}.ImportDNSName`,
   description: 'Trust a management server for single sign-on by its DNS name.',
   parameters: { DNSName: t.string({ required: true, minLength: 1, maxLength: 253 }) },
 });
 
 export const ImportSsoCertificateAction = defineAction({
-  name: 'VendorMCSSO.ImportCertificate',
+  name: `${controllerType('SSO')}.ImportCertificate`,
   description: 'Trust a management server for single sign-on by its certificate (PEM, given directly).',
   parameters: {
     CertType: t.enum(['DirectImportCert'], { required: true }),
@@ -139,21 +139,21 @@ export const ImportSsoCertificateAction = defineAction({
 });
 
 export const DeleteSsoRecordAction = defineAction({
-  name: 'VendorMCSSO.DeleteSSORecordbyNumber',
+  name: `${controllerType('SSO')}.DeleteSSORecordbyNumber`,
   description: 'Delete one trusted record by its number (1 is the first).',
   parameters: { RecordNumber: t.integer({ required: true, minimum: 1 }) },
 });
 
 export const DeleteAllSsoRecordsAction = defineAction({
-  name: 'VendorMCSSO.DeleteAllSSORecords',
+  name: `${controllerType('SSO')}.DeleteAllSSORecords`,
   description: 'Delete every trusted record.',
   parameters: {},
 });
 
 export const VendorMCSSOType = defineType({
-  name: 'VendorMCSSO',
+  name: controllerType('SSO'),
   version: '2.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Single sign-on: the management servers the controller trusts, and the privileges their users get.',
   properties: {
     Id: ro(t.string()),
@@ -190,13 +190,13 @@ export const VendorMCSSOType = defineType({
 });
 
 export const TestKeyManagerAction = defineAction({
-  name: 'VendorESKM.TestESKMConnections',
+  name: `${oemType('ESKM')}.TestESKMConnections`,
   description: 'Test the connection to the configured key servers; the outcome is logged (ESKMEvents).',
   parameters: {},
 });
 
 export const ClearKeyManagerLogAction = defineAction({
-  name: 'VendorESKM.ClearESKMLog',
+  name: `${oemType('ESKM')}.ClearESKMLog`,
   description: 'Clear the key manager event log.',
   parameters: {},
 });
@@ -205,9 +205,9 @@ const serverAddress = t.string({ nullable: true, maxLength: 253 });
 const serverPort = t.integer({ nullable: true, minimum: 1, maximum: 65535 });
 
 export const VendorESKMType = defineType({
-  name: 'VendorESKM',
+  name: oemType('ESKM'),
   version: '2.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: "The controller's external key manager: its key servers, account and event log.",
   properties: {
     Id: ro(t.string()),
@@ -233,9 +233,9 @@ export const VendorESKMType = defineType({
 });
 
 export const VendorMCSecurityParamType = defineType({
-  name: 'VendorMCSecurityParam',
+  name: controllerType('SecurityParam'),
   version: '1.1.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'One security setting of the controller as the security dashboard rates it.',
   properties: {
     Id: ro(t.string()),
@@ -251,9 +251,9 @@ export const VendorMCSecurityParamType = defineType({
 });
 
 export const VendorMCSecurityDashboardType = defineType({
-  name: 'VendorMCSecurityDashboard',
+  name: controllerType('SecurityDashboard'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: "The controller's security settings rated at a glance.",
   properties: {
     Id: ro(t.string()),

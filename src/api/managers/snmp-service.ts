@@ -12,6 +12,7 @@ import { collectionOf, defineAction, defineType, oem, ro, statusProp, t } from '
 import { collection, success } from '../../protocol/reply.js';
 import { action, type ActionContext, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { OEM, controllerType, oemType } from '../../protocol/naming.js';
 
 export type SnmpServiceDeps = Pick<Services, 'managerFeatures' | 'uris' | 'logs' | 'hardware' | 'serviceUuid'>;
 
@@ -21,23 +22,23 @@ type SnmpPath = '/redfish/v1/Managers/{ManagerId}/SnmpService/';
 const USER_SLOTS = 8;
 
 const SendTestAlertAction = defineAction({
-  name: 'VendorMCSnmpService.SendSNMPTestAlert',
+  name: `${controllerType('SnmpService')}.SendSNMPTestAlert`,
   description: 'Generate a test alert for every alert destination; each is recorded in the event log.',
   parameters: {},
 });
 
 export const VendorMCSnmpServiceExtType = defineType({
-  name: 'VendorMCSnmpServiceExt',
+  name: controllerType('SnmpServiceExt'),
   version: '2.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of the SNMP service.',
   properties: { SNMPColdStartTrapBroadcast: t.boolean() },
 });
 
 export const VendorMCSnmpServiceType = defineType({
-  name: 'VendorMCSnmpService',
+  name: controllerType('SnmpService'),
   version: '2.3.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: "The management controller's SNMP settings and alert destinations.",
   properties: {
     Id: ro(t.string()),
@@ -82,9 +83,9 @@ export const VendorMCSnmpServiceType = defineType({
 });
 
 export const VendorSNMPAlertDestinationType = defineType({
-  name: 'VendorSNMPAlertDestination',
+  name: oemType('SNMPAlertDestination'),
   version: '2.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Where the controller sends SNMP alerts.',
   properties: {
     Id: ro(t.string()),
@@ -96,9 +97,9 @@ export const VendorSNMPAlertDestinationType = defineType({
 });
 
 export const VendorSNMPUserType = defineType({
-  name: 'VendorSNMPUser',
+  name: oemType('SNMPUser'),
   version: '2.1.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'An SNMPv3 user of the controller.',
   properties: { Id: ro(t.string()), SecurityName: ro(t.string()) },
 });
@@ -154,7 +155,7 @@ function handlers(d: SnmpServiceDeps) {
       PeriodicHSATrapConfig: 'Disabled',
       SNMPAlertDestinations: { '@odata.id': `${ctx.uri}SNMPAlertDestinations/` },
       SNMPUsers: { '@odata.id': `${ctx.uri}SNMPUsers/` },
-      Oem: { Vendor: { SNMPColdStartTrapBroadcast: s.SNMPColdStartTrapBroadcast } },
+      Oem: { [OEM]: { SNMPColdStartTrapBroadcast: s.SNMPColdStartTrapBroadcast } },
     };
   }
 
@@ -162,9 +163,7 @@ function handlers(d: SnmpServiceDeps) {
     const { Oem, ...rest } = ctx.body;
     snmp.change({
       ...rest,
-      ...(Oem?.Vendor?.SNMPColdStartTrapBroadcast !== undefined
-        ? { SNMPColdStartTrapBroadcast: Oem.Vendor.SNMPColdStartTrapBroadcast }
-        : {}),
+      ...(Oem?.[OEM]?.SNMPColdStartTrapBroadcast !== undefined ? { SNMPColdStartTrapBroadcast: Oem[OEM].SNMPColdStartTrapBroadcast } : {}),
     });
   }
 

@@ -68,14 +68,14 @@ const EjectMediaAction = defineAction({
 
 // The vendor's own insert and eject, as its clients (ilorest virtualmedia) call them: the same as DMTF's.
 const InsertVirtualMediaAction = defineAction({
-  name: 'VendorMCVirtualMedia.InsertVirtualMedia',
+  name: `${controllerType('VirtualMedia')}.InsertVirtualMedia`,
   oem: true,
   description: InsertMediaAction.description,
   parameters: InsertMediaAction.parameters,
 });
 
 const EjectVirtualMediaAction = defineAction({
-  name: 'VendorMCVirtualMedia.EjectVirtualMedia',
+  name: `${controllerType('VirtualMedia')}.EjectVirtualMedia`,
   oem: true,
   description: EjectMediaAction.description,
   parameters: {},

@@ -7,13 +7,14 @@ import { defineAction, ro, t } from '../../protocol/description.js';
 import { success } from '../../protocol/reply.js';
 import type { ActionContext } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { oemType } from '../../protocol/naming.js';
 
 export type SecureEraseDeps = Pick<Services, 'managerFeatures'>;
 
 const status = ro(t.enum(ERASE_STATUSES));
 
 export const SECURE_ERASE_ACTION = defineAction({
-  name: 'VendorComputerSystemExt.SecureSystemErase',
+  name: `${oemType('ComputerSystemExt')}.SecureSystemErase`,
   oem: true,
   description:
     "Erase the server at its next POST: the system ROM and controller settings (BIOS defaults, Secure Boot keys, then the controller's factory reset) and the user data (the TPM).",
