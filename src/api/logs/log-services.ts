@@ -14,9 +14,9 @@ import { collectionOf, commonProps, defineAction, defineType, ro, statusProp, t 
 import { collection, created, success } from '../../protocol/reply.js';
 import { action, present, type ActionContext, type Context, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { OEM } from '../../protocol/naming.js';
+import { OEM, controllerType } from '../../protocol/naming.js';
 
-export type LogServiceDeps = Pick<Services, 'uris' | 'clock' | 'logs' | 'events' | 'store'>;
+export type LogServiceDeps = Pick<Services, 'uris' | 'clock' | 'logs' | 'events' | 'store' | 'naming'>;
 
 // The same handlers serve the logs of either owner: their contexts are those of either path.
 type SystemLogPath = '/redfish/v1/Systems/{SystemId}/LogServices/{LogServiceId}/';
@@ -124,19 +124,22 @@ function handlers(d: LogServiceDeps) {
 /** The handlers of the logs of one owner. */
 function ownerHandlers(d: LogServiceDeps, owner: LogInfo['owner']) {
   const mine = LOG_IDS.filter((id) => LOGS[id].owner === owner);
+  // The controller's log bears the controller's name where the vendor's does ("iLO Event Log", which its clients look for).
+  const controller = d.naming.name(controllerType('')).slice(d.naming.key.length);
+  const logs: Record<LogId, LogInfo> = d.naming.identity ? LOGS : { ...LOGS, IEL: { ...LOGS.IEL, name: `${controller} ${LOGS.IEL.name}` } };
   const entryLists = new Representations(4);
   const ownerBase = (): string => (owner === 'system' ? d.uris.system('LogServices') : d.uris.manager('LogServices'));
   const logOf = (ctx: LogServiceContext | EntriesContext | EntryContext): { info: LogInfo; uri: string } => {
     const found = mine.find((l) => l === ctx.params.LogServiceId);
     const id = present(found, ctx);
-    return { info: LOGS[id], uri: `${ownerBase()}${id}/` };
+    return { info: logs[id], uri: `${ownerBase()}${id}/` };
   };
   /** Resolvers of the log and entry ids: the owner's logs, and the records they hold. */
   const params = {
     LogServiceId: (id: string) => mine.some((l) => l === id),
     LogEntryId: (id: string, p: Readonly<Record<string, string>>) => {
       const log = mine.find((l) => l === p.LogServiceId);
-      return log !== undefined && d.logs.get(LOGS[log].id, id) !== undefined;
+      return log !== undefined && d.logs.get(logs[log].id, id) !== undefined;
     },
   };
 

@@ -62,5 +62,8 @@ describe('controller services under --oem-name Hpe', () => {
     const as = (await svc.get('/redfish/v1/AccountService/')).body.Oem.Hpe;
     assert.equal(as.DirectorySettings.LdapServerPort, 636);
     assert.equal(as.MinPasswordLength, 8);
+    // ilorest serverlogs finds the logs by name.
+    assert.equal((await svc.get(`${M}LogServices/IEL/`)).body.Name, 'iLO Event Log');
+    assert.equal((await svc.get('/redfish/v1/Systems/1/LogServices/IML/')).body.Name, 'Integrated Management Log');
   });
 });
