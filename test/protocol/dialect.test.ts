@@ -271,7 +271,7 @@ describe('dialect spec (the default)', () => {
     // Virtual media under both the manager and the system: the same devices.
     assert.equal((await svc.get('/redfish/v1/Managers/1/')).body.VirtualMedia['@odata.id'], '/redfish/v1/Managers/1/VirtualMedia/');
     assert.equal(sys.VirtualMedia['@odata.id'], '/redfish/v1/Systems/1/VirtualMedia/');
-    const eject = await svc.req('POST', '/redfish/v1/Systems/1/VirtualMedia/2/Actions/VirtualMedia.EjectMedia/', { body: {} });
+    const eject = await svc.req('POST', '/redfish/v1/Systems/1/VirtualMedia/4/Actions/VirtualMedia.EjectMedia/', { body: {} });
     assert.equal(eject.status, 200, eject.text);
     // Undeclared here: DMTF's validator fails declared OEM actions outside Actions/Oem (docs/dialects.md).
     const csdl = await svc.get('/redfish/v1/SchemaStore/en/VendorComputerSystemExt_v1.xml');
