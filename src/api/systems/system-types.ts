@@ -122,7 +122,13 @@ export const ComputerSystemType = defineType({
     'PCIeDevices@odata.count': ro(t.integer()),
     Storage: t.link({ readOnly: true }),
     SimpleStorage: t.link({ readOnly: true }),
-    VirtualMedia: t.link({ readOnly: true, description: 'The virtual media devices of the system (the manager shows the same devices).' }),
+    // The vendor's controllers show the devices under the manager alone, and its clients index every VirtualMedia
+    // resource they reach by Id: a second view breaks them. DMTF's dialect links this view (the manager's is deprecated).
+    VirtualMedia: t.link({
+      readOnly: true,
+      onlyIn: 'dmtf',
+      description: 'The virtual media devices of the system (the manager shows the same devices).',
+    }),
     Links: ro(
       t.object(
         { Chassis: t.links({ readOnly: true }), ManagedBy: t.links({ readOnly: true }), TrustedComponents: t.links({ readOnly: true }) },
