@@ -114,7 +114,7 @@ function handlers(d: AccountServiceDeps) {
         LdapCaCertificateLoaded: false,
         LdapServerPort: port ? Number(port) : 636,
       },
-      KerberosSettings: { KDCServerPort: 88, KerberosRealm: '' },
+      KerberosSettings: { KDCServerPort: 88, KerberosRealm: null },
       DirectoryTest: { '@odata.id': '/redfish/v1/AccountService/DirectoryTest/' },
     };
   }

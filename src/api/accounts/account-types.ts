@@ -89,7 +89,7 @@ export const VendorAccountServiceType = defineType({
       { readOnly: true, typeName: 'DirectorySettings' },
     ),
     KerberosSettings: t.object(
-      { KDCServerPort: ro(t.integer()), KerberosRealm: ro(t.string()) },
+      { KDCServerPort: ro(t.integer()), KerberosRealm: ro(t.string({ nullable: true })) },
       { readOnly: true, typeName: 'KerberosSettings' },
     ),
     DirectoryTest: t.link({ readOnly: true }),

@@ -50,15 +50,10 @@ export const VendorMCDateTimeType = defineType({
   },
 });
 
-/** The configured servers padded with empty strings to the controller's two slots, as it shows them. */
-function slots(servers: readonly string[]): string[] {
-  return [...servers, ...Array<string>(Math.max(0, MAX_NTP_SERVERS - servers.length)).fill('')];
-}
-
 function handlers(d: DateTimeDeps) {
   function getDateTime(_ctx: Context<DateTimePath>) {
     const settings = readDateTime(d.store);
-    const servers = slots(readNetworkProtocol(d.store).NTP.NTPServers);
+    const servers = [...readNetworkProtocol(d.store).NTP.NTPServers];
     return {
       Id: 'DateTime',
       Name: 'Date and Time Settings',

@@ -206,7 +206,7 @@ export const ManagerType = defineType({
     Status: statusProp,
     CommandShell: consoleProp,
     GraphicalConsole: consoleProp,
-    SerialConsole: consoleProp,
+    SerialConsole: { ...consoleProp, deprecated: 'the serial interfaces (SerialInterfaces)' },
     NetworkProtocol: t.link({ readOnly: true }),
     LogServices: t.link({ readOnly: true }),
     VirtualMedia: t.link({ readOnly: true, deprecated: 'the VirtualMedia of the ComputerSystem' }),
@@ -315,7 +315,7 @@ function handlers(d: ManagerDeps) {
             LicenseString: license.payload.tier,
             LicenseType: license.payload.expires ? 'Subscription' : 'Perpetual',
           }
-        : { LicenseKey: '', LicenseString: 'None', LicenseType: 'Unlicensed' },
+        : { LicenseString: 'None', LicenseType: 'Unlicensed' },
       // Federation announces itself as the vendor's controller does out of the factory.
       FederationConfig: {
         IPv6MulticastScope: 'Site',

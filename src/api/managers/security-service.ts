@@ -201,8 +201,6 @@ function handlers(d: SecurityServiceDeps) {
         // The controller's key manager account is named after its dedicated NIC's MAC address.
         AccountName: `ilo-${mac}`,
         ESKMLocalCACertificateName: s.ESKMLocalCACertificateName,
-        ImportedCertificateIssuer: '',
-        ImportedCertificateSubject: '',
       },
       ESKMEvents: keyManager.events().map((e) => ({ Timestamp: toIso(e.Timestamp), Event: e.Event })),
     };

@@ -52,7 +52,7 @@ export const VendorMCSnmpServiceType = defineType({
     Role: t.string({ maxLength: 64 }),
     RoleDetail: t.string({ maxLength: 512 }),
     ReadCommunities: t.array(t.string({ maxLength: 64 }), { maxItems: READ_COMMUNITY_SLOTS }),
-    TrapCommunities: ro(t.array(t.string())),
+    TrapCommunities: ro(t.array(t.string({ nullable: true }))),
     AlertDestinations: ro(t.array(t.string({ nullable: true }))),
     AlertDestinationAssociations: ro(
       t.array(
@@ -133,7 +133,7 @@ function handlers(d: SnmpServiceDeps) {
       Role: s.Role,
       RoleDetail: s.RoleDetail,
       ReadCommunities: [...s.ReadCommunities],
-      TrapCommunities: range.map((i) => slot(i)?.TrapCommunity ?? ''),
+      TrapCommunities: range.map((i) => slot(i)?.TrapCommunity ?? null),
       AlertDestinations: range.map((i) => slot(i)?.AlertDestination ?? null),
       AlertDestinationAssociations: range.map((i) => {
         const x = slot(i);

@@ -29,14 +29,14 @@ describe('controller vendor services', () => {
     assert.equal(dt.TimeZoneList.length, 41);
     const { '@Redfish.WriteableProperties': _w, ...zone } = dt.TimeZone;
     assert.deepEqual(zone, { Index: 15, Name: 'Greenwich Mean Time, Casablanca, Monrovia', UtcOffset: '+00:00', Value: 'GMT-0' });
-    assert.deepEqual(dt.StaticNTPServers, ['', '']);
+    assert.deepEqual(dt.StaticNTPServers, []);
     await svc.clock.advance(60_000);
     assert.equal((await svc.get(`${M}DateTime/`)).body.DateTime, new Date(svc.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'));
 
     await ok('PATCH', `${M}DateTime/`, { TimeZone: { Index: 24 }, StaticNTPServers: ['ntp.example.com'], PropagateTimeToHost: true });
     const after = (await svc.get(`${M}DateTime/`)).body;
     assert.equal(after.TimeZone.UtcOffset, '+05:30');
-    assert.deepEqual(after.StaticNTPServers, ['ntp.example.com', '']);
+    assert.deepEqual(after.StaticNTPServers, ['ntp.example.com']);
     assert.equal(after.PropagateTimeToHost, true);
     assert.equal((await svc.get(M)).body.DateTimeLocalOffset, '+05:30');
     assert.deepEqual((await svc.get(`${M}NetworkProtocol/`)).body.NTP.NTPServers, ['ntp.example.com']);
