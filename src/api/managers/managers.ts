@@ -102,6 +102,9 @@ const DisableCloudConnectAction = defineAction({
 /** The self tests the vendor's controller reports, each passed: the simulation has no part to fail them. */
 const SELF_TESTS = ['NVRAMData', 'EmbeddedFlash', 'EEPROM', 'HostRom', 'SupportedHost', 'ASICFuses'] as const;
 
+/** How long after its answer the vendor's factory reset starts. */
+export const FACTORY_DEFAULTS_DELAY_MS = 5_000;
+
 const consoleProp = t.object(
   { ServiceEnabled: ro(t.boolean()), MaxConcurrentSessions: ro(t.integer()), ConnectTypesSupported: ro(t.array(t.string())) },
   { readOnly: true, typeName: 'Console' },
@@ -358,9 +361,16 @@ function handlers(d: ManagerDeps) {
   const resetToDefaults = resetToDefaultsHandler(d);
 
   /** The vendor's factory reset: every setting, network and users too, and the event log cleared. */
+  /**
+   * Answered first, done a moment later, as the vendor's controller does: its clients read and log out
+   * after the answer (ilorest factorydefaults), which a reset already done would refuse.
+   */
   function postResetToFactoryDefaults(ctx: ActionContext<ManagerPath, typeof ResetToFactoryDefaultsAction>) {
-    d.logs.clear('IEL');
-    return resetToDefaults({ ...ctx, body: { ResetType: 'ResetAll' } });
+    d.clock.setTimer(FACTORY_DEFAULTS_DELAY_MS, () => {
+      d.logs.clear('IEL');
+      void resetToDefaults({ ...ctx, body: { ResetType: 'ResetAll' } });
+    });
+    return success();
   }
 
   async function postDisableFunctionality(ctx: ActionContext<ManagerPath, typeof DisableFunctionalityAction>) {
