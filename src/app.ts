@@ -16,6 +16,7 @@ import { buildActivity } from './compose/activity.js';
 import { openController, secureDataDir, warnOfNewKeys, type StartOptions } from './compose/base.js';
 import { buildEvents, buildLicensing, buildRegistries } from './compose/events.js';
 import { buildFirmware } from './compose/firmware.js';
+import { buildManagerFeatures } from './compose/manager.js';
 import { buildControl, buildFaultRules, buildHost, buildHostSettings, buildSensors } from './compose/host.js';
 import { discoveryMember, followReboots, startDiscovery, startListener } from './compose/listener.js';
 import { wireAreas } from './compose/wiring.js';
@@ -82,6 +83,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     ...firmware,
     ...sensors,
     ...hostSettings,
+    ...buildManagerFeatures(base, lifecycles, { ...firmware, ...host, ...hostSettings }, () => services),
     routes: new RouteTable(config.dialect as DialectName, naming),
     dialect: dialect(config.dialect, config),
     naming,

@@ -3,6 +3,7 @@
 // that of the paths in openapi.yaml.
 import { registerAccountServiceRoutes } from './accounts/account-service.js';
 import { registerCertificateMappingRoutes } from './accounts/certificate-mapping.js';
+import { registerDirectoryTestRoutes } from './accounts/directory-test.js';
 import { registerSessionServiceRoutes } from './accounts/session-service.js';
 import { registerCertificateServiceRoutes } from './certificates/certificate-service.js';
 import { registerChassisRoutes } from './chassis/chassis.js';
@@ -17,11 +18,16 @@ import { registerControlRoutes } from './control/control.js';
 import { registerEventServiceRoutes } from './events/event-service.js';
 import { registerTelemetryServiceRoutes } from './events/telemetry-service.js';
 import { registerLogServiceRoutes } from './logs/log-services.js';
+import { registerActiveHealthRoutes } from './managers/active-health.js';
+import { registerBackupRestoreRoutes } from './managers/backup-restore.js';
+import { registerDateTimeRoutes } from './managers/date-time.js';
+import { registerFederationRoutes } from './managers/federation-groups.js';
 import { registerLicenseServiceRoutes } from './managers/license-service.js';
 import { registerManagerInterfaceRoutes } from './managers/manager-interfaces.js';
 import { registerManagerRoutes } from './managers/managers.js';
 import { registerNetworkProtocolRoutes } from './managers/network-protocol.js';
 import { registerSecurityServiceRoutes } from './managers/security-service.js';
+import { registerSnmpServiceRoutes } from './managers/snmp-service.js';
 import { registerVirtualMediaRoutes } from './managers/virtual-media.js';
 import { registerRegistryRoutes } from './root/registries.js';
 import { registerSchemaRoutes } from './root/schemas.js';
@@ -47,6 +53,7 @@ export function registerAllRoutes(s: Services): void {
   registerSessionServiceRoutes(r, s);
   registerAccountServiceRoutes(r, s);
   registerCertificateMappingRoutes(r, s);
+  registerDirectoryTestRoutes(r, s);
   registerSystemRoutes(r, s);
   registerBiosRoutes(r, s);
   registerBiosVendorSettingsRoutes(r, s);
@@ -64,6 +71,11 @@ export function registerAllRoutes(s: Services): void {
   registerPcieRoutes(r, s);
   registerManagerRoutes(r, s);
   registerNetworkProtocolRoutes(r, s);
+  registerDateTimeRoutes(r, s);
+  registerSnmpServiceRoutes(r, s);
+  registerFederationRoutes(r, s);
+  registerBackupRestoreRoutes(r, s);
+  registerActiveHealthRoutes(r, s);
   registerManagerInterfaceRoutes(r, s);
   registerLicenseServiceRoutes(r, s);
   registerVirtualMediaRoutes(r, s);

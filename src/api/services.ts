@@ -32,6 +32,16 @@ import type { LicenseState } from '../domain/licensing/tiers.js';
 import type { Logs } from '../domain/logs/logs.js';
 import type { RestApiState } from '../domain/manager/rest-api-state.js';
 import type { VirtualMedia } from '../domain/manager/virtual-media.js';
+import type { ActiveHealth } from '../domain/manager/active-health.js';
+import type { ControllerBackups } from '../domain/manager/backup.js';
+import type { CloudConnect } from '../domain/manager/cloud-connect.js';
+import type { FederationGroups } from '../domain/manager/federation.js';
+import type { ControllerFunctionality } from '../domain/manager/functionality.js';
+import type { KeyManager } from '../domain/manager/key-manager.js';
+import type { SecureErase } from '../domain/manager/secure-erase.js';
+import type { SecurityDashboard } from '../domain/manager/security-dashboard.js';
+import type { SingleSignOn } from '../domain/manager/single-sign-on.js';
+import type { SnmpService } from '../domain/manager/snmp.js';
 import type { SecureBoot } from '../domain/secure-boot/secure-boot.js';
 import type { StorageControllers } from '../domain/storage/storage.js';
 import type { Clock } from '../platform/clock.js';
@@ -142,6 +152,8 @@ export interface Services {
   https: HttpsIdentity;
   /** The HTTPS certificate's key, pending CSR and replacement (vendor HttpsCert and CertificateService). */
   httpsCertificate: HttpsCertificate;
+  /** The controller's own vendor services: federation groups, SNMP, single sign-on, key manager, cloud connection, security dashboard. */
+  managerFeatures: ManagerFeatures;
   /** The scenario control API's state and actions; only with --enable-control. */
   control?: ScenarioControl;
   /** The last requests answered (the request inspector, /control/activity/); only with --enable-control. */
@@ -154,6 +166,23 @@ export interface Services {
   dialect: Dialect;
   /** The vendor namespace served (--oem-name): the protocol layer renames; areas read only its label. */
   naming: Naming;
+}
+
+export interface ManagerFeatures {
+  federation: FederationGroups;
+  snmp: SnmpService;
+  sso: SingleSignOn;
+  keyManager: KeyManager;
+  cloudConnect: CloudConnect;
+  securityDashboard: SecurityDashboard;
+  /** Off (DisableiLOFunctionality): the listener drops every Redfish request until the host enables it again. */
+  functionality: ControllerFunctionality;
+  /** Backups of the controller's settings, and their restore. */
+  backups: ControllerBackups;
+  /** The Active Health System log (the IML and IEL since its last clear, and milestones). */
+  activeHealth: ActiveHealth;
+  /** One-button secure erase, run at the next POST. */
+  secureErase: SecureErase;
 }
 
 export interface HttpsIdentity {

@@ -128,6 +128,7 @@ export function buildControl(b: Base, s: Services): ScenarioControl {
     firmware: s.update,
     eventHub: s.eventHub,
     runtimeAgent: s.updateQueue.runtimeAgent,
+    functionality: s.managerFeatures.functionality,
     logs: s.logs,
     events: s.events,
     log: s.log,

@@ -45,6 +45,8 @@ export function startListener(b: Base, s: Services): Promise<HttpServer> {
     log: s.log,
     site: consoleSite(),
     lazyTls: b.seat !== undefined,
+    // Disabled, the controller answers nothing but the control API (which stands for the host).
+    unanswered: (url) => !s.managerFeatures.functionality.enabled() && !/^\/control(\/|$|\?)/i.test(url),
   });
 }
 

@@ -34,6 +34,8 @@ export interface HttpOptions {
    * checked already: a context that cannot be made then drops that connection.
    */
   lazyTls?: boolean;
+  /** Requests left unanswered, their connection closed (a controller whose network functionality is off). */
+  unanswered?(url: string): boolean;
 }
 
 /**
@@ -375,6 +377,10 @@ export async function startHttpServer(o: HttpOptions) {
     // HTTP/1.1 requires Host (RFC 9112 3.2); node's own check would answer without a Redfish body.
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
       write(log, res, closingAnswer(vendorError('HttpRequestInvalid', 'the Host header is missing')));
+      return;
+    }
+    if (o.unanswered?.(request.url)) {
+      req.socket.destroy();
       return;
     }
     watchBody(req, res);

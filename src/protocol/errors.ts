@@ -108,6 +108,7 @@ export const VENDOR_STATUS = {
   ComponentSignatureInvalid: 400,
   ComponentSignatureMissing: 400,
   ControlActionRejected: 409,
+  ControllerBackupInvalid: 400,
   DriveInUse: 409,
   ExpandLimitExceeded: 400,
   FeatureRequiresLicense: 403,

@@ -15,6 +15,8 @@ export interface Query {
   filter?: string;
   /** True when any option at all was given (some resources accept none). */
   any: boolean;
+  /** Parameters that are not OData options, for the few routes that take their own (the AHS download's `days`). */
+  other?: Readonly<Record<string, string>>;
 }
 
 export const MAX_EXPAND_LEVELS = 6;
@@ -91,6 +93,7 @@ export function parseQuery(search: string, opts: QueryOptions = {}): Query | Red
       default:
         // Unknown '$' options are refused; other unknown parameters are ignored (DSP0266).
         if (key.startsWith('$')) return baseError('QueryNotSupported');
+        if (key) q.other = { ...q.other, [key]: value };
         continue;
     }
     q.any = true;

@@ -41,7 +41,7 @@ describe('OpenAPI document', () => {
 
   it('has every path of the route table with exactly the methods it serves, and every action', () => {
     const routes = svc.running.services.routes;
-    // Routes outside the Redfish tree (iLO's /fwrepo/ and /cgi-bin/uploadFile) are not in the document.
+    // Routes outside the Redfish tree (iLO's /fwrepo/, /cgi-bin/, /bkupdata/, /ahsdata/) are not in the document.
     for (const r of routes.routes().filter((x) => !x.outside)) {
       const item = doc.paths[r.path];
       const methods = { get: r.get, patch: r.patch, put: r.put, post: r.post, delete: r.delete };

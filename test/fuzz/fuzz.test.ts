@@ -69,7 +69,11 @@ describe('fuzz', { timeout: 3_600_000 }, () => {
     messages = await servedMessages(svc);
     const declared = routes.routes().reduce((n, r) => n + (r.post || r.patch || r.put ? 1 : 0) + (r.actions?.length ?? 0), 0);
     const covered = new Set(targets.map((t) => routes.match(t.uri)?.action ?? routes.match(t.uri)?.route));
-    assert.ok(covered.size >= declared, `every declared write and action is a target: ${covered.size} of ${declared}`);
+    // Spared: the action that takes the controller off the network (nothing would answer the rest).
+    const spared = routes
+      .routes()
+      .reduce((n, r) => n + (r.actions ?? []).filter((a) => a.def.name.endsWith('.DisableiLOFunctionality')).length, 0);
+    assert.ok(covered.size >= declared - spared, `every declared write and action is a target: ${covered.size} of ${declared - spared}`);
   });
 
   after(async () => {

@@ -41,8 +41,8 @@ function collect(v: unknown, links: Set<string>, targets: Set<string>): void {
   }
 }
 
-/** URIs a fuzzer must not write: the account it authenticates with. */
-const SPARED = [/^\/redfish\/v1\/AccountService\/Accounts\/1\/$/i];
+/** URIs a fuzzer must not write: the account it authenticates with, and the switch that takes the controller off the network. */
+const SPARED = [/^\/redfish\/v1\/AccountService\/Accounts\/1\/$/i, /\.DisableiLOFunctionality\/$/];
 
 /** Every declared write, at a concrete URI; also every URI the crawl found (for reads). */
 export async function findTargets(

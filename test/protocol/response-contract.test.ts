@@ -130,6 +130,8 @@ describe('response contract', () => {
         for (const [uri, body] of [
           ['/redfish/v1/SessionService/Sessions/', { UserName: ADMIN_USER, Password: ADMIN_PASSWORD }],
           ['/redfish/v1/AccountService/Accounts/', { UserName: 'contract', Password: 'contract-pass-1', RoleId: 'ReadOnly' }],
+          ['/redfish/v1/Managers/1/FederationGroups/', { Name: 'contract', Key: 'contract-key' }],
+          ['/redfish/v1/Systems/1/LogServices/IML/Entries/', { EntryCode: 'Maintenance', Message: 'contract note' }],
           [`${dbs}Certificates/`, { CertificateString: pem, CertificateType: 'PEM' }],
           [
             `${dbs}Signatures/`,

@@ -20,6 +20,14 @@ export async function addMemberToEveryCollection(svc: TestService): Promise<void
     }),
   ];
   for (const r of made) assert.equal(r.status, 201, r.text);
+  const destination = await svc.req('POST', `${manager}SnmpService/SNMPAlertDestinations/`, { body: { AlertDestination: '192.0.2.9' } });
+  assert.equal(destination.status, 201, destination.text);
+  // A backup file (the controller keeps the last one it made).
+  const backup = await svc.req('POST', '/bkupdata/walk.bak', {
+    rawBody: '--b\r\nContent-Disposition: form-data; name="sessionKey"\r\n\r\nx\r\n--b--\r\n',
+    headers: { 'content-type': 'multipart/form-data; boundary=b' },
+  });
+  assert.equal(backup.status, 200, backup.text);
   await addComponent(svc, { targets: ['IE'], version: '5.1', file: 'ie.fwpkg' });
   // An image the integrity checks found corrupted (the record alone: the item itself stays healthy).
   const ie = svc.running.services.update.inventory.byDeviceClass('IE')[0];

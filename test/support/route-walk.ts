@@ -15,16 +15,21 @@ function links(v: unknown, out: Set<string>): void {
       x.startsWith('/redfish/v1/')
     )
       out.add(x.split('#')[0] as string);
+    // The vendor's links to files beside the tree (the AHS log, a backup file): the file, without its query.
+    else if (k === 'extref' && typeof x === 'string' && x.startsWith('/')) out.add(`${(x.split('?')[0] as string).replace(/\/?$/, '/')}`);
     else links(x, out);
   }
 }
+
+/** Resources a dialect serves without linking them (the spec dialect, as the vendor's controllers, links virtual media from the manager only). */
+const UNLINKED = ['/redfish/v1/Systems/1/VirtualMedia/'];
 
 /** The URIs that exist of each route the crawl from the service root reaches, as the administrator sees them. */
 export async function crawlRoutes(svc: TestService): Promise<Map<AnyRoute, Match[]>> {
   const routes = svc.running.services.routes;
   const known = new Map<AnyRoute, Match[]>();
   const seen = new Set<string>();
-  const queue = ['/redfish/v1/'];
+  const queue = ['/redfish/v1/', ...UNLINKED];
   while (queue.length && seen.size < 3000) {
     const uri = queue.shift() as string;
     if (seen.has(uri)) continue;
@@ -41,7 +46,14 @@ export async function crawlRoutes(svc: TestService): Promise<Map<AnyRoute, Match
 }
 
 /** Where a walk of every GET route starts: the tree, and the files beside it. */
-export const WALK_STARTS = ['/redfish', '/redfish/v1/', '/redfish/v1/$metadata', '/redfish/v1/odata', '/redfish/v1/openapi.yaml'];
+export const WALK_STARTS = [
+  '/redfish',
+  '/redfish/v1/',
+  '/redfish/v1/$metadata',
+  '/redfish/v1/odata',
+  '/redfish/v1/openapi.yaml',
+  ...UNLINKED,
+];
 
 /** Every link to something served: resources, files (Location Uri), component binaries, task monitors, CSDL references. */
 export function servedLinks(r: { text: string; body: unknown; headers: Record<string, string> }): Set<string> {

@@ -78,28 +78,54 @@ function handlers(d: AccountServiceDeps) {
   const { directories } = d;
   const views = new Representations();
   function getAccountService() {
+    const policy = d.accountPolicy.get();
     return {
       Id: 'AccountService',
       Name: 'Account Service',
       Description: 'Management Controller Account Service',
       ServiceEnabled: true,
       Status: { State: 'Enabled', Health: 'OK' },
-      ...d.accountPolicy.get(),
+      ...policy,
       MaxPasswordLength: MAX_PASSWORD_LENGTH,
       LocalAccountAuth: 'Enabled',
       LDAP: directoryBody('LDAP'),
       ActiveDirectory: directoryBody('ActiveDirectory'),
       Accounts: { '@odata.id': '/redfish/v1/AccountService/Accounts/' },
       Roles: { '@odata.id': '/redfish/v1/AccountService/Roles/' },
-      Oem: { [OEM]: { Links: { UserCertificateMapping: { '@odata.id': '/redfish/v1/AccountService/UserCertificateMapping/' } } } },
+      Oem: { [OEM]: vendorAccountService(policy.MinPasswordLength) },
+    };
+  }
+
+  /** What the vendor's controller adds: the values it shows for settings the service keeps elsewhere, or does not model (its factory ones). */
+  function vendorAccountService(minPasswordLength: number) {
+    const ldap = directories.get('LDAP');
+    const port = /:(\d+)\/?$/.exec(ldap.ServiceAddresses[0] ?? '')?.[1];
+    return {
+      Links: { UserCertificateMapping: { '@odata.id': '/redfish/v1/AccountService/UserCertificateMapping/' } },
+      MinPasswordLength: minPasswordLength,
+      EnforcePasswordComplexity: false,
+      AuthFailureDelayTimeSeconds: 10,
+      AuthFailureLoggingThreshold: 3,
+      AuthFailuresBeforeDelay: 1,
+      DefaultUserName: null,
+      DefaultPassword: null,
+      DirectorySettings: {
+        LdapAuthenticationMode: ldap.ServiceEnabled ? 'DefaultSchema' : 'Disabled',
+        LdapCaCertificateLoaded: false,
+        LdapServerPort: port ? Number(port) : 636,
+      },
+      KerberosSettings: { KDCServerPort: 88, KerberosRealm: null },
+      DirectoryTest: { '@odata.id': '/redfish/v1/AccountService/DirectoryTest/' },
     };
   }
 
   function directoryBody(kind: DirectoryKind) {
-    const { Authentication, ...rest } = directories.get(kind);
+    const { Authentication, ServiceAddresses, ...rest } = directories.get(kind);
     return {
       AccountProviderType: kind === 'LDAP' ? 'LDAPService' : 'ActiveDirectoryService',
       ...rest,
+      // An unset server reads as one empty address, as on the vendor's controller (clients read the first).
+      ServiceAddresses: ServiceAddresses.length ? ServiceAddresses : [''],
       PasswordSet: Authentication.Password !== null,
       Authentication: { ...Authentication, Password: null },
     };

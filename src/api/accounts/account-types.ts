@@ -7,7 +7,7 @@ import { collectionOf, commonProps, defineType, oem, ro, statusProp, t, type Pro
 import { OEM, oemType } from '../../protocol/naming.js';
 
 /** One switch per vendor privilege (every one, checked by `satisfies`). */
-const VendorAccountPrivilegesProps = {
+export const VendorAccountPrivilegesProps = {
   LoginPriv: t.boolean(),
   RemoteConsolePriv: t.boolean(),
   UserConfigPriv: t.boolean(),
@@ -73,6 +73,26 @@ export const VendorAccountServiceType = defineType({
   description: 'Vendor extension of the account service.',
   properties: {
     Links: t.object({ UserCertificateMapping: t.link({ readOnly: true }) }, { readOnly: true, typeName: 'Links' }),
+    MinPasswordLength: ro(t.integer({ description: 'The same as MinPasswordLength of the account service.' })),
+    EnforcePasswordComplexity: ro(t.boolean()),
+    AuthFailureDelayTimeSeconds: ro(t.integer()),
+    AuthFailureLoggingThreshold: ro(t.integer()),
+    AuthFailuresBeforeDelay: ro(t.integer()),
+    DefaultUserName: ro(t.string({ nullable: true })),
+    DefaultPassword: ro(t.string({ nullable: true })),
+    DirectorySettings: t.object(
+      {
+        LdapAuthenticationMode: ro(t.enum(['Disabled', 'DefaultSchema', 'ExtendedSchema'])),
+        LdapCaCertificateLoaded: ro(t.boolean()),
+        LdapServerPort: ro(t.integer()),
+      },
+      { readOnly: true, typeName: 'DirectorySettings' },
+    ),
+    KerberosSettings: t.object(
+      { KDCServerPort: ro(t.integer()), KerberosRealm: ro(t.string({ nullable: true })) },
+      { readOnly: true, typeName: 'KerberosSettings' },
+    ),
+    DirectoryTest: t.link({ readOnly: true }),
   },
 });
 

@@ -89,7 +89,7 @@ const ControllerResetBody = {
   }),
   BootingSeconds: t.integer({ minimum: 0, maximum: 3600, description: 'Seconds every Redfish request is then 503 (default: the rest).' }),
 };
-const HostBody = { RuntimeAgent: t.boolean(), Tpm: t.enum(TPM_STATES) };
+const HostBody = { RuntimeAgent: t.boolean(), Tpm: t.enum(TPM_STATES), ManagerFunctionality: t.boolean() };
 
 type ControlDeps = Pick<Services, 'control' | 'fleet' | 'faultRules' | 'controller' | 'config'>;
 
@@ -179,7 +179,9 @@ function handlers(d: ControlDeps & { control: ScenarioControl; faultRules: Fault
     getHost: () => new Reply(200, c.state().Host),
 
     postHost(ctx: PostContext<'/control/host/', typeof HostBody>) {
-      if (ctx.body.RuntimeAgent === undefined && ctx.body.Tpm === undefined) throw baseError('PropertyMissing', 'RuntimeAgent or Tpm');
+      const b = ctx.body;
+      if (b.RuntimeAgent === undefined && b.Tpm === undefined && b.ManagerFunctionality === undefined)
+        throw baseError('PropertyMissing', 'RuntimeAgent, Tpm or ManagerFunctionality');
       c.setHost(ctx.body, by(ctx));
       return new Reply(200, c.state().Host);
     },

@@ -11,12 +11,12 @@ import { Priv } from '../../lib/privileges.js';
 import { vendorMessage } from '../../messages/errors.js';
 import { isoNow, toIso } from '../../platform/clock.js';
 import { collectionOf, commonProps, defineAction, defineType, ro, statusProp, t } from '../../protocol/description.js';
-import { collection, success } from '../../protocol/reply.js';
-import { action, present, type ActionContext, type Context, type RouteTable } from '../../protocol/routes.js';
+import { collection, created, success } from '../../protocol/reply.js';
+import { action, present, type ActionContext, type Context, type PostContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { OEM } from '../../protocol/naming.js';
+import { OEM, controllerType } from '../../protocol/naming.js';
 
-export type LogServiceDeps = Pick<Services, 'uris' | 'clock' | 'logs' | 'events' | 'store'>;
+export type LogServiceDeps = Pick<Services, 'uris' | 'clock' | 'logs' | 'events' | 'store' | 'naming'>;
 
 // The same handlers serve the logs of either owner: their contexts are those of either path.
 type SystemLogPath = '/redfish/v1/Systems/{SystemId}/LogServices/{LogServiceId}/';
@@ -52,6 +52,12 @@ export const LogEntryType = defineType({
 
 // DMTF's LogEntryCollection marks Members OData.AutoExpand: entries are shown whole.
 const LogEntryCollectionType = collectionOf(LogEntryType, 'The records of a log.', { autoExpand: true });
+
+/** A maintenance note a user adds to the IML (the vendor's: ilorest serverlogs --selectlog=IML -m). */
+const MaintenanceNoteBody = {
+  EntryCode: t.enum(['Maintenance'], { required: true }),
+  Message: t.string({ required: true, minLength: 1, maxLength: 256 }),
+};
 
 const ClearLogAction = defineAction({
   name: 'LogService.ClearLog',
@@ -118,19 +124,22 @@ function handlers(d: LogServiceDeps) {
 /** The handlers of the logs of one owner. */
 function ownerHandlers(d: LogServiceDeps, owner: LogInfo['owner']) {
   const mine = LOG_IDS.filter((id) => LOGS[id].owner === owner);
+  // The controller's log bears the controller's name where the vendor's does ("iLO Event Log", which its clients look for).
+  const controller = d.naming.name(controllerType('')).slice(d.naming.key.length);
+  const logs: Record<LogId, LogInfo> = d.naming.identity ? LOGS : { ...LOGS, IEL: { ...LOGS.IEL, name: `${controller} ${LOGS.IEL.name}` } };
   const entryLists = new Representations(4);
   const ownerBase = (): string => (owner === 'system' ? d.uris.system('LogServices') : d.uris.manager('LogServices'));
   const logOf = (ctx: LogServiceContext | EntriesContext | EntryContext): { info: LogInfo; uri: string } => {
     const found = mine.find((l) => l === ctx.params.LogServiceId);
     const id = present(found, ctx);
-    return { info: LOGS[id], uri: `${ownerBase()}${id}/` };
+    return { info: logs[id], uri: `${ownerBase()}${id}/` };
   };
   /** Resolvers of the log and entry ids: the owner's logs, and the records they hold. */
   const params = {
     LogServiceId: (id: string) => mine.some((l) => l === id),
     LogEntryId: (id: string, p: Readonly<Record<string, string>>) => {
       const log = mine.find((l) => l === p.LogServiceId);
-      return log !== undefined && d.logs.get(LOGS[log].id, id) !== undefined;
+      return log !== undefined && d.logs.get(logs[log].id, id) !== undefined;
     },
   };
 
@@ -188,7 +197,15 @@ function ownerHandlers(d: LogServiceDeps, owner: LogInfo['owner']) {
     return entryBody(info, present(d.logs.get(info.id, ctx.params.LogEntryId), ctx));
   }
 
-  return { params, getLogServices, getLogService, postClearLog, getEntries, getEntry };
+  /** A maintenance note, as the vendor's IML takes one (the system's only log is the IML). */
+  function postEntry(ctx: PostContext<'/redfish/v1/Systems/{SystemId}/LogServices/{LogServiceId}/Entries/', typeof MaintenanceNoteBody>) {
+    const { info, uri } = logOf(ctx);
+    const r = d.logs.write('IML', vendorMessage('MaintenanceNote', ctx.body.Message), uri);
+    const entry = `${uri}Entries/${r.Id}/`;
+    return created(entry, entryBody(info, r));
+  }
+
+  return { params, getLogServices, getLogService, postClearLog, getEntries, getEntry, postEntry };
 }
 
 export function registerLogServiceRoutes(routes: RouteTable, d: LogServiceDeps): void {
@@ -211,6 +228,7 @@ export function registerLogServiceRoutes(routes: RouteTable, d: LogServiceDeps):
     type: LogEntryCollectionType,
     params: iml.params,
     get: { privilege: Priv.login, handler: iml.getEntries },
+    post: { privilege: Priv.managerConfig, body: MaintenanceNoteBody, handler: iml.postEntry },
   });
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/LogServices/{LogServiceId}/Entries/{LogEntryId}/',

@@ -6,8 +6,8 @@ import { hostname } from 'node:os';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import type { TrustedCa } from '../../domain/accounts/certificate-login.js';
 import { requireFeature } from '../../domain/licensing/tiers.js';
-import { Priv } from '../../lib/privileges.js';
-import { vendorError } from '../../protocol/errors.js';
+import { Priv, vendorPrivilegesOfRole } from '../../lib/privileges.js';
+import { baseError, vendorError } from '../../protocol/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { CertificateError, describeCertificate } from '../../platform/x509-verify.js';
 import type { AuthRequest, Authenticator } from '../../protocol/auth.js';
@@ -23,7 +23,23 @@ import {
   type RouteTable,
 } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { securityParams, type SecurityParam } from '../../domain/manager/security-dashboard.js';
+import { toIso } from '../../platform/clock.js';
+import { managerMacAddress } from '../../platform/identity.js';
+import { vendorMessage } from '../../messages/errors.js';
+import { addCollection } from '../../protocol/collections.js';
+import { success } from '../../protocol/reply.js';
 import {
+  ClearKeyManagerLogAction,
+  DeleteAllSsoRecordsAction,
+  DeleteSsoRecordAction,
+  ImportDnsNameAction,
+  ImportSsoCertificateAction,
+  TestKeyManagerAction,
+  VendorESKMType,
+  VendorMCSSOType,
+  VendorMCSecurityDashboardType,
+  VendorMCSecurityParamType,
   GenerateCsrAction,
   ImportCACertificateAction,
   ImportCertificateAction,
@@ -36,7 +52,20 @@ import {
 
 export type SecurityServiceDeps = Pick<
   Services,
-  'certificateLogin' | 'licenseTier' | 'https' | 'httpsCertificate' | 'auth' | 'events' | 'log'
+  | 'certificateLogin'
+  | 'licenseTier'
+  | 'https'
+  | 'httpsCertificate'
+  | 'auth'
+  | 'events'
+  | 'log'
+  | 'managerFeatures'
+  | 'accountPolicy'
+  | 'secureBoot'
+  | 'update'
+  | 'vendorBios'
+  | 'clock'
+  | 'serviceUuid'
 >;
 
 type SecurityServicePath = '/redfish/v1/Managers/{ManagerId}/SecurityService/';
@@ -44,6 +73,9 @@ type CertAuthPath = '/redfish/v1/Managers/{ManagerId}/SecurityService/Certificat
 type CaCertificatesPath = '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/CACertificates/';
 type CaCertificatePath = '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/CACertificates/{CertificateId}/';
 type HttpsCertPath = '/redfish/v1/Managers/{ManagerId}/SecurityService/HttpsCert/';
+type SsoPath = '/redfish/v1/Managers/{ManagerId}/SecurityService/SSO/';
+type KeyManagerPath = '/redfish/v1/Managers/{ManagerId}/SecurityService/ESKM/';
+type DashboardPath = '/redfish/v1/Managers/{ManagerId}/SecurityService/SecurityDashboard/';
 
 /** The certificates a TLS client presented: its own and any intermediates. */
 function presentedCertificates(socket: TLSSocket): { leaf: X509Certificate; chain: X509Certificate[] } | undefined {
@@ -88,13 +120,141 @@ function handlers(d: SecurityServiceDeps) {
   const cl = d.certificateLogin;
 
   function getSecurityService(ctx: Context<SecurityServicePath>) {
+    const certAuth = { '@odata.id': `${ctx.uri}CertificateAuthentication/` };
     return {
       Id: 'SecurityService',
       Name: 'Security Service',
+      SecurityState: 'Production',
+      // The vendor's controller reports the cipher suite of the connection reading it.
+      ...(ctx.socket ? { CurrentCipher: ctx.socket.getCipher().standardName } : {}),
+      LoginSecurityBanner: { IsEnabled: false },
       Links: {
-        CertificateAuthentication: { '@odata.id': `${ctx.uri}CertificateAuthentication/` },
+        CertificateAuthentication: certAuth,
+        CertAuth: certAuth,
         HttpsCert: { '@odata.id': `${ctx.uri}HttpsCert/` },
+        SSO: { '@odata.id': `${ctx.uri}SSO/` },
+        ESKM: { '@odata.id': `${ctx.uri}ESKM/` },
+        SecurityDashboard: { '@odata.id': `${ctx.uri}SecurityDashboard/` },
       },
+    };
+  }
+
+  const sso = d.managerFeatures.sso;
+
+  function getSso(_ctx: Context<SsoPath>) {
+    const s = sso.state();
+    const { Administrator, Operator, ReadOnly } = {
+      Administrator: vendorPrivilegesOfRole('Administrator'),
+      Operator: vendorPrivilegesOfRole('Operator'),
+      ReadOnly: vendorPrivilegesOfRole('ReadOnly'),
+    };
+    return {
+      Id: 'SSO',
+      Name: 'Single Sign-On',
+      SSOsettings: { SSOTrustMode: s.SSOTrustMode, AdminPrivilege: Administrator, OperatorPrivilege: Operator, UserPrivilege: ReadOnly },
+      ManagerTrustedCertificates: s.records.map((r, i) => ({ ...r, SerialNumber: i + 1, Status: 'OK' })),
+    };
+  }
+
+  function patchSso(ctx: PatchContext<SsoPath, typeof VendorMCSSOType.properties>): void {
+    const mode = ctx.body.SSOsettings?.SSOTrustMode;
+    if (mode !== undefined) sso.setTrustMode(mode);
+  }
+
+  function postImportDnsName(ctx: ActionContext<SsoPath, typeof ImportDnsNameAction>) {
+    sso.importDnsName(ctx.body.DNSName);
+    return success();
+  }
+
+  function postImportSsoCertificate(ctx: ActionContext<SsoPath, typeof ImportSsoCertificateAction>) {
+    sso.importCertificate(ctx.body.CertInput, ImportSsoCertificateAction.name);
+    return success();
+  }
+
+  function postDeleteSsoRecord(ctx: ActionContext<SsoPath, typeof DeleteSsoRecordAction>) {
+    const n = ctx.body.RecordNumber;
+    if (!sso.deleteRecord(n))
+      throw baseError('ActionParameterValueNotInList', String(n), 'RecordNumber', DeleteSsoRecordAction.name).about('RecordNumber');
+    return success();
+  }
+
+  function postDeleteAllSsoRecords(_ctx: ActionContext<SsoPath, typeof DeleteAllSsoRecordsAction>) {
+    sso.deleteAll();
+    return success();
+  }
+
+  const keyManager = d.managerFeatures.keyManager;
+
+  function getKeyManager(_ctx: Context<KeyManagerPath>) {
+    const s = keyManager.settings();
+    const mac = managerMacAddress(d.serviceUuid, 0).replace(/:/g, '').toLowerCase();
+    return {
+      Id: 'ESKM',
+      Name: 'Enterprise Secure Key Manager',
+      PrimaryKeyServerAddress: s.PrimaryKeyServerAddress,
+      PrimaryKeyServerPort: s.PrimaryKeyServerPort,
+      SecondaryKeyServerAddress: s.SecondaryKeyServerAddress,
+      SecondaryKeyServerPort: s.SecondaryKeyServerPort,
+      KeyServerRedundancyReq: s.KeyServerRedundancyReq,
+      KeyManagerConfig: {
+        AccountGroup: s.AccountGroup,
+        // The controller's key manager account is named after its dedicated NIC's MAC address.
+        AccountName: `ilo-${mac}`,
+        ESKMLocalCACertificateName: s.ESKMLocalCACertificateName,
+      },
+      ESKMEvents: keyManager.events().map((e) => ({ Timestamp: toIso(e.Timestamp), Event: e.Event })),
+    };
+  }
+
+  function patchKeyManager(ctx: PatchContext<KeyManagerPath, typeof VendorESKMType.properties>): void {
+    const { KeyManagerConfig, ...rest } = ctx.body;
+    keyManager.change({
+      ...rest,
+      ...(KeyManagerConfig?.AccountGroup !== undefined ? { AccountGroup: KeyManagerConfig.AccountGroup } : {}),
+      ...(KeyManagerConfig?.ESKMLocalCACertificateName !== undefined
+        ? { ESKMLocalCACertificateName: KeyManagerConfig.ESKMLocalCACertificateName }
+        : {}),
+    });
+  }
+
+  function postTestKeyManager(_ctx: ActionContext<KeyManagerPath, typeof TestKeyManagerAction>) {
+    return success(vendorMessage('KeyManagerTestOutcome', keyManager.testConnections().outcome));
+  }
+
+  function postClearKeyManagerLog(_ctx: ActionContext<KeyManagerPath, typeof ClearKeyManagerLogAction>) {
+    keyManager.clearLog();
+    return success();
+  }
+
+  const dashboard = d.managerFeatures.securityDashboard;
+
+  function currentParams(): SecurityParam[] {
+    return securityParams({
+      minPasswordLength: d.accountPolicy.get().MinPasswordLength,
+      secureBootEnabled: d.secureBoot.status().enable,
+      snmpV1Enabled: d.managerFeatures.snmp.settings().SNMPv1Enabled,
+      selfSignedCertificate: d.https.selfSigned,
+      lastScanResult: d.update.integrity.settings().lastResult,
+      authFailureLogging: true,
+    });
+  }
+
+  function paramBody(p: SecurityParam) {
+    const ignored = dashboard.ignored()[p.Id];
+    return {
+      ...p,
+      Ignore: Boolean(ignored),
+      ...(ignored ? { IgnoredBy: ignored.by, IgnoredTime: toIso(ignored.at) } : {}),
+    };
+  }
+
+  function getDashboard(ctx: Context<DashboardPath>) {
+    return {
+      Id: 'SecurityDashboard',
+      Name: 'Security Dashboard',
+      OverallSecurityStatus: dashboard.overall(currentParams()),
+      ServerConfigurationLockStatus: String(d.vendorBios.lock.current().ServerConfigLockStatus ?? 'Disabled'),
+      SecurityParameters: { '@odata.id': `${ctx.uri}SecurityParams/` },
     };
   }
 
@@ -174,6 +334,19 @@ function handlers(d: SecurityServiceDeps) {
     getHttpsCert,
     postGenerateCsr,
     postImportCertificate,
+    getSso,
+    patchSso,
+    postImportDnsName,
+    postImportSsoCertificate,
+    postDeleteSsoRecord,
+    postDeleteAllSsoRecords,
+    getKeyManager,
+    patchKeyManager,
+    postTestKeyManager,
+    postClearKeyManagerLog,
+    currentParams,
+    paramBody,
+    getDashboard,
   };
 }
 
@@ -212,6 +385,52 @@ export function registerSecurityServiceRoutes(routes: RouteTable, d: SecuritySer
       action(GenerateCsrAction, Priv.managerConfig, h.postGenerateCsr),
       action(ImportCertificateAction, Priv.managerConfig, h.postImportCertificate),
     ],
+  });
+  routes.add({
+    path: '/redfish/v1/Managers/{ManagerId}/SecurityService/SSO/',
+    type: VendorMCSSOType,
+    get: { privilege: Priv.login, handler: h.getSso },
+    patch: { privilege: Priv.managerConfig, handler: h.patchSso },
+    actions: [
+      action(ImportDnsNameAction, Priv.managerConfig, h.postImportDnsName),
+      action(ImportSsoCertificateAction, Priv.managerConfig, h.postImportSsoCertificate),
+      action(DeleteSsoRecordAction, Priv.managerConfig, h.postDeleteSsoRecord),
+      action(DeleteAllSsoRecordsAction, Priv.managerConfig, h.postDeleteAllSsoRecords),
+    ],
+  });
+  routes.add({
+    path: '/redfish/v1/Managers/{ManagerId}/SecurityService/ESKM/',
+    type: VendorESKMType,
+    get: { privilege: Priv.login, handler: h.getKeyManager },
+    patch: { privilege: Priv.managerConfig, handler: h.patchKeyManager },
+    actions: [
+      action(TestKeyManagerAction, Priv.managerConfig, h.postTestKeyManager),
+      action(ClearKeyManagerLogAction, Priv.managerConfig, h.postClearKeyManagerLog),
+    ],
+  });
+  routes.add({
+    path: '/redfish/v1/Managers/{ManagerId}/SecurityService/SecurityDashboard/',
+    type: VendorMCSecurityDashboardType,
+    get: { privilege: Priv.login, handler: h.getDashboard },
+  });
+  addCollection(routes, {
+    collection: '/redfish/v1/Managers/{ManagerId}/SecurityService/SecurityDashboard/SecurityParams/',
+    member: '/redfish/v1/Managers/{ManagerId}/SecurityService/SecurityDashboard/SecurityParams/{SecurityParamId}/',
+    type: VendorMCSecurityParamType,
+    name: 'Security Parameters',
+    store: {
+      list: () => h.currentParams(),
+      get: (id: string) => h.currentParams().find((p) => p.Id === id),
+      id: (p: SecurityParam) => p.Id,
+    },
+    show: h.paramBody,
+    privileges: { read: Priv.login, write: Priv.managerConfig },
+    update: {
+      handler: (p, ctx) => {
+        if (ctx.body.Ignore !== undefined)
+          d.managerFeatures.securityDashboard.setIgnored(p.Id, ctx.body.Ignore, ctx.principal.userName, d.clock.now());
+      },
+    },
   });
 }
 

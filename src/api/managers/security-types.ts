@@ -1,7 +1,9 @@
 // Resource descriptions of the manager's SecurityService: certificate login
 // (its switch and trusted CA certificates) and the HTTPS certificate.
+import { SSO_TRUST_MODES } from '../../domain/manager/single-sign-on.js';
 import { collectionOf, defineAction, defineType, ro, t } from '../../protocol/description.js';
-import { OEM, oemType } from '../../protocol/naming.js';
+import { OEM, controllerType, oemType } from '../../protocol/naming.js';
+import { VendorAccountPrivilegesProps } from '../accounts/account-types.js';
 
 const certInfo = t.object(
   {
@@ -24,7 +26,20 @@ export const VendorSecurityServiceType = defineType({
   properties: {
     Id: ro(t.string()),
     Name: ro(t.string()),
-    Links: t.object({ CertificateAuthentication: t.link(), HttpsCert: t.link() }, { readOnly: true, typeName: 'Links' }),
+    SecurityState: ro(t.enum(['Production', 'HighSecurity', 'FIPS'])),
+    CurrentCipher: ro(t.string({ volatile: true, description: 'The cipher suite of the connection that asks.' })),
+    LoginSecurityBanner: t.object({ IsEnabled: ro(t.boolean()) }, { readOnly: true, typeName: 'LoginSecurityBanner' }),
+    Links: t.object(
+      {
+        CertificateAuthentication: t.link(),
+        CertAuth: t.link(),
+        HttpsCert: t.link(),
+        SSO: t.link(),
+        ESKM: t.link(),
+        SecurityDashboard: t.link(),
+      },
+      { readOnly: true, typeName: 'Links' },
+    ),
   },
 });
 
@@ -104,4 +119,147 @@ export const VendorHttpsCertType = defineType({
     CertificateSigningRequest: ro(t.string({ nullable: true })),
   },
   actions: [GenerateCsrAction, ImportCertificateAction],
+});
+
+const privilegeSwitches = t.object(VendorAccountPrivilegesProps, { readOnly: true, typeName: 'Privileges' });
+
+export const ImportDnsNameAction = defineAction({
+  name: `${controllerType('SSO')}.ImportDNSName`,
+  description: 'Trust a management server for single sign-on by its DNS name.',
+  parameters: { DNSName: t.string({ required: true, minLength: 1, maxLength: 253 }) },
+});
+
+export const ImportSsoCertificateAction = defineAction({
+  name: `${controllerType('SSO')}.ImportCertificate`,
+  description: 'Trust a management server for single sign-on by its certificate (PEM, given directly).',
+  parameters: {
+    CertType: t.enum(['DirectImportCert'], { required: true }),
+    CertInput: t.string({ required: true, minLength: 1 }),
+  },
+});
+
+export const DeleteSsoRecordAction = defineAction({
+  name: `${controllerType('SSO')}.DeleteSSORecordbyNumber`,
+  description: 'Delete one trusted record by its number (1 is the first).',
+  parameters: { RecordNumber: t.integer({ required: true, minimum: 1 }) },
+});
+
+export const DeleteAllSsoRecordsAction = defineAction({
+  name: `${controllerType('SSO')}.DeleteAllSSORecords`,
+  description: 'Delete every trusted record.',
+  parameters: {},
+});
+
+export const VendorMCSSOType = defineType({
+  name: controllerType('SSO'),
+  version: '2.0.0',
+  owner: OEM,
+  description: 'Single sign-on: the management servers the controller trusts, and the privileges their users get.',
+  properties: {
+    Id: ro(t.string()),
+    Name: ro(t.string()),
+    SSOsettings: t.object(
+      {
+        SSOTrustMode: t.enum(SSO_TRUST_MODES),
+        AdminPrivilege: privilegeSwitches,
+        OperatorPrivilege: privilegeSwitches,
+        UserPrivilege: privilegeSwitches,
+      },
+      { typeName: 'SSOsettings' },
+    ),
+    ManagerTrustedCertificates: ro(
+      t.array(
+        t.object(
+          {
+            RecordType: t.string(),
+            SerialNumber: t.integer(),
+            ServerName: t.string(),
+            Status: t.string(),
+            Certificate: t.string(),
+            CertificateDetails: t.object(
+              { Issuer: t.string(), Subject: t.string(), ValidNotAfter: t.dateTime(), ValidNotBefore: t.dateTime() },
+              { typeName: 'CertificateDetails' },
+            ),
+          },
+          { typeName: 'ManagerTrustedCertificate' },
+        ),
+      ),
+    ),
+  },
+  actions: [ImportDnsNameAction, ImportSsoCertificateAction, DeleteSsoRecordAction, DeleteAllSsoRecordsAction],
+});
+
+export const TestKeyManagerAction = defineAction({
+  name: `${oemType('ESKM')}.TestESKMConnections`,
+  description: 'Test the connection to the configured key servers; the outcome is logged (ESKMEvents).',
+  parameters: {},
+});
+
+export const ClearKeyManagerLogAction = defineAction({
+  name: `${oemType('ESKM')}.ClearESKMLog`,
+  description: 'Clear the key manager event log.',
+  parameters: {},
+});
+
+const serverAddress = t.string({ nullable: true, maxLength: 253 });
+const serverPort = t.integer({ nullable: true, minimum: 1, maximum: 65535 });
+
+export const VendorESKMType = defineType({
+  name: oemType('ESKM'),
+  version: '2.0.0',
+  owner: OEM,
+  description: "The controller's external key manager: its key servers, account and event log.",
+  properties: {
+    Id: ro(t.string()),
+    Name: ro(t.string()),
+    PrimaryKeyServerAddress: serverAddress,
+    PrimaryKeyServerPort: serverPort,
+    SecondaryKeyServerAddress: serverAddress,
+    SecondaryKeyServerPort: serverPort,
+    KeyServerRedundancyReq: t.boolean(),
+    KeyManagerConfig: t.object(
+      {
+        AccountGroup: t.string({ maxLength: 64 }),
+        AccountName: ro(t.string()),
+        ESKMLocalCACertificateName: t.string({ maxLength: 64 }),
+        ImportedCertificateIssuer: ro(t.string()),
+        ImportedCertificateSubject: ro(t.string()),
+      },
+      { typeName: 'KeyManagerConfig' },
+    ),
+    ESKMEvents: ro(t.array(t.object({ Timestamp: t.dateTime(), Event: t.string() }, { typeName: 'ESKMEvent' }))),
+  },
+  actions: [TestKeyManagerAction, ClearKeyManagerLogAction],
+});
+
+export const VendorMCSecurityParamType = defineType({
+  name: controllerType('SecurityParam'),
+  version: '1.1.0',
+  owner: OEM,
+  description: 'One security setting of the controller as the security dashboard rates it.',
+  properties: {
+    Id: ro(t.string()),
+    Name: ro(t.string()),
+    Description: ro(t.string()),
+    SecurityStatus: ro(t.enum(['Ok', 'Risk'])),
+    State: ro(t.string()),
+    RecommendedAction: ro(t.string()),
+    Ignore: t.boolean({ description: 'Leave this setting out of OverallSecurityStatus.' }),
+    IgnoredBy: ro(t.string()),
+    IgnoredTime: ro(t.dateTime()),
+  },
+});
+
+export const VendorMCSecurityDashboardType = defineType({
+  name: controllerType('SecurityDashboard'),
+  version: '1.0.0',
+  owner: OEM,
+  description: "The controller's security settings rated at a glance.",
+  properties: {
+    Id: ro(t.string()),
+    Name: ro(t.string()),
+    OverallSecurityStatus: ro(t.enum(['Ok', 'Risk', 'Ignored'])),
+    ServerConfigurationLockStatus: ro(t.string()),
+    SecurityParameters: t.link({ readOnly: true }),
+  },
 });

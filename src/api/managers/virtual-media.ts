@@ -6,6 +6,7 @@
 // only http and https images are taken.
 import { parseImageUri } from '../../domain/firmware/download.js';
 import {
+  MEDIA_SLOTS,
   MEDIA_TYPES,
   TRANSFER_PROTOCOLS,
   type InsertRequest,
@@ -22,7 +23,7 @@ import { commonProps, defineAction, defineType, odataType, oem, ro, statusProp, 
 import { success } from '../../protocol/reply.js';
 import { action, resourceOfAction, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { OEM, oemType } from '../../protocol/naming.js';
+import { OEM, controllerType } from '../../protocol/naming.js';
 
 export type VirtualMediaDeps = Pick<Services, 'virtualMedia' | 'events'>;
 
@@ -35,8 +36,8 @@ type PatchOnMedia = MediaPath extends infer P ? (P extends MediaPath ? PatchCont
 const IMAGE_MAX = 2048;
 
 export const VendorVirtualMediaType = defineType({
-  name: oemType('VirtualMedia'),
-  version: '1.0.0',
+  name: controllerType('VirtualMedia'),
+  version: '2.2.0',
   owner: OEM,
   description: 'Vendor extension of a virtual media device.',
   properties: {
@@ -66,6 +67,21 @@ const EjectMediaAction = defineAction({
   parameters: {},
 });
 
+// The vendor's own insert and eject, as its clients (ilorest virtualmedia) call them: the same as DMTF's.
+const InsertVirtualMediaAction = defineAction({
+  name: `${controllerType('VirtualMedia')}.InsertVirtualMedia`,
+  oem: true,
+  description: InsertMediaAction.description,
+  parameters: InsertMediaAction.parameters,
+});
+
+const EjectVirtualMediaAction = defineAction({
+  name: `${controllerType('VirtualMedia')}.EjectVirtualMedia`,
+  oem: true,
+  description: EjectMediaAction.description,
+  parameters: {},
+});
+
 export const VirtualMediaType = defineType({
   name: 'VirtualMedia',
   version: '1.6.5',
@@ -92,7 +108,7 @@ export const VirtualMediaType = defineType({
     Status: statusProp,
     Oem: oem(VendorVirtualMediaType),
   },
-  actions: [InsertMediaAction, EjectMediaAction],
+  actions: [InsertMediaAction, EjectMediaAction, InsertVirtualMediaAction, EjectVirtualMediaAction],
 });
 
 interface ImageParams {
@@ -124,16 +140,46 @@ function imageRefused(e: unknown): never {
   throw e instanceof Refusal && e.rule === 'ImageDownloadFailed' ? new RedfishError(400, e.infos) : e;
 }
 
+/**
+ * A device as one view shows it. The system's view numbers the devices after the manager's (3 and
+ * 4 for 1 and 2): one device has one Id in each view, and no Id stands for two resources, which
+ * the vendor's clients require (ilorest virtualmedia indexes every VirtualMedia resource by Id).
+ */
+interface MediaView {
+  slot: MediaSlot;
+  id: string;
+}
+
+const SYSTEM_VIEW_OFFSET = MEDIA_SLOTS.length;
+
+/** The device a request addresses, from its path parameters (the system's view or the manager's). */
+function slotIdOf(params: { VirtualMediaId: string; SystemId?: string }): string {
+  return params.SystemId === undefined ? params.VirtualMediaId : String(Number(params.VirtualMediaId) - SYSTEM_VIEW_OFFSET);
+}
+
+function viewsOf(vm: VirtualMediaDeps['virtualMedia'], offset: number) {
+  const view = (slot: MediaSlot): MediaView => ({ slot, id: String(Number(slot.id) + offset) });
+  return {
+    list: () => vm.slots().map(view),
+    get: (id: string) =>
+      vm
+        .slots()
+        .map(view)
+        .find((v) => v.id === id),
+    id: (v: MediaView) => v.id,
+  };
+}
+
 function handlers(d: VirtualMediaDeps) {
   const vm = d.virtualMedia;
   // The dispatcher announces a PATCH of the device; an action announces its own change, once.
   const announce = (ctx: { uri: string }) =>
     d.events.publish(resourceEvent('ResourceChanged'), resourceOfAction(ctx.uri), 'ResourceUpdated');
 
-  function show(slot: MediaSlot) {
+  function show({ slot, id }: MediaView) {
     const m = vm.media(slot.id);
     return {
-      Id: slot.id,
+      Id: id,
       Name: 'Virtual Removable Media',
       Description: `Virtual ${slot.label} device of the management controller`,
       MediaTypes: [...slot.mediaTypes],
@@ -153,7 +199,7 @@ function handlers(d: VirtualMediaDeps) {
   }
 
   async function postInsert(ctx: OnMedia<typeof InsertMediaAction>) {
-    const id = ctx.params.VirtualMediaId;
+    const id = slotIdOf(ctx.params);
     const b = ctx.body;
     const act = InsertMediaAction.name;
     const req = insertRequest(b, {
@@ -169,11 +215,11 @@ function handlers(d: VirtualMediaDeps) {
   }
 
   function postEject(ctx: OnMedia<typeof EjectMediaAction>) {
-    if (vm.eject(ctx.params.VirtualMediaId, ctx.principal.userName)) announce(ctx);
+    if (vm.eject(slotIdOf(ctx.params), ctx.principal.userName)) announce(ctx);
     return success();
   }
 
-  async function patchMedia(slot: MediaSlot, ctx: PatchOnMedia): Promise<void> {
+  async function patchMedia({ slot }: MediaView, ctx: PatchOnMedia): Promise<void> {
     const b = ctx.body;
     const id = slot.id;
     const user = ctx.principal.userName;
@@ -223,7 +269,6 @@ export function registerVirtualMediaRoutes(routes: RouteTable, d: VirtualMediaDe
     type: VirtualMediaType,
     name: 'Virtual Media Services',
     extra: () => ({ Description: 'Virtual media devices of the management controller' }),
-    store: { list: () => d.virtualMedia.slots(), get: (id: string) => d.virtualMedia.slot(id), id: (s: MediaSlot) => s.id },
     show: h.show,
     privileges: { read: Priv.login, write: Priv.virtualMedia },
     update: { handler: h.patchMedia },
@@ -231,17 +276,21 @@ export function registerVirtualMediaRoutes(routes: RouteTable, d: VirtualMediaDe
   const actions = () => [
     action(InsertMediaAction, Priv.virtualMedia, h.postInsert),
     action(EjectMediaAction, Priv.virtualMedia, h.postEject),
+    action(InsertVirtualMediaAction, Priv.virtualMedia, h.postInsert),
+    action(EjectVirtualMediaAction, Priv.virtualMedia, h.postEject),
   ];
   addCollection(routes, {
     ...common,
     collection: '/redfish/v1/Managers/{ManagerId}/VirtualMedia/',
     member: '/redfish/v1/Managers/{ManagerId}/VirtualMedia/{VirtualMediaId}/',
+    store: viewsOf(d.virtualMedia, 0),
     memberActions: actions(),
   });
   addCollection(routes, {
     ...common,
     collection: '/redfish/v1/Systems/{SystemId}/VirtualMedia/',
     member: '/redfish/v1/Systems/{SystemId}/VirtualMedia/{VirtualMediaId}/',
+    store: viewsOf(d.virtualMedia, SYSTEM_VIEW_OFFSET),
     memberActions: actions(),
   });
 }

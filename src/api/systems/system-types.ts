@@ -5,6 +5,7 @@ import { INDICATOR_LED_VALUES } from '../../domain/chassis/chassis.js';
 import { LAST_RESET_CAUSES, PUSH_TYPES, RESET_TYPES } from '../../platform/simulator.js';
 import { defineAction, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import { OEM, oemType } from '../../protocol/naming.js';
+import { SECURE_ERASE_PROPS } from './secure-erase.js';
 
 export const POST_STATES = ['Unknown', 'Reset', 'PowerOff', 'InPost', 'InPostDiscoveryComplete', 'FinishedPost'] as const;
 export const BOOT_PROGRESS_STATES = [
@@ -28,6 +29,7 @@ export const VendorComputerSystemExtType = defineType({
     LastBootOption: ro(t.string({ nullable: true, description: 'Structured boot string of the option the server last booted from.' })),
     AuxPowerCycleArmed: ro(t.boolean({ description: 'A SystemReset (auxiliary power cycle) waits for the next power off.' })),
     TpmState: ro(t.enum(['NotPresent', 'PresentNotInUse', 'PresentInUse'])),
+    ...SECURE_ERASE_PROPS,
   },
 });
 
@@ -120,7 +122,13 @@ export const ComputerSystemType = defineType({
     'PCIeDevices@odata.count': ro(t.integer()),
     Storage: t.link({ readOnly: true }),
     SimpleStorage: t.link({ readOnly: true }),
-    VirtualMedia: t.link({ readOnly: true, description: 'The virtual media devices of the system (the manager shows the same devices).' }),
+    // The vendor's controllers show the devices under the manager alone, and its clients index every VirtualMedia
+    // resource they reach by Id: a second view breaks them. DMTF's dialect links this view (the manager's is deprecated).
+    VirtualMedia: t.link({
+      readOnly: true,
+      onlyIn: 'dmtf',
+      description: 'The virtual media devices of the system (the manager shows the same devices).',
+    }),
     Links: ro(
       t.object(
         { Chassis: t.links({ readOnly: true }), ManagedBy: t.links({ readOnly: true }), TrustedComponents: t.links({ readOnly: true }) },

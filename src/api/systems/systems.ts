@@ -25,6 +25,7 @@ import { collectionOf } from '../../protocol/description.js';
 import { collection, success } from '../../protocol/reply.js';
 import { action, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import { hostNames } from './host-name.js';
+import { SECURE_ERASE_ACTION, secureEraseBody, secureEraseHandler, type SecureEraseDeps } from './secure-erase.js';
 import { pcieDeviceLinks } from '../chassis/pcie-devices.js';
 import type { Services } from '../services.js';
 import { TPM_FIRMWARE_VERSION, trustedComponentUris } from '../chassis/trusted-components.js';
@@ -45,7 +46,8 @@ export { ComputerSystemType };
 export type SystemDeps = Pick<
   Services,
   'config' | 'uris' | 'serviceUuid' | 'store' | 'clock' | 'host' | 'server' | 'firmware' | 'hardware' | 'health' | 'boot' | 'uidLight'
->;
+> &
+  SecureEraseDeps;
 
 // The system's path, for its handlers' contexts (the routes below spell it out).
 type SystemPath = '/redfish/v1/Systems/{SystemId}/';
@@ -184,6 +186,7 @@ function handlers(d: SystemDeps) {
           LastBootOption: last?.structured ?? null,
           AuxPowerCycleArmed: st.auxCycleArmed,
           TpmState: !tpm.installed ? 'NotPresent' : tpm.inUse ? 'PresentInUse' : 'PresentNotInUse',
+          ...secureEraseBody(d),
         },
       },
     };
@@ -249,6 +252,7 @@ export function registerSystemRoutes(routes: RouteTable, d: SystemDeps): void {
       action(RESET_ACTION, Priv.powerAndReset, h.postReset),
       action(POWER_BUTTON_ACTION, Priv.powerAndReset, h.postPowerButton),
       action(SYSTEM_RESET_ACTION, Priv.powerAndReset, h.postSystemReset),
+      action(SECURE_ERASE_ACTION, Priv.managerConfig, secureEraseHandler(d)),
     ],
   });
   addCollection(routes, {

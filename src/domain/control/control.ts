@@ -86,6 +86,8 @@ export interface ControlDeps {
   firmware: FirmwareServices;
   eventHub: EventHub;
   runtimeAgent: { state(): { installed: boolean }; setInstalled(installed: boolean): void };
+  /** The controller's functionality switch, which only the host turns back on (DisableiLOFunctionality). */
+  functionality: { enabled(): boolean; set(enabled: boolean): void };
   logs: Logs;
   events: EventBus;
   log: Logger;
@@ -130,6 +132,7 @@ export class ScenarioControl {
       Sensors: this.held.list(),
       Host: {
         RuntimeAgent: this.d.runtimeAgent.state().installed,
+        ManagerFunctionality: this.d.functionality.enabled(),
         Tpm: !tpm.installed ? 'absent' : tpm.inUse ? 'in-use' : 'installed',
       },
     };
@@ -252,8 +255,13 @@ export class ScenarioControl {
 
   // -- host -------------------------------------------------------------------
 
-  setHost(o: { RuntimeAgent?: boolean; Tpm?: (typeof TPM_STATES)[number] }, by: string): void {
+  setHost(o: { RuntimeAgent?: boolean; Tpm?: (typeof TPM_STATES)[number]; ManagerFunctionality?: boolean }, by: string): void {
     const what: string[] = [];
+    if (o.ManagerFunctionality !== undefined) {
+      // From the host's UEFI utilities, as on the vendor's controller.
+      this.d.functionality.set(o.ManagerFunctionality);
+      what.push(`management controller functionality ${o.ManagerFunctionality ? 'enabled' : 'disabled'}`);
+    }
     if (o.RuntimeAgent !== undefined) {
       this.d.runtimeAgent.setInstalled(o.RuntimeAgent);
       what.push(`runtime agent ${o.RuntimeAgent ? 'installed' : 'removed'}`);

@@ -11,6 +11,8 @@
 //             enabled and unlocked) and user certificate mappings
 //             -> ResetAll and PreserveNetwork
 //   settings  password and lockout policy, LDAP and Active Directory,
+//             the time zone, alert e-mail, remote syslog and web proxy, federation groups, SNMP, single sign-on, the
+//             key manager, the security dashboard's ignored risks,
 //             certificate login (off, trusted CAs removed), the HTTPS
 //             certificate (a new self-signed one unless the operator gave
 //             --tls-cert), event subscriptions and EventService settings,
@@ -30,6 +32,8 @@ import type { CertificateLogin } from '../accounts/certificate-login.js';
 import type { DirectorySettingsStore } from '../accounts/directory-settings.js';
 import { generatePassword } from '../accounts/passwords.js';
 import { DEFAULT_SETTINGS as DEFAULT_EVENT_SERVICE, type EventHub } from '../events/hub.js';
+import { DEFAULT_ALERTING, writeAlerting } from './alerting.js';
+import { DEFAULT_DATE_TIME, writeDateTime } from './date-time.js';
 import type { HttpsCertificate } from './https-certificate.js';
 import {
   DEFAULT_HOST_INTERFACE,
@@ -81,6 +85,8 @@ export interface FactoryResetDeps {
   firstAdministrator: { userName: string; password(): string };
   /** The operator gave the HTTPS identity (--tls-cert): it is configuration, not a setting, and stays. */
   keepHttpsCertificate: boolean;
+  /** The controller's vendor services (federation, SNMP, single sign-on, key manager...): settings, reset by every type. */
+  vendorServices: readonly { reset(): void }[];
 }
 
 export async function resetToDefaults(type: ResetToDefaultsType, d: FactoryResetDeps): Promise<void> {
@@ -105,6 +111,9 @@ export async function resetToDefaults(type: ResetToDefaultsType, d: FactoryReset
     for (const s of d.eventHub.list()) d.eventHub.remove(s.Id);
     d.eventHub.updateSettings(DEFAULT_EVENT_SERVICE);
     serialSetting(d.store).set(DEFAULT_SERIAL);
+    writeDateTime(d.store, DEFAULT_DATE_TIME);
+    writeAlerting(d.store, DEFAULT_ALERTING);
+    for (const part of d.vendorServices) part.reset();
   });
   d.https.setClientCAs(d.certificateLogin.caPems());
   if (!d.keepHttpsCertificate) await d.httpsCertificate.regenerateSelfSigned(readNetworkProtocol(d.store).HostName);

@@ -151,6 +151,43 @@ export const VENDOR_REGISTRY = {
       paramTypes: ['string', 'string'],
       resolution: 'Change the simulated state first (see GET /control/) and resend the request.',
     },
+    ControllerBackupCreated: {
+      description: 'A backup of the controller settings was made.',
+      message: 'A backup of the controller settings (%1) was made by %2.',
+      severity: 'OK',
+      paramTypes: ['string', 'string'],
+      resolution: 'None.',
+    },
+    ControllerBackupInvalid: {
+      description:
+        'A restore was refused: the file is not a backup this controller made, or it was changed, or the password does not match.',
+      message: 'The backup file cannot be restored: %1',
+      severity: 'Warning',
+      paramTypes: ['string'],
+      resolution: 'Use a backup file made by this controller, with the password given when it was made.',
+    },
+    ControllerBackupRestored: {
+      description: 'The controller settings were restored from a backup; the controller reset afterwards.',
+      message: 'The controller settings were restored from the backup %1 by %2.',
+      severity: 'Warning',
+      paramTypes: ['string', 'string'],
+      resolution: 'None.',
+    },
+    ControllerFunctionalityDisabled: {
+      description:
+        "The management controller's functionality was disabled: its network services stop until it is enabled again from the host.",
+      message: 'The management controller functionality was disabled by %1.',
+      severity: 'Warning',
+      paramTypes: ['string'],
+      resolution: "Enable it again from the host (the controller's control API host actions, or a start with --enable-mc-functionality).",
+    },
+    ControllerFunctionalityEnabled: {
+      description: "The management controller's functionality was enabled again from the host.",
+      message: 'The management controller functionality was enabled from the host.',
+      severity: 'OK',
+      paramTypes: [],
+      resolution: 'None.',
+    },
     ControllerReset: {
       description: 'The management controller was reset; sessions ended and pending controller settings were applied.',
       message: 'The management controller was reset.',
@@ -322,6 +359,13 @@ export const VENDOR_REGISTRY = {
       paramTypes: ['number'],
       resolution: 'Send a body with less deeply nested objects and arrays.',
     },
+    KeyManagerTestOutcome: {
+      description: "The key manager connection test ran; its outcome is also in the key manager's event log (ESKMEvents).",
+      message: '%1',
+      severity: 'OK',
+      paramTypes: ['string'],
+      resolution: 'Configure reachable key servers if the test did not succeed.',
+    },
     LastAdministrator: {
       description: 'The change would leave the controller without an enabled administrator account.',
       message: 'The account %1 is the last enabled administrator; it cannot be deleted, disabled or lose its administrator privileges.',
@@ -348,6 +392,13 @@ export const VENDOR_REGISTRY = {
       message: 'The %1 was cleared by %2.',
       severity: 'OK',
       paramTypes: ['string', 'string'],
+      resolution: 'None.',
+    },
+    MaintenanceNote: {
+      description: 'A maintenance note a user added to the integrated management log.',
+      message: '%1',
+      severity: 'OK',
+      paramTypes: ['string'],
       resolution: 'None.',
     },
     MalformedQuery: {
@@ -464,6 +515,13 @@ export const VENDOR_REGISTRY = {
       paramTypes: ['string'],
       resolution: 'Add hashes to db, dbx, dbt or dbr; enroll keys in PK or KEK as certificates.',
     },
+    SecureEraseCompleted: {
+      description: 'A one-button secure erase ran at POST.',
+      message: '%1',
+      severity: 'Warning',
+      paramTypes: ['string'],
+      resolution: "None. The controller's factory reset follows a system ROM and controller erase.",
+    },
     SessionLimitReached: {
       description: 'The number of simultaneous sessions and Basic-authenticated connections reached the configured limit.',
       message: 'The limit of %1 simultaneous sessions and connections has been reached.',
@@ -494,6 +552,20 @@ export const VENDOR_REGISTRY = {
       paramTypes: ['string', 'string'],
       resolution: 'None: the change was requested through the control API for testing.',
     },
+    SnmpTestAlertGenerated: {
+      description: 'A test SNMP alert was generated for every configured alert destination (none when alerts are disabled).',
+      message: 'A test SNMP alert was generated for %1 alert destinations.',
+      severity: 'OK',
+      paramTypes: ['number'],
+      resolution: 'None.',
+    },
+    SnmpTestAlertSent: {
+      description: 'A test SNMP alert was generated for an alert destination.',
+      message: 'A test SNMP alert was sent to %1 (%2), requested by %3.',
+      severity: 'OK',
+      paramTypes: ['string', 'string', 'string'],
+      resolution: 'None.',
+    },
     StorageFull: {
       description:
         'The file system that holds the controller data is full: the request could not be written, and nothing of it was kept. Reads go on working.',
@@ -515,6 +587,20 @@ export const VENDOR_REGISTRY = {
       severity: 'Critical',
       paramTypes: ['string'],
       resolution: 'Start the operation again.',
+    },
+    TestMessageNotSent: {
+      description: 'A test alert e-mail or syslog message was asked for while that feature is not configured; nothing was sent.',
+      message: 'No test %1 was sent: %2',
+      severity: 'Warning',
+      paramTypes: ['string', 'string'],
+      resolution: 'Enable and configure the feature on the NetworkProtocol resource, then send the test again.',
+    },
+    TestMessageSent: {
+      description: 'A test alert e-mail or remote syslog message was generated.',
+      message: 'A test %1 was sent to %2, requested by %3.',
+      severity: 'OK',
+      paramTypes: ['string', 'string', 'string'],
+      resolution: 'None.',
     },
     UnsupportedMediaType: {
       description: 'The Content-Type of the request is not one the resource accepts.',

@@ -30,7 +30,8 @@ describe('AccountService LDAP and ActiveDirectory settings', () => {
     assert.equal(b.LDAP.AccountProviderType, 'LDAPService');
     assert.equal(b.ActiveDirectory.AccountProviderType, 'ActiveDirectoryService');
     assert.equal(b.LDAP.ServiceEnabled, false);
-    assert.deepEqual(b.LDAP.ServiceAddresses, []);
+    // No server: one empty address, as the vendor's controller shows it (ilorest directory reads the first).
+    assert.deepEqual(b.LDAP.ServiceAddresses, ['']);
     assert.equal(b.LDAP.PasswordSet, false);
     assert.equal(b.LDAP.Authentication.Password, null);
     assert.equal(b.LDAP.LDAPService.SearchSettings.UsernameAttribute, 'uid');
@@ -167,7 +168,7 @@ describe('AccountService LDAP and ActiveDirectory settings', () => {
       },
     });
     assert.equal(r.status, 400);
-    assert.deepEqual((await svc.get(AS)).body.ActiveDirectory.ServiceAddresses, []);
+    assert.deepEqual((await svc.get(AS)).body.ActiveDirectory.ServiceAddresses, ['']);
   });
 
   it('an Active Directory setup with a group mapping', async () => {

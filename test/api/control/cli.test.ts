@@ -64,7 +64,7 @@ describe('CLI: control and upload', () => {
     r = await cli('control', 'sensor', 'InletAmbient', 'clear');
     assert.equal(r.code, 0, r.stderr);
     r = await cli('control', 'host', 'RuntimeAgent=true');
-    assert.deepEqual(JSON.parse(r.stdout), { RuntimeAgent: true, Tpm: 'installed' });
+    assert.deepEqual(JSON.parse(r.stdout), { RuntimeAgent: true, ManagerFunctionality: true, Tpm: 'installed' });
     r = await cli('control', 'power', 'ResumePost');
     assert.equal(r.code, 0, r.stderr);
     const resets = svc.running.services.controller.resets;

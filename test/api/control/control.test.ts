@@ -86,7 +86,7 @@ describe('control API: enabled', () => {
     assert.equal(r.body.State.Clock, new Date(svc.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'));
     assert.equal(r.body.State.PowerState, 'Off');
     assert.deepEqual(r.body.State.Faults, []);
-    assert.deepEqual(r.body.State.Host, { RuntimeAgent: false, Tpm: 'installed' });
+    assert.deepEqual(r.body.State.Host, { RuntimeAgent: false, ManagerFunctionality: true, Tpm: 'installed' });
   });
 
   it('bad input is a 400 with a registry message, never a 500', async () => {
@@ -337,7 +337,7 @@ describe('control API: enabled', () => {
   it('host: RuntimeAgent and TPM', async () => {
     const r = await control('host', { RuntimeAgent: true, Tpm: 'absent' });
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(r.body, { RuntimeAgent: true, Tpm: 'absent' });
+    assert.deepEqual(r.body, { RuntimeAgent: true, ManagerFunctionality: true, Tpm: 'absent' });
     const sys = (await svc.get(SYS, { auth: 'basic' })).body;
     assert.equal(sys.TrustedModules?.[0]?.Status?.State ?? 'Absent', 'Absent');
     assert.equal(svc.running.services.updateQueue.runtimeAgent.state().installed, true);

@@ -19,7 +19,8 @@ const ACCOUNTS = '/redfish/v1/AccountService/Accounts/';
 const MAPPINGS = '/redfish/v1/AccountService/UserCertificateMapping/';
 const CERT_AUTH = '/redfish/v1/Managers/1/SecurityService/CertificateAuthentication/';
 const MANAGER_CD = '/redfish/v1/Managers/1/VirtualMedia/2/';
-const SYSTEM_CD = '/redfish/v1/Systems/1/VirtualMedia/2/';
+// The system's view numbers the CD/DVD device 4 (the manager's 2).
+const SYSTEM_CD = '/redfish/v1/Systems/1/VirtualMedia/4/';
 const SUBSCRIPTIONS = '/redfish/v1/EventService/Subscriptions/';
 const WINDOWS = '/redfish/v1/UpdateService/MaintenanceWindows/';
 const QUEUE = '/redfish/v1/UpdateService/UpdateTaskQueue/';

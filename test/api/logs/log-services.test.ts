@@ -160,3 +160,26 @@ describe('log services', () => {
     assert.ok(!all.some((r) => r.MessageId === 'Vendor.1.0.LogCleared'), 'the oldest record went first');
   });
 });
+
+describe('IML maintenance notes (ilorest serverlogs --selectlog=IML -m)', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService();
+  });
+  after(() => svc.close());
+
+  it('a note POSTed to the IML entries is a record of the IML; the IEL takes none', async () => {
+    const ENTRIES = '/redfish/v1/Systems/1/LogServices/IML/Entries/';
+    const r = await svc.req('POST', ENTRIES, { body: { EntryCode: 'Maintenance', Message: 'replaced fan 3' } });
+    assert.equal(r.status, 201, r.text);
+    const entry = (await svc.get(r.headers.location!)).body;
+    assert.equal(entry.Message, 'replaced fan 3');
+    assert.equal(entry.MessageId, 'Vendor.1.0.MaintenanceNote');
+    assert.equal((await svc.req('POST', ENTRIES, { body: { EntryCode: 'Other', Message: 'x' } })).status, 400);
+    assert.equal(
+      (await svc.req('POST', '/redfish/v1/Managers/1/LogServices/IEL/Entries/', { body: { EntryCode: 'Maintenance', Message: 'x' } }))
+        .status,
+      405,
+    );
+  });
+});

@@ -192,7 +192,7 @@ describe('Manager.ResetToDefaults', () => {
 async function assertSettingsReset(svc: TestService, auth: { user: string; password: string }, cert: string): Promise<void> {
   const as = (await svc.get(AS, { auth })).body;
   assert.equal(as.MinPasswordLength, 8);
-  assert.deepEqual(as.LDAP.ServiceAddresses, []);
+  assert.deepEqual(as.LDAP.ServiceAddresses, ['']);
   assert.equal((await svc.get(SERIAL, { auth })).body.BitRate, '115200');
   const es = (await svc.get(ES, { auth })).body;
   assert.equal(es.DeliveryRetryAttempts, 3);

@@ -210,6 +210,37 @@ describe('virtual media', () => {
     assert.equal((await eject(CD)).status, 200);
   });
 
+  it("the vendor's InsertVirtualMedia and EjectVirtualMedia (ilorest virtualmedia) do what InsertMedia and EjectMedia do", async () => {
+    const oemActions = (await media(CD)).Oem.Vendor.Actions;
+    const insertTarget = oemActions['#VendorMCVirtualMedia.InsertVirtualMedia'].target as string;
+    assert.equal(insertTarget, `${CD}Actions/Oem/Vendor/VendorMCVirtualMedia.InsertVirtualMedia/`);
+    const image = `${base}/images/boot.iso`;
+    const r = await svc.req('POST', insertTarget, { body: { Action: 'VendorMCVirtualMedia.InsertVirtualMedia', Image: image } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal((await media(CD)).Image, image);
+    const e = await svc.req('POST', oemActions['#VendorMCVirtualMedia.EjectVirtualMedia'].target, { body: {} });
+    assert.equal(e.status, 200, e.text);
+    await assertEmpty(CD);
+  });
+
+  it('the system view numbers the same devices 3 and 4: no Id names two resources', async () => {
+    const sys = (await svc.get('/redfish/v1/Systems/1/VirtualMedia/?$expand=.')).body.Members;
+    assert.deepEqual(
+      sys.map((m: any) => [m.Id, m['@odata.id'], m.MediaTypes.includes('CD')]),
+      [
+        ['3', '/redfish/v1/Systems/1/VirtualMedia/3/', false],
+        ['4', '/redfish/v1/Systems/1/VirtualMedia/4/', true],
+      ],
+    );
+    assert.equal((await svc.get('/redfish/v1/Systems/1/VirtualMedia/2/')).status, 404);
+    const image = `${base}/images/boot.iso`;
+    const r = await svc.req('POST', '/redfish/v1/Systems/1/VirtualMedia/4/Actions/VirtualMedia.InsertMedia/', { body: { Image: image } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal((await media(CD)).Image, image);
+    assert.equal((await eject(CD)).status, 200);
+    assert.equal((await svc.get('/redfish/v1/Systems/1/VirtualMedia/4/')).body.Inserted, false);
+  });
+
   it('defaults, HTTP images, names from the path, and a server that refuses HEAD', async () => {
     let r = await insert(USB, {
       Image: `${plainBase}/images/deploy%20ramdisk.iso`,
