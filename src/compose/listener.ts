@@ -43,6 +43,8 @@ export function startListener(b: Base, s: Services): Promise<HttpServer> {
     log: s.log,
     site: consoleSite(),
     lazyTls: b.seat !== undefined,
+    shared: b.seat?.listeners,
+    budget: b.seat?.connections,
   });
 }
 

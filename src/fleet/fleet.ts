@@ -37,8 +37,11 @@ import {
   type IssuedCertificate,
 } from '../platform/x509.js';
 import type { Ssdp } from '../discovery/ssdp.js';
+import { ConnectionBudget, SharedPorts } from '../http/shared-ports.js';
+import { DatabasePool } from '../store/database-pool.js';
 import { prepareDataDir } from '../store/data-dir.js';
 import { Secrets } from '../store/secrets.js';
+import { descriptorLimit, planDescriptors, type DescriptorBudget } from './descriptors.js';
 import { loadFleetManifest, FleetManifestError, type FleetGroup } from './manifest.js';
 
 export const FLEET_CA_CERT = 'fleet-ca.pem';
@@ -71,6 +74,9 @@ export interface RunningFleet {
   /** PEM of the CA every controller's certificate is signed by. */
   caPem: string;
   view: FleetView;
+  /** How the descriptor limit is shared: listening sockets, connections, databases open at once. */
+  descriptors: DescriptorBudget;
+  databases: DatabasePool;
   /** The fleet's own log (each controller logs through a child of it). */
   log: Logger;
   flushLog(): void;
@@ -131,6 +137,17 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
   const wall = new SystemClock();
   let ownLog: ServiceLog | undefined;
   const log = opts.logger ?? (ownLog = createLog(config.logLevel, wall)).log;
+  // Controllers with addresses of their own share one listening socket per port; on ports of their own, one each.
+  const listeners = config.fleetAddresses === undefined ? undefined : new SharedPorts();
+  const ports = listeners ? 1 : members.length;
+  const descriptors = planDescriptors(descriptorLimit(), members.length, ports + (config.ssdpPort ? 1 : 0), config.maxConnections);
+  const databases = new DatabasePool(descriptors.databases);
+  const connections = new ConnectionBudget(descriptors.connections);
+  log.info(
+    descriptors,
+    `file descriptor limit ${descriptors.limit ?? 'unbounded'}: ${ports} listening socket(s), ${descriptors.connections} connections, ` +
+      `${descriptors.databases} of ${members.length} databases open at once (the others are opened when used)`,
+  );
 
   // One password for every controller: given, or generated once into the fleet's data dir.
   const passwordFile = join(root, INITIAL_PASSWORD_FILE);
@@ -178,6 +195,9 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
     databaseTemplate,
     factory: { firmware: m.factory.firmware, power: m.factory.power, license: m.factory.license },
     fleet: view,
+    listeners,
+    connections,
+    databases,
   });
 
   let next = 0;
@@ -231,6 +251,8 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
     generatedPassword,
     caPem: ca.certPem,
     view,
+    descriptors,
+    databases,
     log,
     flushLog: () => ownLog?.flush(),
     close: async () => {

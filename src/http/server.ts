@@ -14,6 +14,7 @@ import { Refusal } from '../messages/refusal.js';
 import { vendorError, type RedfishError } from '../protocol/errors.js';
 import type { BodySource, IncomingRequest, Outgoing } from '../protocol/exchange.js';
 import { HSTS, headersToSend, type Pipeline } from '../protocol/pipeline.js';
+import type { ConnectionBudget, SharedPorts } from './shared-ports.js';
 import type { StaticSite } from './static-files.js';
 
 export interface HttpOptions {
@@ -34,6 +35,10 @@ export interface HttpOptions {
    * checked already: a context that cannot be made then drops that connection.
    */
   lazyTls?: boolean;
+  /** Listen through a socket shared with other controllers on the same port (each on its own address). */
+  shared?: SharedPorts;
+  /** Connections shared with the other controllers of the process (a fleet's share of the descriptor limit). */
+  budget?: ConnectionBudget;
 }
 
 /**
@@ -425,10 +430,11 @@ export async function startHttpServer(o: HttpOptions) {
   // Connections beyond the cap are closed as soon as they are accepted.
   server.maxConnections = limits.maxConnections;
   let full = false;
-  server.on('drop', () => {
+  const dropped = () => {
     if (!full) log.warn({ maxConnections: limits.maxConnections }, 'connection limit reached: new connections are closed at once');
     full = true;
-  });
+  };
+  server.on('drop', dropped);
   server.on('clientError', clientError);
   // TLS 1.2 renegotiation started by a client ends the connection (TLS 1.3 has none).
   server.on('secureConnection', (s: TLSSocket) => s.disableRenegotiation());
@@ -471,7 +477,25 @@ export async function startHttpServer(o: HttpOptions) {
   const perSource = new Map<string, number>();
   /** Sources refused since their last connection closed: their flood is logged once. */
   const crowded = new Set<string>();
+  const { budget } = o;
   server.prependListener('connection', (s: Socket) => {
+    if (budget) {
+      if (budget.held >= budget.max) {
+        if (!budget.full)
+          log.warn(
+            { connections: budget.max },
+            "the process's connections (its share of the descriptor limit) are all taken: new ones are closed at once",
+          );
+        budget.full = true;
+        s.destroy();
+        return;
+      }
+      budget.held++;
+      s.once('close', () => {
+        budget.held--;
+        budget.full &&= budget.held >= budget.max;
+      });
+    }
     const source = s.remoteAddress ?? '';
     const held = perSource.get(source) ?? 0;
     if (held >= limits.maxConnectionsPerSource) {
@@ -505,15 +529,30 @@ export async function startHttpServer(o: HttpOptions) {
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host, () => {
-      server.off('error', reject);
-      resolve();
+  let port: number;
+  let detach: (() => Promise<void>) | undefined;
+  if (o.shared) {
+    const attached = await o.shared.attach(o.host, o.port, (s) => {
+      // node counts only the connections it accepts itself against maxConnections.
+      if (sockets.size >= limits.maxConnections) {
+        dropped();
+        s.destroy();
+      } else server.emit('connection', s);
     });
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : o.port;
+    ({ port, detach } = attached);
+    // What listen() starts: node's check of the headers deadline on open connections.
+    server.emit('listening');
+  } else {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.port, o.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = server.address();
+    port = typeof address === 'object' && address ? address.port : o.port;
+  }
   return {
     server,
     port,
@@ -523,11 +562,13 @@ export async function startHttpServer(o: HttpOptions) {
       else server.setSecureContext({ cert, key, ca, ...TLS_POLICY });
     },
     /** Stop listening and drop every connection, as a controller reset does. */
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await detach?.();
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
-      }),
+      });
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 // Typed access to JSON documents grouped by kind, kept in insertion order.
 // Most state (accounts, subscriptions, components, tasks...) fits this shape.
 import { deepFreeze } from '../lib/freeze.js';
-import { atomically, type Db } from './database.js';
+import { atomically, type SqlConnection } from './database.js';
 import { Secrets } from './secrets.js';
 
 export interface DocumentCollection<T> {
@@ -63,7 +63,7 @@ export class DocumentStore {
    * in-memory database gets a key of its own.
    */
   constructor(
-    readonly db: Db,
+    readonly db: SqlConnection,
     secrets?: Secrets | (() => Secrets),
   ) {
     if (typeof secrets === 'function') this.loadSecrets = secrets;
