@@ -182,7 +182,20 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
   const running: (RunningService | undefined)[] = members.map(() => undefined);
   const view: FleetView = {
     members: () => members.map((m, i) => memberState(m, running[i])),
-    summary: () => ({ Controllers: members.length, FirstIndex: members[0]!.index, Started: running.filter(Boolean).length }),
+    summary: () => ({
+      Controllers: members.length,
+      FirstIndex: members[0]!.index,
+      Started: running.filter(Boolean).length,
+      Descriptors: {
+        Limit: descriptors.limit ?? null,
+        ListeningSockets: ports,
+        Connections: descriptors.connections,
+        ConnectionsOpen: connections.held,
+        DatabasesOpenAtOnce: databases.maxOpen,
+        DatabasesOpen: databases.openCount,
+        DatabasesReopened: databases.reopened,
+      },
+    }),
   };
   const seatOf = (m: FleetMember): ControllerSeat => ({
     serviceUuid: fleetUuid(m.index),

@@ -11,8 +11,7 @@ import type { Db, SqlConnection, SqlStatement } from './database.js';
 export class DatabasePool {
   private readonly openNow = new Set<PooledDatabase>();
   private tick = 0;
-  /** Connections the pool closed to make room, and openings of a closed one. */
-  rested = 0;
+  /** Openings of a connection that rested. */
   reopened = 0;
 
   /** maxOpen: connections open at once (each holds three descriptors in WAL mode). */
@@ -47,7 +46,6 @@ export class DatabasePool {
       // Every open connection is inside a transaction (a turn's group commits): go over the bound rather than fail.
       if (!oldest) return;
       oldest.rest();
-      this.rested++;
     }
   }
 }

@@ -33,7 +33,7 @@ describe('a fleet beyond its descriptor limit', () => {
   const start = async () => {
     child = await startChild(
       [
-        ...['--fleet', String(CONTROLLERS), '--fleet-addresses', FIRST, '--port', '0'],
+        ...['--fleet', String(CONTROLLERS), '--fleet-addresses', FIRST, '--port', '0', '--enable-control'],
         ...['--data-dir', dir, '--admin-password', ADMIN_PASSWORD],
       ],
       {},
@@ -42,11 +42,11 @@ describe('a fleet beyond its descriptor limit', () => {
     const port = Number(new URL(child.url).port);
     const ca = readFileSync(join(dir, 'fleet-ca.pem'), 'utf8');
     /** One new connection per controller, closed after, as a fleet manager polls. */
-    const call = async (i: number, method: string, body?: unknown) => {
+    const call = async (i: number, method: string, body?: unknown, path = '/redfish/v1/Systems/1/') => {
       const c = new Client(`https://${addressOf(i)}:${port}`, { connect: { ca } });
       try {
         const res = await c.request({
-          path: '/redfish/v1/Systems/1/',
+          path,
           method: method,
           headers: { authorization: basic(ADMIN_USER, ADMIN_PASSWORD), 'content-type': 'application/json' },
           body: body ? JSON.stringify(body) : undefined,
@@ -88,6 +88,10 @@ describe('a fleet beyond its descriptor limit', () => {
     });
     const open = readdirSync(`/proc/${c.proc.pid}/fd`).length;
     assert.ok(open <= NOFILE, `${open} descriptors`);
+    const d = (await call(0, 'GET', undefined, '/control/fleet/')).body.Descriptors;
+    assert.equal(d.Limit, NOFILE);
+    assert.ok(d.DatabasesOpen <= d.DatabasesOpenAtOnce, JSON.stringify(d));
+    assert.ok(d.DatabasesReopened > 0, `databases rested and were opened again: ${JSON.stringify(d)}`);
     await each(async (i) => {
       assert.equal((await call(i, 'GET')).body.AssetTag, `tag-${i}`);
     });
