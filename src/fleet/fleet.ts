@@ -145,7 +145,7 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
   const connections = new ConnectionBudget(descriptors.connections);
   log.info(
     descriptors,
-    `file descriptor limit ${descriptors.limit ?? 'unbounded'}: ${ports} listening socket(s), ${descriptors.connections} connections, ` +
+    `file descriptor limit ${descriptors.limit ?? 'unbounded'}: ${ports} socket(s) to accept on, ${descriptors.connections} connections, ` +
       `${descriptors.databases} of ${members.length} databases open at once (the others are opened when used)`,
   );
 

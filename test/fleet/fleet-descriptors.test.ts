@@ -72,7 +72,7 @@ describe('a fleet beyond its descriptor limit', () => {
 
   it('serves every controller on its own address, writes to each, and keeps every acknowledged write across kill -9', async () => {
     const { call, child: c } = await start();
-    const limits = /"msg":"file descriptor limit (\d+): (\d+) listening socket\(s\), (\d+) connections, (\d+) of (\d+) databases/.exec(
+    const limits = /"msg":"file descriptor limit (\d+): (\d+) socket\(s\) to accept on, (\d+) connections, (\d+) of (\d+) databases/.exec(
       c.stdout(),
     );
     assert.ok(limits, c.stdout().slice(0, 2000));
