@@ -6,11 +6,10 @@
 // to every 10th subscription, each controller's retry interval set to 2 s (retries as they are, a
 // shorter wait), one more change on each; every event must arrive, the refused ones at a retry.
 //   FLEET_SIZE=1000 npm run bench:fleet-events
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { issueCertificate } from '../src/platform/x509.js';
+import { startEventListeners } from './support.js';
 import { BASE_PORT, each, fleetArgs, onNewConnection, printTable, sleep, start, stop } from './fleet-support.js';
 
 const SIZE = Number(process.env.FLEET_SIZE ?? 1000);
@@ -23,22 +22,8 @@ const origin = (i: number) => `https://127.0.0.1:${BASE_PORT + i}`;
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'bmc-bench-fleet-events-'));
-  const cert = await issueCertificate({
-    subject: 'CN=localhost',
-    ipAddresses: ['127.0.0.1'],
-    usage: ['server'],
-    notBefore: new Date(Date.now() - 60_000),
-  });
-  const listeners = spawn('taskset', ['-c', '1', process.execPath, '--import', 'tsx', 'bench/event-listeners.ts', String(LISTENERS)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, BENCH_CERT: cert.certPem, BENCH_KEY: cert.keyPem },
-  });
-  const ask = <T>(m?: string | object): Promise<T> =>
-    new Promise((resolve) => {
-      listeners.once('message', (x) => resolve(x as T));
-      if (m !== undefined) listeners.send(m);
-    });
-  const { ports } = await ask<{ ports: number[] }>();
+  const { proc: listeners, ports, ask } = await startEventListeners(LISTENERS);
+
   const fleet = await start(fleetArgs(join(root, 'fleet'), SIZE));
   try {
     const ok = (i: number, what: string, answers: { status: number; body: string }[]) => {
@@ -53,7 +38,7 @@ async function main(): Promise<void> {
           {
             method: 'POST',
             path: '/redfish/v1/EventService/Subscriptions/',
-            body: { Destination: destination, Context: `controller-${i}`, ResourceTypes: ['ComputerSystem'] },
+            body: { Destination: destination, Context: `controller-${i}` },
           },
           { method: 'PATCH', path: '/redfish/v1/EventService/', body: { DeliveryRetryIntervalSeconds: RETRY_SECONDS } },
         ]),
