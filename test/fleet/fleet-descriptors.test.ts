@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from 'undici';
@@ -95,6 +96,20 @@ describe('a fleet beyond its descriptor limit', () => {
     await each(async (i) => {
       assert.equal((await call(i, 'GET')).body.AssetTag, `tag-${i}`);
     });
+
+    // Connections beyond the fleet's share of the limit are closed as they arrive (an accept never
+    // fails for want of a descriptor), to any controller; once they go, new ones are served.
+    const held = Number(limits[3]);
+    const port = Number(new URL(c.url).port);
+    const sockets = Array.from({ length: held + 8 }, (_, k) => connect(port, addressOf(k % CONTROLLERS)));
+    const closedAtOnce = await Promise.all(
+      sockets.map((s) => new Promise<boolean>((resolve) => s.once('close', () => resolve(true)).setTimeout(3000, () => resolve(false)))),
+    );
+    assert.ok(closedAtOnce.filter(Boolean).length >= 8, `${closedAtOnce.filter(Boolean).length} closed of ${sockets.length}`);
+    assert.match(c.stdout(), /connections \(its share of the descriptor limit\) are all taken/);
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal((await call(CONTROLLERS - 1, 'GET')).status, 200);
 
     c.proc.kill('SIGKILL');
     await c.exited;
