@@ -95,7 +95,9 @@ export function openController(config: Config, opts: StartOptions): Base {
     seat?.databaseTemplate,
   );
   // In a fleet the connection rests while others are used (a bound on descriptors), and opens again when used.
-  const db: SqlConnection = seat?.databases ? new PooledDatabase(seat.databases, opened, () => connect(dbPath, durability)) : opened;
+  const db: SqlConnection = seat?.databases
+    ? new PooledDatabase(seat.databases, opened, () => connect(dbPath, durability), durability)
+    : opened;
   const store = new DocumentStore(db, seat?.secrets ?? (() => Secrets.loadOrCreate(dataDir)));
   const commits = new GroupCommit(db, () => store.dropCopies());
   clock.setInterval(
