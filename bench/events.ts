@@ -5,7 +5,6 @@
 // for the latency of a sustained, unsaturated load. Prints delivered records/s and the
 // publish-to-listener latency (p50/p99/max).
 //   npm run bench:events            BENCH_SECONDS=15 BENCH_LISTENERS=10 BENCH_RATES=5000,2500 npm run bench:events
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startService } from '../src/app.js';
 import { defaultConfig } from '../src/config.js';
-import { issueCertificate } from '../src/platform/x509.js';
+import { startEventListeners } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const LISTENERS = Number(process.env.BENCH_LISTENERS ?? 10);
@@ -28,22 +27,8 @@ const service = await startService(
   defaultConfig({ port: 0, dataDir, adminPassword: 'Bench-Admin-Pass1', logLevel: 'silent', scryptLogN: 10 }),
 );
 const hub = service.services.eventHub;
-const cert = await issueCertificate({
-  subject: 'CN=localhost',
-  ipAddresses: ['127.0.0.1'],
-  usage: ['server'],
-  notBefore: new Date(Date.now() - 60_000),
-});
-const listeners = spawn('taskset', ['-c', '1', process.execPath, '--import', 'tsx', 'bench/event-listeners.ts', String(LISTENERS)], {
-  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  env: { ...process.env, BENCH_CERT: cert.certPem, BENCH_KEY: cert.keyPem },
-});
-const ask = <T>(m: string): Promise<T> =>
-  new Promise((resolve) => {
-    listeners.once('message', (x) => resolve(x as T));
-    if (m) listeners.send(m);
-  });
-const { ports } = await ask<{ ports: number[] }>('');
+const { proc: listeners, ports, ask } = await startEventListeners(LISTENERS);
+
 for (const [i, port] of ports.entries()) {
   hub.create({ Destination: `https://127.0.0.1:${port}/events`, Context: `bench-${i}`, RegistryPrefixes: ['StorageDevice'] });
 }

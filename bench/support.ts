@@ -82,3 +82,33 @@ export async function startBenchService(
   await probe.close();
   return { child, pid: child.pid as number, port, base, dataDir, stop };
 }
+
+/**
+ * `count` HTTPS event listeners in a process of their own pinned to CPU 1 (bench/event-listeners.ts),
+ * with a fresh certificate: their ports, and `ask`, which sends a message and resolves with the answer.
+ */
+export async function startEventListeners(count: number) {
+  const { issueCertificate } = await import('../src/platform/x509.js');
+  const cert = await issueCertificate({
+    subject: 'CN=localhost',
+    ipAddresses: ['127.0.0.1'],
+    usage: ['server'],
+    notBefore: new Date(Date.now() - 60_000),
+  });
+  const proc = spawn(
+    'taskset',
+    ['-c', '1', process.execPath, '--import', 'tsx', join(ROOT, 'bench', 'event-listeners.ts'), String(count)],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: { ...process.env, BENCH_CERT: cert.certPem, BENCH_KEY: cert.keyPem },
+    },
+  );
+  const ask = <T>(m?: string | object): Promise<T> =>
+    new Promise((resolve) => {
+      proc.once('message', (x) => resolve(x as T));
+      if (m !== undefined) proc.send(m);
+    });
+  const { ports } = await ask<{ ports: number[] }>();
+  return { proc, ports, ask, cert };
+}

@@ -18,7 +18,16 @@ import { HealthRegistry, declareEmptySlots } from '../platform/hardware/health.j
 import { resolveHardware } from '../platform/hardware/identity.js';
 import { loadHardwareProfile } from '../platform/hardware/profile.js';
 import { prepareDataDir, tightenDataDir } from '../store/data-dir.js';
-import { CHECKPOINT_INTERVAL_MS, checkpointer, openDatabase, type Db, type Durability, type Migration } from '../store/database.js';
+import {
+  CHECKPOINT_INTERVAL_MS,
+  checkpointer,
+  connect,
+  openDatabase,
+  type Durability,
+  type Migration,
+  type SqlConnection,
+} from '../store/database.js';
+import { PooledDatabase } from '../store/database-pool.js';
 import { DocumentStore } from '../store/documents.js';
 import { GroupCommit } from '../store/group-commit.js';
 import { SECRETS_KEY_FILE, Secrets } from '../store/secrets.js';
@@ -45,7 +54,7 @@ export interface Base extends Pick<Services, 'config' | 'uris' | 'store' | 'log'
   baseClock: Clock;
   /** The service's own buffered log, unless the caller handed one in (tests). */
   ownLog?: ServiceLog;
-  db: Db;
+  db: SqlConnection;
   commits: GroupCommit;
   /** No database was there: this start made it. */
   firstStart: boolean;
@@ -77,13 +86,18 @@ export function openController(config: Config, opts: StartOptions): Base {
   // A database that is missing, empty, damaged or whose WAL cannot be replayed stops the start here.
   const checked = checkDatabase(dbPath, { controllerFiles: presentIn(dataDir, CONTROLLER_KEYS), now: clock.now() });
   reportRecovery(log, dbPath, checked);
-  const db = openDatabase(
+  const durability = config.durability as Durability;
+  const opened = openDatabase(
     dbPath,
     () => clock.now(),
     [...EVENT_MIGRATIONS, ...(opts.migrations ?? [])],
-    config.durability as Durability,
+    durability,
     seat?.databaseTemplate,
   );
+  // In a fleet the connection rests while others are used (a bound on descriptors), and opens again when used.
+  const db: SqlConnection = seat?.databases
+    ? new PooledDatabase(seat.databases, opened, () => connect(dbPath, durability), durability)
+    : opened;
   const store = new DocumentStore(db, seat?.secrets ?? (() => Secrets.loadOrCreate(dataDir)));
   const commits = new GroupCommit(db, () => store.dropCopies());
   clock.setInterval(

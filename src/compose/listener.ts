@@ -47,6 +47,8 @@ export function startListener(b: Base, s: Services): Promise<HttpServer> {
     lazyTls: b.seat !== undefined,
     // Disabled, the controller answers nothing but the control API (which stands for the host).
     unanswered: (url) => !s.managerFeatures.functionality.enabled() && !/^\/control(\/|$|\?)/i.test(url),
+    shared: b.seat?.listeners,
+    budget: b.seat?.connections,
   });
 }
 
@@ -60,7 +62,7 @@ export function followReboots(s: Services, http: HttpServer): void {
     if (phase === 'Up') s.eventHub.resume();
     else s.eventHub.pause();
     if (phase === 'Offline') http.stopListening();
-    else if (!http.server.listening) {
+    else if (!http.listening) {
       http.listenAgain().catch((err: unknown) => s.log.error({ err }, 'the listener did not open again after a controller reset'));
     }
   });

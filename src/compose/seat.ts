@@ -2,7 +2,9 @@
 import type { FactoryState, FleetView } from '../domain/fleet/fleet-view.js';
 import type { VendorSigningKey } from '../domain/firmware/signing.js';
 import type { VendorLicenseKey } from '../domain/licensing/license-keys.js';
+import type { ConnectionBudget, SharedPorts } from '../http/shared-ports.js';
 import type { HardwareProfile } from '../platform/hardware/profile.js';
+import type { DatabasePool } from '../store/database-pool.js';
 import type { Secrets } from '../store/secrets.js';
 
 export interface ControllerSeat {
@@ -18,6 +20,12 @@ export interface ControllerSeat {
   firmwareKey: VendorSigningKey;
   /** An empty, migrated database a new controller's starts as a copy of. */
   databaseTemplate: string;
+  /** The listening sockets of controllers with addresses of their own: one per port. */
+  listeners?: SharedPorts;
+  /** The connections every controller together may hold. */
+  connections?: ConnectionBudget;
+  /** The bound on databases open at once, shared by the fleet's controllers. */
+  databases?: DatabasePool;
   /** The key secrets are sealed with at rest: the fleet's, in its data dir. */
   secrets: Secrets;
   /** How the controller leaves the factory: applied on its first start only. */

@@ -38,8 +38,11 @@ import {
   type IssuedCertificate,
 } from '../platform/x509.js';
 import type { Ssdp } from '../discovery/ssdp.js';
+import { ConnectionBudget, SharedPorts } from '../http/shared-ports.js';
+import { DatabasePool } from '../store/database-pool.js';
 import { prepareDataDir } from '../store/data-dir.js';
 import { Secrets } from '../store/secrets.js';
+import { descriptorLimit, planDescriptors, type DescriptorBudget } from './descriptors.js';
 import { loadFleetManifest, FleetManifestError, type FleetGroup } from './manifest.js';
 
 export const FLEET_CA_CERT = 'fleet-ca.pem';
@@ -72,6 +75,9 @@ export interface RunningFleet {
   /** PEM of the CA every controller's certificate is signed by. */
   caPem: string;
   view: FleetView;
+  /** How the descriptor limit is shared: listening sockets, connections, databases open at once. */
+  descriptors: DescriptorBudget;
+  databases: DatabasePool;
   /** The fleet's own log (each controller logs through a child of it). */
   log: Logger;
   flushLog(): void;
@@ -132,6 +138,17 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
   const wall = new SystemClock();
   let ownLog: ServiceLog | undefined;
   const log = opts.logger ?? (ownLog = createLog(config.logLevel, wall)).log;
+  // Controllers with addresses of their own share one listening socket per port; on ports of their own, one each.
+  const listeners = config.fleetAddresses === undefined ? undefined : new SharedPorts();
+  const ports = listeners ? 1 : members.length;
+  const descriptors = planDescriptors(descriptorLimit(), members.length, ports + (config.ssdpPort ? 1 : 0), config.maxConnections);
+  const databases = new DatabasePool(descriptors.databases);
+  const connections = new ConnectionBudget(descriptors.connections);
+  log.info(
+    descriptors,
+    `file descriptor limit ${descriptors.limit ?? 'unbounded'}: ${ports} socket(s) to accept on, ${descriptors.connections} connections, ` +
+      `${descriptors.databases} of ${members.length} databases open at once (the others are opened when used)`,
+  );
 
   // One password for every controller: given, or generated once into the fleet's data dir.
   const passwordFile = join(root, INITIAL_PASSWORD_FILE);
@@ -166,7 +183,20 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
   const running: (RunningService | undefined)[] = members.map(() => undefined);
   const view: FleetView = {
     members: () => members.map((m, i) => memberState(m, running[i])),
-    summary: () => ({ Controllers: members.length, FirstIndex: members[0]!.index, Started: running.filter(Boolean).length }),
+    summary: () => ({
+      Controllers: members.length,
+      FirstIndex: members[0]!.index,
+      Started: running.filter(Boolean).length,
+      Descriptors: {
+        Limit: descriptors.limit ?? null,
+        ListeningSockets: ports,
+        Connections: descriptors.connections,
+        ConnectionsOpen: connections.held,
+        DatabasesOpenAtOnce: databases.maxOpen,
+        DatabasesOpen: databases.openCount,
+        DatabasesReopened: databases.reopened,
+      },
+    }),
     addFaultRule: (targets, input, by) => {
       const positions = targets === 'All' ? members.map((_, i) => i) : targets.map((g) => members.findIndex((m) => m.index === g));
       const missing = targets === 'All' ? undefined : targets.find((_, i) => !running[positions[i]!]?.services.faultRules);
@@ -188,6 +218,9 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
     databaseTemplate,
     factory: { firmware: m.factory.firmware, power: m.factory.power, license: m.factory.license },
     fleet: view,
+    listeners,
+    connections,
+    databases,
   });
 
   let next = 0;
@@ -241,6 +274,8 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
     generatedPassword,
     caPem: ca.certPem,
     view,
+    descriptors,
+    databases,
     log,
     flushLog: () => ownLog?.flush(),
     close: async () => {

@@ -14,6 +14,7 @@ import { Refusal } from '../messages/refusal.js';
 import { vendorError, type RedfishError } from '../protocol/errors.js';
 import type { BodySource, IncomingRequest, Outgoing } from '../protocol/exchange.js';
 import { HSTS, headersToSend, type Pipeline } from '../protocol/pipeline.js';
+import type { ConnectionBudget, SharedPorts } from './shared-ports.js';
 import type { StaticSite } from './static-files.js';
 
 export interface HttpOptions {
@@ -36,6 +37,10 @@ export interface HttpOptions {
   lazyTls?: boolean;
   /** Requests left unanswered, their connection closed (a controller whose network functionality is off). */
   unanswered?(url: string): boolean;
+  /** Listen through a socket shared with other controllers on the same port (each on its own address). */
+  shared?: SharedPorts;
+  /** Connections shared with the other controllers of the process (a fleet's share of the descriptor limit). */
+  budget?: ConnectionBudget;
 }
 
 /**
@@ -365,7 +370,7 @@ export async function startHttpServer(o: HttpOptions) {
      */
     const reply = (out: Outgoing): void => {
       // The controller went away while this request ran: its answer is the connection's last.
-      if (!server.listening) out.headers.Connection = 'close';
+      if (!listening) out.headers.Connection = 'close';
       if (!hasBody(req) || req.complete) return write(log, res, out);
       // An answer made at once comes before the parser has taken a body that came with the
       // headers: one turn later it has, and only a body still on its way closes the connection.
@@ -449,10 +454,11 @@ export async function startHttpServer(o: HttpOptions) {
   // Connections beyond the cap are closed as soon as they are accepted.
   server.maxConnections = limits.maxConnections;
   let full = false;
-  server.on('drop', () => {
+  const dropped = () => {
     if (!full) log.warn({ maxConnections: limits.maxConnections }, 'connection limit reached: new connections are closed at once');
     full = true;
-  });
+  };
+  server.on('drop', dropped);
   server.on('clientError', clientError);
   // TLS 1.2 renegotiation started by a client ends the connection (TLS 1.3 has none).
   server.on('secureConnection', (s: TLSSocket) => s.disableRenegotiation());
@@ -495,7 +501,25 @@ export async function startHttpServer(o: HttpOptions) {
   const perSource = new Map<string, number>();
   /** Sources refused since their last connection closed: their flood is logged once. */
   const crowded = new Set<string>();
+  const { budget } = o;
   server.prependListener('connection', (s: Socket) => {
+    if (budget) {
+      if (budget.held >= budget.max) {
+        if (!budget.full)
+          log.warn(
+            { connections: budget.max },
+            "the process's connections (its share of the descriptor limit) are all taken: new ones are closed at once",
+          );
+        budget.full = true;
+        s.destroy();
+        return;
+      }
+      budget.held++;
+      s.once('close', () => {
+        budget.held--;
+        budget.full &&= budget.held >= budget.max;
+      });
+    }
     const source = s.remoteAddress ?? '';
     const held = perSource.get(source) ?? 0;
     if (held >= limits.maxConnectionsPerSource) {
@@ -529,17 +553,36 @@ export async function startHttpServer(o: HttpOptions) {
     });
   });
 
-  const listen = (port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, o.host, () => {
-        server.off('error', reject);
-        resolve();
+  let port = o.port;
+  let detach: (() => Promise<void>) | undefined;
+  // Ours, not server.listening: a controller on a shared socket never listens itself.
+  let listening = false;
+  const accept = (s: Socket) => {
+    // node counts only the connections it accepts itself against maxConnections.
+    if (sockets.size >= limits.maxConnections) {
+      dropped();
+      s.destroy();
+    } else server.emit('connection', s);
+  };
+  const listen = async (wanted: number): Promise<void> => {
+    if (o.shared) {
+      ({ port, detach } = await o.shared.attach(o.host, wanted, accept));
+    } else {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(wanted, o.host, () => {
+          server.off('error', reject);
+          resolve();
+        });
       });
-    });
+      const address = server.address();
+      port = typeof address === 'object' && address ? address.port : wanted;
+    }
+    listening = true;
+  };
   await listen(o.port);
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : o.port;
+  // What listen() starts: node's check of the headers deadline on open connections.
+  if (o.shared) server.emit('listening');
   return {
     server,
     port,
@@ -548,22 +591,32 @@ export async function startHttpServer(o: HttpOptions) {
      * close, and a request in progress gets its answer with the connection's close.
      */
     stopListening() {
-      server.close();
+      listening = false;
+      // On a shared socket: connections to this controller's address are closed as they come.
+      if (detach) void detach().catch(() => undefined);
+      else server.close();
+      detach = undefined;
       server.closeIdleConnections();
     },
     /** Back on the same port after a reset. */
     listenAgain: () => listen(port),
+    /** Whether connections are taken (false from a controller reset until it listens again). */
+    get listening() {
+      return listening;
+    },
     /** Swap the server certificate without a restart. */
     setCertificate(cert: string, key: string, ca?: string[]) {
       if (lazyIdentity) lazyIdentity = { cert, key, ca, ...TLS_POLICY };
       else server.setSecureContext({ cert, key, ca, ...TLS_POLICY });
     },
     /** Stop listening and drop every connection, as a controller reset does. */
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await detach?.();
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
-      }),
+      });
+    },
   };
 }
 

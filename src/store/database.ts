@@ -9,6 +9,32 @@ import { asDatabaseError } from './startup-check.js';
 
 export type Db = Database.Database;
 
+/** What the store's users need of a statement: a plain one, or a pooled connection's (store/database-pool.ts). */
+export interface SqlStatement {
+  run(...params: unknown[]): Database.RunResult;
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  pluck(toggle?: boolean): this;
+}
+
+/**
+ * What the store's users need of a connection: a plain better-sqlite3 one, or a pooled one that
+ * its pool closes while it is idle and that opens again when next used (a fleet's).
+ */
+export interface SqlConnection {
+  prepare(sql: string): SqlStatement;
+  pragma(source: string): unknown;
+  /** Until close(): a pooled connection resting in its pool is still open in this sense. */
+  readonly open: boolean;
+  readonly inTransaction: boolean;
+  readonly memory: boolean;
+  /** Closed by its pool until next used (nothing uncommitted then); a plain connection never is. */
+  readonly resting?: boolean;
+  /** Bumped at each opening of the file: per-connection counters (total_changes()) start again. */
+  readonly opening?: number;
+  close(): void;
+}
+
 export interface Migration {
   /** Stable, unique name, e.g. "core-001-documents". Applied once, in list order. */
   readonly id: string;
@@ -59,6 +85,18 @@ export function openDatabase(
     // A database (and the -wal/-shm a kill left) from an older version may be 0644.
     for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
   }
+  const db = connect(path, durability);
+  try {
+    migrate(db, [...CORE_MIGRATIONS, ...extraMigrations], now);
+  } catch (e) {
+    db.close();
+    throw asDatabaseError(e, path);
+  }
+  return db;
+}
+
+/** A connection to a database that exists and is migrated (openDatabase made it), with the connection's settings. */
+export function connect(path: string, durability: Durability = 'crash'): Db {
   const db = new Database(path);
   try {
     // Durability first: switching a new file to WAL is itself a commit.
@@ -68,7 +106,6 @@ export function openDatabase(
     // Deleted and overwritten content is zeroed where that costs no extra I/O, so a value
     // rewritten in place (a plain secret sealed at start) leaves no copy behind.
     db.pragma('secure_delete = FAST');
-    migrate(db, [...CORE_MIGRATIONS, ...extraMigrations], now);
   } catch (e) {
     db.close();
     throw asDatabaseError(e, path);
@@ -86,12 +123,16 @@ export const CHECKPOINT_INTERVAL_MS = 10_000;
  * transaction is open (a group commit's) and when nothing was written; a failure (a full disk) is
  * reported once and tried again next time.
  */
-export function checkpointer(db: Db, onError: (e: unknown) => void): () => void {
+export function checkpointer(db: SqlConnection, onError: (e: unknown) => void): () => void {
   const changes = db.prepare('SELECT total_changes()').pluck();
   let checkpointed = changes.get() as number;
+  let opening = db.opening;
   let failing = false;
   return () => {
-    if (!db.open || db.inTransaction) return;
+    // A resting pooled connection was checkpointed as it closed; not opened again for this.
+    if (!db.open || db.inTransaction || db.resting) return;
+    // A connection opened again counts its changes from 0, and its closing checkpointed the rest.
+    if (db.opening !== opening) [opening, checkpointed] = [db.opening, 0];
     const now = changes.get() as number;
     if (now === checkpointed) return;
     try {
@@ -120,15 +161,15 @@ function migrate(db: Db, migrations: readonly Migration[], now: () => number): v
 }
 
 const transactionStatements = new WeakMap<
-  Db,
-  Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', Database.Statement>
+  SqlConnection,
+  Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', SqlStatement>
 >();
 
 /**
  * Run fn atomically: a transaction of its own, or a savepoint inside the one that is open
  * (a group commit's). Unlike db.transaction(fn)(), it makes no new wrapper per call.
  */
-export function atomically<R>(db: Db, fn: () => R): R {
+export function atomically<R>(db: SqlConnection, fn: () => R): R {
   let s = transactionStatements.get(db);
   if (!s) {
     s = {

@@ -1,7 +1,7 @@
 // Typed access to JSON documents grouped by kind, kept in insertion order.
 // Most state (accounts, subscriptions, components, tasks...) fits this shape.
 import { deepFreeze } from '../lib/freeze.js';
-import { atomically, type Db } from './database.js';
+import { atomically, type SqlConnection } from './database.js';
 import { Secrets } from './secrets.js';
 
 export interface DocumentCollection<T> {
@@ -53,7 +53,9 @@ interface Row {
 export class DocumentStore {
   private readonly stmts;
   private readonly kinds = new Map<string, Kind>();
-  private readonly settings = new Map<string, string | undefined>();
+  /** Every stored setting's text, once the first setting is read (all at once: a fleet's resting database is not opened again for one). */
+  private readonly settings = new Map<string, string>();
+  private settingsLoaded = false;
   private secretKey?: Secrets;
   private readonly loadSecrets?: () => Secrets;
   private changes = 0;
@@ -63,7 +65,7 @@ export class DocumentStore {
    * in-memory database gets a key of its own.
    */
   constructor(
-    readonly db: Db,
+    readonly db: SqlConnection,
     secrets?: Secrets | (() => Secrets),
   ) {
     if (typeof secrets === 'function') this.loadSecrets = secrets;
@@ -77,7 +79,7 @@ export class DocumentStore {
       renameDoc: db.prepare('UPDATE document SET id = ?, body = ? WHERE kind = ? AND id = ?'),
       del: db.prepare('DELETE FROM document WHERE kind = ? AND id = ?'),
       clear: db.prepare('DELETE FROM document WHERE kind = ?'),
-      getSetting: db.prepare('SELECT value FROM setting WHERE key = ?'),
+      allSettings: db.prepare('SELECT key, value FROM setting'),
       putSetting: db.prepare('INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     };
   }
@@ -185,7 +187,10 @@ export class DocumentStore {
   setting<T>(key: string, def: T): Setting<T> {
     const s = this.stmts;
     const text = (): string | undefined => {
-      if (!this.settings.has(key)) this.settings.set(key, (s.getSetting.get(key) as { value: string } | undefined)?.value);
+      if (!this.settingsLoaded) {
+        for (const r of s.allSettings.all() as { key: string; value: string }[]) this.settings.set(r.key, r.value);
+        this.settingsLoaded = true;
+      }
       return this.settings.get(key);
     };
     let frozen: { text: string | undefined; value: Readonly<T> } | undefined;
@@ -225,5 +230,6 @@ export class DocumentStore {
     this.changes++;
     this.kinds.clear();
     this.settings.clear();
+    this.settingsLoaded = false;
   }
 }

@@ -4,7 +4,7 @@
 // small write (its WAL frames and locks); shared, it is paid once per turn rather
 // than once per statement. An acknowledged write is still committed before its
 // answer, so it survives kill -9 (and, with synchronous=FULL, a power loss).
-import type { Db } from './database.js';
+import type { SqlConnection } from './database.js';
 
 export class GroupCommit {
   /** The open batch's waiters; undefined while no batch is open. */
@@ -16,7 +16,7 @@ export class GroupCommit {
 
   /** onRollback: a failed commit lost the batch; whatever mirrors the database in memory must be dropped. */
   constructor(
-    private readonly db: Db,
+    private readonly db: SqlConnection,
     private readonly onRollback: (e: unknown) => void,
   ) {
     this.beginStatement = db.prepare('BEGIN IMMEDIATE');

@@ -14,8 +14,17 @@ export interface Child {
   exited: Promise<number | null>;
 }
 
-function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], {
+export interface ChildOptions {
+  /** Run under this descriptor limit (soft and hard, through prlimit). */
+  nofile?: number;
+  /** How long the start may take (30 s). */
+  startMs?: number;
+}
+
+function spawnCli(args: string[], env: Record<string, string>, o: ChildOptions = {}): ChildProcess {
+  const cli = [process.execPath, '--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args];
+  const [cmd, ...argv] = o.nofile === undefined ? cli : ['prlimit', `--nofile=${o.nofile}:${o.nofile}`, ...cli];
+  return spawn(cmd!, argv, {
     cwd: ROOT,
     // No SSDP announcements from test runs unless a test asks for them.
     env: { ...process.env, BMC_SCRYPT_LOG_N: '10', BMC_SSDP_PORT: '0', ...env },
@@ -28,8 +37,9 @@ export async function runToExit(
   args: string[],
   env: Record<string, string> = {},
   ms = 30_000,
+  o: ChildOptions = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawnCli(args, env);
+  const proc = spawnCli(args, env, o);
   let stdout = '';
   let stderr = '';
   proc.stdout?.on('data', (d) => (stdout += d));
@@ -47,14 +57,14 @@ export async function runToExit(
   return { code, stdout, stderr };
 }
 
-export async function startChild(args: string[], env: Record<string, string> = {}): Promise<Child> {
-  const proc = spawnCli(args, env);
+export async function startChild(args: string[], env: Record<string, string> = {}, o: ChildOptions = {}): Promise<Child> {
+  const proc = spawnCli(args, env, o);
   let out = '';
   proc.stdout?.on('data', (d) => (out += d));
   proc.stderr?.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), o.startMs ?? 30_000);
     const check = () => {
       const m = /"url":"(https:\/\/[^"]+)\/redfish\/v1\/"/.exec(out);
       if (m?.[1]) {

@@ -2,7 +2,7 @@
 // in event_log, and one event_outbox row per subscription that must receive it.
 // A row leaves the outbox only once the listener accepted it, so a restart or
 // a listener outage loses nothing; per subscription, rows go out in id order.
-import { atomically, type Db, type Migration } from '../../store/database.js';
+import { atomically, type Migration, type SqlConnection } from '../../store/database.js';
 import type { LoggedEvent } from './format.js';
 
 export const EVENT_MIGRATIONS: readonly Migration[] = [
@@ -93,7 +93,7 @@ export class EventOutbox {
   private readonly acked = new Map<string, number>();
   private flushScheduled = false;
 
-  constructor(private readonly db: Db) {
+  constructor(private readonly db: SqlConnection) {
     this.s = {
       insert: db.prepare('INSERT INTO event_log (kind, prefix, message_id, event_type, origin, body) VALUES (?, ?, ?, ?, ?, ?)'),
       enqueue: db.prepare('INSERT OR IGNORE INTO event_outbox (subscription, event) VALUES (?, ?)'),

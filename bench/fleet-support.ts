@@ -1,0 +1,114 @@
+// What the fleet benchmarks share (bench/fleet.ts, bench/fleet-events.ts, bench/fleet-soak.ts): the
+// built CLI started as `npm run fleet` starts it, pinned to a CPU and under the descriptor limit
+// the issue names (FLEET_NOFILE, 20,000), its RSS, and a client that polls controllers as a fleet
+// manager does (a new TLS connection per controller).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Client } from 'undici';
+import { PASSWORD } from './support.js';
+
+export { PASSWORD, rssMiB, sleep } from './support.js';
+export const BASE_PORT = Number(process.env.FLEET_BASE_PORT ?? 30000);
+export const NOFILE = Number(process.env.FLEET_NOFILE ?? 20000);
+// As bench/http.ts: 32 Basic connections on one controller need more than the default 20 session slots.
+export const LIMITS = ['--max-sessions', '256', '--max-sessions-per-account', '256'];
+export const auth = `Basic ${Buffer.from(`Administrator:${PASSWORD}`).toString('base64')}`;
+// A loaded machine may take seconds for a handshake; undici's 10 s would fail a poll that is only slow.
+export const insecure = { rejectUnauthorized: false, timeout: 60_000 };
+
+export interface Started {
+  proc: ChildProcess;
+  /** Spawn to the "listening" log line, ms. */
+  wallMs: number;
+}
+
+const running = new Set<ChildProcess>();
+// A bench that fails leaves no fleet behind holding its ports.
+process.once('exit', () => {
+  for (const p of running) p.kill('SIGKILL');
+});
+
+/** The built CLI pinned to `cpus` under the descriptor limit, with the node flags `npm start` uses; resolves on its listening line. */
+export async function start(args: string[], cpus = '0', extraFlags: string[] = []): Promise<Started> {
+  // A fleet runs as `npm run fleet` runs it (package.json config.fleet_node_flags), one controller as `npm start`.
+  const fleet = args.includes('--fleet');
+  const flags = ((fleet ? process.env.npm_package_config_fleet_node_flags : process.env.npm_package_config_node_flags) ?? '')
+    .split(' ')
+    .filter(Boolean);
+  const t0 = performance.now();
+  const proc = spawn(
+    'prlimit',
+    [`--nofile=${NOFILE}:${NOFILE}`, 'taskset', '-c', cpus, process.execPath, ...flags, ...extraFlags, 'dist/cli.js', ...args],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  running.add(proc);
+  proc.once('exit', () => running.delete(proc));
+  let out = '';
+  proc.stdout.on('data', (d) => (out += d));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line in 600 s:\n${out}`)), 600_000);
+    proc.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
+    proc.stdout.on('data', () => {
+      if (/Redfish (fleet|service) listening/.test(out)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  // From here the log (a line per request) is read and dropped: keeping it would load this, the load generator's, CPU.
+  proc.stdout.removeAllListeners('data');
+  proc.stdout.resume();
+  return { proc, wallMs: Math.round(performance.now() - t0) };
+}
+
+export async function stop(s: Started, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  const exited = new Promise((r) => s.proc.once('exit', r));
+  s.proc.kill(signal);
+  await exited;
+}
+
+export function fleetArgs(dir: string, size: number, extra: string[] = []): string[] {
+  return [
+    ...['--fleet', String(size), '--port', String(BASE_PORT), '--data-dir', dir],
+    ...['--admin-password', PASSWORD, '--ssdp-port', '0', ...LIMITS, ...extra],
+  ];
+}
+
+/** Run fn for 0 … n-1, `concurrency` at a time. */
+export async function each(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, concurrency) }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
+}
+
+/** Requests on one new TLS connection to `origin`, closed after, as a fleet manager polls a controller. */
+export async function onNewConnection(
+  origin: string,
+  requests: { method?: 'GET' | 'PATCH' | 'POST'; path: string; body?: unknown }[],
+): Promise<{ status: number; body: string }[]> {
+  const c = new Client(origin, { connect: insecure });
+  try {
+    const out = [];
+    for (const r of requests) {
+      const res = await c.request({
+        method: r.method ?? 'GET',
+        path: r.path,
+        headers: { authorization: auth, ...(r.body ? { 'content-type': 'application/json' } : {}) },
+        body: r.body === undefined ? undefined : JSON.stringify(r.body),
+      });
+      out.push({ status: res.statusCode, body: await res.body.text() });
+    }
+    return out;
+  } finally {
+    await c.close();
+  }
+}
+
+export function printTable(rows: [string, string, string][]): void {
+  const width = Math.max(...rows.map((r) => r[0].length));
+  for (const [k, v, target] of rows) process.stdout.write(`${k.padEnd(width)}  ${v.padEnd(44)} ${target}\n`);
+}

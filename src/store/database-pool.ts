@@ -1,0 +1,165 @@
+// A bound on the databases a process keeps open at once. A fleet's controller holds three
+// descriptors for its database (the file, its -wal and -shm), so ten thousand controllers
+// cannot keep theirs open under a descriptor limit of 20,000. A pooled connection is closed
+// by its pool when another must open and it is the least recently used one without an open
+// transaction: everything it acknowledged was committed before (a closed connection has
+// nothing uncommitted), and closing checkpoints the WAL into the file. It opens again at
+// its next statement, and its statements are prepared again on the new connection.
+import type Database from 'better-sqlite3';
+import type { Db, Durability, SqlConnection, SqlStatement } from './database.js';
+
+export class DatabasePool {
+  private readonly openNow = new Set<PooledDatabase>();
+  private tick = 0;
+  /** Openings of a connection that rested. */
+  reopened = 0;
+
+  /** maxOpen: connections open at once (each holds three descriptors in WAL mode). */
+  constructor(readonly maxOpen: number) {}
+
+  get openCount(): number {
+    return this.openNow.size;
+  }
+
+  /** @internal a connection is used: it goes to the end of the queue. */
+  touch(): number {
+    return ++this.tick;
+  }
+
+  /** @internal a connection joins open (its first opening), or opens again after resting. */
+  opened(c: PooledDatabase, again = true): void {
+    this.makeRoom();
+    this.openNow.add(c);
+    if (again) this.reopened++;
+  }
+
+  /** @internal */
+  closed(c: PooledDatabase): void {
+    this.openNow.delete(c);
+  }
+
+  /** Close the least recently used idle connection while the pool is full (a scan: rare next to an opening's cost). */
+  private makeRoom(): void {
+    while (this.openNow.size >= this.maxOpen) {
+      let oldest: PooledDatabase | undefined;
+      for (const c of this.openNow) if (!c.inTransaction && (!oldest || c.lastUse < oldest.lastUse)) oldest = c;
+      // Every open connection is inside a transaction (a turn's group commits): go over the bound rather than fail.
+      if (!oldest) return;
+      oldest.rest();
+    }
+  }
+}
+
+/** A connection first opened by the caller (and migrated), opened again by `reopen` after it rested. */
+export class PooledDatabase implements SqlConnection {
+  private db: Db | undefined;
+  private closedForGood = false;
+  opening = 0;
+  lastUse = 0;
+
+  constructor(
+    private readonly pool: DatabasePool,
+    first: Db,
+    private readonly reopen: () => Db,
+    private readonly durability: Durability = 'crash',
+  ) {
+    pool.opened(this, false);
+    this.db = first;
+    this.lastUse = pool.touch();
+  }
+
+  /** The open connection, opened again if it rested. */
+  connection(): Db {
+    this.lastUse = this.pool.touch();
+    if (this.db) return this.db;
+    if (this.closedForGood) throw new TypeError('The database connection is not open');
+    this.pool.opened(this);
+    this.db = this.reopen();
+    this.opening++;
+    return this.db;
+  }
+
+  get open(): boolean {
+    return !this.closedForGood;
+  }
+
+  get resting(): boolean {
+    return !this.db && !this.closedForGood;
+  }
+
+  get inTransaction(): boolean {
+    return this.db?.inTransaction ?? false;
+  }
+
+  get memory(): boolean {
+    return false;
+  }
+
+  prepare(sql: string): SqlStatement {
+    return new PooledStatement(this, sql);
+  }
+
+  pragma(source: string): unknown {
+    return this.connection().pragma(source);
+  }
+
+  /** @internal closed by the pool: only outside a transaction, so nothing is left uncommitted. */
+  rest(): void {
+    // Closing checkpoints the WAL into the file. What it holds is committed and in the operating
+    // system's hands, which is all kill -9 needs: without syncing it twice (a rest is frequent in a
+    // large fleet, and a sync holds the event loop). Power-loss durability keeps its syncs.
+    if (this.db?.open && this.durability === 'crash') this.db.pragma('synchronous = OFF');
+    this.db?.close();
+    this.db = undefined;
+    this.pool.closed(this);
+  }
+
+  close(): void {
+    this.closedForGood = true;
+    this.rest();
+  }
+}
+
+/** A statement prepared on the connection open now: again after each reopening. */
+class PooledStatement implements SqlStatement {
+  private statement: Database.Statement;
+  private opening: number;
+  private plucked = false;
+
+  constructor(
+    private readonly c: PooledDatabase,
+    private readonly sql: string,
+  ) {
+    // Prepared now too, so a bad statement fails where it is made.
+    this.statement = c.connection().prepare(sql);
+    this.opening = c.opening;
+  }
+
+  private current(): Database.Statement {
+    const db = this.c.connection();
+    if (this.opening !== this.c.opening) {
+      this.statement = db.prepare(this.sql);
+      if (this.plucked) this.statement.pluck();
+      this.opening = this.c.opening;
+    }
+    return this.statement;
+  }
+
+  run(...params: unknown[]): Database.RunResult {
+    return this.current().run(...params);
+  }
+
+  get(...params: unknown[]): unknown {
+    return this.current().get(...params);
+  }
+
+  all(...params: unknown[]): unknown[] {
+    return this.current().all(...params);
+  }
+
+  pluck(toggle = true): this {
+    this.plucked = toggle;
+    this.current().pluck(toggle);
+    return this;
+  }
+}
