@@ -21,7 +21,7 @@ import { controllerType, OEM } from '../../protocol/naming.js';
 
 export type ManagerDeps = Pick<
   Services,
-  'config' | 'uris' | 'clock' | 'controller' | 'logs' | 'restApiState' | 'serviceUuid' | 'firmware' | 'naming'
+  'config' | 'uris' | 'clock' | 'controller' | 'logs' | 'restApiState' | 'serviceUuid' | 'firmware' | 'naming' | 'hardware'
 > &
   ResetToDefaultsDeps;
 
@@ -106,7 +106,7 @@ function handlers(d: ManagerDeps) {
       Description: 'Management controller of the server',
       ManagerType: 'BMC',
       Manufacturer: d.naming.label,
-      Model: 'Vendor MC 6',
+      Model: d.naming.controller(d.hardware.system.model).model,
       UUID: d.serviceUuid,
       FirmwareVersion: d.firmware.controllerVersion(),
       DateTime: isoNow(d.clock),
