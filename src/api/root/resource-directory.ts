@@ -32,9 +32,13 @@ export const ResourceDirectoryType = defineType({
   },
 });
 
-/** What the directory leaves out, as iLO does: files (schemas, registries), log entries, task monitors. */
+/**
+ * What the directory leaves out, as iLO does: the schema and registry collections and their files
+ * (ilorest fetches those collections itself when the directory does not name them, and only then
+ * trusts the controller's version), log entries, task monitors.
+ */
 const NOT_LISTED =
-  /^\/redfish\/v1\/(?:JsonSchemas|schemas|SchemaStore|Registries|RegistryStore)\/.|\/Entries\/.|\/TaskMonitors\/|\/SSE\/?$|ActionInfo\/$/i;
+  /^\/redfish\/v1\/(?:JsonSchemas|schemas|SchemaStore|Registries|RegistryStore)\/|\/Entries\/.|\/TaskMonitors\/|\/SSE\/?$|ActionInfo\/$/i;
 
 export type ResourceDirectoryDeps = Pick<Services, 'routes' | 'resources' | 'naming' | 'hardware'>;
 
