@@ -40,7 +40,7 @@ export const ResourceDirectoryType = defineType({
 const NOT_LISTED =
   /^\/redfish\/v1\/(?:JsonSchemas|schemas|SchemaStore|Registries|RegistryStore)\/|\/Entries\/.|\/TaskMonitors\/|\/SSE\/?$|ActionInfo\/$/i;
 
-export type ResourceDirectoryDeps = Pick<Services, 'routes' | 'resources' | 'naming' | 'hardware'>;
+export type ResourceDirectoryDeps = Pick<Services, 'routes' | 'resources' | 'naming' | 'hardware' | 'dialect'>;
 
 function handlers(d: ResourceDirectoryDeps) {
   return { getResourceDirectory };
@@ -93,6 +93,8 @@ function links(body: unknown, own = true): string[] {
 }
 
 export function registerResourceDirectoryRoutes(routes: RouteTable, d: ResourceDirectoryDeps): void {
+  // iLO's dialect only: DMTF's validator reads an Instance's @odata.type as the Instance's own type.
+  if (d.dialect.name !== 'spec') return;
   const h = handlers(d);
   routes.add({
     path: RESOURCE_DIRECTORY_URI,

@@ -51,6 +51,34 @@ export const RESOURCE_DIRECTORY_URI = '/redfish/v1/ResourceDirectory/';
 
 const health = () => t.object({ Health: ro(t.enum(['OK', 'Warning', 'Critical'])) }, { readOnly: true, typeName: 'Status' });
 
+/** The product names a Moniker may carry (iLO 5 and 6 show all of them, another vendor a few). */
+const MONIKER_KEYS = [
+  'ADVLIC',
+  'BMC',
+  'BSYS',
+  'CLASS',
+  'FEDGRP',
+  'IPROV',
+  'PRODABR',
+  'PRODFAM',
+  'PRODGEN',
+  'PRODNAM',
+  'PRODTAG',
+  'STDLIC',
+  'SUMABR',
+  'SUMGR',
+  'SYSFAM',
+  'SYSMGMT',
+  'VENDABR',
+  'VENDNAM',
+  'VNIC',
+  'WWW',
+  'WWWBMC',
+  'WWWDOC',
+  'WWWRESTDOC',
+  'WWWSUP',
+] as const;
+
 /** What iLO's clients read first (ilorest: the controller's generation and firmware for its version gates). */
 const RootOemType = defineType({
   name: controllerType('ServiceExt'),
@@ -78,7 +106,12 @@ const RootOemType = defineType({
         ),
       ),
     ),
-    Moniker: ro(t.object({}, { additionalProperties: t.string(), typeName: 'Moniker', description: "The vendor's product names." })),
+    Moniker: ro(
+      t.object(Object.fromEntries(MONIKER_KEYS.map((k) => [k, ro(t.string())])), {
+        typeName: 'Moniker',
+        description: "The vendor's product names.",
+      }),
+    ),
     Sessions: ro(
       t.object(
         {
@@ -105,7 +138,8 @@ const RootOemType = defineType({
     ),
     System: ro(t.array(t.object({ Status: health() }, { typeName: 'SystemInfo' }))),
     Time: ro(t.dateTime({ volatile: true, description: "The controller's clock." })),
-    Links: ro(t.object({ ResourceDirectory: link() }, { typeName: 'Links' })),
+    // iLO's directory is served in iLO's dialect: DMTF's reads an Instance's @odata.type as its own type.
+    Links: ro(t.object({ ResourceDirectory: t.link({ readOnly: true, onlyIn: 'spec' }) }, { typeName: 'Links' })),
   },
 });
 
