@@ -10,6 +10,7 @@ import type { SsdpMember } from './discovery/ssdp.js';
 import { ControllerLifecycle, HostLifecycle, rebootOutage } from './platform/lifecycle.js';
 import { dialect, type DialectName } from './protocol/dialect.js';
 import { Naming } from './protocol/naming.js';
+import { LateResourceReader } from './protocol/resource-reader.js';
 import { RouteTable } from './protocol/routes.js';
 import { buildAccess, buildHttpsIdentity } from './compose/access.js';
 import { buildActivity } from './compose/activity.js';
@@ -87,6 +88,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     routes: new RouteTable(config.dialect as DialectName, naming),
     dialect: dialect(config.dialect, config),
     naming,
+    resources: new LateResourceReader(),
     fleet: seat?.fleet,
   };
   if (config.enableControl) {

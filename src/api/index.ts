@@ -30,6 +30,7 @@ import { registerSecurityServiceRoutes } from './managers/security-service.js';
 import { registerSnmpServiceRoutes } from './managers/snmp-service.js';
 import { registerVirtualMediaRoutes } from './managers/virtual-media.js';
 import { registerRegistryRoutes } from './root/registries.js';
+import { registerResourceDirectoryRoutes } from './root/resource-directory.js';
 import { registerSchemaRoutes } from './root/schemas.js';
 import { registerServiceRootRoutes } from './root/service-root.js';
 import type { Services } from './services.js';
@@ -50,6 +51,7 @@ import { registerUploadRoutes } from './update/upload.js';
 export function registerAllRoutes(s: Services): void {
   const r = s.routes;
   registerServiceRootRoutes(r, s);
+  registerResourceDirectoryRoutes(r, s);
   registerSessionServiceRoutes(r, s);
   registerAccountServiceRoutes(r, s);
   registerCertificateMappingRoutes(r, s);

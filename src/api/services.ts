@@ -55,6 +55,7 @@ import type { ServerSimulator } from '../platform/simulator.js';
 import type { Authentication } from '../protocol/auth.js';
 import type { Dialect } from '../protocol/dialect.js';
 import type { Naming } from '../protocol/naming.js';
+import type { LateResourceReader } from '../protocol/resource-reader.js';
 import type { RouteTable } from '../protocol/routes.js';
 import type { DocumentStore } from '../store/documents.js';
 
@@ -164,8 +165,10 @@ export interface Services {
   fleet?: FleetView;
   /** The conventions served (--dialect): the protocol layer applies them; few areas need to know. */
   dialect: Dialect;
-  /** The vendor namespace served (--oem-name): the protocol layer renames; areas read only its label. */
+  /** The vendor namespace served (--oem-name): the protocol layer renames; areas read only its label and products. */
   naming: Naming;
+  /** Any resource as a GET shows it (the ResourceDirectory), read through the pipeline once it is made. */
+  resources: LateResourceReader;
 }
 
 export interface ManagerFeatures {

@@ -19,6 +19,24 @@ import type { Base } from './base.js';
 /** The HTTPS listener: every request goes to the pipeline, the console's files to its site. */
 export function startListener(b: Base, s: Services): Promise<HttpServer> {
   const { config } = b;
+  const pipeline = new Pipeline(
+    s.routes,
+    s.auth,
+    s.log,
+    {
+      onWrite: resourceWriteEvents(s.events),
+      durable: b.commits,
+      // Off, the control API does not exist for anyone: 404 before credentials are asked for.
+      missingBeforeAuth: config.enableControl ? undefined : (path) => /^\/control(\/|$)/i.test(path),
+      onRequest: s.activity && recordRequests(s.activity),
+      faults: s.faultRules,
+      booting: () => s.controller.bootingFor(),
+    },
+    s.dialect,
+    { expansionsPerAccount: config.maxExpansionsPerAccount, bodyLimit: config.bodyLimit },
+  );
+  // Handlers that list resources (the ResourceDirectory) read them through it.
+  s.resources.serveFrom(pipeline);
   return startHttpServer({
     host: config.host,
     port: config.port,
@@ -26,22 +44,7 @@ export function startListener(b: Base, s: Services): Promise<HttpServer> {
     key: s.https.key,
     limits: config,
     clock: b.clock,
-    pipeline: new Pipeline(
-      s.routes,
-      s.auth,
-      s.log,
-      {
-        onWrite: resourceWriteEvents(s.events),
-        durable: b.commits,
-        // Off, the control API does not exist for anyone: 404 before credentials are asked for.
-        missingBeforeAuth: config.enableControl ? undefined : (path) => /^\/control(\/|$)/i.test(path),
-        onRequest: s.activity && recordRequests(s.activity),
-        faults: s.faultRules,
-        booting: () => s.controller.bootingFor(),
-      },
-      s.dialect,
-      { expansionsPerAccount: config.maxExpansionsPerAccount, bodyLimit: config.bodyLimit },
-    ),
+    pipeline,
     log: s.log,
     site: consoleSite(),
     lazyTls: b.seat !== undefined,

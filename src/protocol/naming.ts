@@ -9,13 +9,65 @@ import { CONTROLLER, isOemName, OEM, oemType } from '../lib/oem-token.js';
 
 export { controllerType, OEM, oemType } from '../lib/oem-token.js';
 
+/** The management controller as its vendor names it: the manager's Model, the root's ManagerType and Moniker. */
+export interface ControllerProduct {
+  model: string;
+  type: string;
+  moniker: Readonly<Record<string, string>>;
+}
+
 interface Vendor {
   /** What the vendor calls itself where a person reads it (Manufacturer, the root's Vendor). */
   label: string;
+  /** Its controller, by the generation of the server it sits in ("VS380 Gen10": 10). */
+  product?: (generation: number | undefined) => ControllerProduct;
   /** What its controller's own types add to the prefix (`HpeiLO…`). */
   controller: string;
   /** Its own names for vendor types where they differ from prefix + base (collections follow their member). */
   types?: Readonly<Record<string, string>>;
+  /** Its own names for vendor properties (and the privileges they name, in roles' OemPrivileges). */
+  properties?: Readonly<Record<string, string>>;
+  /** Values its actions take beyond the product's, by canonical action and parameter. */
+  actionValues?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  /** Settings objects spelled in lower case in what lists them (iLO's `…/bios/settings`). */
+  lowerCaseSettings?: boolean;
+}
+
+/** iLO 5 sits in Gen10 (and Gen10 Plus) servers, iLO 6 in Gen11, iLO 7 in Gen12. */
+function iloProduct(generation: number | undefined): ControllerProduct {
+  const n = generation && generation >= 10 ? generation - 5 : 5;
+  const type = `iLO ${n}`;
+  return {
+    model: type,
+    type,
+    // The root's Oem/Hpe/Moniker, as iLO 5 and 6 show it.
+    moniker: {
+      ADVLIC: 'iLO Advanced',
+      BMC: 'iLO',
+      BSYS: 'BladeSystem',
+      CLASS: 'Baseboard Management Controller',
+      FEDGRP: 'DEFAULT',
+      IPROV: 'Intelligent Provisioning',
+      PRODABR: 'iLO',
+      PRODFAM: 'Integrated Lights-Out',
+      PRODGEN: type,
+      PRODNAM: `Integrated Lights-Out ${n}`,
+      PRODTAG: `HPE ${type}`,
+      STDLIC: 'iLO Standard',
+      SUMABR: 'SUM',
+      SUMGR: 'Smart Update Manager',
+      SYSFAM: 'ProLiant',
+      SYSMGMT: 'Enhanced',
+      VENDABR: 'HPE',
+      VENDNAM: 'Hewlett-Packard Enterprise',
+      VNIC: 'Virtual NIC',
+      WWW: 'www.hpe.com',
+      WWWBMC: 'www.hpe.com/servers/ilo',
+      WWWDOC: 'www.hpe.com/support/ilo-docs',
+      WWWRESTDOC: 'www.hpe.com/us/en/servers/restful-api.html',
+      WWWSUP: `www.hpe.com/support/ilo${n}`,
+    },
+  };
 }
 
 const VENDORS: Readonly<Record<string, Vendor>> = {
@@ -24,6 +76,7 @@ const VENDORS: Readonly<Record<string, Vendor>> = {
   Hpe: {
     label: 'HPE',
     controller: 'iLO',
+    product: iloProduct,
     types: {
       [oemType('License')]: 'HpeiLOLicense',
       [oemType('VirtualMedia')]: 'HpeiLOVirtualMedia',
@@ -37,6 +90,10 @@ const VENDORS: Readonly<Record<string, Vendor>> = {
       [oemType('IscsiSoftwareInitiator')]: 'HpeiSCSISoftwareInitiator',
       [oemType('ThermalFan')]: 'HpeServerFan',
     },
+    properties: { ManagerConfigPriv: 'iLOConfigPriv' },
+    // iLO's SystemReset also cold-boots the server (main power removed and restored).
+    actionValues: { [`${oemType('ComputerSystemExt')}.SystemReset`]: { ResetType: ['ColdBoot'] } },
+    lowerCaseSettings: true,
   },
 };
 
@@ -65,6 +122,11 @@ export class Naming {
   readonly identity: boolean;
   private readonly controllerPrefix: string;
   private readonly own: ReadonlyMap<string, string>;
+  private readonly product?: Vendor['product'];
+  private readonly keys: ReadonlyMap<string, string>;
+  private readonly actionValues: NonNullable<Vendor['actionValues']>;
+  private readonly lowerCaseSettings: boolean;
+  private readonly canonicalKeys: ReadonlyMap<string, string>;
   private readonly ownCanonical: ReadonlyMap<string, string>;
   private readonly renamed = new WeakMap<object, object>();
 
@@ -75,8 +137,32 @@ export class Naming {
     const known = VENDORS[name];
     this.label = known?.label ?? name;
     this.controllerPrefix = name + (known?.controller ?? CONTROLLER);
+    this.product = known?.product;
     this.own = new Map(Object.entries(known?.types ?? {}));
     this.ownCanonical = new Map([...this.own].map(([c, w]) => [w, c]));
+    this.keys = new Map(Object.entries(known?.properties ?? {}));
+    this.actionValues = known?.actionValues ?? {};
+    this.lowerCaseSettings = known?.lowerCaseSettings ?? false;
+    this.canonicalKeys = new Map([...this.keys].map(([c, w]) => [w, c]));
+  }
+
+  /** The controller of a server model ("VS380 Gen10") as the vendor names it; the product's "MC 6" for any other vendor. */
+  controller(systemModel: string): ControllerProduct {
+    const generation = /\bGen(\d+)\b/.exec(systemModel)?.[1];
+    if (this.product) return this.product(generation === undefined ? undefined : Number(generation));
+    const type = `${CONTROLLER} 6`;
+    return {
+      model: `${this.label} ${type}`,
+      type,
+      moniker: {
+        BMC: CONTROLLER,
+        CLASS: 'Baseboard Management Controller',
+        PRODABR: CONTROLLER,
+        PRODGEN: type,
+        VENDABR: this.label,
+        VENDNAM: this.label,
+      },
+    };
   }
 
   /** A type, action or registry name as served: "VendorMCLicense" becomes "HpeiLOLicense", "VendorX.Y" "HpeX.Y". */
@@ -117,7 +203,24 @@ export class Naming {
   /** An action as served: its name, and its parameters' Oem keys. */
   action<D extends ActionDef>(def: D): D {
     if (this.identity) return def;
-    return this.once<D>(def, () => ({ ...def, name: this.name(def.name), parameters: this.props(def.parameters) }));
+    return this.once<D>(def, () => ({ ...def, name: this.name(def.name), parameters: this.withValues(def, this.props(def.parameters)) }));
+  }
+
+  /** An action's parameters with the values the vendor's own action takes besides. */
+  private withValues(def: ActionDef, parameters: Props): Props {
+    const more = this.actionValues[def.name];
+    if (!more) return parameters;
+    const out: Record<string, Prop> = { ...parameters };
+    for (const [name, values] of Object.entries(more)) {
+      const p = out[name];
+      if (p?.type === 'string' && p.enum) out[name] = { ...p, enum: [...p.enum, ...values] };
+    }
+    return out;
+  }
+
+  /** A URI as the vendor lists it: iLO spells settings objects `…/settings/`. */
+  listedUri(uri: string): string {
+    return this.lowerCaseSettings ? uri.replace(/\/Settings\/$/, '/settings/') : uri;
   }
 
   /** Properties as served: the canonical key under each `Oem` object becomes the wire name. */
@@ -126,7 +229,8 @@ export class Naming {
     return this.once(props, () => {
       const out: Record<string, Prop> = {};
       this.renamed.set(props, out);
-      for (const [k, p] of Object.entries(props)) out[underOem && k === OEM ? this.key : k] = this.prop(p, k === 'Oem');
+      for (const [k, p] of Object.entries(props))
+        out[underOem && k === OEM ? this.key : (this.keys.get(k) ?? k)] = this.prop(p, k === 'Oem');
       return out;
     }) as P;
   }
@@ -198,7 +302,7 @@ export class Naming {
     if (!isObject(v)) return v;
     let changed = false;
     const entries = Object.entries(v).map(([k, x]): [string, unknown] => {
-      const k2 = key === 'Oem' && k === OEM ? this.key : k.startsWith(`#${OEM}`) ? `#${this.dotted(k.slice(1))}` : k;
+      const k2 = key === 'Oem' && k === OEM ? this.key : k.startsWith(`#${OEM}`) ? `#${this.dotted(k.slice(1))}` : (this.keys.get(k) ?? k);
       const x2 = this.out(x, k);
       if (k2 !== k || x2 !== x) changed = true;
       return [k2, x2];
@@ -212,11 +316,14 @@ export class Naming {
     if (typeof v === 'string' && (key === 'RegistryPrefixes' || key === 'MessageIds' || key === 'MessageId'))
       return v.replace(/[^.]+/, (p) => this.canonical(p));
     if (!isObject(v)) return v;
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [key === 'Oem' && k === this.key ? OEM : k, this.in(x, k)]));
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [key === 'Oem' && k === this.key ? OEM : (this.canonicalKeys.get(k) ?? k), this.in(x, k)]),
+    );
   }
 
   /** A string by what it is: a MessageId, a message argument or text, a record format, a type or a URI. */
   private value(s: string, key: string): string {
+    if (key === 'OemPrivileges') return this.keys.get(s) ?? s;
     if (!s.includes(OEM)) return s;
     switch (key) {
       case 'MessageId':

@@ -132,6 +132,11 @@ export class Pipeline {
     });
   }
 
+  /** A resource as a GET by `principal` shows it (ResourceReader): what the ResourceDirectory lists. */
+  read(uri: string, principal: Principal): Promise<Record<string, unknown> | undefined> {
+    return this.dispatcher.fetchResource(uri, principal);
+  }
+
   /**
    * A request, phase by phase. A GET whose resolvers and handler answer at once waits for
    * nothing (no microtask) between its credentials and its answer.

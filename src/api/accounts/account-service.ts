@@ -15,7 +15,7 @@ import {
 import { MAX_PASSWORD_LENGTH } from '../../domain/accounts/account-policy.js';
 import type { DirectoryKind } from '../../domain/accounts/directory-settings.js';
 import type { AccountRecord } from '../../domain/accounts/accounts.js';
-import { Priv, ROLES, ROLE_IDS, type RoleId } from '../../lib/privileges.js';
+import { Priv, ROLES, ROLE_IDS, roleOf, type RoleId } from '../../lib/privileges.js';
 import { baseError } from '../../protocol/errors.js';
 import { collectionOf } from '../../protocol/description.js';
 import type { Principal } from '../../protocol/principal.js';
@@ -47,7 +47,7 @@ function accountBody(d: AccountServiceDeps, a: AccountRecord) {
     PasswordChangeRequired: a.PasswordChangeRequired,
     AccountTypes: ['Redfish'],
     Links: { Role: { '@odata.id': `/redfish/v1/AccountService/Roles/${role}/` } },
-    Oem: { [OEM]: { Privileges: { ...a.Privileges } } },
+    Oem: { [OEM]: { LoginName: a.LoginName ?? a.UserName, Privileges: { ...a.Privileges } } },
   };
 }
 
@@ -67,7 +67,10 @@ function roleBody(id: RoleId) {
 /** The domain's change from a validated body: the vendor privilege switches (Oem/Vendor/Privileges) become its Privileges. */
 function accountChange(body: AccountBody): AccountChange {
   const { Oem, ...rest } = body;
-  return Oem === undefined ? rest : { ...rest, Privileges: { ...Oem[OEM]?.Privileges } };
+  const vendor = Oem?.[OEM];
+  return vendor === undefined
+    ? rest
+    : { ...rest, Privileges: { ...vendor.Privileges }, ...(vendor.LoginName !== undefined ? { LoginName: vendor.LoginName } : {}) };
 }
 
 function mayManageAccounts(p: Principal): boolean {
@@ -156,13 +159,16 @@ function handlers(d: AccountServiceDeps) {
     const admissible = () => requireRoomForAccount(d.accounts.list(), b.UserName, d.config.maxAccounts);
     admissible();
     d.accountPolicy.checkPassword(b.Password);
+    // Without a RoleId the role follows from the privileges (ReadOnly's and those given), as on iLO.
+    const privileges = privilegesFor(undefined, b.RoleId, b.Oem?.[OEM]?.Privileges);
     const input = {
       UserName: b.UserName,
       Password: b.Password,
-      RoleId: b.RoleId,
+      RoleId: b.RoleId ?? roleOf(privileges),
       Enabled: b.Enabled,
-      Privileges: privilegesFor(undefined, b.RoleId, b.Oem?.[OEM]?.Privileges),
+      Privileges: privileges,
       PasswordChangeRequired: b.PasswordChangeRequired,
+      LoginName: b.Oem?.[OEM]?.LoginName,
     };
     const record = await d.accounts.create(input, admissible);
     return created(accountUri(record.Id), accountBody(d, record));

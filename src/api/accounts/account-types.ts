@@ -24,8 +24,13 @@ export const VendorManagerAccountType = defineType({
   name: oemType('ManagerAccount'),
   version: '1.0.0',
   owner: OEM,
-  description: 'Vendor extension of an account: its privilege switches. RoleId follows from them.',
+  description: 'Vendor extension of an account: its descriptive name and privilege switches. RoleId follows from the switches.',
   properties: {
+    LoginName: t.string({
+      minLength: 1,
+      maxLength: 39,
+      description: 'A descriptive name of the account; its UserName unless one is given.',
+    }),
     Privileges: t.object(VendorAccountPrivilegesProps, { typeName: 'Privileges' }),
   },
 });
@@ -39,7 +44,7 @@ export const ManagerAccountType = defineType({
     ...commonProps,
     UserName: t.string({ required: true, minLength: 1, maxLength: 39, pattern: '^[^\\s:]+$' }),
     Password: t.string({ required: true, writeOnly: true, secret: true, nullable: true, maxLength: MAX_PASSWORD_LENGTH }),
-    RoleId: t.enum(ROLE_IDS, { required: true }),
+    RoleId: t.enum(ROLE_IDS, { description: 'Given on create, or derived from Oem privileges (ReadOnly without either).' }),
     Enabled: t.boolean(),
     Locked: t.boolean({ description: 'True while the account is locked out after failed logins; PATCH false to unlock.' }),
     PasswordChangeRequired: t.boolean(),
@@ -72,8 +77,8 @@ export const VendorAccountServiceType = defineType({
   owner: OEM,
   description: 'Vendor extension of the account service.',
   properties: {
+    MinPasswordLength: ro(t.integer({ description: "The password policy's minimum length, where iLO's clients read it." })),
     Links: t.object({ UserCertificateMapping: t.link({ readOnly: true }) }, { readOnly: true, typeName: 'Links' }),
-    MinPasswordLength: ro(t.integer({ description: 'The same as MinPasswordLength of the account service.' })),
     EnforcePasswordComplexity: ro(t.boolean()),
     AuthFailureDelayTimeSeconds: ro(t.integer()),
     AuthFailureLoggingThreshold: ro(t.integer()),

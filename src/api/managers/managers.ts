@@ -49,6 +49,7 @@ export type ManagerDeps = Pick<
   | 'installedLicense'
   | 'settings'
   | 'naming'
+  | 'hardware'
 > &
   ResetToDefaultsDeps;
 
@@ -251,7 +252,7 @@ function handlers(d: ManagerDeps) {
       Description: 'Management controller of the server',
       ManagerType: 'BMC',
       Manufacturer: d.naming.label,
-      Model: 'Vendor MC 6',
+      Model: d.naming.controller(d.hardware.system.model).model,
       UUID: d.serviceUuid,
       FirmwareVersion: d.firmware.controllerVersion(),
       DateTime: isoNow(d.clock),

@@ -1,6 +1,10 @@
 // The service root, the version document, $metadata and the OData service document.
 import { Priv } from '../../lib/privileges.js';
-import { defineType, ro, t } from '../../protocol/description.js';
+import { DIRECTORY_KINDS } from '../../domain/accounts/directory-settings.js';
+import { readNetworkProtocol } from '../../domain/manager/network-protocol.js';
+import { isoNow } from '../../platform/clock.js';
+import { defineType, oem, ro, t } from '../../protocol/description.js';
+import { controllerType, OEM } from '../../protocol/naming.js';
 import { metadataXml, serviceDocument } from '../../protocol/metadata.js';
 import { openApiYaml } from '../../protocol/openapi.js';
 import { MAX_EXPAND_LEVELS } from '../../protocol/query.js';
@@ -42,6 +46,103 @@ function rootLinks(routes: RouteTable): [string, string][] {
   });
 }
 
+/** Where iLO's clients find every resource's URI, type and ETag at once. */
+export const RESOURCE_DIRECTORY_URI = '/redfish/v1/ResourceDirectory/';
+
+const health = () => t.object({ Health: ro(t.enum(['OK', 'Warning', 'Critical'])) }, { readOnly: true, typeName: 'Status' });
+
+/** The product names a Moniker may carry (iLO 5 and 6 show all of them, another vendor a few). */
+const MONIKER_KEYS = [
+  'ADVLIC',
+  'BMC',
+  'BSYS',
+  'CLASS',
+  'FEDGRP',
+  'IPROV',
+  'PRODABR',
+  'PRODFAM',
+  'PRODGEN',
+  'PRODNAM',
+  'PRODTAG',
+  'STDLIC',
+  'SUMABR',
+  'SUMGR',
+  'SYSFAM',
+  'SYSMGMT',
+  'VENDABR',
+  'VENDNAM',
+  'VNIC',
+  'WWW',
+  'WWWBMC',
+  'WWWDOC',
+  'WWWRESTDOC',
+  'WWWSUP',
+] as const;
+
+/** What iLO's clients read first (ilorest: the controller's generation and firmware for its version gates). */
+const RootOemType = defineType({
+  name: controllerType('ServiceExt'),
+  version: '1.0.0',
+  owner: OEM,
+  description: "The controller's identity, product names, login settings and clock, as its vendor's clients read them from the root.",
+  properties: {
+    Manager: ro(
+      t.array(
+        t.object(
+          {
+            ManagerType: ro(t.string({ description: 'The controller generation ("iLO 5").' })),
+            ManagerFirmwareVersion: ro(t.string({ description: 'The running controller firmware, as the firmware inventory shows it.' })),
+            DefaultLanguage: ro(t.string()),
+            Languages: ro(
+              t.array(
+                t.object({ Language: ro(t.string()), TranslationName: ro(t.string()), Version: ro(t.string()) }, { typeName: 'Language' }),
+              ),
+            ),
+            HostName: ro(t.string()),
+            FQDN: ro(t.string({ nullable: true })),
+            Status: health(),
+          },
+          { typeName: 'ManagerInfo' },
+        ),
+      ),
+    ),
+    Moniker: ro(
+      t.object(Object.fromEntries(MONIKER_KEYS.map((k) => [k, ro(t.string())])), {
+        typeName: 'Moniker',
+        description: "The vendor's product names.",
+      }),
+    ),
+    Sessions: ro(
+      t.object(
+        {
+          LocalLoginEnabled: ro(t.boolean()),
+          LDAPEnabled: ro(t.boolean()),
+          LDAPAuthLicenced: ro(t.boolean()),
+          KerberosEnabled: ro(t.boolean()),
+          CertificateLoginEnabled: ro(t.boolean()),
+          CertCommonName: ro(t.string()),
+          LoginFailureDelay: ro(t.integer({ units: 's' })),
+          SecurityOverride: ro(t.boolean()),
+          LoginHint: ro(
+            t.object(
+              {
+                Hint: ro(t.string()),
+                HintPOSTData: ro(t.object({ UserName: ro(t.string()), Password: ro(t.string()) }, { typeName: 'HintPOSTData' })),
+              },
+              { typeName: 'LoginHint' },
+            ),
+          ),
+        },
+        { typeName: 'SessionsInfo' },
+      ),
+    ),
+    System: ro(t.array(t.object({ Status: health() }, { typeName: 'SystemInfo' }))),
+    Time: ro(t.dateTime({ volatile: true, description: "The controller's clock." })),
+    // iLO's directory is served in iLO's dialect: DMTF's reads an Instance's @odata.type as its own type.
+    Links: ro(t.object({ ResourceDirectory: t.link({ readOnly: true, onlyIn: 'spec' }) }, { typeName: 'Links' })),
+  },
+});
+
 export const ServiceRootType = defineType({
   name: 'ServiceRoot',
   version: '1.20.0',
@@ -76,14 +177,27 @@ export const ServiceRootType = defineType({
       },
       { readOnly: true, typeName: 'ProtocolFeaturesSupported' },
     ),
-    Oem: t.object({}, { readOnly: true, additionalProperties: true }),
+    Oem: oem(RootOemType, { readOnly: true }),
   },
 });
 
 export const REDFISH_VERSION = '1.23.1';
 
 /** What the service root uses. */
-export type ServiceRootDeps = Pick<Services, 'serviceUuid' | 'dialect' | 'routes' | 'naming'>;
+export type ServiceRootDeps = Pick<
+  Services,
+  | 'serviceUuid'
+  | 'dialect'
+  | 'routes'
+  | 'naming'
+  | 'store'
+  | 'clock'
+  | 'firmware'
+  | 'hardware'
+  | 'health'
+  | 'directories'
+  | 'certificateLogin'
+>;
 
 const SESSIONS_URI = '/redfish/v1/SessionService/Sessions/';
 
@@ -101,8 +215,11 @@ function handlers(d: ServiceRootDeps) {
   }
 
   function getServiceRoot() {
-    // The root changes only with the service's identity; its links are fixed once the routes are.
-    return root.get('', [d.serviceUuid], () => ({
+    // The root changes with what is stored (firmware, host name, login settings), the health and the clock's second;
+    // its links are fixed once the routes are.
+    const now = isoNow(d.clock);
+    const rollup = d.health.rollupPrefix('');
+    return root.get('', [d.serviceUuid, d.store.generation, rollup, now], () => ({
       Id: 'RootService',
       Name: 'Root Service',
       RedfishVersion: REDFISH_VERSION,
@@ -119,6 +236,7 @@ function handlers(d: ServiceRootDeps) {
         ExcerptQuery: false,
         DeepOperations: { DeepPATCH: false, DeepPOST: false },
       },
+      Oem: { [OEM]: rootOem(d, now, rollup) },
     }));
   }
 
@@ -143,6 +261,44 @@ function handlers(d: ServiceRootDeps) {
   function getServiceDocument() {
     return json(200, serviceDocument({ Service: '/redfish/v1/', ...Object.fromEntries(links()), Sessions: SESSIONS_URI }));
   }
+}
+
+function rootOem(d: ServiceRootDeps, now: string, rollup: string) {
+  const product = d.naming.controller(d.hardware.system.model);
+  const version = d.firmware.controllerVersion();
+  const host = readNetworkProtocol(d.store).HostName;
+  return {
+    Manager: [
+      {
+        ManagerType: product.type,
+        ManagerFirmwareVersion: version,
+        DefaultLanguage: 'en',
+        Languages: [{ Language: 'en', TranslationName: 'English', Version: version }],
+        HostName: host,
+        // No DNS domain is configured (as on the manager's interfaces): the FQDN is the host name.
+        FQDN: host,
+        Status: { Health: 'OK' },
+      },
+    ],
+    Moniker: product.moniker,
+    Sessions: {
+      LocalLoginEnabled: true,
+      LDAPEnabled: DIRECTORY_KINDS.some((k) => d.directories.get(k).ServiceEnabled),
+      LDAPAuthLicenced: true,
+      KerberosEnabled: false,
+      CertificateLoginEnabled: d.certificateLogin.settings().CertificateLoginEnabled,
+      CertCommonName: host,
+      LoginFailureDelay: 0,
+      SecurityOverride: false,
+      LoginHint: {
+        Hint: 'POST to /Sessions to login using the following JSON object:',
+        HintPOSTData: { UserName: 'username', Password: 'password' },
+      },
+    },
+    System: [{ Status: { Health: rollup } }],
+    Time: now,
+    Links: { ResourceDirectory: { '@odata.id': RESOURCE_DIRECTORY_URI } },
+  };
 }
 
 export function registerServiceRootRoutes(routes: RouteTable, d: ServiceRootDeps): void {

@@ -186,6 +186,6 @@ export const SYSTEM_RESET_ACTION = defineAction({
   name: `${oemType('ComputerSystemExt')}.SystemReset`,
   oem: true,
   description:
-    'Auxiliary power cycle, as if the power cables were pulled: at once when the server is off, otherwise at its next power off.',
+    "Auxiliary power cycle, as if the power cables were pulled: at once when the server is off, otherwise at its next power off. Under iLO's naming also ColdBoot: main power removed at once, the server powers on again.",
   parameters: { ResetType: t.enum(['AuxCycle']) },
 });

@@ -213,7 +213,9 @@ function handlers(d: SystemDeps) {
     d.server.powerButton(ctx.body.PushType);
   }
 
-  function postSystemReset() {
+  function postSystemReset(ctx: ActionContext<SystemPath, typeof SYSTEM_RESET_ACTION>) {
+    // iLO's cold boot (naming.ts offers it under its name): a power cycle of main power, whatever runs.
+    if ((ctx.body.ResetType as string | undefined) === 'ColdBoot') return void d.server.reset('PowerCycle');
     return d.server.systemReset() ? undefined : success(vendorMessage('AuxPowerCycleArmed'));
   }
 }

@@ -21,6 +21,7 @@ export interface AccountChange {
   readonly PasswordChangeRequired?: boolean;
   /** Privilege switches on top of the role (or of the account's switches); RoleId follows from them. */
   readonly Privileges?: Partial<VendorPrivileges>;
+  readonly LoginName?: string;
 }
 
 export interface AccountFacts {
@@ -95,6 +96,7 @@ export function changedAccount(before: AccountRecord, change: AccountChange, fac
   let after: AccountRecord = { ...before };
   if (change.UserName !== undefined) after.UserName = change.UserName;
   if (change.Enabled !== undefined) after.Enabled = change.Enabled;
+  if (change.LoginName !== undefined) after.LoginName = change.LoginName;
   if (change.RoleId !== undefined || change.Privileges) {
     after.Privileges = privilegesFor(before.Privileges, change.RoleId, change.Privileges);
     after.RoleId = roleOf(after.Privileges);

@@ -22,6 +22,8 @@ export interface AccountRecord {
   Locked: boolean;
   Privileges: VendorPrivileges;
   PasswordChangeRequired: boolean;
+  /** The vendor's descriptive name of the account (iLO's LoginName); the UserName when never given. */
+  LoginName?: string;
   /** Controller time (ms) until which the account stays locked after failed logins. */
   LockedUntil?: number;
   /** Failed logins counted towards lockout, and when the last one happened (controller ms). */
@@ -36,6 +38,7 @@ export interface NewAccount {
   Enabled?: boolean;
   Privileges?: Partial<VendorPrivileges>;
   PasswordChangeRequired?: boolean;
+  LoginName?: string;
 }
 
 /** The account with a new password hash, which clears PasswordChangeRequired. */
@@ -96,6 +99,7 @@ export class Accounts {
       Locked: false,
       Privileges: privileges,
       PasswordChangeRequired: input.PasswordChangeRequired ?? false,
+      ...(input.LoginName !== undefined ? { LoginName: input.LoginName } : {}),
     };
     this.docs.put(record.Id, record);
     this.changed(record.Id);
