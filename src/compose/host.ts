@@ -99,7 +99,7 @@ export function buildHostSettings(
     config.scryptLogN,
     hardwareDefaults(hardware),
   );
-  const iscsi = new IscsiSettings(store, identity.SerialNumber);
+  const iscsi = new IscsiSettings(store, host, identity.SerialNumber);
   const vendorBios = {
     lock: new VendorBiosSettings(store, host, serverConfigLockOptions(identity.SerialNumber)),
     kms: new VendorBiosSettings(store, host, KMS_CONFIG_OPTIONS),

@@ -48,7 +48,7 @@ describe('vendor BIOS resources with a pending area', () => {
     const links = (await svc.get(BIOS)).body.Oem.Vendor.Links;
     assert.deepEqual(
       { lock: links.ServerConfigLock['@odata.id'], kms: links.KmsConfig['@odata.id'], tls: links.TlsConfig['@odata.id'] },
-      { lock: LOCK, kms: KMS, tls: TLS },
+      { lock: `${BIOS}Oem/Vendor/ServerConfigLock/`, kms: `${BIOS}Oem/Vendor/KmsConfig/`, tls: `${BIOS}Oem/Vendor/TlsConfig/` },
     );
     const expected: [string, string, Record<string, unknown>][] = [
       [

@@ -42,10 +42,15 @@ describe('BIOS current and pending areas', () => {
     assert.deepEqual(b['@Redfish.Settings'].Messages, []);
     // The pending area is taken in at the next server reset, and only then.
     assert.deepEqual(b['@Redfish.Settings'].SupportedApplyTimes, ['OnReset']);
-    assert.equal(b.Oem.Vendor.Links.Boot['@odata.id'], `${BIOS}Boot/`);
-    assert.equal(b.Oem.Vendor.Links.iScsi['@odata.id'], `${BIOS}iScsi/`);
+    assert.equal(b.Oem.Vendor.Links.Boot['@odata.id'], `${BIOS}Oem/Vendor/Boot/`);
+    assert.equal(b.Oem.Vendor.Links.iScsi['@odata.id'], `${BIOS}Oem/Vendor/iScsi/`);
     assert.equal(b.Actions['#Bios.ResetBios'].target, `${BIOS}Actions/Bios.ResetBios/`);
-    assert.deepEqual(b.Actions['#Bios.ChangePassword']['PasswordName@Redfish.AllowableValues'], ['AdminPassword', 'PowerOnPassword']);
+    assert.deepEqual(b.Actions['#Bios.ChangePassword']['PasswordName@Redfish.AllowableValues'], [
+      'AdminPassword',
+      'PowerOnPassword',
+      'Administrator',
+      'User',
+    ]);
     assert.equal((await svc.req('PATCH', BIOS, { body: { Attributes: { ProcTurbo: 'Disabled' } } })).status, 405);
     const sel = await svc.get(`${BIOS}?$select=AttributeRegistry,Attributes/ProcTurbo`);
     assert.deepEqual(sel.body.Attributes, { ProcTurbo: 'Enabled' });
