@@ -35,6 +35,7 @@ import { registerServiceRootRoutes } from './root/service-root.js';
 import type { Services } from './services.js';
 import { registerBiosVendorSettingsRoutes } from './systems/bios-vendor-settings.js';
 import { registerBiosRoutes } from './systems/bios.js';
+import { registerSmartStorageRoutes } from './systems/smart-storage.js';
 import { registerSystemEthernetRoutes } from './systems/ethernet-interfaces.js';
 import { registerMemoryRoutes } from './systems/memory.js';
 import { registerProcessorRoutes } from './systems/processors.js';
@@ -57,6 +58,7 @@ export function registerAllRoutes(s: Services): void {
   registerSystemRoutes(r, s);
   registerBiosRoutes(r, s);
   registerBiosVendorSettingsRoutes(r, s);
+  registerSmartStorageRoutes(r, s);
   registerProcessorRoutes(r, s);
   registerMemoryRoutes(r, s);
   registerSystemEthernetRoutes(r, s);

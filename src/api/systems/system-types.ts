@@ -30,6 +30,7 @@ export const VendorComputerSystemExtType = defineType({
     AuxPowerCycleArmed: ro(t.boolean({ description: 'A SystemReset (auxiliary power cycle) waits for the next power off.' })),
     TpmState: ro(t.enum(['NotPresent', 'PresentNotInUse', 'PresentInUse'])),
     ...SECURE_ERASE_PROPS,
+    Links: ro(t.object({ SmartStorage: t.link({ readOnly: true }) }, { typeName: 'Links' })),
   },
 });
 

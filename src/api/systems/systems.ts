@@ -28,6 +28,7 @@ import { hostNames } from './host-name.js';
 import { SECURE_ERASE_ACTION, secureEraseBody, secureEraseHandler, type SecureEraseDeps } from './secure-erase.js';
 import { pcieDeviceLinks } from '../chassis/pcie-devices.js';
 import type { Services } from '../services.js';
+import { smartStorageLink } from './smart-storage.js';
 import { TPM_FIRMWARE_VERSION, trustedComponentUris } from '../chassis/trusted-components.js';
 import {
   BootOptionType,
@@ -187,6 +188,7 @@ function handlers(d: SystemDeps) {
           AuxPowerCycleArmed: st.auxCycleArmed,
           TpmState: !tpm.installed ? 'NotPresent' : tpm.inUse ? 'PresentInUse' : 'PresentNotInUse',
           ...secureEraseBody(d),
+          Links: { SmartStorage: smartStorageLink(d.uris) },
         },
       },
     };
