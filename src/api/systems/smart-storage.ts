@@ -5,7 +5,7 @@
 // applied at the next POST (domain/storage/smart-array.ts). Controller tunables the
 // simulator does not model read as a Smart Array P408i-a reports them.
 import type { Drive, VolumeRecord } from '../../domain/storage/storage.js';
-import { DATA_GUARD, SMART_RAID, type SmartConfigChange } from '../../domain/storage/smart-array.js';
+import { DATA_GUARD, SMART_RAID } from '../../domain/storage/smart-array.js';
 import type { TaskRecord } from '../../domain/tasks.js';
 import { raidCapacity } from '../../domain/storage/raid.js';
 import { componentUuid } from '../../platform/hardware/identity.js';
@@ -545,7 +545,7 @@ export function registerSmartStorageRoutes(routes: RouteTable, d: SmartStorageDe
     const path = `/redfish/v1/Systems/{SystemId}/${configSegment(n)}/`;
     const write = (ctx: { body: object; uri: string; problems: readonly ExtendedInfo[] }) => {
       const payload: TaskRecord['Payload'] = { HttpOperation: 'PUT', TargetUri: ctx.uri, JsonBody: JSON.stringify(ctx.body) };
-      smartArray.configure(sid, ctx.body as SmartConfigChange, payload);
+      smartArray.configure(sid, ctx.body, payload);
       return messages(vendorMessage('SystemResetRequired'), ...ctx.problems);
     };
     const writes = { patch: { privilege: Priv.hostStorage, handler: write }, put: { privilege: Priv.hostStorage, handler: write } };
