@@ -36,6 +36,7 @@ import type { Services } from './services.js';
 import { registerBiosVendorSettingsRoutes } from './systems/bios-vendor-settings.js';
 import { registerBiosRoutes } from './systems/bios.js';
 import { registerSmartStorageRoutes } from './systems/smart-storage.js';
+import { registerPciRoutes } from './systems/pci-devices.js';
 import { registerSystemEthernetRoutes } from './systems/ethernet-interfaces.js';
 import { registerMemoryRoutes } from './systems/memory.js';
 import { registerProcessorRoutes } from './systems/processors.js';
@@ -59,6 +60,7 @@ export function registerAllRoutes(s: Services): void {
   registerBiosRoutes(r, s);
   registerBiosVendorSettingsRoutes(r, s);
   registerSmartStorageRoutes(r, s);
+  registerPciRoutes(r, s);
   registerProcessorRoutes(r, s);
   registerMemoryRoutes(r, s);
   registerSystemEthernetRoutes(r, s);

@@ -31,6 +31,12 @@ export const VendorComputerSystemExtType = defineType({
     TpmState: ro(t.enum(['NotPresent', 'PresentNotInUse', 'PresentInUse'])),
     ...SECURE_ERASE_PROPS,
     Links: ro(t.object({ SmartStorage: t.link({ readOnly: true }) }, { typeName: 'Links' })),
+    Links: ro(
+      t.object(
+        { SmartStorage: t.link({ readOnly: true }), PCIDevices: t.link({ readOnly: true }), PCISlots: t.link({ readOnly: true }) },
+        { typeName: 'Links' },
+      ),
+    ),
   },
 });
 

@@ -29,6 +29,7 @@ import { SECURE_ERASE_ACTION, secureEraseBody, secureEraseHandler, type SecureEr
 import { pcieDeviceLinks } from '../chassis/pcie-devices.js';
 import type { Services } from '../services.js';
 import { smartStorageLink } from './smart-storage.js';
+import { pciLinks } from './pci-devices.js';
 import { TPM_FIRMWARE_VERSION, trustedComponentUris } from '../chassis/trusted-components.js';
 import {
   BootOptionType,
@@ -189,6 +190,7 @@ function handlers(d: SystemDeps) {
           TpmState: !tpm.installed ? 'NotPresent' : tpm.inUse ? 'PresentInUse' : 'PresentNotInUse',
           ...secureEraseBody(d),
           Links: { SmartStorage: smartStorageLink(d.uris) },
+          Links: { SmartStorage: smartStorageLink(d.uris), ...pciLinks(d.uris) },
         },
       },
     };
