@@ -10,6 +10,7 @@ import { registerChassisRoutes } from './chassis/chassis.js';
 import { registerNetworkAdapterRoutes } from './chassis/network-adapters.js';
 import { registerPcieRoutes } from './chassis/pcie-devices.js';
 import { registerPowerRoutes } from './chassis/power.js';
+import { registerPowerMeterRoutes } from './chassis/power-meter.js';
 import { registerThermalSubsystemRoutes } from './chassis/thermal-subsystem.js';
 import { registerThermalRoutes } from './chassis/thermal.js';
 import { registerTrustedComponentRoutes } from './chassis/trusted-components.js';
@@ -71,6 +72,7 @@ export function registerAllRoutes(s: Services): void {
   registerTrustedComponentRoutes(r, s);
   registerChassisRoutes(r, s);
   registerPowerRoutes(r, s);
+  registerPowerMeterRoutes(r, s);
   registerNetworkAdapterRoutes(r, s);
   registerPcieRoutes(r, s);
   registerManagerRoutes(r, s);

@@ -118,6 +118,22 @@ const redundancy = t.object(
   { readOnly: true, typeName: 'Redundancy' },
 );
 
+export const VendorPowerMetricsExtType = defineType({
+  name: 'VendorPowerMetricsExt',
+  version: '2.3.0',
+  owner: 'Vendor',
+  description: 'Vendor extension of Power: whether the server meters its power, and its power meters.',
+  properties: {
+    HasPowerMetering: ro(t.boolean()),
+    Links: ro(
+      t.object(
+        { PowerMeter: t.link({ readOnly: true }), FastPowerMeter: t.link({ readOnly: true }), SlowPowerMeter: t.link({ readOnly: true }) },
+        { typeName: 'Links' },
+      ),
+    ),
+  },
+});
+
 export const PowerType = defineType({
   name: 'Power',
   version: '1.7.3',
@@ -133,6 +149,7 @@ export const PowerType = defineType({
     }),
     PowerSupplies: t.array(powerSupply, { readOnly: true }),
     Redundancy: t.array(redundancy, { readOnly: true }),
+    Oem: t.object({ Vendor: vendorObject(VendorPowerMetricsExtType, { readOnly: true }) }, { readOnly: true, typeName: 'Oem' }),
   },
 });
 

@@ -20,6 +20,7 @@ import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import { odataType } from '../../protocol/description.js';
 import { present, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { powerMeterLinks } from './power-meter.js';
 import {
   ControlType,
   EnvironmentMetricsType,
@@ -169,6 +170,7 @@ function handlers(d: PowerDeps) {
             },
           ]
         : [],
+      Oem: { Vendor: { HasPowerMetering: true, Links: powerMeterLinks(powerUri) } },
     };
   }
 
