@@ -80,6 +80,18 @@ const inputRange = t.object(
   { readOnly: true, typeName: 'InputRange' },
 );
 
+export const VendorServerPowerSupplyType = defineType({
+  name: 'VendorServerPowerSupply',
+  version: '2.0.0',
+  owner: 'Vendor',
+  description: 'Vendor extension of a power supply: its bay and what it can do.',
+  properties: {
+    BayNumber: ro(t.integer()),
+    HotplugCapable: ro(t.boolean()),
+    iPDUCapable: ro(t.boolean({ description: 'Whether the supply reports to an intelligent PDU (the profiles name none).' })),
+  },
+});
+
 const powerSupply = t.object(
   {
     '@odata.id': odataId,
@@ -100,6 +112,10 @@ const powerSupply = t.object(
     InputRanges: t.array(inputRange, { readOnly: true }),
     Redundancy: t.links({ readOnly: true }),
     Status: statusProp,
+    Oem: t.object(
+      { Vendor: vendorObject(VendorServerPowerSupplyType, { readOnly: true }) },
+      { readOnly: true, typeName: 'PowerSupplyOem' },
+    ),
   },
   { readOnly: true, typeName: 'PowerSupply' },
 );

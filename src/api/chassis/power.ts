@@ -130,6 +130,7 @@ function handlers(d: PowerDeps) {
           '@odata.id': `${powerUri}#/PowerSupplies/${i}`,
           MemberId: String(i),
           Name: `Power Supply ${p.bay}`,
+          Oem: { Vendor: { BayNumber: p.bay, HotplugCapable: true, iPDUCapable: false } },
           PowerSupplyType: 'AC',
           LineInputVoltageType: 'ACHighLine',
           LineInputVoltage: psuCarriesLoad(status) ? LINE_VOLTS : 0,

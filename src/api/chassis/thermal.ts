@@ -24,17 +24,19 @@ import { success } from '../../protocol/reply.js';
 import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { VendorThermalExtType } from './thermal-types.js';
-import { OEM, oemType } from '../../protocol/naming.js';
 
 type Health = 'OK' | 'Warning' | 'Critical';
 
 export const VendorThermalFanType = defineType({
-  name: oemType('ThermalFan'),
+  name: 'VendorThermalFan',
   version: '1.0.0',
-  owner: OEM,
+  owner: 'Vendor',
   description: 'Vendor extension of a fan reading.',
   properties: {
     SpeedPercent: ro(t.integer({ units: '%', volatile: true, description: 'Fan speed as a percentage of its maximum.' })),
+    Location: ro(t.string()),
+    Redundant: ro(t.boolean({ description: 'Whether another fan covers for this one (N+1).' })),
+    HotPluggable: ro(t.boolean()),
   },
 });
 
@@ -68,7 +70,7 @@ const fan = t.object(
     MinReadingRange: ro(t.integer()),
     MaxReadingRange: ro(t.integer()),
     Status: statusProp,
-    Oem: t.object({ [OEM]: vendorObject(VendorThermalFanType, { readOnly: true }) }, { readOnly: true, typeName: 'FanOem' }),
+    Oem: t.object({ Vendor: vendorObject(VendorThermalFanType, { readOnly: true }) }, { readOnly: true, typeName: 'FanOem' }),
   },
   { readOnly: true, typeName: 'Fan' },
 );
@@ -192,7 +194,15 @@ function thermalBody(
       MinReadingRange: 0,
       MaxReadingRange: spec.maxRpm,
       Status: { State: 'Enabled', Health: health },
-      Oem: { [OEM]: { '@odata.type': odataType(VendorThermalFanType), SpeedPercent: Math.round((rpm / spec.maxRpm) * 100) } },
+      Oem: {
+        Vendor: {
+          '@odata.type': odataType(VendorThermalFanType),
+          SpeedPercent: Math.round((rpm / spec.maxRpm) * 100),
+          Location: 'System',
+          Redundant: d.thermal.fanSpecs.length > 1,
+          HotPluggable: true,
+        },
+      },
     };
   });
 
@@ -209,7 +219,7 @@ function thermalBody(
       Temperatures: temperatures,
       Fans: fans,
       Oem: {
-        [OEM]: {
+        Vendor: {
           '@odata.type': odataType(VendorThermalExtType),
           WarningUsertTempThreshold: shown(effective.Warning),
           CriticalUsertTempThreshold: shown(effective.Critical),
