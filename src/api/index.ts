@@ -11,6 +11,7 @@ import { registerNetworkAdapterRoutes } from './chassis/network-adapters.js';
 import { registerPcieRoutes } from './chassis/pcie-devices.js';
 import { registerPowerRoutes } from './chassis/power.js';
 import { registerPowerMeterRoutes } from './chassis/power-meter.js';
+import { registerDevicesRoutes } from './chassis/devices.js';
 import { registerThermalSubsystemRoutes } from './chassis/thermal-subsystem.js';
 import { registerThermalRoutes } from './chassis/thermal.js';
 import { registerTrustedComponentRoutes } from './chassis/trusted-components.js';
@@ -73,6 +74,7 @@ export function registerAllRoutes(s: Services): void {
   registerChassisRoutes(r, s);
   registerPowerRoutes(r, s);
   registerPowerMeterRoutes(r, s);
+  registerDevicesRoutes(r, s);
   registerNetworkAdapterRoutes(r, s);
   registerPcieRoutes(r, s);
   registerManagerRoutes(r, s);
