@@ -6,6 +6,7 @@ import { LAST_RESET_CAUSES, PUSH_TYPES, RESET_TYPES } from '../../platform/simul
 import { defineAction, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import { OEM, oemType } from '../../protocol/naming.js';
 import { SECURE_ERASE_PROPS } from './secure-erase.js';
+import { SystemVendorProps } from './system-vendor.js';
 
 export const POST_STATES = ['Unknown', 'Reset', 'PowerOff', 'InPost', 'InPostDiscoveryComplete', 'FinishedPost'] as const;
 export const BOOT_PROGRESS_STATES = [
@@ -19,9 +20,9 @@ export const BOOT_PROGRESS_STATES = [
 ] as const;
 
 export const VendorComputerSystemExtType = defineType({
-  name: oemType('ComputerSystemExt'),
+  name: 'VendorComputerSystemExt',
   version: '1.0.0',
-  owner: OEM,
+  owner: 'Vendor',
   description: 'Vendor extension of the computer system: POST progress, boot counter, TPM and auxiliary power cycle state.',
   properties: {
     PostState: ro(t.enum(POST_STATES, { volatile: true, description: 'Where the server is in its power-on self test.' })),
@@ -37,6 +38,7 @@ export const VendorComputerSystemExtType = defineType({
         { typeName: 'Links' },
       ),
     ),
+    ...SystemVendorProps,
   },
 });
 
@@ -160,9 +162,9 @@ export const BootOptionType = defineType({
     BootOptionEnabled: ro(t.boolean()),
     Oem: oem(
       defineType({
-        name: oemType('BootOption'),
+        name: 'VendorBootOption',
         version: '1.0.0',
-        owner: OEM,
+        owner: 'Vendor',
         description: 'Vendor extension of a boot option.',
         properties: {
           StructuredBootString: ro(t.string({ description: '<DeviceType>.<Location>.<Instance>.<Sub-instance>.<Qualifier>' })),
@@ -183,14 +185,14 @@ export const RESET_ACTION = defineAction({
 });
 
 export const POWER_BUTTON_ACTION = defineAction({
-  name: `${oemType('ComputerSystemExt')}.PowerButton`,
+  name: 'VendorComputerSystemExt.PowerButton',
   oem: true,
   description: 'Simulates the physical power button: a momentary press, or press and hold (forced power off).',
   parameters: { PushType: t.enum(PUSH_TYPES, { required: true }) },
 });
 
 export const SYSTEM_RESET_ACTION = defineAction({
-  name: `${oemType('ComputerSystemExt')}.SystemReset`,
+  name: 'VendorComputerSystemExt.SystemReset',
   oem: true,
   description:
     'Auxiliary power cycle, as if the power cables were pulled: at once when the server is off, otherwise at its next power off.',

@@ -28,8 +28,7 @@ import { hostNames } from './host-name.js';
 import { SECURE_ERASE_ACTION, secureEraseBody, secureEraseHandler, type SecureEraseDeps } from './secure-erase.js';
 import { pcieDeviceLinks } from '../chassis/pcie-devices.js';
 import type { Services } from '../services.js';
-import { smartStorageLink } from './smart-storage.js';
-import { pciLinks } from './pci-devices.js';
+import { systemVendorExtras } from './system-vendor.js';
 import { TPM_FIRMWARE_VERSION, trustedComponentUris } from '../chassis/trusted-components.js';
 import {
   BootOptionType,
@@ -50,6 +49,20 @@ export type SystemDeps = Pick<
   'config' | 'uris' | 'serviceUuid' | 'store' | 'clock' | 'host' | 'server' | 'firmware' | 'hardware' | 'health' | 'boot' | 'uidLight'
 > &
   SecureEraseDeps;
+  | 'config'
+  | 'uris'
+  | 'serviceUuid'
+  | 'store'
+  | 'clock'
+  | 'host'
+  | 'server'
+  | 'firmware'
+  | 'hardware'
+  | 'health'
+  | 'boot'
+  | 'uidLight'
+  | 'bios'
+>;
 
 // The system's path, for its handlers' contexts (the routes below spell it out).
 type SystemPath = '/redfish/v1/Systems/{SystemId}/';
@@ -113,11 +126,15 @@ function handlers(d: SystemDeps) {
 
   /**
    * Rebuilt only when what it shows changes: stored state (boot, asset tag, the server's phase,
-   * firmware), the host (power, OS, TPM), component health, or POST progress on the clock.
+   * firmware, BIOS settings), the host (power, OS, TPM), component health, or POST progress on the clock.
    */
   function getSystem() {
     const p = progress(d.server, d.clock.now());
-    return views.get(uri, [d.store.generation, d.host.generation, d.health.generation, p.boot, p.post, p.since], () => buildSystem(p));
+    // The BIOS settings the ROM runs with (power settings in the vendor extension) are their own object, changed as a whole.
+    const bios = d.bios.currentAttributes();
+    return views.get(uri, [d.store.generation, d.host.generation, d.health.generation, bios, p.boot, p.post, p.since], () =>
+      buildSystem(p),
+    );
   }
 
   function buildSystem(p: ReturnType<typeof progress>) {
@@ -191,6 +208,7 @@ function handlers(d: SystemDeps) {
           ...secureEraseBody(d),
           Links: { SmartStorage: smartStorageLink(d.uris) },
           Links: { SmartStorage: smartStorageLink(d.uris), ...pciLinks(d.uris) },
+          ...systemVendorExtras(d, d.firmware.biosVersion?.() ?? BIOS_ROM_VERSION),
         },
       },
     };

@@ -3,6 +3,7 @@
 // redundancy, each power supply's bay; from the hardware profile and the BIOS settings.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { componentKey } from '../../../src/platform/hardware/health.js';
 import { startTestService, type TestService } from '../../support/service.js';
 
 const SYS = '/redfish/v1/Systems/1/';
@@ -53,5 +54,32 @@ describe('inventory vendor extensions', () => {
       psus.map((p: any) => p.Oem.Vendor.BayNumber),
       [1, 2],
     );
+  });
+
+  it('rolls component health up per kind and shows the power settings and ROM the server runs with', async () => {
+    let oem = (await svc.get(SYS)).body.Oem.Vendor;
+    assert.equal(oem.AggregateHealthStatus.Processors.Status.Health, 'OK');
+    assert.equal(oem.PowerAutoOn, 'Restore');
+    assert.equal(oem.PowerOnDelay, 'Minimum');
+    assert.match(oem.Bios.Current.VersionString, /^U30 v/);
+    assert.equal(oem.Bios.Current.Family, 'U30');
+    svc.running.services.health.set(componentKey.cpu(1), { Health: 'Critical' });
+    try {
+      oem = (await svc.get(SYS)).body.Oem.Vendor;
+      assert.equal(oem.AggregateHealthStatus.Processors.Status.Health, 'Critical');
+      assert.equal(oem.AggregateHealthStatus.BiosOrHardwareHealth.Status.Health, 'Critical');
+      assert.equal(oem.AggregateHealthStatus.Memory.Status.Health, 'OK');
+    } finally {
+      svc.running.services.health.clear(componentKey.cpu(1));
+    }
+    const r = await svc.req('PATCH', `${SYS}Bios/Settings/`, {
+      body: { Attributes: { PowerOnDelay: 'Delay30Sec', AutoPowerOn: 'AlwaysPowerOn' } },
+    });
+    assert.equal(r.status, 200);
+    const reset = await svc.req('POST', `${SYS}Actions/ComputerSystem.Reset/`, { body: { ResetType: 'ForceRestart' } });
+    assert.equal(reset.status, 200, reset.text);
+    await svc.clock.advance(60_000);
+    oem = (await svc.get(SYS)).body.Oem.Vendor;
+    assert.deepEqual([oem.PowerOnDelay, oem.PowerAutoOn, oem.PowerRegulatorMode], ['30', 'AlwaysPowerOn', 'Dynamic']);
   });
 });
