@@ -64,7 +64,17 @@ export function buildSensors(b: Base, { host }: Lifecycles, server: ServerSimula
 
 export type HostSettings = Pick<
   Services,
-  'restApiState' | 'secureBoot' | 'boot' | 'uidLight' | 'bios' | 'iscsi' | 'vendorBios' | 'storage' | 'smartArray' | 'chassisState' | 'userTempThresholds'
+  | 'restApiState'
+  | 'secureBoot'
+  | 'boot'
+  | 'uidLight'
+  | 'bios'
+  | 'iscsi'
+  | 'vendorBios'
+  | 'storage'
+  | 'smartArray'
+  | 'chassisState'
+  | 'userTempThresholds'
 >;
 
 /**

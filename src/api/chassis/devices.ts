@@ -70,7 +70,7 @@ function deviceType(d: DevicesDeps, dev: PcieDeviceSpec): string {
   return 'Unknown';
 }
 
-export function registerDevicesRoutes(routes: RouteTable, d: DevicesDeps): void {
+function handlers(d: DevicesDeps) {
   const devices = d.hardware.pcieDevices;
   const indexes = devices.map((_, i) => i);
   const show = (i: number) => {
@@ -93,6 +93,25 @@ export function registerDevicesRoutes(routes: RouteTable, d: DevicesDeps): void 
       ...(dev.slot === 'Embedded' ? {} : { Links: { PCISlot: { '@odata.id': d.uris.system('PCISlots', dev.slot) } } }),
     };
   };
+  const slots = () => ({
+    Id: 'PCIeSlots',
+    Name: 'PCIe Slots',
+    Slots: devices
+      .filter((dev) => dev.slot !== 'Embedded')
+      .map((dev) => ({
+        PCIeType: `Gen${dev.pcieGeneration}`,
+        Lanes: dev.lanes,
+        HotPluggable: false,
+        Location: slotLocation(dev.slot),
+        Status: { State: 'Enabled', Health: d.health.status(componentKey.pcie(dev.id)).Health ?? 'OK' },
+        Links: { PCIeDevice: [{ '@odata.id': d.uris.chassis('PCIeDevices', dev.id) }] },
+      })),
+  });
+  return { indexes, show, slots };
+}
+
+export function registerDevicesRoutes(routes: RouteTable, d: DevicesDeps): void {
+  const { indexes, show, slots } = handlers(d);
   addCollection(routes, {
     collection: '/redfish/v1/Chassis/{ChassisId}/Devices/',
     member: '/redfish/v1/Chassis/{ChassisId}/Devices/{DeviceId}/',
@@ -102,25 +121,5 @@ export function registerDevicesRoutes(routes: RouteTable, d: DevicesDeps): void 
     show,
     privileges: { read: Priv.login },
   });
-  routes.add({
-    path: '/redfish/v1/Chassis/{ChassisId}/PCIeSlots/',
-    type: PCIeSlotsType,
-    get: {
-      privilege: Priv.login,
-      handler: () => ({
-        Id: 'PCIeSlots',
-        Name: 'PCIe Slots',
-        Slots: devices
-          .filter((dev) => dev.slot !== 'Embedded')
-          .map((dev) => ({
-            PCIeType: `Gen${dev.pcieGeneration}`,
-            Lanes: dev.lanes,
-            HotPluggable: false,
-            Location: slotLocation(dev.slot),
-            Status: { State: 'Enabled', Health: d.health.status(componentKey.pcie(dev.id)).Health ?? 'OK' },
-            Links: { PCIeDevice: [{ '@odata.id': d.uris.chassis('PCIeDevices', dev.id) }] },
-          })),
-      }),
-    },
-  });
+  routes.add({ path: '/redfish/v1/Chassis/{ChassisId}/PCIeSlots/', type: PCIeSlotsType, get: { privilege: Priv.login, handler: slots } });
 }

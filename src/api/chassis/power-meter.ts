@@ -65,37 +65,42 @@ export function powerMeterLinks(powerUri: string): Record<string, { '@odata.id':
   return Object.fromEntries(POWER_METERS.map((m) => [m, { '@odata.id': `${powerUri}${m}/` }]));
 }
 
+function handlers(d: PowerMeterDeps) {
+  /** A meter's body: its samples from the power model, the BIOS power regulator mode with each. */
+  return {
+    meter(id: (typeof POWER_METERS)[number]) {
+      const { span, step, sub } = METERS[id];
+      const samples = d.power.meter(span, step, sub);
+      const mode = REGULATOR_MODES[String(d.bios.currentAttributes().PowerRegulator)] ?? 'dyn';
+      const averages = samples.map((s) => s.averageWatts);
+      return {
+        Id: id,
+        Name: 'Power Meter',
+        Samples: samples.length,
+        Average: averages.length ? Math.round(averages.reduce((a, b) => a + b, 0) / averages.length) : 0,
+        Maximum: Math.max(0, ...samples.map((s) => s.peakWatts)),
+        Minimum: samples.length ? Math.min(...samples.map((s) => s.minimumWatts)) : 0,
+        PowerDetail: samples.map((s) => ({
+          Time: toIso(s.at),
+          Average: s.averageWatts,
+          Peak: s.peakWatts,
+          Minimum: s.minimumWatts,
+          Cap: s.limitWatts ?? 0,
+          PunCap: s.capped,
+          PrMode: mode,
+        })),
+      };
+    },
+  };
+}
+
 export function registerPowerMeterRoutes(routes: RouteTable, d: PowerMeterDeps): void {
+  const h = handlers(d);
   for (const id of POWER_METERS) {
-    const { span, step, sub } = METERS[id];
     routes.add({
       path: `/redfish/v1/Chassis/{ChassisId}/Power/${id}/`,
       type: PowerMeterType,
-      get: {
-        privilege: Priv.login,
-        handler: () => {
-          const samples = d.power.meter(span, step, sub);
-          const mode = REGULATOR_MODES[String(d.bios.currentAttributes().PowerRegulator)] ?? 'dyn';
-          const averages = samples.map((s) => s.averageWatts);
-          return {
-            Id: id,
-            Name: 'Power Meter',
-            Samples: samples.length,
-            Average: averages.length ? Math.round(averages.reduce((a, b) => a + b, 0) / averages.length) : 0,
-            Maximum: Math.max(0, ...samples.map((s) => s.peakWatts)),
-            Minimum: samples.length ? Math.min(...samples.map((s) => s.minimumWatts)) : 0,
-            PowerDetail: samples.map((s) => ({
-              Time: toIso(s.at),
-              Average: s.averageWatts,
-              Peak: s.peakWatts,
-              Minimum: s.minimumWatts,
-              Cap: s.limitWatts ?? 0,
-              PunCap: s.capped,
-              PrMode: mode,
-            })),
-          };
-        },
-      },
+      get: { privilege: Priv.login, handler: () => h.meter(id) },
     });
   }
 }

@@ -165,7 +165,7 @@ export const PowerType = defineType({
     }),
     PowerSupplies: t.array(powerSupply, { readOnly: true }),
     Redundancy: t.array(redundancy, { readOnly: true }),
-    Oem: t.object({ Vendor: vendorObject(VendorPowerMetricsExtType, { readOnly: true }) }, { readOnly: true, typeName: 'Oem' }),
+    Oem: t.object({ Vendor: vendorObject(VendorPowerMetricsExtType, { readOnly: true }) }, { readOnly: true, typeName: 'PowerOem' }),
   },
 });
 

@@ -1,13 +1,13 @@
 // The vendor BIOS resources with a current and a pending area, linked from
 // Bios/Oem/Vendor/Links: the boot order, the UEFI iSCSI initiator, server
-// configuration lock, key management (KMS) and UEFI HTTPS boot TLS. Each lives
-// where iLO 6 (and iLO 5 from v2) puts it, Bios/Oem/Vendor/<Name>/, with
+// configuration lock, key management (KMS) and UEFI HTTPS boot TLS, each with
 // Settings/ (the pending area, taken in at the next server reset) and BaseConfigs/
-// (its defaults); SPEC.md's earlier places, Bios/<Name>/, serve the same
-// resources as aliases. Bios.ResetBios leaves them alone.
+// (its defaults), and the PCI settings map. They live where iLO 6 (and iLO 5 v2)
+// puts them, Bios/Oem/Vendor/<Name>/, or with --vendor-bios-place bios where
+// SPEC.md (and iLO 5 v3) does, Bios/<Name>/. Bios.ResetBios leaves them alone.
 import type { BootOptionDef } from '../../domain/bios/boot.js';
 import type { IscsiState } from '../../domain/bios/iscsi.js';
-import { biosMappings, nicBootSources } from '../../domain/bios/pci-map.js';
+import { biosMappings, nicBootSources, type BiosPciMapping } from '../../domain/bios/pci-map.js';
 import type { VendorBiosSettings, VendorValues } from '../../domain/bios/vendor-settings.js';
 import { mergePatch } from '../../lib/json-merge.js';
 import { Priv } from '../../lib/privileges.js';
@@ -76,10 +76,18 @@ export const TlsConfigType = defineType({
 });
 
 /** What these resources use. */
-export type BiosVendorSettingsDeps = Pick<Services, 'uris' | 'vendorBios' | 'boot' | 'iscsi' | 'hardware' | 'bios'>;
+export type BiosVendorSettingsDeps = Pick<Services, 'config' | 'uris' | 'vendorBios' | 'boot' | 'iscsi' | 'hardware' | 'bios'>;
 
-/** Where the vendor BIOS resources live under Bios/ (iLO 6, iLO 5 v2+). */
-export const VENDOR_BIOS_PLACE = 'Oem/Vendor/';
+/** Where the vendor BIOS resources live under Bios/, and how each is spelled there. */
+interface Place {
+  prefix: string;
+  spelling: 'segment' | 'legacy';
+}
+
+/** The place --vendor-bios-place names: Bios/Oem/Vendor/ (iLO 6, iLO 5 v2) or Bios/ itself (SPEC.md, iLO 5 v3). */
+function placeOf(config: Pick<Services['config'], 'vendorBiosPlace'>): Place {
+  return config.vendorBiosPlace === 'bios' ? { prefix: '', spelling: 'legacy' } : { prefix: 'Oem/Vendor/', spelling: 'segment' };
+}
 
 interface Area {
   /** Path segment and link name under Bios/Oem/Vendor/. */
@@ -121,7 +129,7 @@ function settingsArea(
 /** The CHAP secrets are write-only. */
 const hideChap = (s: IscsiState) => ({ ...s, iSCSISources: s.iSCSISources.map((x) => ({ ...x, iSCSIChapSecret: null })) });
 
-function areas(d: BiosVendorSettingsDeps): Area[] {
+function handlers(d: BiosVendorSettingsDeps): { areas: Area[]; mappings: BiosPciMapping[] } {
   const { boot, iscsi, vendorBios } = d;
   const structured = (id: string) => boot.options.find((o) => o.id === id)?.structured ?? id;
   const byStructured = new Map(boot.options.map((o) => [o.structured.toLowerCase(), o]));
@@ -140,7 +148,7 @@ function areas(d: BiosVendorSettingsDeps): Area[] {
     DesiredBootDevices: desired,
     DefaultBootOrder: DEFAULT_BOOT_ORDER,
   });
-  return [
+  const areas: Area[] = [
     {
       segment: 'Boot',
       legacy: 'Boot',
@@ -184,22 +192,29 @@ function areas(d: BiosVendorSettingsDeps): Area[] {
     settingsArea('KmsConfig', 'KmsConfig', KmsConfigType, 'Key Management', 'Key management servers of the system ROM', vendorBios.kms),
     settingsArea('TlsConfig', 'Tlsconfig', TlsConfigType, 'UEFI HTTPS Boot TLS', 'TLS settings of UEFI HTTPS boot', vendorBios.tls),
   ];
+  return { areas, mappings: biosMappings(d.hardware, new Set(BIOS_ATTRIBUTES.map((a) => a.AttributeName))) };
 }
+
+/** Each resource's link name (and segment at the Oem place), and its segment at SPEC.md's place. */
+const AREA_SEGMENTS: readonly (readonly [Area['segment'], string])[] = [
+  ['Boot', 'Boot'],
+  ['iScsi', 'iScsi'],
+  ['ServerConfigLock', 'ServerConfigLock'],
+  ['KmsConfig', 'KmsConfig'],
+  ['TlsConfig', 'Tlsconfig'],
+];
 
 /** The ROM's default boot order, by device class. */
 const DEFAULT_BOOT_ORDER = ['Cd', 'Usb', 'EmbeddedStorage', 'PcieSlotStorage', 'EmbeddedFlexLOM', 'PcieSlotNic', 'UefiShell'];
 
 /** The links Bios/Oem/Vendor/Links carries. */
-export function vendorBiosLinks(systemUri: string): Record<string, { '@odata.id': string }> {
-  const at = (segment: string) => ({ '@odata.id': `${systemUri}Bios/${VENDOR_BIOS_PLACE}${segment}/` });
+export function vendorBiosLinks(d: Pick<BiosVendorSettingsDeps, 'config' | 'uris'>): Record<string, { '@odata.id': string }> {
+  const place = placeOf(d.config);
+  const at = (segment: string) => ({ '@odata.id': `${d.uris.system()}Bios/${place.prefix}${segment}/` });
   return {
     BaseConfigs: at('BaseConfigs'),
-    Boot: at('Boot'),
-    iScsi: at('iScsi'),
     Mappings: at('Mappings'),
-    ServerConfigLock: at('ServerConfigLock'),
-    KmsConfig: at('KmsConfig'),
-    TlsConfig: at('TlsConfig'),
+    ...Object.fromEntries(AREA_SEGMENTS.map(([link, legacy]) => [link, at(place.spelling === 'legacy' ? legacy : link)])),
   };
 }
 
@@ -215,63 +230,61 @@ const baseConfigs = (name: string, defaults: object) => ({
 export function registerBiosVendorSettingsRoutes(routes: RouteTable, d: BiosVendorSettingsDeps): void {
   const read = { privilege: Priv.login };
   const write = { privilege: Priv.hostBios };
-  const biosPath = '/redfish/v1/Systems/{SystemId}/Bios/';
-  for (const a of areas(d)) {
+  const place = placeOf(d.config);
+  const bios = `/redfish/v1/Systems/{SystemId}/Bios/${place.prefix}`;
+  const h = handlers(d);
+  for (const a of h.areas) {
+    const segment = place.spelling === 'legacy' ? a.legacy : a.segment;
+    const here = `${d.uris.system()}Bios/${place.prefix}${segment}/`;
     const patchPending = (ctx: { body: object; problems: ExtendedInfo[] }) => {
       if (Object.keys(ctx.body).length) a.setPending(ctx.body as Record<string, unknown>);
       // The ROM reads these settings at POST.
       return forward(ctx.problems);
     };
-    for (const place of [`${VENDOR_BIOS_PLACE}${a.segment}/`, `${a.legacy}/`]) {
-      const current = () => {
-        const here = `${d.uris.system()}Bios/${place}`;
-        return {
+    routes.add({
+      path: `${bios}${segment}/`,
+      type: a.type,
+      get: {
+        ...read,
+        handler: () => ({
           Id: a.segment,
           Name: `${a.name} Current Settings`,
           Description: a.description,
           ...a.current(),
           '@Redfish.Settings': settingsAnnotation(`${here}Settings/`),
-          Oem: {
-            Vendor: { Links: { BaseConfigs: { '@odata.id': `${d.uris.system()}Bios/${VENDOR_BIOS_PLACE}${a.segment}/BaseConfigs/` } } },
-          },
-        };
-      };
-      routes.add({
-        path: `${biosPath}${place}`,
-        type: a.type,
-        get: { ...read, handler: current },
-        // SPEC.md's iSCSI resource took writes itself: they go to the pending area, as the ROM reads them at POST.
-        ...(a.segment === 'iScsi' && place === `${a.legacy}/` ? { patch: { ...write, handler: patchPending } } : {}),
-      });
-      routes.add({
-        path: `${biosPath}${place}Settings/`,
-        type: a.type,
-        get: {
-          ...read,
-          handler: () => ({
-            Id: 'Settings',
-            Name: `${a.name} Pending Settings`,
-            Description: `${a.description}, applied at the next server reset`,
-            ...a.pending(),
-          }),
-        },
-        patch: { ...write, handler: patchPending },
-      });
-    }
+          Oem: { Vendor: { Links: { BaseConfigs: { '@odata.id': `${here}BaseConfigs/` } } } },
+        }),
+      },
+      // SPEC.md's iSCSI resource takes writes itself: they go to the pending area, which the ROM reads at POST.
+      ...(a.segment === 'iScsi' && place.spelling === 'legacy' ? { patch: { ...write, handler: patchPending } } : {}),
+    });
     routes.add({
-      path: `${biosPath}${VENDOR_BIOS_PLACE}${a.segment}/BaseConfigs/`,
+      path: `${bios}${segment}/Settings/`,
+      type: a.type,
+      get: {
+        ...read,
+        handler: () => ({
+          Id: 'Settings',
+          Name: `${a.name} Pending Settings`,
+          Description: `${a.description}, applied at the next server reset`,
+          ...a.pending(),
+        }),
+      },
+      patch: { ...write, handler: patchPending },
+    });
+    routes.add({
+      path: `${bios}${segment}/BaseConfigs/`,
       type: BaseConfigsType,
       get: { ...read, handler: () => baseConfigs(a.name, a.defaults()) },
     });
   }
   routes.add({
-    path: `${biosPath}${VENDOR_BIOS_PLACE}BaseConfigs/`,
+    path: `${bios}BaseConfigs/`,
     type: BaseConfigsType,
     get: { ...read, handler: () => baseConfigs('BIOS', d.bios.defaultValues()) },
   });
-  const mappings = biosMappings(d.hardware, new Set(BIOS_ATTRIBUTES.map((a) => a.AttributeName)));
   routes.add({
-    path: `${biosPath}${VENDOR_BIOS_PLACE}Mappings/`,
+    path: `${bios}Mappings/`,
     type: BiosMappingType,
     get: {
       ...read,
@@ -279,7 +292,7 @@ export function registerBiosVendorSettingsRoutes(routes: RouteTable, d: BiosVend
         Id: 'Mappings',
         Name: 'BIOS mappings',
         Description: 'BIOS attributes of each PCI device',
-        BiosPciSettingsMappings: mappings,
+        BiosPciSettingsMappings: h.mappings,
       }),
     },
   });

@@ -55,7 +55,7 @@ const CHANGE_PASSWORD = defineAction({
 const PendingBody = { Attributes: BiosType.properties.Attributes } satisfies Props;
 
 /** What the BIOS area uses. */
-export type BiosDeps = Pick<Services, 'uris' | 'bios'>;
+export type BiosDeps = Pick<Services, 'config' | 'uris' | 'bios'>;
 
 // Handlers' paths (the routes below spell them out in full).
 type BiosPath = '/redfish/v1/Systems/{SystemId}/Bios/';
@@ -65,6 +65,7 @@ function handlers(d: BiosDeps) {
   const views = new Representations();
   // The names the representations are kept under, made once (a fresh string is hashed at every lookup).
   const currentName = `current ${d.uris.system()}`;
+  const links = vendorBiosLinks(d);
   const pendingName = `pending ${d.uris.system()}`;
   return { getBios, postResetBios, postChangePassword, getPending, patchPending };
 
@@ -85,7 +86,7 @@ function handlers(d: BiosDeps) {
         ...(st.appliedAt !== null ? { Time: toIso(st.appliedAt) } : {}),
         Messages: st.messages,
       },
-      Oem: { Vendor: { Links: vendorBiosLinks(uri) } },
+      Oem: { Vendor: { Links: links } },
     }));
   }
 

@@ -14,7 +14,7 @@ import { Priv } from '../../lib/privileges.js';
 import { vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
 import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import { collectionOf, defineType, ro, statusProp, t, commonProps } from '../../protocol/description.js';
-import { messages } from '../../protocol/reply.js';
+import { collection, messages } from '../../protocol/reply.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { settingsAnnotation } from './bios-vendor-types.js';
@@ -72,6 +72,7 @@ const ArrayControllerType = defineType({
           PhysicalDrives: t.link({ readOnly: true }),
           UnconfiguredDrives: t.link({ readOnly: true }),
           StorageEnclosures: t.link({ readOnly: true }),
+          SmartStorageConfig: t.link({ readOnly: true, description: 'The controller’s configuration document.' }),
         },
         { typeName: 'Links' },
       ),
@@ -207,6 +208,16 @@ const SmartStorageConfigType = defineType({
     EncryptionConfiguration: ro(t.string()),
   },
 });
+
+const HostBusAdaptersType = collectionOf(
+  defineType({
+    name: 'VendorSmartStorageHostBusAdapter',
+    version: '2.0.0',
+    owner: 'Vendor',
+    description: 'A host bus adapter of the Smart Storage subsystem.',
+    properties: { ...commonProps },
+  }),
+);
 
 const LOCATION_FORMAT = 'ControllerPort:Box:Bay';
 const STRIP_BYTES = 262144;
@@ -376,6 +387,7 @@ function handlers(d: SmartStorageDeps) {
         PhysicalDrives: { '@odata.id': `${uri}DiskDrives/` },
         UnconfiguredDrives: { '@odata.id': `${uri}UnconfiguredDrives/` },
         StorageEnclosures: { '@odata.id': `${uri}StorageEnclosures/` },
+        SmartStorageConfig: { '@odata.id': configUri(sid) },
       },
     };
   };
@@ -455,21 +467,11 @@ export function registerSmartStorageRoutes(routes: RouteTable, d: SmartStorageDe
     show: (sid) => h.controllerBody(sid),
     privileges: read,
   });
-  addCollection(routes, {
-    collection: `${BASE}HostBusAdapters/`,
-    member: `${BASE}HostBusAdapters/{HostBusAdapterId}/`,
-    type: defineType({
-      name: 'VendorSmartStorageHostBusAdapter',
-      version: '2.0.0',
-      owner: 'Vendor',
-      description: 'A host bus adapter of the Smart Storage subsystem.',
-      properties: { ...commonProps },
-    }),
-    name: 'Smart Storage Host Bus Adapters',
-    // The profiles' controllers without RAID are direct-attached NVMe, not host bus adapters.
-    store: { list: () => [] as string[], get: () => undefined, id: (x: string) => x },
-    show: () => ({}),
-    privileges: read,
+  // The profiles' controllers without RAID are direct-attached NVMe, not host bus adapters: none to list.
+  routes.add({
+    path: `${BASE}HostBusAdapters/`,
+    type: HostBusAdaptersType,
+    get: { privilege: Priv.login, handler: () => collection('Smart Storage Host Bus Adapters', []) },
   });
   const drives = (only: (sid: string, x: Drive) => boolean): MemberStore<Drive, { readonly ArrayControllerId: string }> => ({
     list: (p) => storage.drives(sidOf(p)).filter((x) => only(sidOf(p), x)),

@@ -25,7 +25,8 @@ describe('vendor BIOS resources with a pending area', () => {
   before(async () => {
     root = mkdtempSync(join(tmpdir(), 'bmc-bios-vendor-'));
     dataDir = join(root, 'data');
-    svc = await startTestService({ dataDir });
+    // SPEC.md's place of these resources (--vendor-bios-place bios): directly under Bios/.
+    svc = await startTestService({ dataDir, config: { vendorBiosPlace: 'bios' } });
   });
   after(async () => {
     await svc.close();
@@ -48,7 +49,7 @@ describe('vendor BIOS resources with a pending area', () => {
     const links = (await svc.get(BIOS)).body.Oem.Vendor.Links;
     assert.deepEqual(
       { lock: links.ServerConfigLock['@odata.id'], kms: links.KmsConfig['@odata.id'], tls: links.TlsConfig['@odata.id'] },
-      { lock: `${BIOS}Oem/Vendor/ServerConfigLock/`, kms: `${BIOS}Oem/Vendor/KmsConfig/`, tls: `${BIOS}Oem/Vendor/TlsConfig/` },
+      { lock: LOCK, kms: KMS, tls: TLS },
     );
     const expected: [string, string, Record<string, unknown>][] = [
       [
