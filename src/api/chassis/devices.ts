@@ -9,13 +9,14 @@ import { defineType, locationProp, ro, statusProp, t, commonProps } from '../../
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { slotLocation } from './network-adapters.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 export type DevicesDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
 
 const ServerDeviceType = defineType({
-  name: 'VendorServerDevice',
+  name: oemType('ServerDevice'),
   version: '2.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A device installed in the server: what it is, where it sits, its part and serial numbers and firmware.',
   properties: {
     ...commonProps,

@@ -6,6 +6,7 @@ import { toIso } from '../../platform/clock.js';
 import { defineType, ro, t, commonProps } from '../../protocol/description.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 export type PowerMeterDeps = Pick<Services, 'uris' | 'power' | 'bios'>;
 
@@ -23,9 +24,9 @@ export const POWER_METERS = Object.keys(METERS) as (keyof typeof METERS)[];
 const int = () => ro(t.integer());
 
 export const PowerMeterType = defineType({
-  name: 'VendorPowerMeter',
+  name: oemType('PowerMeter'),
   version: '2.0.1',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Power meter samples of the server: average, peak and minimum input power of each sample period, oldest first.',
   properties: {
     ...commonProps,

@@ -81,9 +81,9 @@ const inputRange = t.object(
 );
 
 export const VendorServerPowerSupplyType = defineType({
-  name: 'VendorServerPowerSupply',
+  name: oemType('ServerPowerSupply'),
   version: '2.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of a power supply: its bay and what it can do.',
   properties: {
     BayNumber: ro(t.integer()),
@@ -112,10 +112,7 @@ const powerSupply = t.object(
     InputRanges: t.array(inputRange, { readOnly: true }),
     Redundancy: t.links({ readOnly: true }),
     Status: statusProp,
-    Oem: t.object(
-      { Vendor: vendorObject(VendorServerPowerSupplyType, { readOnly: true }) },
-      { readOnly: true, typeName: 'PowerSupplyOem' },
-    ),
+    Oem: t.object({ [OEM]: vendorObject(VendorServerPowerSupplyType, { readOnly: true }) }, { readOnly: true, typeName: 'PowerSupplyOem' }),
   },
   { readOnly: true, typeName: 'PowerSupply' },
 );
@@ -135,9 +132,9 @@ const redundancy = t.object(
 );
 
 export const VendorPowerMetricsExtType = defineType({
-  name: 'VendorPowerMetricsExt',
+  name: oemType('PowerMetricsExt'),
   version: '2.3.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of Power: whether the server meters its power, and its power meters.',
   properties: {
     HasPowerMetering: ro(t.boolean()),
@@ -165,7 +162,7 @@ export const PowerType = defineType({
     }),
     PowerSupplies: t.array(powerSupply, { readOnly: true }),
     Redundancy: t.array(redundancy, { readOnly: true }),
-    Oem: t.object({ Vendor: vendorObject(VendorPowerMetricsExtType, { readOnly: true }) }, { readOnly: true, typeName: 'PowerOem' }),
+    Oem: t.object({ [OEM]: vendorObject(VendorPowerMetricsExtType, { readOnly: true }) }, { readOnly: true, typeName: 'PowerOem' }),
   },
 });
 

@@ -130,7 +130,7 @@ function handlers(d: PowerDeps) {
           '@odata.id': `${powerUri}#/PowerSupplies/${i}`,
           MemberId: String(i),
           Name: `Power Supply ${p.bay}`,
-          Oem: { Vendor: { BayNumber: p.bay, HotplugCapable: true, iPDUCapable: false } },
+          Oem: { [OEM]: { BayNumber: p.bay, HotplugCapable: true, iPDUCapable: false } },
           PowerSupplyType: 'AC',
           LineInputVoltageType: 'ACHighLine',
           LineInputVoltage: psuCarriesLoad(status) ? LINE_VOLTS : 0,
@@ -171,7 +171,7 @@ function handlers(d: PowerDeps) {
             },
           ]
         : [],
-      Oem: { Vendor: { HasPowerMetering: true, Links: powerMeterLinks(powerUri) } },
+      Oem: { [OEM]: { HasPowerMetering: true, Links: powerMeterLinks(powerUri) } },
     };
   }
 

@@ -24,13 +24,14 @@ import { success } from '../../protocol/reply.js';
 import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { VendorThermalExtType } from './thermal-types.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 type Health = 'OK' | 'Warning' | 'Critical';
 
 export const VendorThermalFanType = defineType({
-  name: 'VendorThermalFan',
+  name: oemType('ThermalFan'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of a fan reading.',
   properties: {
     SpeedPercent: ro(t.integer({ units: '%', volatile: true, description: 'Fan speed as a percentage of its maximum.' })),
@@ -70,7 +71,7 @@ const fan = t.object(
     MinReadingRange: ro(t.integer()),
     MaxReadingRange: ro(t.integer()),
     Status: statusProp,
-    Oem: t.object({ Vendor: vendorObject(VendorThermalFanType, { readOnly: true }) }, { readOnly: true, typeName: 'FanOem' }),
+    Oem: t.object({ [OEM]: vendorObject(VendorThermalFanType, { readOnly: true }) }, { readOnly: true, typeName: 'FanOem' }),
   },
   { readOnly: true, typeName: 'Fan' },
 );
@@ -195,7 +196,7 @@ function thermalBody(
       MaxReadingRange: spec.maxRpm,
       Status: { State: 'Enabled', Health: health },
       Oem: {
-        Vendor: {
+        [OEM]: {
           '@odata.type': odataType(VendorThermalFanType),
           SpeedPercent: Math.round((rpm / spec.maxRpm) * 100),
           Location: 'System',
@@ -219,7 +220,7 @@ function thermalBody(
       Temperatures: temperatures,
       Fans: fans,
       Oem: {
-        Vendor: {
+        [OEM]: {
           '@odata.type': odataType(VendorThermalExtType),
           WarningUsertTempThreshold: shown(effective.Warning),
           CriticalUsertTempThreshold: shown(effective.Critical),

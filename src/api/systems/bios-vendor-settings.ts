@@ -27,11 +27,12 @@ import {
   settingsAnnotation,
   vendorAreaProps,
 } from './bios-vendor-types.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 export const ServerConfigLockType = defineType({
-  name: 'VendorServerConfigLock',
+  name: oemType('ServerConfigLock'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Server configuration lock of the system ROM: at POST it checks the configuration against the digest it recorded.',
   properties: {
     ...vendorAreaProps,
@@ -45,9 +46,9 @@ export const ServerConfigLockType = defineType({
 });
 
 export const KmsConfigType = defineType({
-  name: 'VendorKmsConfig',
+  name: oemType('KmsConfig'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Key management servers (KMIP) the system ROM uses for drive and memory encryption keys.',
   properties: {
     ...vendorAreaProps,
@@ -62,9 +63,9 @@ export const KmsConfigType = defineType({
 });
 
 export const TlsConfigType = defineType({
-  name: 'VendorTlsConfig',
+  name: oemType('TlsConfig'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'TLS settings of UEFI HTTPS boot.',
   properties: {
     ...vendorAreaProps,
@@ -76,17 +77,22 @@ export const TlsConfigType = defineType({
 });
 
 /** What these resources use. */
-export type BiosVendorSettingsDeps = Pick<Services, 'config' | 'uris' | 'vendorBios' | 'boot' | 'iscsi' | 'hardware' | 'bios'>;
+export type BiosVendorSettingsDeps = Pick<Services, 'config' | 'naming' | 'uris' | 'vendorBios' | 'boot' | 'iscsi' | 'hardware' | 'bios'>;
 
 /** Where the vendor BIOS resources live under Bios/, and how each is spelled there. */
 interface Place {
+  /** Under Bios/ in links (the canonical Oem key, renamed on the way out). */
   prefix: string;
+  /** Under Bios/ in the route table (the Oem key as served). */
+  routePrefix: string;
   spelling: 'segment' | 'legacy';
 }
 
 /** The place --vendor-bios-place names: Bios/Oem/Vendor/ (iLO 6, iLO 5 v2) or Bios/ itself (SPEC.md, iLO 5 v3). */
-function placeOf(config: Pick<Services['config'], 'vendorBiosPlace'>): Place {
-  return config.vendorBiosPlace === 'bios' ? { prefix: '', spelling: 'legacy' } : { prefix: 'Oem/Vendor/', spelling: 'segment' };
+function placeOf(d: Pick<Services, 'config' | 'naming'>): Place {
+  return d.config.vendorBiosPlace === 'bios'
+    ? { prefix: '', routePrefix: '', spelling: 'legacy' }
+    : { prefix: `Oem/${OEM}/`, routePrefix: `Oem/${d.naming.key}/`, spelling: 'segment' };
 }
 
 interface Area {
@@ -208,8 +214,8 @@ const AREA_SEGMENTS: readonly (readonly [Area['segment'], string])[] = [
 const DEFAULT_BOOT_ORDER = ['Cd', 'Usb', 'EmbeddedStorage', 'PcieSlotStorage', 'EmbeddedFlexLOM', 'PcieSlotNic', 'UefiShell'];
 
 /** The links Bios/Oem/Vendor/Links carries. */
-export function vendorBiosLinks(d: Pick<BiosVendorSettingsDeps, 'config' | 'uris'>): Record<string, { '@odata.id': string }> {
-  const place = placeOf(d.config);
+export function vendorBiosLinks(d: Pick<BiosVendorSettingsDeps, 'config' | 'uris' | 'naming'>): Record<string, { '@odata.id': string }> {
+  const place = placeOf(d);
   const at = (segment: string) => ({ '@odata.id': `${d.uris.system()}Bios/${place.prefix}${segment}/` });
   return {
     BaseConfigs: at('BaseConfigs'),
@@ -230,8 +236,8 @@ const baseConfigs = (name: string, defaults: object) => ({
 export function registerBiosVendorSettingsRoutes(routes: RouteTable, d: BiosVendorSettingsDeps): void {
   const read = { privilege: Priv.login };
   const write = { privilege: Priv.hostBios };
-  const place = placeOf(d.config);
-  const bios = `/redfish/v1/Systems/{SystemId}/Bios/${place.prefix}`;
+  const place = placeOf(d);
+  const bios = `/redfish/v1/Systems/{SystemId}/Bios/${place.routePrefix}`;
   const h = handlers(d);
   for (const a of h.areas) {
     const segment = place.spelling === 'legacy' ? a.legacy : a.segment;
@@ -252,7 +258,7 @@ export function registerBiosVendorSettingsRoutes(routes: RouteTable, d: BiosVend
           Description: a.description,
           ...a.current(),
           '@Redfish.Settings': settingsAnnotation(`${here}Settings/`),
-          Oem: { Vendor: { Links: { BaseConfigs: { '@odata.id': `${here}BaseConfigs/` } } } },
+          Oem: { [OEM]: { Links: { BaseConfigs: { '@odata.id': `${here}BaseConfigs/` } } } },
         }),
       },
       // SPEC.md's iSCSI resource takes writes itself: they go to the pending area, which the ROM reads at POST.

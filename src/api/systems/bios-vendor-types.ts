@@ -4,6 +4,7 @@
 import { defineType, oem, ro, t, commonProps, type Props } from '../../protocol/description.js';
 import { ISCSI_ATTEMPTS } from '../../domain/bios/iscsi.js';
 import { DESIRED_BOOT_DEVICES } from '../../domain/bios/boot.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 /**
  * The @Redfish.Settings of a current area: its pending area, which the ROM takes in at the next
@@ -15,9 +16,9 @@ export function settingsAnnotation(settingsUri: string) {
 
 /** The vendor extension of Bios and of each vendor BIOS resource's current area: links to the others and to its defaults. */
 export const VendorBiosExtType = defineType({
-  name: 'VendorBiosExt',
+  name: oemType('BiosExt'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of the Bios resource and of the vendor BIOS resources: links to the vendor BIOS resources and defaults.',
   properties: {
     Links: ro(
@@ -51,9 +52,9 @@ const DesiredBootDeviceProp = t.object(
 );
 
 export const VendorServerBootSettingsType = defineType({
-  name: 'VendorServerBootSettings',
+  name: oemType('ServerBootSettings'),
   version: '1.1.0',
-  owner: 'Vendor',
+  owner: OEM,
   description:
     'UEFI boot sources found by the system ROM and the persistent boot order, as structured boot strings; the pending area takes a new order.',
   properties: {
@@ -100,9 +101,9 @@ const IscsiSourceProp = t.object(
 );
 
 export const IscsiType = defineType({
-  name: 'VendoriSCSISoftwareInitiator',
+  name: oemType('iSCSISoftwareInitiator'),
   version: '1.1.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'The UEFI iSCSI software initiator of the system ROM and its boot attempts; the pending area is read at POST.',
   properties: {
     ...vendorAreaProps,
@@ -113,9 +114,9 @@ export const IscsiType = defineType({
 });
 
 export const BaseConfigsType = defineType({
-  name: 'VendorBaseConfigs',
+  name: oemType('BaseConfigs'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'The defaults a vendor BIOS resource returns to: one named set ("default") of its settings.',
   properties: {
     ...commonProps,
@@ -134,9 +135,9 @@ const MappingSubinstanceProp = t.object(
 );
 
 export const BiosMappingType = defineType({
-  name: 'VendorBiosMapping',
+  name: oemType('BiosMapping'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Which BIOS attributes act on which PCI device (by its UEFI device path), as the system ROM maps them.',
   properties: {
     ...commonProps,

@@ -16,6 +16,7 @@ import { argText } from '../../messages/args.js';
 import type { Services } from '../services.js';
 import { vendorBiosLinks } from './bios-vendor-settings.js';
 import { VendorBiosExtType, settingsAnnotation } from './bios-vendor-types.js';
+import { OEM } from '../../protocol/naming.js';
 
 export const BiosType = defineType({
   name: 'Bios',
@@ -55,7 +56,7 @@ const CHANGE_PASSWORD = defineAction({
 const PendingBody = { Attributes: BiosType.properties.Attributes } satisfies Props;
 
 /** What the BIOS area uses. */
-export type BiosDeps = Pick<Services, 'config' | 'uris' | 'bios'>;
+export type BiosDeps = Pick<Services, 'config' | 'naming' | 'uris' | 'bios'>;
 
 // Handlers' paths (the routes below spell them out in full).
 type BiosPath = '/redfish/v1/Systems/{SystemId}/Bios/';
@@ -86,7 +87,7 @@ function handlers(d: BiosDeps) {
         ...(st.appliedAt !== null ? { Time: toIso(st.appliedAt) } : {}),
         Messages: st.messages,
       },
-      Oem: { Vendor: { Links: links } },
+      Oem: { [OEM]: { Links: links } },
     }));
   }
 

@@ -10,7 +10,7 @@ import { collectionOf, defineType, ro, t, vendorObject } from '../../protocol/de
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { MemoryType } from './inventory-types.js';
-import { OEM } from '../../protocol/naming.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 export type MemoryDeps = Pick<Services, 'uris' | 'hardware' | 'health' | 'bios'>;
 
@@ -23,9 +23,9 @@ const AMP_MODES: Readonly<Record<string, string>> = {
 };
 
 const VendorAdvancedMemoryProtectionType = defineType({
-  name: 'VendorAdvancedMemoryProtection',
+  name: oemType('AdvancedMemoryProtection'),
   version: '2.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of the memory collection: the memory protection mode and each processor board’s memory.',
   properties: {
     AmpModeActive: ro(t.string()),
@@ -53,7 +53,7 @@ const MemoryCollectionType = {
   ...memoryCollection,
   properties: {
     ...memoryCollection.properties,
-    Oem: t.object({ Vendor: vendorObject(VendorAdvancedMemoryProtectionType, { readOnly: true }) }, { readOnly: true, typeName: 'Oem' }),
+    Oem: t.object({ [OEM]: vendorObject(VendorAdvancedMemoryProtectionType, { readOnly: true }) }, { readOnly: true, typeName: 'Oem' }),
   },
 };
 
@@ -78,7 +78,7 @@ function handlers(d: MemoryDeps) {
     const mode = AMP_MODES[String(d.bios.currentAttributes().AdvancedMemProtection)] ?? 'AdvancedECC';
     const sockets = [...new Set(dimms.map((m) => m.socket))].sort((a, b) => a - b);
     return {
-      Vendor: {
+      [OEM]: {
         AmpModeActive: mode,
         AmpModeStatus: mode,
         AmpModeSupported: Object.values(AMP_MODES),

@@ -9,6 +9,7 @@ import { defineType, ro, t, commonProps } from '../../protocol/description.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import { CLASS_CODES } from '../chassis/pcie-devices.js';
 import type { Services } from '../services.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 export type PciDeps = Pick<Services, 'uris' | 'hardware'>;
 
@@ -17,9 +18,9 @@ const str = () => ro(t.string());
 const pciAddress = { BusNumber: int(), DeviceNumber: int(), FunctionNumber: int(), SegmentNumber: int(), UEFIDevicePath: str() };
 
 const PciDeviceType = defineType({
-  name: 'VendorServerPciDevice',
+  name: oemType('ServerPciDevice'),
   version: '2.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A PCI device as the system ROM enumerates it: where it is, its PCI ids and its UEFI device path.',
   properties: {
     ...commonProps,
@@ -41,9 +42,9 @@ const PciDeviceType = defineType({
 });
 
 const PciSlotType = defineType({
-  name: 'VendorServerPCISlot',
+  name: oemType('ServerPCISlot'),
   version: '2.1.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A PCIe slot of the system and what it offers.',
   properties: {
     ...commonProps,

@@ -18,6 +18,7 @@ import { collection, messages } from '../../protocol/reply.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { settingsAnnotation } from './bios-vendor-types.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 /** What the Smart Storage views use. */
 export type SmartStorageDeps = Pick<Services, 'uris' | 'storage' | 'smartArray'>;
@@ -27,9 +28,9 @@ const fw = ro(
 );
 
 const SmartStorageType = defineType({
-  name: 'VendorSmartStorage',
+  name: oemType('SmartStorage'),
   version: '2.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'The Smart Storage subsystem: array controllers and host bus adapters.',
   properties: {
     ...commonProps,
@@ -41,9 +42,9 @@ const SmartStorageType = defineType({
 });
 
 const ArrayControllerType = defineType({
-  name: 'VendorSmartStorageArrayController',
+  name: oemType('SmartStorageArrayController'),
   version: '2.2.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A Smart Array controller: where it sits, what it holds and how it is set up.',
   properties: {
     ...commonProps,
@@ -81,9 +82,9 @@ const ArrayControllerType = defineType({
 });
 
 const DiskDriveType = defineType({
-  name: 'VendorSmartStorageDiskDrive',
+  name: oemType('SmartStorageDiskDrive'),
   version: '2.1.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A physical drive of a Smart Array controller.',
   properties: {
     ...commonProps,
@@ -110,9 +111,9 @@ const DiskDriveType = defineType({
 });
 
 const LogicalDriveType = defineType({
-  name: 'VendorSmartStorageLogicalDrive',
+  name: oemType('SmartStorageLogicalDrive'),
   version: '2.3.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A logical drive of a Smart Array controller: the same volume the Storage view shows.',
   properties: {
     ...commonProps,
@@ -137,9 +138,9 @@ const LogicalDriveType = defineType({
 });
 
 const EnclosureType = defineType({
-  name: 'VendorSmartStorageStorageEnclosure',
+  name: oemType('SmartStorageStorageEnclosure'),
   version: '2.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'A drive box attached to a Smart Array controller port.',
   properties: {
     ...commonProps,
@@ -168,9 +169,9 @@ const ConfigLogicalDriveProp = t.object(
 
 /** iLO's array configuration document; its name carries no vendor prefix on iLO either. */
 const SmartStorageConfigType = defineType({
-  name: 'VendorSmartStorageConfig',
+  name: oemType('SmartStorageConfig'),
   version: '2.0.2',
-  owner: 'Vendor',
+  owner: OEM,
   description:
     'The configuration of a Smart Array controller as one document: logical drives, controller actions and DataGuard; Settings/ takes changes, applied at the next POST.',
   properties: {
@@ -211,9 +212,9 @@ const SmartStorageConfigType = defineType({
 
 const HostBusAdaptersType = collectionOf(
   defineType({
-    name: 'VendorSmartStorageHostBusAdapter',
+    name: oemType('SmartStorageHostBusAdapter'),
     version: '2.0.0',
-    owner: 'Vendor',
+    owner: OEM,
     description: 'A host bus adapter of the Smart Storage subsystem.',
     properties: { ...commonProps },
   }),

@@ -7,6 +7,7 @@ import { defineAction, defineType, oem, ro, statusProp, t, commonProps } from '.
 import { OEM, oemType } from '../../protocol/naming.js';
 import { SECURE_ERASE_PROPS } from './secure-erase.js';
 import { SystemVendorProps } from './system-vendor.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
 export const POST_STATES = ['Unknown', 'Reset', 'PowerOff', 'InPost', 'InPostDiscoveryComplete', 'FinishedPost'] as const;
 export const BOOT_PROGRESS_STATES = [
@@ -20,9 +21,9 @@ export const BOOT_PROGRESS_STATES = [
 ] as const;
 
 export const VendorComputerSystemExtType = defineType({
-  name: 'VendorComputerSystemExt',
+  name: oemType('ComputerSystemExt'),
   version: '1.0.0',
-  owner: 'Vendor',
+  owner: OEM,
   description: 'Vendor extension of the computer system: POST progress, boot counter, TPM and auxiliary power cycle state.',
   properties: {
     PostState: ro(t.enum(POST_STATES, { volatile: true, description: 'Where the server is in its power-on self test.' })),
@@ -162,9 +163,9 @@ export const BootOptionType = defineType({
     BootOptionEnabled: ro(t.boolean()),
     Oem: oem(
       defineType({
-        name: 'VendorBootOption',
+        name: oemType('BootOption'),
         version: '1.0.0',
-        owner: 'Vendor',
+        owner: OEM,
         description: 'Vendor extension of a boot option.',
         properties: {
           StructuredBootString: ro(t.string({ description: '<DeviceType>.<Location>.<Instance>.<Sub-instance>.<Qualifier>' })),
@@ -185,14 +186,14 @@ export const RESET_ACTION = defineAction({
 });
 
 export const POWER_BUTTON_ACTION = defineAction({
-  name: 'VendorComputerSystemExt.PowerButton',
+  name: `${oemType('ComputerSystemExt')}.PowerButton`,
   oem: true,
   description: 'Simulates the physical power button: a momentary press, or press and hold (forced power off).',
   parameters: { PushType: t.enum(PUSH_TYPES, { required: true }) },
 });
 
 export const SYSTEM_RESET_ACTION = defineAction({
-  name: 'VendorComputerSystemExt.SystemReset',
+  name: `${oemType('ComputerSystemExt')}.SystemReset`,
   oem: true,
   description:
     'Auxiliary power cycle, as if the power cables were pulled: at once when the server is off, otherwise at its next power off.',
