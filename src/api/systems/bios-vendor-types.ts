@@ -83,7 +83,11 @@ export const VendorServerBootSettingsType = defineType({
 
 const IscsiSourceProp = t.object(
   {
-    iSCSIAttemptInstance: ro(t.integer()),
+    iSCSIAttemptInstance: t.integer({
+      minimum: 0,
+      maximum: ISCSI_ATTEMPTS,
+      description: 'The attempt this entry is, 1 upwards; 0 while unconfigured.',
+    }),
     iSCSIAttemptName: t.string({ maxLength: 96 }),
     iSCSIConnection: t.enum(['Enabled', 'Disabled']),
     iSCSINicSource: t.string({ maxLength: 32 }),
@@ -101,7 +105,8 @@ const IscsiSourceProp = t.object(
 );
 
 export const IscsiType = defineType({
-  name: oemType('iSCSISoftwareInitiator'),
+  // iLO spells it HpeiSCSISoftwareInitiator; a vendor type name goes on with a capital (naming.ts), and clients match it case-blind.
+  name: oemType('IscsiSoftwareInitiator'),
   version: '1.1.0',
   owner: OEM,
   description: 'The UEFI iSCSI software initiator of the system ROM and its boot attempts; the pending area is read at POST.',

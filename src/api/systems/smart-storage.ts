@@ -336,7 +336,8 @@ function handlers(d: SmartStorageDeps) {
       Name: which === 'current' ? 'Smart Storage Configuration Current Settings' : 'Smart Storage Configuration Pending Settings',
       Location: location(sid),
       LocationFormat: 'PCISlot',
-      DataGuard: smartArray.dataGuard(sid),
+      // The guard a change was sent with holds for that change (pending); between changes the controller keeps Strict.
+      DataGuard: which === 'current' ? 'Strict' : smartArray.dataGuard(sid),
       LogicalDrives: volumes.map(configLogical),
       PhysicalDrives: storage.drives(sid).map((x) => ({ Location: x.bay, LocationFormat: LOCATION_FORMAT, LegacyBootPriority: 'None' })),
       Actions: erases.map((e) => ({
@@ -354,7 +355,7 @@ function handlers(d: SmartStorageDeps) {
       QueueDepth: 'Automatic',
       PowerModeAfterReboot: 'MaxPerformance',
       EncryptionConfiguration: 'None',
-      ...(which === 'current' ? { '@Redfish.Settings': settingsAnnotation(`${configUri(sid)}Settings/`) } : {}),
+      ...(which === 'current' ? { '@Redfish.Settings': settingsAnnotation(`${configUri(sid)}settings/`) } : {}),
     };
   };
   const controllerBody = (sid: string) => {
@@ -558,8 +559,9 @@ export function registerSmartStorageRoutes(routes: RouteTable, d: SmartStorageDe
       get: { privilege: Priv.login, handler: () => h.configBody(sid, 'current') },
       ...writes,
     });
+    // Spelled as iLO spells it: clients find a configuration's pending document by the lower-case "settings".
     routes.add({
-      path: `${path}Settings/`,
+      path: `${path}settings/`,
       type: SmartStorageConfigType,
       get: { privilege: Priv.login, handler: () => h.configBody(sid, 'pending') },
       ...writes,

@@ -11,6 +11,7 @@ import type { DocumentStore, Setting } from '../../store/documents.js';
 export const ISCSI_ATTEMPTS = 4;
 
 export interface IscsiSource {
+  /** Which attempt this entry is, 1 upwards; 0 while it is not configured (as iLO's ROM shows a free entry). */
   iSCSIAttemptInstance: number;
   iSCSIAttemptName: string;
   iSCSIConnection: 'Enabled' | 'Disabled';
@@ -34,8 +35,8 @@ export interface IscsiState {
 export function defaultIscsi(serial: string): IscsiState {
   return {
     iSCSIInitiatorName: `iqn.2015-02.com.vendor:uefi-u30-${serial.toLowerCase()}`,
-    iSCSISources: Array.from({ length: ISCSI_ATTEMPTS }, (_, i) => ({
-      iSCSIAttemptInstance: i + 1,
+    iSCSISources: Array.from({ length: ISCSI_ATTEMPTS }, () => ({
+      iSCSIAttemptInstance: 0,
       iSCSIAttemptName: '',
       iSCSIConnection: 'Disabled',
       iSCSINicSource: 'EmbNicPort1',

@@ -54,20 +54,32 @@ export interface BiosPciMapping {
 }
 
 /**
- * Which BIOS attributes act on each PCIe device: a NIC's ports by their network boot
- * attribute (the port's name first, as iSCSINicSource and PreBootNetwork take it).
+ * Which BIOS attributes act on each PCIe device: its enable (the embedded NIC's, or its slot's)
+ * and link speed, and a NIC's ports by their name and network boot attribute (the name first, as
+ * iSCSINicSource and PreBootNetwork take it). Devices no attribute acts on are left out.
  */
 export function biosMappings(hw: PciHardware, attributeNames: ReadonlySet<string>): BiosPciMapping[] {
   const sources = nicBootSources(hw);
-  return hw.pcieDevices.map((dev, i) => {
+  const firstLom = hw.nics.findIndex((n) => n.slot === 'Embedded');
+  const out: BiosPciMapping[] = [];
+  hw.pcieDevices.forEach((dev, i) => {
     const path = pcieDevicePath(hw, i);
     const ni = hw.nics.findIndex((n) => n.id === dev.nic);
-    const ports = sources.filter((s) => s.nic === ni && attributeNames.has(`${s.name}Boot`));
-    return {
+    const ports = sources.filter((s) => s.nic === ni && ni >= 0 && attributeNames.has(`${s.name}Boot`));
+    const own =
+      dev.slot === 'Embedded'
+        ? ni >= 0 && ni === firstLom
+          ? ['EmbNicEnable']
+          : []
+        : [`PciSlot${dev.slot}Enable`, `PciSlot${dev.slot}LinkSpeed`];
+    const associations = [...own.filter((a) => attributeNames.has(a)), ...ports.map((s) => `${s.name}Boot`)];
+    if (!associations.length) return;
+    out.push({
       Instance: i + 1,
       CorrelatableID: path,
-      Associations: ports.map((s) => `${s.name}Boot`),
+      Associations: associations,
       Subinstances: ports.map((s) => ({ Subinstance: s.port, CorrelatableID: path, Associations: [s.name, `${s.name}Boot`] })),
-    };
+    });
   });
+  return out;
 }

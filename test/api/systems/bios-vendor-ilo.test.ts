@@ -86,6 +86,11 @@ describe('vendor BIOS resources at the iLO place', () => {
 
   it('takes iSCSI settings in the pending area, lists the NIC sources of the hardware, and maps them to PCI devices', async () => {
     const current = (await svc.get(`${OEM}iScsi/`)).body;
+    // Free attempts show instance 0 (ilorest's iscsiconfig --add takes the first of them).
+    assert.deepEqual(
+      current.iSCSISources.map((x: any) => x.iSCSIAttemptInstance),
+      [0, 0, 0, 0],
+    );
     assert.deepEqual(current.iSCSINicSources, [
       'EmbNicPort1',
       'EmbNicPort2',
@@ -96,7 +101,15 @@ describe('vendor BIOS resources at the iLO place', () => {
     ]);
     const iqn = 'iqn.2021-04.com.example:node-3';
     const r = await svc.req('PATCH', `${OEM}iScsi/Settings/`, {
-      body: { iSCSIInitiatorName: iqn, iSCSISources: [{ iSCSIConnection: 'Enabled', iSCSINicSource: 'Slot1NicPort1' }, {}, {}, {}] },
+      body: {
+        iSCSIInitiatorName: iqn,
+        iSCSISources: [
+          { iSCSIConnection: 'Enabled', iSCSINicSource: 'Slot1NicPort1', iSCSIAttemptInstance: 1, iSCSIAttemptName: '1' },
+          {},
+          {},
+          {},
+        ],
+      },
     });
     assert.equal(r.status, 200);
     assert.equal((await svc.get(`${OEM}iScsi/Settings/`)).body.iSCSIInitiatorName, iqn);
@@ -105,6 +118,7 @@ describe('vendor BIOS resources at the iLO place', () => {
     const after = (await svc.get(`${OEM}iScsi/`)).body;
     assert.equal(after.iSCSIInitiatorName, iqn);
     assert.equal(after.iSCSISources[0].iSCSINicSource, 'Slot1NicPort1');
+    assert.equal(after.iSCSISources[0].iSCSIAttemptInstance, 1);
     assert.equal(after.iSCSISources.length, 4);
 
     const map = (await svc.get(`${OEM}Mappings/`)).body.BiosPciSettingsMappings;

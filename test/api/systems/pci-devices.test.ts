@@ -33,9 +33,13 @@ describe('PCI devices and slots of the system', () => {
     const pxe = boot.find((s: any) => s.StructuredBootString === 'NIC.Slot.1.1.IPv4');
     assert.ok(pxe.UEFIDevicePath.startsWith(`${slotNic.UEFIDevicePath}/`));
     const map = (await svc.get(`${SYS}Bios/Oem/Vendor/Mappings/`)).body.BiosPciSettingsMappings;
+    // The NICs, by their enable and their ports' network boot; the RAID controller has no attribute of its own.
     assert.deepEqual(
-      map.map((m: any) => m.CorrelatableID),
-      devices.map((x: any) => x.UEFIDevicePath),
+      map.map((m: any) => [m.CorrelatableID, m.Associations[0]]),
+      [
+        [devices[1].UEFIDevicePath, 'EmbNicEnable'],
+        [slotNic.UEFIDevicePath, 'PciSlot1Enable'],
+      ],
     );
   });
 

@@ -8,7 +8,8 @@ import { messageIds, startTestService, type TestService } from '../../support/se
 const SYS = '/redfish/v1/Systems/1/';
 const CTRL = `${SYS}SmartStorage/ArrayControllers/0/`;
 const CONFIG = `${SYS}SmartStorageConfig/`;
-const SETTINGS = `${CONFIG}Settings/`;
+// Spelled as iLO spells it (ilorest finds the pending document by a lower-case "settings").
+const SETTINGS = `${CONFIG}settings/`;
 const VOLUMES = `${SYS}Storage/DE00A000/Volumes/`;
 const BOOT_TIME = 2000 + 5000;
 
