@@ -93,7 +93,7 @@ export interface Config {
   fleetManifest?: string;
   /** Fleet mode: global index of this process's first controller (a shard of a larger fleet). */
   fleetIndexOffset: number;
-  /** Where the vendor BIOS resources live: oem (Bios/Oem/<name>/…, iLO 6 and iLO 5 v2) or bios (Bios/…, SPEC.md's and iLO 5 v3's). */
+  /** Where the vendor BIOS resources live: oem (Bios/Oem/<name>/…, iLO 6 and iLO 5 v2) or bios (Bios/…, the service's earlier one and iLO 5 v3's). */
   vendorBiosPlace: string;
 }
 
@@ -455,7 +455,7 @@ export const OPTIONS: readonly Option[] = [
     env: 'BMC_VENDOR_BIOS_PLACE',
     type: 'string',
     default: 'oem',
-    help: "where the vendor BIOS resources (Boot, iScsi, ServerConfigLock, KmsConfig, TlsConfig) live: oem (Bios/Oem/<name>/, iLO 6's and iLO 5 v2's) or bios (directly under Bios/, SPEC.md's and iLO 5 v3's)",
+    help: "where the vendor BIOS resources (Boot, iScsi, ServerConfigLock, KmsConfig, TlsConfig) live: oem (Bios/Oem/<name>/, iLO 6's and iLO 5 v2's) or bios (directly under Bios/, the service's earlier one and iLO 5 v3's)",
   },
 ];
 

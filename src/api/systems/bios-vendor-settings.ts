@@ -4,7 +4,7 @@
 // Settings/ (the pending area, taken in at the next server reset) and BaseConfigs/
 // (its defaults), and the PCI settings map. They live where iLO 6 (and iLO 5 v2)
 // puts them, Bios/Oem/Vendor/<Name>/, or with --vendor-bios-place bios where
-// SPEC.md (and iLO 5 v3) does, Bios/<Name>/. Bios.ResetBios leaves them alone.
+// the service did before (and iLO 5 v3 does), Bios/<Name>/. Bios.ResetBios leaves them alone.
 import type { BootOptionDef } from '../../domain/bios/boot.js';
 import type { IscsiState } from '../../domain/bios/iscsi.js';
 import { biosMappings, nicBootSources, type BiosPciMapping } from '../../domain/bios/pci-map.js';
@@ -88,7 +88,7 @@ interface Place {
   spelling: 'segment' | 'legacy';
 }
 
-/** The place --vendor-bios-place names: Bios/Oem/Vendor/ (iLO 6, iLO 5 v2) or Bios/ itself (SPEC.md, iLO 5 v3). */
+/** The place --vendor-bios-place names: Bios/Oem/Vendor/ (iLO 6, iLO 5 v2) or Bios/ itself (the earlier place, iLO 5 v3). */
 function placeOf(d: Pick<Services, 'config' | 'naming'>): Place {
   return d.config.vendorBiosPlace === 'bios'
     ? { prefix: '', routePrefix: '', spelling: 'legacy' }
@@ -98,7 +98,7 @@ function placeOf(d: Pick<Services, 'config' | 'naming'>): Place {
 interface Area {
   /** Path segment and link name under Bios/Oem/Vendor/. */
   segment: 'Boot' | 'iScsi' | 'ServerConfigLock' | 'KmsConfig' | 'TlsConfig';
-  /** Its segment at SPEC.md's earlier place, directly under Bios/. */
+  /** Its segment at the service's earlier place, directly under Bios/. */
   legacy: string;
   type: ResourceType;
   /** "<name> Current Settings", "… Pending Settings", "… Default Settings" (clients look for "current" and "pending"). */
@@ -201,7 +201,7 @@ function handlers(d: BiosVendorSettingsDeps): { areas: Area[]; mappings: BiosPci
   return { areas, mappings: biosMappings(d.hardware, new Set(BIOS_ATTRIBUTES.map((a) => a.AttributeName))) };
 }
 
-/** Each resource's link name (and segment at the Oem place), and its segment at SPEC.md's place. */
+/** Each resource's link name (and segment at the Oem place), and its segment at the earlier place. */
 const AREA_SEGMENTS: readonly (readonly [Area['segment'], string])[] = [
   ['Boot', 'Boot'],
   ['iScsi', 'iScsi'],
@@ -261,7 +261,7 @@ export function registerBiosVendorSettingsRoutes(routes: RouteTable, d: BiosVend
           Oem: { [OEM]: { Links: { BaseConfigs: { '@odata.id': `${here}BaseConfigs/` } } } },
         }),
       },
-      // SPEC.md's iSCSI resource takes writes itself: they go to the pending area, which the ROM reads at POST.
+      // The earlier iSCSI resource takes writes itself: they go to the pending area, which the ROM reads at POST.
       ...(a.segment === 'iScsi' && place.spelling === 'legacy' ? { patch: { ...write, handler: patchPending } } : {}),
     });
     routes.add({

@@ -1,5 +1,5 @@
 // Issue 28, item 3 and 5: the vendor BIOS resources where iLO 6 (and iLO 5 from v2) puts
-// them, Bios/Oem/Vendor/<Name>/ with Settings/ and BaseConfigs/ (SPEC.md's Bios/<Name>/
+// them, Bios/Oem/Vendor/<Name>/ with Settings/ and BaseConfigs/ (the earlier Bios/<Name>/
 // stay as aliases), the boot order's pending area, the PCI settings map, and the
 // Bios actions with the parameters iLO takes (what ilorest biosdefaults and setpassword send).
 import assert from 'node:assert/strict';
@@ -42,7 +42,7 @@ describe('vendor BIOS resources at the iLO place', () => {
       assert.equal(defaults.body.BaseConfigs.length, 1);
       assert.deepEqual(defaults.body.Capabilities, { BaseConfig: true, BaseConfigs: false });
     }
-    // Not at SPEC.md's place as well (--vendor-bios-place bios serves them there: bios-vendor.test.ts).
+    // Not at the earlier place as well (--vendor-bios-place bios serves them there: bios-vendor.test.ts).
     assert.equal((await svc.get(`${BIOS}Boot/`)).status, 404);
     // The BIOS defaults are the ones of this hardware (two threads per core: Hyper-Threading on).
     const biosDefaults = (await svc.get(links.BaseConfigs['@odata.id'])).body.BaseConfigs[0].default;

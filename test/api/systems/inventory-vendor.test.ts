@@ -82,4 +82,17 @@ describe('inventory vendor extensions', () => {
     oem = (await svc.get(SYS)).body.Oem.Vendor;
     assert.deepEqual([oem.PowerOnDelay, oem.PowerAutoOn, oem.PowerRegulatorMode], ['30', 'AlwaysPowerOn', 'Dynamic']);
   });
+
+  it('identifies each processor by its CPUID signature, as the profile gives it', async () => {
+    const id = (await svc.get(`${SYS}Processors/1/`)).body.ProcessorId;
+    // Xeon Gold 6248R (Cascade Lake): family 6, model 0x55, stepping 7.
+    assert.deepEqual(id, {
+      VendorId: 'Intel(R) Corporation',
+      IdentificationRegisters: '0x00050657',
+      EffectiveFamily: '0x6',
+      EffectiveModel: '0x55',
+      Step: '0x7',
+      MicrocodeInfo: null,
+    });
+  });
 });
