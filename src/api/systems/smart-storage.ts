@@ -13,7 +13,7 @@ import { toIso } from '../../platform/clock.js';
 import { Priv } from '../../lib/privileges.js';
 import { vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
 import { addCollection, type MemberStore } from '../../protocol/collections.js';
-import { collectionOf, defineType, ro, statusProp, t, commonProps } from '../../protocol/description.js';
+import { collectionOf, defineType, ro, statusProp, t, commonProps, type Props } from '../../protocol/description.js';
 import { collection, messages } from '../../protocol/reply.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
@@ -26,6 +26,17 @@ export type SmartStorageDeps = Pick<Services, 'uris' | 'storage' | 'smartArray'>
 const fw = ro(
   t.object({ Current: ro(t.object({ VersionString: ro(t.string()) }, { typeName: 'Current' })) }, { typeName: 'FirmwareVersion' }),
 );
+
+/** What every Smart Storage part shows: where it is (and in which format), what it is, its firmware and status. */
+const placedPart = {
+  ...commonProps,
+  Status: statusProp,
+  Location: ro(t.string()),
+  LocationFormat: ro(t.string()),
+  Model: ro(t.string()),
+  SerialNumber: ro(t.string()),
+  FirmwareVersion: fw,
+} satisfies Props;
 
 const SmartStorageType = defineType({
   name: oemType('SmartStorage'),
@@ -47,15 +58,9 @@ const ArrayControllerType = defineType({
   owner: OEM,
   description: 'A Smart Array controller: where it sits, what it holds and how it is set up.',
   properties: {
-    ...commonProps,
-    Status: statusProp,
+    ...placedPart,
     AdapterType: ro(t.string()),
-    Location: ro(t.string()),
-    LocationFormat: ro(t.string()),
-    Model: ro(t.string()),
     Manufacturer: ro(t.string()),
-    SerialNumber: ro(t.string()),
-    FirmwareVersion: fw,
     CurrentOperatingMode: ro(t.string()),
     DriveWriteCache: ro(t.string()),
     InternalPortCount: ro(t.integer()),
@@ -87,14 +92,8 @@ const DiskDriveType = defineType({
   owner: OEM,
   description: 'A physical drive of a Smart Array controller.',
   properties: {
-    ...commonProps,
-    Status: statusProp,
-    Location: ro(t.string()),
-    LocationFormat: ro(t.string()),
-    Model: ro(t.string()),
+    ...placedPart,
     Manufacturer: ro(t.string()),
-    SerialNumber: ro(t.string()),
-    FirmwareVersion: fw,
     MediaType: ro(t.string()),
     InterfaceType: ro(t.string()),
     CapacityMiB: ro(t.integer()),
@@ -143,14 +142,8 @@ const EnclosureType = defineType({
   owner: OEM,
   description: 'A drive box attached to a Smart Array controller port.',
   properties: {
-    ...commonProps,
-    Status: statusProp,
-    Location: ro(t.string()),
-    LocationFormat: ro(t.string()),
+    ...placedPart,
     DriveBayCount: ro(t.integer()),
-    Model: ro(t.string()),
-    SerialNumber: ro(t.string()),
-    FirmwareVersion: fw,
   },
 });
 

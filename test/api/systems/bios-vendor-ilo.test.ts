@@ -4,12 +4,12 @@
 // Bios actions with the parameters iLO takes (what ilorest biosdefaults and setpassword send).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { resetServer as resetHost } from '../../support/host.js';
 import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const SYS = '/redfish/v1/Systems/1/';
 const BIOS = `${SYS}Bios/`;
 const OEM = `${BIOS}Oem/Vendor/`;
-const BOOT_TIME = 2000 + 5000;
 
 describe('vendor BIOS resources at the iLO place', () => {
   let svc: TestService;
@@ -18,12 +18,7 @@ describe('vendor BIOS resources at the iLO place', () => {
   });
   after(() => svc.close());
 
-  const resetServer = async () => {
-    const on = (await svc.get(SYS)).body.PowerState === 'On';
-    const r = await svc.req('POST', `${SYS}Actions/ComputerSystem.Reset/`, { body: { ResetType: on ? 'ForceRestart' : 'On' } });
-    assert.equal(r.status, 200);
-    await svc.clock.advance(BOOT_TIME);
-  };
+  const resetServer = () => resetHost(svc);
 
   it('links each resource at Bios/Oem/Vendor/, each with a current, a pending and a defaults view', async () => {
     const links = (await svc.get(BIOS)).body.Oem.Vendor.Links;

@@ -3,6 +3,7 @@
 // the standard Storage view, changes applied at the next POST.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { resetServer as resetHost } from '../../support/host.js';
 import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const SYS = '/redfish/v1/Systems/1/';
@@ -11,7 +12,6 @@ const CONFIG = `${SYS}SmartStorageConfig/`;
 // Spelled as iLO spells it (ilorest finds the pending document by a lower-case "settings").
 const SETTINGS = `${CONFIG}settings/`;
 const VOLUMES = `${SYS}Storage/DE00A000/Volumes/`;
-const BOOT_TIME = 2000 + 5000;
 
 describe('Smart Storage views and SmartStorageConfig', () => {
   let svc: TestService;
@@ -20,12 +20,7 @@ describe('Smart Storage views and SmartStorageConfig', () => {
   });
   after(() => svc.close());
 
-  const resetServer = async () => {
-    const on = (await svc.get(SYS)).body.PowerState === 'On';
-    const r = await svc.req('POST', `${SYS}Actions/ComputerSystem.Reset/`, { body: { ResetType: on ? 'ForceRestart' : 'On' } });
-    assert.equal(r.status, 200);
-    await svc.clock.advance(BOOT_TIME);
-  };
+  const resetServer = () => resetHost(svc);
   const members = async (uri: string) => ((await svc.get(uri)).body.Members as { '@odata.id': string }[]).map((m) => m['@odata.id']);
   const put = async (uri: string, body: object) => {
     const etag = (await svc.get(uri)).headers.etag;
