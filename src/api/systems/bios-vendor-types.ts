@@ -125,7 +125,18 @@ export const BaseConfigsType = defineType({
   description: 'The defaults a vendor BIOS resource returns to: one named set ("default") of its settings.',
   properties: {
     ...commonProps,
-    BaseConfigs: ro(t.array(t.object({}, { additionalProperties: true, typeName: 'BaseConfig' }))),
+    BaseConfigs: ro(
+      t.array(
+        t.object(
+          {
+            default: ro(
+              t.object({}, { additionalProperties: true, typeName: 'BaseConfigValues', description: 'The settings and their defaults.' }),
+            ),
+          },
+          { typeName: 'BaseConfig' },
+        ),
+      ),
+    ),
     Capabilities: ro(t.object({ BaseConfig: ro(t.boolean()), BaseConfigs: ro(t.boolean()) }, { typeName: 'Capabilities' })),
   },
 });

@@ -147,18 +147,28 @@ const EnclosureType = defineType({
   },
 });
 
-const ConfigLogicalDriveProp = t.object(
-  {
-    LogicalDriveNumber: t.integer({ minimum: 1 }),
-    LogicalDriveName: t.string({ maxLength: 64 }),
-    Raid: t.enum(Object.keys(SMART_RAID)),
-    CapacityGiB: t.integer({ minimum: 1 }),
-    DataDrives: t.any(),
-    Actions: t.array(t.object({ Action: t.enum(['LogicalDriveDelete']) }, { typeName: 'LogicalDriveAction' })),
-    VolumeUniqueIdentifier: t.string(),
-  },
-  { typeName: 'LogicalDrive', additionalProperties: true },
-);
+/** A logical drive of the configuration: its number, name, level, size, drives and layout. */
+const configLogicalDrive = {
+  LogicalDriveNumber: t.integer({ minimum: 1 }),
+  LogicalDriveName: t.string({ maxLength: 64 }),
+  Raid: t.enum(Object.keys(SMART_RAID)),
+  CapacityGiB: t.integer({ minimum: 1 }),
+  CapacityBlocks: t.integer(),
+  BlockSizeBytes: t.integer(),
+  DataDrives: t.array(t.string(), { description: 'Locations of its drives (ControllerPort:Box:Bay).' }),
+  DriveLocationFormat: t.string(),
+  SpareDrives: t.array(t.string()),
+  SpareRebuildMode: t.string({ nullable: true }),
+  StripSizeBytes: t.integer(),
+  StripeSizeBytes: t.integer(),
+  ParityGroupCount: t.integer(),
+  Accelerator: t.string(),
+  LegacyBootPriority: t.string(),
+  VolumeUniqueIdentifier: t.string(),
+  Actions: t.array(t.object({ Action: t.enum(['LogicalDriveDelete']) }, { typeName: 'LogicalDriveAction' })),
+} satisfies Props;
+
+const ConfigLogicalDriveProp = t.object(configLogicalDrive, { typeName: 'LogicalDrive' });
 
 /** iLO's array configuration document; its name carries no vendor prefix on iLO either. */
 const SmartStorageConfigType = defineType({
@@ -212,6 +222,18 @@ const HostBusAdaptersType = collectionOf(
     properties: { ...commonProps },
   }),
 );
+
+/**
+ * What a write takes: a new logical drive may describe its drives (quick setup: DataDriveCount,
+ * media, interface...) instead of naming them, and what clients send back of the view is taken as it is.
+ */
+const ConfigWriteBody = {
+  DataGuard: SmartStorageConfigType.properties.DataGuard,
+  Actions: SmartStorageConfigType.properties.Actions,
+  LogicalDrives: t.array(
+    t.object({ ...configLogicalDrive, DataDrives: t.any() }, { typeName: 'LogicalDrive', additionalProperties: true }),
+  ),
+} satisfies Props;
 
 const LOCATION_FORMAT = 'ControllerPort:Box:Bay';
 const STRIP_BYTES = 262144;
@@ -545,7 +567,10 @@ export function registerSmartStorageRoutes(routes: RouteTable, d: SmartStorageDe
       smartArray.configure(sid, ctx.body, payload);
       return messages(vendorMessage('SystemResetRequired'), ...ctx.problems);
     };
-    const writes = { patch: { privilege: Priv.hostStorage, handler: write }, put: { privilege: Priv.hostStorage, handler: write } };
+    const writes = {
+      patch: { privilege: Priv.hostStorage, body: ConfigWriteBody, handler: write },
+      put: { privilege: Priv.hostStorage, body: ConfigWriteBody, handler: write },
+    };
     routes.add({
       path,
       type: SmartStorageConfigType,
