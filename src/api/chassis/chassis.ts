@@ -70,7 +70,7 @@ export const ChassisType = defineType({
     Controls: t.link({ readOnly: true }),
     NetworkAdapters: t.link({ readOnly: true }),
     PCIeDevices: t.link({ readOnly: true }),
-    PCIeSlots: t.link({ readOnly: true }),
+    PCIeSlots: t.link({ readOnly: true, deprecated: 'PCIeDevices' }),
     Links: t.object(
       {
         ComputerSystems: t.links({ readOnly: true }),

@@ -37,7 +37,7 @@ const ServerDeviceType = defineType({
 
 const PCIeSlotsType = defineType({
   name: 'PCIeSlots',
-  version: '1.5.0',
+  version: '1.6.1',
   owner: 'DMTF',
   description: 'The PCIe slots of the chassis that hold the profile’s devices.',
   properties: {

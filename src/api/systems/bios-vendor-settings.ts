@@ -77,7 +77,10 @@ export const TlsConfigType = defineType({
 });
 
 /** What these resources use. */
-export type BiosVendorSettingsDeps = Pick<Services, 'config' | 'naming' | 'uris' | 'vendorBios' | 'boot' | 'iscsi' | 'hardware' | 'bios'>;
+export type BiosVendorSettingsDeps = Pick<
+  Services,
+  'config' | 'naming' | 'dialect' | 'uris' | 'vendorBios' | 'boot' | 'iscsi' | 'hardware' | 'bios'
+>;
 
 /** Where the vendor BIOS resources live under Bios/, and how each is spelled there. */
 interface Place {
@@ -214,11 +217,21 @@ const AREA_SEGMENTS: readonly (readonly [Area['segment'], string])[] = [
 const DEFAULT_BOOT_ORDER = ['Cd', 'Usb', 'EmbeddedStorage', 'PcieSlotStorage', 'EmbeddedFlexLOM', 'PcieSlotNic', 'UefiShell'];
 
 /** The links Bios/Oem/Vendor/Links carries. */
-export function vendorBiosLinks(d: Pick<BiosVendorSettingsDeps, 'config' | 'uris' | 'naming'>): Record<string, { '@odata.id': string }> {
+/**
+ * The defaults (BaseConfigs) are maps of setting names, which DMTF's Service Validator cannot read
+ * in a vendor schema: only the spec dialect (iLO's) serves them.
+ */
+function offersBaseConfigs(d: Pick<BiosVendorSettingsDeps, 'dialect'>): boolean {
+  return d.dialect.name === 'spec';
+}
+
+export function vendorBiosLinks(
+  d: Pick<BiosVendorSettingsDeps, 'config' | 'uris' | 'naming' | 'dialect'>,
+): Record<string, { '@odata.id': string }> {
   const place = placeOf(d);
   const at = (segment: string) => ({ '@odata.id': `${d.uris.system()}Bios/${place.prefix}${segment}/` });
   return {
-    BaseConfigs: at('BaseConfigs'),
+    ...(offersBaseConfigs(d) ? { BaseConfigs: at('BaseConfigs') } : {}),
     Mappings: at('Mappings'),
     ...Object.fromEntries(AREA_SEGMENTS.map(([link, legacy]) => [link, at(place.spelling === 'legacy' ? legacy : link)])),
   };
@@ -258,7 +271,7 @@ export function registerBiosVendorSettingsRoutes(routes: RouteTable, d: BiosVend
           Description: a.description,
           ...a.current(),
           '@Redfish.Settings': settingsAnnotation(`${here}Settings/`),
-          Oem: { [OEM]: { Links: { BaseConfigs: { '@odata.id': `${here}BaseConfigs/` } } } },
+          ...(offersBaseConfigs(d) ? { Oem: { [OEM]: { Links: { BaseConfigs: { '@odata.id': `${here}BaseConfigs/` } } } } } : {}),
         }),
       },
       // The earlier iSCSI resource takes writes itself: they go to the pending area, which the ROM reads at POST.
@@ -284,11 +297,12 @@ export function registerBiosVendorSettingsRoutes(routes: RouteTable, d: BiosVend
       get: { ...read, handler: () => baseConfigs(a.name, a.defaults()) },
     });
   }
-  routes.add({
-    path: `${bios}BaseConfigs/`,
-    type: BaseConfigsType,
-    get: { ...read, handler: () => baseConfigs('BIOS', d.bios.defaultValues()) },
-  });
+  if (offersBaseConfigs(d))
+    routes.add({
+      path: `${bios}BaseConfigs/`,
+      type: BaseConfigsType,
+      get: { ...read, handler: () => baseConfigs('BIOS', d.bios.defaultValues()) },
+    });
   routes.add({
     path: `${bios}Mappings/`,
     type: BiosMappingType,

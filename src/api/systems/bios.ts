@@ -56,7 +56,7 @@ const CHANGE_PASSWORD = defineAction({
 const PendingBody = { Attributes: BiosType.properties.Attributes } satisfies Props;
 
 /** What the BIOS area uses. */
-export type BiosDeps = Pick<Services, 'config' | 'naming' | 'uris' | 'bios'>;
+export type BiosDeps = Pick<Services, 'config' | 'naming' | 'dialect' | 'uris' | 'bios'>;
 
 // Handlers' paths (the routes below spell them out in full).
 type BiosPath = '/redfish/v1/Systems/{SystemId}/Bios/';

@@ -421,10 +421,7 @@ function handlers(d: SmartStorageDeps) {
       LocationFormat: 'Port:Box',
       // A drive cage serves its bays in fours per port.
       DriveBayCount: Math.ceil(inBox.length / 4) * 4,
-      // The backplane reports no model, serial number or firmware (as on the P408i-a's cage).
-      Model: '',
-      SerialNumber: '',
-      FirmwareVersion: { Current: { VersionString: '' } },
+      // The backplane reports no model, serial number or firmware (iLO shows them empty): left out.
     };
   };
   return {
