@@ -346,7 +346,7 @@ function handlers(d: ManagerDeps) {
     };
   }
 
-    /** Both reset types restart the controller the same way. */
+  /** Both reset types restart the controller the same way. */
   async function postReset(_ctx: ActionContext<ManagerPath, typeof ResetAction>) {
     await d.controller.reset();
     return success();

@@ -7,7 +7,6 @@ import { defineAction, defineType, oem, ro, statusProp, t, commonProps } from '.
 import { OEM, oemType } from '../../protocol/naming.js';
 import { SECURE_ERASE_PROPS } from './secure-erase.js';
 import { SystemVendorProps } from './system-vendor.js';
-import { OEM, oemType } from '../../protocol/naming.js';
 
 export const POST_STATES = ['Unknown', 'Reset', 'PowerOff', 'InPost', 'InPostDiscoveryComplete', 'FinishedPost'] as const;
 export const BOOT_PROGRESS_STATES = [
@@ -32,13 +31,6 @@ export const VendorComputerSystemExtType = defineType({
     AuxPowerCycleArmed: ro(t.boolean({ description: 'A SystemReset (auxiliary power cycle) waits for the next power off.' })),
     TpmState: ro(t.enum(['NotPresent', 'PresentNotInUse', 'PresentInUse'])),
     ...SECURE_ERASE_PROPS,
-    Links: ro(t.object({ SmartStorage: t.link({ readOnly: true }) }, { typeName: 'Links' })),
-    Links: ro(
-      t.object(
-        { SmartStorage: t.link({ readOnly: true }), PCIDevices: t.link({ readOnly: true }), PCISlots: t.link({ readOnly: true }) },
-        { typeName: 'Links' },
-      ),
-    ),
     ...SystemVendorProps,
   },
 });

@@ -46,9 +46,6 @@ export { ComputerSystemType };
 /** What the computer system area uses. */
 export type SystemDeps = Pick<
   Services,
-  'config' | 'uris' | 'serviceUuid' | 'store' | 'clock' | 'host' | 'server' | 'firmware' | 'hardware' | 'health' | 'boot' | 'uidLight'
-> &
-  SecureEraseDeps;
   | 'config'
   | 'uris'
   | 'serviceUuid'
@@ -62,7 +59,8 @@ export type SystemDeps = Pick<
   | 'boot'
   | 'uidLight'
   | 'bios'
->;
+> &
+  SecureEraseDeps;
 
 // The system's path, for its handlers' contexts (the routes below spell it out).
 type SystemPath = '/redfish/v1/Systems/{SystemId}/';
@@ -206,8 +204,6 @@ function handlers(d: SystemDeps) {
           AuxPowerCycleArmed: st.auxCycleArmed,
           TpmState: !tpm.installed ? 'NotPresent' : tpm.inUse ? 'PresentInUse' : 'PresentNotInUse',
           ...secureEraseBody(d),
-          Links: { SmartStorage: smartStorageLink(d.uris) },
-          Links: { SmartStorage: smartStorageLink(d.uris), ...pciLinks(d.uris) },
           ...systemVendorExtras(d, d.firmware.biosVersion?.() ?? BIOS_ROM_VERSION),
         },
       },
