@@ -93,6 +93,8 @@ export interface Config {
   fleetManifest?: string;
   /** Fleet mode: global index of this process's first controller (a shard of a larger fleet). */
   fleetIndexOffset: number;
+  /** Where the vendor BIOS resources live: oem (Bios/Oem/<name>/…, iLO 6 and iLO 5 v2) or bios (Bios/…, the service's earlier one and iLO 5 v3's). */
+  vendorBiosPlace: string;
 }
 
 interface Option {
@@ -447,6 +449,14 @@ export const OPTIONS: readonly Option[] = [
     default: 0,
     help: 'fleet mode: global index of the first controller of this process, for shards of one fleet (indexes, ports, addresses and identities then never overlap)',
   },
+  {
+    key: 'vendorBiosPlace',
+    flag: 'vendor-bios-place',
+    env: 'BMC_VENDOR_BIOS_PLACE',
+    type: 'string',
+    default: 'oem',
+    help: "where the vendor BIOS resources (Boot, iScsi, ServerConfigLock, KmsConfig, TlsConfig) live: oem (Bios/Oem/<name>/, iLO 6's and iLO 5 v2's) or bios (directly under Bios/, the service's earlier one and iLO 5 v3's)",
+  },
 ];
 
 export class ConfigError extends Error {}
@@ -514,6 +524,8 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   if (config.maxAccounts < 1) throw new ConfigError('--max-accounts must be at least 1');
   if (config.maxExpansionsPerAccount < 1) throw new ConfigError('--max-expansions-per-account must be at least 1');
   if (!['fast', 'realistic'].includes(config.timing)) throw new ConfigError(`--timing must be fast or realistic, got ${config.timing}`);
+  if (!['oem', 'bios'].includes(config.vendorBiosPlace))
+    throw new ConfigError(`--vendor-bios-place must be oem or bios, got ${config.vendorBiosPlace}`);
   if (!['crash', 'power-loss'].includes(config.durability)) {
     throw new ConfigError(`--durability must be crash or power-loss, got ${config.durability}`);
   }

@@ -44,6 +44,7 @@ import type { SingleSignOn } from '../domain/manager/single-sign-on.js';
 import type { SnmpService } from '../domain/manager/snmp.js';
 import type { SecureBoot } from '../domain/secure-boot/secure-boot.js';
 import type { StorageControllers } from '../domain/storage/storage.js';
+import type { SmartArrayConfig } from '../domain/storage/smart-array.js';
 import type { Clock } from '../platform/clock.js';
 import type { HealthRegistry } from '../platform/hardware/health.js';
 import type { Hardware } from '../platform/hardware/identity.js';
@@ -125,6 +126,8 @@ export interface Services {
   iscsi: IscsiSettings;
   /** The array controllers, their drives and volumes. */
   storage: StorageControllers;
+  /** The Smart Array configuration documents (iLO's SmartStorageConfig) over the same controllers. */
+  smartArray: SmartArrayConfig;
   /** The chassis' locator light, asset tag and the firmware the host reports at POST. */
   chassisState: ChassisState;
   /** User temperature thresholds (Thermal's SetUserTempThreshold), effective from the next controller reset. */

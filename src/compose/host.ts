@@ -14,6 +14,7 @@ import { Logs } from '../domain/logs/logs.js';
 import { RestApiState } from '../domain/manager/rest-api-state.js';
 import { SecureBoot } from '../domain/secure-boot/secure-boot.js';
 import { StorageControllers } from '../domain/storage/storage.js';
+import { SmartArrayConfig } from '../domain/storage/smart-array.js';
 import { Tasks } from '../domain/tasks.js';
 import { BIOS_ROM_VERSION, hardwareDefaults } from '../platform/bios-attributes.js';
 import type { Clock, MovableClock, ScopedClock } from '../platform/clock.js';
@@ -63,7 +64,17 @@ export function buildSensors(b: Base, { host }: Lifecycles, server: ServerSimula
 
 export type HostSettings = Pick<
   Services,
-  'restApiState' | 'secureBoot' | 'boot' | 'uidLight' | 'bios' | 'iscsi' | 'vendorBios' | 'storage' | 'chassisState' | 'userTempThresholds'
+  | 'restApiState'
+  | 'secureBoot'
+  | 'boot'
+  | 'uidLight'
+  | 'bios'
+  | 'iscsi'
+  | 'vendorBios'
+  | 'storage'
+  | 'smartArray'
+  | 'chassisState'
+  | 'userTempThresholds'
 >;
 
 /**
@@ -99,18 +110,19 @@ export function buildHostSettings(
     config.scryptLogN,
     hardwareDefaults(hardware),
   );
-  const iscsi = new IscsiSettings(store, identity.SerialNumber);
+  const iscsi = new IscsiSettings(store, host, identity.SerialNumber);
   const vendorBios = {
     lock: new VendorBiosSettings(store, host, serverConfigLockOptions(identity.SerialNumber)),
     kms: new VendorBiosSettings(store, host, KMS_CONFIG_OPTIONS),
     tls: new VendorBiosSettings(store, host, TLS_CONFIG_OPTIONS),
   };
   const storage = new StorageControllers(hardware, store, clock, host, p.tasks, b.health);
+  const smartArray = new SmartArrayConfig(storage, store, host);
   const chassisState = new ChassisState(store, host, restApiState);
   // Alerts name Thermal, or its replacement where deprecated resources are not shown (DMTF dialect).
   const thermalUri = uris.chassis(dialect(config.dialect, config).hidesDeprecated ? 'ThermalSubsystem' : 'Thermal');
   const userTempThresholds = new UserTempThresholds(store, p.thermal, p.logs, p.events, clock, controller, thermalUri);
-  return { restApiState, secureBoot, boot, uidLight, bios, iscsi, vendorBios, storage, chassisState, userTempThresholds };
+  return { restApiState, secureBoot, boot, uidLight, bios, iscsi, vendorBios, storage, smartArray, chassisState, userTempThresholds };
 }
 
 /** The scenario control API's state and actions (--enable-control): faults, held sensors, power events, the clock. */

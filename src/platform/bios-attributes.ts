@@ -563,6 +563,9 @@ onOff('StorageOptions', 'EmbeddedDiagnostics', 'Embedded Diagnostics', 'Enabled'
 enumAttr('StorageOptions', 'FlexLom1Enable', 'FlexibleLOM 1', ['Auto', 'Disabled'], 'Auto', { help: 'Enables the FlexibleLOM adapter.' });
 
 // -- PCIe slots -----------------------------------------------------------------------------------------
+enumAttr('PciDeviceSettings', 'EmbNicEnable', 'Embedded LOM 1', ['Auto', 'Disabled'], 'Auto', {
+  help: 'Enables the embedded network adapter.',
+});
 for (let n = 1; n <= 8; n++) {
   enumAttr('PciDeviceSettings', `PciSlot${n}Enable`, `PCIe Slot ${n}`, ['Auto', 'Disabled'], 'Auto', {
     help: `Enables the device in PCIe slot ${n}.`,

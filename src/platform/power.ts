@@ -78,6 +78,21 @@ export interface PowerReading {
   psuWatts: number[];
 }
 
+/** How far back readings can be worked out: the slowest power meter's span (a week). */
+const HISTORY_MS = 7 * 24 * 3600_000;
+
+/** One sample of a power meter: the draw over the `stepMs` ending at `at`. */
+export interface MeterSample {
+  at: number;
+  averageWatts: number;
+  peakWatts: number;
+  minimumWatts: number;
+  /** The limit in force at the end of the sample, or null. */
+  limitWatts: number | null;
+  /** The limit held the draw down at some point of the sample. */
+  capped: boolean;
+}
+
 export interface PowerMetrics {
   intervalInMin: number;
   minConsumedWatts: number;
@@ -187,6 +202,41 @@ export class PowerModel implements SensorSource {
     ];
   }
 
+  /**
+   * A power meter: samples of `stepMs` each, oldest first, ending at the last whole step, as far
+   * back as `spanMs` and the controller's own history reach; each from readings `subMs` apart.
+   */
+  meter(spanMs: number, stepMs: number, subMs: number): MeterSample[] {
+    const now = this.d.clock.now();
+    const last = Math.floor(now / stepMs) * stepMs;
+    const first = Math.max(last - spanMs + stepMs, Math.ceil((this.history[0]!.from + stepMs) / stepMs) * stepMs);
+    const out: MeterSample[] = [];
+    for (let end = first; end <= last; end += stepMs) {
+      let sum = 0;
+      let n = 0;
+      let peak = -Infinity;
+      let min = Infinity;
+      let capped = false;
+      for (let t = end - stepMs + subMs; t <= end; t += subMs) {
+        const r = this.readingAt(t);
+        sum += r.consumedWatts;
+        n++;
+        peak = Math.max(peak, r.consumedWatts);
+        min = Math.min(min, r.consumedWatts);
+        capped ||= r.capping;
+      }
+      out.push({
+        at: end,
+        averageWatts: Math.round(sum / n),
+        peakWatts: peak,
+        minimumWatts: min,
+        limitWatts: this.segmentAt(end).limit,
+        capped,
+      });
+    }
+    return out;
+  }
+
   /** Hold the consumption at exactly this many watts (control API), or let it follow the host again (undefined). */
   holdWatts(watts: number | undefined): void {
     this.heldWatts = watts;
@@ -264,7 +314,7 @@ export class PowerModel implements SensorSource {
     const now = this.d.clock.now();
     const s = this.d.host.snapshot();
     this.history.push({ from: now, phase: s.phase, phaseSince: s.phaseSince, limit: this.limitWatts() });
-    const horizon = now - 24 * 3600_000;
+    const horizon = now - HISTORY_MS;
     while (this.history.length > 1 && this.history[1]!.from <= horizon) this.history.shift();
   }
 }

@@ -371,8 +371,11 @@ export class Pipeline {
     const route = match.route;
     const props = spec.body ?? (method === 'POST' ? route.type?.memberType?.properties : route.type?.properties) ?? {};
     if (json === undefined) throw baseError(method === 'PATCH' ? 'EmptyJSON' : 'UnrecognizedRequestBody');
-    const v = validateBody(json, props, method === 'PATCH' ? 'patch' : 'create', this.dialect.name);
-    if (method === 'PATCH') {
+    // A PUT replaces what it names: like a PATCH, what it cannot write (read-only properties of
+    // the representation sent back whole, as iLO clients do) is reported and the rest applies.
+    const replace = method === 'PATCH' || method === 'PUT';
+    const v = validateBody(json, props, replace ? 'patch' : 'create', this.dialect.name);
+    if (replace) {
       if (v.problems.length && Object.keys(v.value).length === 0) throw combinedError(v.problems);
       // Nothing but annotations (or an empty object): there is nothing to do (DSP0266).
       if (!v.problems.length && Object.keys(v.value).length === 0) throw baseError('NoOperation');

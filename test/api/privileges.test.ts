@@ -209,6 +209,8 @@ const WRITE_POLICY: readonly (readonly [RegExp, readonly VendorPrivilege[]])[] =
   // A directory test is run by who configures the controller, as on the vendor's.
   [/^POST \/redfish\/v1\/AccountService\/DirectoryTest\//, ['ManagerConfigPriv']],
   [/\/Storage\//, ['HostStorageConfigPriv']],
+  // iLO's array configuration documents, the same volumes as Storage.
+  [/\/SmartStorageConfig\//, ['HostStorageConfigPriv']],
   [/\/LogServices\//, ['ManagerConfigPriv']],
   [/^POST \/redfish\/v1\/Systems\/\{SystemId\}\/Actions\//, ['VirtualPowerAndResetPriv']],
   // The server's identity and firmware settings: BIOS, Secure Boot, boot, AssetTag, the UID light.

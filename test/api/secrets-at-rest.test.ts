@@ -16,7 +16,7 @@ import { makePackage, upload } from '../support/firmware.js';
 
 const SUBS = '/redfish/v1/EventService/Subscriptions/';
 const TEST_EVENT = '/redfish/v1/EventService/Actions/EventService.SubmitTestEvent/';
-const ISCSI = '/redfish/v1/Systems/1/Bios/iScsi/';
+const ISCSI = '/redfish/v1/Systems/1/Bios/Oem/Vendor/iScsi/Settings/';
 const LS = '/redfish/v1/Managers/1/LicenseService/';
 const LISTENER_TOKEN = 'Bearer s3cret-listener-token';
 const CHAP_SECRET = 'chap-s3cret-4567';
@@ -161,6 +161,9 @@ describe('secrets at rest', () => {
 
   it('reads plain values an older version stored, and seals them at start', async () => {
     await storeSecrets();
+    // The ROM takes the pending iSCSI settings in at POST: then the current area is stored.
+    assert.equal((await svc.req('POST', '/redfish/v1/Systems/1/Actions/ComputerSystem.Reset/', { body: { ResetType: 'On' } })).status, 200);
+    await svc.clock.advance(7000);
     await svc.close();
     // What an older version wrote: the same documents with the secrets in plain text.
     const db = new Database(join(dataDir, 'bmc.sqlite'));

@@ -16,3 +16,12 @@ export async function powerOff(svc: TestService, afterMs = 1_000): Promise<void>
   svc.running.services.server.reset('ForceOff');
   await svc.clock.advance(afterMs);
 }
+
+/** A server reset as a client asks it (ComputerSystem.Reset: On while off, else ForceRestart), waited through POST. */
+export async function resetServer(svc: TestService, afterMs = 7_000): Promise<void> {
+  const system = '/redfish/v1/Systems/1/';
+  const on = (await svc.get(system)).body.PowerState === 'On';
+  const r = await svc.req('POST', `${system}Actions/ComputerSystem.Reset/`, { body: { ResetType: on ? 'ForceRestart' : 'On' } });
+  if (r.status !== 200) throw new Error(`reset refused: ${r.status} ${r.text}`);
+  await svc.clock.advance(afterMs);
+}

@@ -34,6 +34,7 @@ export const VendorServerChassisType = defineType({
         description: 'Reported by the host at the end of POST; empty until then and after a REST API state clear.',
       },
     ),
+    Links: ro(t.object({ Devices: t.link({ readOnly: true }) }, { typeName: 'Links' })),
   },
 });
 
@@ -69,6 +70,7 @@ export const ChassisType = defineType({
     Controls: t.link({ readOnly: true }),
     NetworkAdapters: t.link({ readOnly: true }),
     PCIeDevices: t.link({ readOnly: true }),
+    PCIeSlots: t.link({ readOnly: true, deprecated: 'PCIeDevices' }),
     Links: t.object(
       {
         ComputerSystems: t.links({ readOnly: true }),
@@ -132,6 +134,7 @@ function handlers(d: ChassisDeps) {
       Controls: { '@odata.id': `${self}Controls/` },
       NetworkAdapters: { '@odata.id': `${self}NetworkAdapters/` },
       PCIeDevices: { '@odata.id': `${self}PCIeDevices/` },
+      PCIeSlots: { '@odata.id': `${self}PCIeSlots/` },
       Links: {
         ComputerSystems: [{ '@odata.id': systemUri }],
         ManagedBy: [{ '@odata.id': managerUri }],
@@ -141,6 +144,7 @@ function handlers(d: ChassisDeps) {
         [OEM]: {
           '@odata.type': odataType(VendorServerChassisType),
           Firmware: firmware ? Object.fromEntries(Object.entries(firmware).map(([k, v]) => [k, { Current: { VersionString: v } }])) : {},
+          Links: { Devices: { '@odata.id': `${self}Devices/` } },
         },
       },
     };

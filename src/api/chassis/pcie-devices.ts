@@ -14,7 +14,7 @@ import { slotLocation } from './network-adapters.js';
 export type PcieDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
 
 /** PCI class codes (class, subclass, programming interface) of the classes a profile names. */
-const CLASS_CODES: Record<PcieClass, string> = {
+export const CLASS_CODES: Record<PcieClass, string> = {
   MassStorageController: '0x010400',
   NetworkController: '0x020000',
   DisplayController: '0x030000',

@@ -80,6 +80,18 @@ const inputRange = t.object(
   { readOnly: true, typeName: 'InputRange' },
 );
 
+export const VendorServerPowerSupplyType = defineType({
+  name: oemType('ServerPowerSupply'),
+  version: '2.0.0',
+  owner: OEM,
+  description: 'Vendor extension of a power supply: its bay and what it can do.',
+  properties: {
+    BayNumber: ro(t.integer()),
+    HotplugCapable: ro(t.boolean()),
+    iPDUCapable: ro(t.boolean({ description: 'Whether the supply reports to an intelligent PDU (the profiles name none).' })),
+  },
+});
+
 const powerSupply = t.object(
   {
     '@odata.id': odataId,
@@ -100,6 +112,7 @@ const powerSupply = t.object(
     InputRanges: t.array(inputRange, { readOnly: true }),
     Redundancy: t.links({ readOnly: true }),
     Status: statusProp,
+    Oem: t.object({ [OEM]: vendorObject(VendorServerPowerSupplyType, { readOnly: true }) }, { readOnly: true, typeName: 'PowerSupplyOem' }),
   },
   { readOnly: true, typeName: 'PowerSupply' },
 );
@@ -118,6 +131,22 @@ const redundancy = t.object(
   { readOnly: true, typeName: 'Redundancy' },
 );
 
+export const VendorPowerMetricsExtType = defineType({
+  name: oemType('PowerMetricsExt'),
+  version: '2.3.0',
+  owner: OEM,
+  description: 'Vendor extension of Power: whether the server meters its power, and its power meters.',
+  properties: {
+    HasPowerMetering: ro(t.boolean()),
+    Links: ro(
+      t.object(
+        { PowerMeter: t.link({ readOnly: true }), FastPowerMeter: t.link({ readOnly: true }), SlowPowerMeter: t.link({ readOnly: true }) },
+        { typeName: 'Links' },
+      ),
+    ),
+  },
+});
+
 export const PowerType = defineType({
   name: 'Power',
   version: '1.7.3',
@@ -133,6 +162,7 @@ export const PowerType = defineType({
     }),
     PowerSupplies: t.array(powerSupply, { readOnly: true }),
     Redundancy: t.array(redundancy, { readOnly: true }),
+    Oem: t.object({ [OEM]: vendorObject(VendorPowerMetricsExtType, { readOnly: true }) }, { readOnly: true, typeName: 'PowerOem' }),
   },
 });
 

@@ -20,6 +20,7 @@ import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import { odataType } from '../../protocol/description.js';
 import { present, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { powerMeterLinks } from './power-meter.js';
 import {
   ControlType,
   EnvironmentMetricsType,
@@ -129,6 +130,7 @@ function handlers(d: PowerDeps) {
           '@odata.id': `${powerUri}#/PowerSupplies/${i}`,
           MemberId: String(i),
           Name: `Power Supply ${p.bay}`,
+          Oem: { [OEM]: { BayNumber: p.bay, HotplugCapable: true, iPDUCapable: false } },
           PowerSupplyType: 'AC',
           LineInputVoltageType: 'ACHighLine',
           LineInputVoltage: psuCarriesLoad(status) ? LINE_VOLTS : 0,
@@ -169,6 +171,7 @@ function handlers(d: PowerDeps) {
             },
           ]
         : [],
+      Oem: { [OEM]: { HasPowerMetering: true, Links: powerMeterLinks(powerUri) } },
     };
   }
 

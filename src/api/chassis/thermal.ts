@@ -35,6 +35,9 @@ export const VendorThermalFanType = defineType({
   description: 'Vendor extension of a fan reading.',
   properties: {
     SpeedPercent: ro(t.integer({ units: '%', volatile: true, description: 'Fan speed as a percentage of its maximum.' })),
+    Location: ro(t.string()),
+    Redundant: ro(t.boolean({ description: 'Whether another fan covers for this one (N+1).' })),
+    HotPluggable: ro(t.boolean()),
   },
 });
 
@@ -192,7 +195,15 @@ function thermalBody(
       MinReadingRange: 0,
       MaxReadingRange: spec.maxRpm,
       Status: { State: 'Enabled', Health: health },
-      Oem: { [OEM]: { '@odata.type': odataType(VendorThermalFanType), SpeedPercent: Math.round((rpm / spec.maxRpm) * 100) } },
+      Oem: {
+        [OEM]: {
+          '@odata.type': odataType(VendorThermalFanType),
+          SpeedPercent: Math.round((rpm / spec.maxRpm) * 100),
+          Location: 'System',
+          Redundant: d.thermal.fanSpecs.length > 1,
+          HotPluggable: true,
+        },
+      },
     };
   });
 

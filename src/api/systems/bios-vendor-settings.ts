@@ -1,16 +1,32 @@
 // The vendor BIOS resources with a current and a pending area, linked from
-// Bios/Oem/Vendor/Links: server configuration lock, key management (KMS) and
-// UEFI HTTPS boot TLS. The current area is read-only; its SettingsObject is the
-// pending area, which the ROM takes in at the next server reset. Bios.ResetBios
-// leaves them alone.
+// Bios/Oem/Vendor/Links: the boot order, the UEFI iSCSI initiator, server
+// configuration lock, key management (KMS) and UEFI HTTPS boot TLS, each with
+// Settings/ (the pending area, taken in at the next server reset) and BaseConfigs/
+// (its defaults), and the PCI settings map. They live where iLO 6 (and iLO 5 v2)
+// puts them, Bios/Oem/Vendor/<Name>/, or with --vendor-bios-place bios where
+// the service did before (and iLO 5 v3 does), Bios/<Name>/. Bios.ResetBios leaves them alone.
+import type { BootOptionDef } from '../../domain/bios/boot.js';
+import type { IscsiState } from '../../domain/bios/iscsi.js';
+import { biosMappings, nicBootSources, type BiosPciMapping } from '../../domain/bios/pci-map.js';
 import type { VendorBiosSettings, VendorValues } from '../../domain/bios/vendor-settings.js';
+import { mergePatch } from '../../lib/json-merge.js';
 import { Priv } from '../../lib/privileges.js';
 import { vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
-import { defineType, ro, t, commonProps, type Props } from '../../protocol/description.js';
+import { baseError } from '../../protocol/errors.js';
+import { defineType, ro, t, type ResourceType } from '../../protocol/description.js';
 import { messages } from '../../protocol/reply.js';
-import type { PatchContext, RouteTable } from '../../protocol/routes.js';
+import type { RouteTable } from '../../protocol/routes.js';
+import { argText } from '../../messages/args.js';
+import { BIOS_ATTRIBUTES } from '../../platform/bios-attributes.js';
 import type { Services } from '../services.js';
-import { settingsAnnotation } from './bios-vendor-types.js';
+import {
+  BaseConfigsType,
+  BiosMappingType,
+  IscsiType,
+  VendorServerBootSettingsType,
+  settingsAnnotation,
+  vendorAreaProps,
+} from './bios-vendor-types.js';
 import { OEM, oemType } from '../../protocol/naming.js';
 
 export const ServerConfigLockType = defineType({
@@ -19,7 +35,7 @@ export const ServerConfigLockType = defineType({
   owner: OEM,
   description: 'Server configuration lock of the system ROM: at POST it checks the configuration against the digest it recorded.',
   properties: {
-    ...commonProps,
+    ...vendorAreaProps,
     ServerConfigLockStatus: t.enum(['Enabled', 'Disabled'] as const),
     ServerConfigLockPassword: t.string({ writeOnly: true, secret: true, nullable: true, maxLength: 32, pattern: '^[\\x20-\\x7E]*$' }),
     ServerConfigLockExcludeFwRevs: t.boolean(),
@@ -35,7 +51,7 @@ export const KmsConfigType = defineType({
   owner: OEM,
   description: 'Key management servers (KMIP) the system ROM uses for drive and memory encryption keys.',
   properties: {
-    ...commonProps,
+    ...vendorAreaProps,
     PrimaryKmsServer: t.string({ maxLength: 255 }),
     PrimaryKmsPort: t.integer({ minimum: 1, maximum: 65535 }),
     SecondaryKmsServer: t.string({ maxLength: 255 }),
@@ -52,7 +68,7 @@ export const TlsConfigType = defineType({
   owner: OEM,
   description: 'TLS settings of UEFI HTTPS boot.',
   properties: {
-    ...commonProps,
+    ...vendorAreaProps,
     ProtocolVersion: t.enum(['AUTO', 'TLS1.2', 'TLS1.3'] as const),
     Ciphers: t.string({ maxLength: 1024, description: 'OpenSSL cipher list, colon-separated.' }),
     VerifyMode: t.enum(['NONE', 'PEER'] as const),
@@ -61,115 +77,243 @@ export const TlsConfigType = defineType({
 });
 
 /** What these resources use. */
-export type BiosVendorSettingsDeps = Pick<Services, 'uris' | 'vendorBios'>;
+export type BiosVendorSettingsDeps = Pick<
+  Services,
+  'config' | 'naming' | 'dialect' | 'uris' | 'vendorBios' | 'boot' | 'iscsi' | 'hardware' | 'bios'
+>;
 
-type Base = '/redfish/v1/Systems/{SystemId}/Bios/';
+/** Where the vendor BIOS resources live under Bios/, and how each is spelled there. */
+interface Place {
+  /** Under Bios/ in links (the canonical Oem key, renamed on the way out). */
+  prefix: string;
+  /** Under Bios/ in the route table (the Oem key as served). */
+  routePrefix: string;
+  spelling: 'segment' | 'legacy';
+}
+
+/** The place --vendor-bios-place names: Bios/Oem/Vendor/ (iLO 6, iLO 5 v2) or Bios/ itself (the earlier place, iLO 5 v3). */
+function placeOf(d: Pick<Services, 'config' | 'naming'>): Place {
+  return d.config.vendorBiosPlace === 'bios'
+    ? { prefix: '', routePrefix: '', spelling: 'legacy' }
+    : { prefix: `Oem/${OEM}/`, routePrefix: `Oem/${d.naming.key}/`, spelling: 'segment' };
+}
 
 interface Area {
-  /** Path segment under Bios/, as linked. */
-  segment: string;
+  /** Path segment and link name under Bios/Oem/Vendor/. */
+  segment: 'Boot' | 'iScsi' | 'ServerConfigLock' | 'KmsConfig' | 'TlsConfig';
+  /** Its segment at the service's earlier place, directly under Bios/. */
+  legacy: string;
+  type: ResourceType;
+  /** "<name> Current Settings", "… Pending Settings", "… Default Settings" (clients look for "current" and "pending"). */
   name: string;
   description: string;
-  settings: VendorBiosSettings<VendorValues>;
+  current(): object;
+  pending(): object;
+  defaults(): object;
+  /** Stores a pending change; throws a RedfishError for a value the ROM would refuse. */
+  setPending(body: Record<string, unknown>): void;
 }
 
-function handlers(d: BiosVendorSettingsDeps) {
-  const lock: Area = {
-    segment: 'ServerConfigLock',
-    name: 'Server Configuration Lock',
-    description: 'Server configuration lock of the system ROM',
-    settings: d.vendorBios.lock,
+function settingsArea(
+  segment: Area['segment'],
+  legacy: string,
+  type: ResourceType,
+  name: string,
+  description: string,
+  settings: VendorBiosSettings<VendorValues>,
+): Area {
+  return {
+    segment,
+    legacy,
+    type,
+    name,
+    description,
+    current: () => settings.current(),
+    pending: () => settings.pending(),
+    defaults: () => settings.defaults(),
+    setPending: (body) => settings.setPending(body as Partial<VendorValues>),
   };
-  const kms: Area = {
-    segment: 'KmsConfig',
-    name: 'Key Management Settings',
-    description: 'Key management servers of the system ROM',
-    settings: d.vendorBios.kms,
-  };
-  const tls: Area = {
-    segment: 'Tlsconfig',
-    name: 'UEFI HTTPS Boot TLS Settings',
-    description: 'TLS settings of UEFI HTTPS boot',
-    settings: d.vendorBios.tls,
-  };
+}
 
-  const current = (a: Area) => () => {
-    const uri = `${d.uris.system()}Bios/${a.segment}/`;
-    return {
-      Id: a.segment,
-      Name: `${a.name} (current)`,
-      Description: a.description,
-      ...a.settings.current(),
-      '@Redfish.Settings': settingsAnnotation(`${uri}Settings/`),
-    };
-  };
-  const pending = (a: Area) => () => ({
-    Id: 'Settings',
-    Name: `${a.name} (pending)`,
-    Description: `${a.description}, applied at the next server reset`,
-    ...a.settings.pending(),
+/** The CHAP secrets are write-only. */
+const hideChap = (s: IscsiState) => ({ ...s, iSCSISources: s.iSCSISources.map((x) => ({ ...x, iSCSIChapSecret: null })) });
+
+function handlers(d: BiosVendorSettingsDeps): { areas: Area[]; mappings: BiosPciMapping[] } {
+  const { boot, iscsi, vendorBios } = d;
+  const structured = (id: string) => boot.options.find((o) => o.id === id)?.structured ?? id;
+  const byStructured = new Map(boot.options.map((o) => [o.structured.toLowerCase(), o]));
+  const nicSources = nicBootSources(d.hardware).map((s) => s.name);
+  const bootView = (order: readonly string[], desired: readonly object[]) => ({
+    BootSources: boot.options.map((o: BootOptionDef, i) => ({
+      BootOptionNumber: o.id.slice('Boot'.length),
+      BootOptionReference: o.id,
+      BootString: o.displayName,
+      CorrelatableID: o.uefiDevicePath,
+      StructuredBootString: o.structured,
+      UEFIDevicePath: o.uefiDevicePath,
+      Index: i,
+    })),
+    PersistentBootConfigOrder: order.map(structured),
+    DesiredBootDevices: desired,
+    DefaultBootOrder: DEFAULT_BOOT_ORDER,
   });
-  const patch = (a: Area) => (ctx: { body: object; problems: ExtendedInfo[] }) => {
-    if (Object.keys(ctx.body).length) a.settings.setPending(ctx.body);
-    // The ROM reads these settings at POST.
-    return messages(vendorMessage('SystemResetRequired'), ...ctx.problems);
-  };
+  const areas: Area[] = [
+    {
+      segment: 'Boot',
+      legacy: 'Boot',
+      type: VendorServerBootSettingsType,
+      name: 'Boot Order',
+      description: 'The UEFI boot sources and the persistent boot order of the system ROM',
+      current: () => bootView(boot.get().BootOrder, boot.desiredBootDevices()),
+      pending: () => bootView(boot.pending().BootOrder, boot.pending().DesiredBootDevices),
+      defaults: () => ({ DefaultBootOrder: DEFAULT_BOOT_ORDER }),
+      setPending(body) {
+        const order = body.PersistentBootConfigOrder as string[] | undefined;
+        const ids = order?.map((s) => byStructured.get(s.toLowerCase())?.id);
+        const unknown = order?.find((_, i) => ids![i] === undefined);
+        if (unknown !== undefined) throw baseError('PropertyValueNotInList', argText(unknown), 'PersistentBootConfigOrder');
+        const ok = boot.setPending({
+          ...(ids ? { BootOrder: ids as string[] } : {}),
+          ...(body.DesiredBootDevices ? { DesiredBootDevices: body.DesiredBootDevices as object[] } : {}),
+        });
+        if (!ok) throw baseError('PropertyValueIncorrect', 'PersistentBootConfigOrder', argText(order));
+      },
+    },
+    {
+      segment: 'iScsi',
+      legacy: 'iScsi',
+      type: IscsiType,
+      name: 'iSCSI Software Initiator',
+      description: 'UEFI iSCSI boot initiator and its boot attempts',
+      current: () => ({ ...hideChap(iscsi.get()), iSCSINicSources: nicSources }),
+      pending: () => ({ ...hideChap(iscsi.pending()), iSCSINicSources: nicSources }),
+      defaults: () => hideChap(iscsi.defaults),
+      setPending: (body) => iscsi.setPending(mergePatch(iscsi.pending(), body)),
+    },
+    settingsArea(
+      'ServerConfigLock',
+      'ServerConfigLock',
+      ServerConfigLockType,
+      'Server Configuration Lock',
+      'Server configuration lock of the system ROM',
+      vendorBios.lock,
+    ),
+    settingsArea('KmsConfig', 'KmsConfig', KmsConfigType, 'Key Management', 'Key management servers of the system ROM', vendorBios.kms),
+    settingsArea('TlsConfig', 'Tlsconfig', TlsConfigType, 'UEFI HTTPS Boot TLS', 'TLS settings of UEFI HTTPS boot', vendorBios.tls),
+  ];
+  return { areas, mappings: biosMappings(d.hardware, new Set(BIOS_ATTRIBUTES.map((a) => a.AttributeName))) };
+}
 
+/** Each resource's link name (and segment at the Oem place), and its segment at the earlier place. */
+const AREA_SEGMENTS: readonly (readonly [Area['segment'], string])[] = [
+  ['Boot', 'Boot'],
+  ['iScsi', 'iScsi'],
+  ['ServerConfigLock', 'ServerConfigLock'],
+  ['KmsConfig', 'KmsConfig'],
+  ['TlsConfig', 'Tlsconfig'],
+];
+
+/** The ROM's default boot order, by device class. */
+const DEFAULT_BOOT_ORDER = ['Cd', 'Usb', 'EmbeddedStorage', 'PcieSlotStorage', 'EmbeddedFlexLOM', 'PcieSlotNic', 'UefiShell'];
+
+/** The links Bios/Oem/Vendor/Links carries. */
+/**
+ * The defaults (BaseConfigs) are maps of setting names, which DMTF's Service Validator cannot read
+ * in a vendor schema: only the spec dialect (iLO's) serves them.
+ */
+function offersBaseConfigs(d: Pick<BiosVendorSettingsDeps, 'dialect'>): boolean {
+  return d.dialect.name === 'spec';
+}
+
+export function vendorBiosLinks(
+  d: Pick<BiosVendorSettingsDeps, 'config' | 'uris' | 'naming' | 'dialect'>,
+): Record<string, { '@odata.id': string }> {
+  const place = placeOf(d);
+  const at = (segment: string) => ({ '@odata.id': `${d.uris.system()}Bios/${place.prefix}${segment}/` });
   return {
-    getLock: current(lock),
-    getLockPending: pending(lock),
-    patchLockPending: (ctx: PatchContext<`${Base}ServerConfigLock/Settings/`, typeof ServerConfigLockType.properties>) => patch(lock)(ctx),
-    getKms: current(kms),
-    getKmsPending: pending(kms),
-    patchKmsPending: (ctx: PatchContext<`${Base}KmsConfig/Settings/`, typeof KmsConfigType.properties>) => patch(kms)(ctx),
-    getTls: current(tls),
-    getTlsPending: pending(tls),
-    patchTlsPending: (ctx: PatchContext<`${Base}Tlsconfig/Settings/`, typeof TlsConfigType.properties>) => patch(tls)(ctx),
+    ...(offersBaseConfigs(d) ? { BaseConfigs: at('BaseConfigs') } : {}),
+    Mappings: at('Mappings'),
+    ...Object.fromEntries(AREA_SEGMENTS.map(([link, legacy]) => [link, at(place.spelling === 'legacy' ? legacy : link)])),
   };
 }
 
-/** The links Bios/Oem/Vendor/Links adds for these resources. */
-export const VendorSettingsLinks = {
-  ServerConfigLock: t.link({ readOnly: true }),
-  KmsConfig: t.link({ readOnly: true }),
-  TlsConfig: t.link({ readOnly: true }),
-} satisfies Props;
-
-export function vendorSettingsLinks(systemUri: string): Record<keyof typeof VendorSettingsLinks, { '@odata.id': string }> {
-  return {
-    ServerConfigLock: { '@odata.id': `${systemUri}Bios/ServerConfigLock/` },
-    KmsConfig: { '@odata.id': `${systemUri}Bios/KmsConfig/` },
-    TlsConfig: { '@odata.id': `${systemUri}Bios/Tlsconfig/` },
-  };
-}
+const forward = (problems: readonly ExtendedInfo[]) => messages(vendorMessage('SystemResetRequired'), ...problems);
+const baseConfigs = (name: string, defaults: object) => ({
+  Id: 'BaseConfigs',
+  Name: `${name} Default Settings`,
+  Description: `The defaults of the ${name} settings`,
+  BaseConfigs: [{ default: defaults }],
+  Capabilities: { BaseConfig: true, BaseConfigs: false },
+});
 
 export function registerBiosVendorSettingsRoutes(routes: RouteTable, d: BiosVendorSettingsDeps): void {
-  const h = handlers(d);
   const read = { privilege: Priv.login };
   const write = { privilege: Priv.hostBios };
+  const place = placeOf(d);
+  const bios = `/redfish/v1/Systems/{SystemId}/Bios/${place.routePrefix}`;
+  const h = handlers(d);
+  for (const a of h.areas) {
+    const segment = place.spelling === 'legacy' ? a.legacy : a.segment;
+    const here = `${d.uris.system()}Bios/${place.prefix}${segment}/`;
+    const patchPending = (ctx: { body: object; problems: ExtendedInfo[] }) => {
+      if (Object.keys(ctx.body).length) a.setPending(ctx.body as Record<string, unknown>);
+      // The ROM reads these settings at POST.
+      return forward(ctx.problems);
+    };
+    routes.add({
+      path: `${bios}${segment}/`,
+      type: a.type,
+      get: {
+        ...read,
+        handler: () => ({
+          Id: a.segment,
+          Name: `${a.name} Current Settings`,
+          Description: a.description,
+          ...a.current(),
+          '@Redfish.Settings': settingsAnnotation(`${here}Settings/`),
+          ...(offersBaseConfigs(d) ? { Oem: { [OEM]: { Links: { BaseConfigs: { '@odata.id': `${here}BaseConfigs/` } } } } } : {}),
+        }),
+      },
+      // The earlier iSCSI resource takes writes itself: they go to the pending area, which the ROM reads at POST.
+      ...(a.segment === 'iScsi' && place.spelling === 'legacy' ? { patch: { ...write, handler: patchPending } } : {}),
+    });
+    routes.add({
+      path: `${bios}${segment}/Settings/`,
+      type: a.type,
+      get: {
+        ...read,
+        handler: () => ({
+          Id: 'Settings',
+          Name: `${a.name} Pending Settings`,
+          Description: `${a.description}, applied at the next server reset`,
+          ...a.pending(),
+        }),
+      },
+      patch: { ...write, handler: patchPending },
+    });
+    routes.add({
+      path: `${bios}${segment}/BaseConfigs/`,
+      type: BaseConfigsType,
+      get: { ...read, handler: () => baseConfigs(a.name, a.defaults()) },
+    });
+  }
+  if (offersBaseConfigs(d))
+    routes.add({
+      path: `${bios}BaseConfigs/`,
+      type: BaseConfigsType,
+      get: { ...read, handler: () => baseConfigs('BIOS', d.bios.defaultValues()) },
+    });
   routes.add({
-    path: '/redfish/v1/Systems/{SystemId}/Bios/ServerConfigLock/',
-    type: ServerConfigLockType,
-    get: { ...read, handler: h.getLock },
-  });
-  routes.add({
-    path: '/redfish/v1/Systems/{SystemId}/Bios/ServerConfigLock/Settings/',
-    type: ServerConfigLockType,
-    get: { ...read, handler: h.getLockPending },
-    patch: { ...write, handler: h.patchLockPending },
-  });
-  routes.add({ path: '/redfish/v1/Systems/{SystemId}/Bios/KmsConfig/', type: KmsConfigType, get: { ...read, handler: h.getKms } });
-  routes.add({
-    path: '/redfish/v1/Systems/{SystemId}/Bios/KmsConfig/Settings/',
-    type: KmsConfigType,
-    get: { ...read, handler: h.getKmsPending },
-    patch: { ...write, handler: h.patchKmsPending },
-  });
-  routes.add({ path: '/redfish/v1/Systems/{SystemId}/Bios/Tlsconfig/', type: TlsConfigType, get: { ...read, handler: h.getTls } });
-  routes.add({
-    path: '/redfish/v1/Systems/{SystemId}/Bios/Tlsconfig/Settings/',
-    type: TlsConfigType,
-    get: { ...read, handler: h.getTlsPending },
-    patch: { ...write, handler: h.patchTlsPending },
+    path: `${bios}Mappings/`,
+    type: BiosMappingType,
+    get: {
+      ...read,
+      handler: () => ({
+        Id: 'Mappings',
+        Name: 'BIOS mappings',
+        Description: 'BIOS attributes of each PCI device',
+        BiosPciSettingsMappings: h.mappings,
+      }),
+    },
   });
 }

@@ -1,7 +1,7 @@
 // BIOS: the read-only current area, the pending area behind SettingsObject,
-// Bios.ResetBios and Bios.ChangePassword, and the vendor Boot and iSCSI
-// resources. Attributes are described by the attribute registry (platform/bios-attributes.ts).
-import { BIOS_PASSWORDS } from '../../domain/bios/bios.js';
+// Bios.ResetBios and Bios.ChangePassword; the vendor BIOS resources it links are
+// bios-vendor-settings.ts. Attributes are described by the attribute registry (platform/bios-attributes.ts).
+import { BIOS_PASSWORDS, BIOS_PASSWORD_ALIASES, type BiosPasswordAlias, type BiosPasswordName } from '../../domain/bios/bios.js';
 import { pendingTypeFits } from '../../domain/bios/validate.js';
 import { Priv } from '../../lib/privileges.js';
 import { vendorMessage } from '../../messages/errors.js';
@@ -13,23 +13,10 @@ import { messages, success } from '../../protocol/reply.js';
 import { Representations } from '../../lib/memo.js';
 import { action, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import { argText } from '../../messages/args.js';
-import { mergePatch } from '../../lib/json-merge.js';
 import type { Services } from '../services.js';
-import { VendorSettingsLinks, vendorSettingsLinks } from './bios-vendor-settings.js';
-import { IscsiType, VendorServerBootSettingsType, settingsAnnotation } from './bios-vendor-types.js';
-import { OEM, oemType } from '../../protocol/naming.js';
-
-const VendorBiosType = defineType({
-  name: oemType('Bios'),
-  version: '1.0.0',
-  owner: OEM,
-  description: 'Vendor extension of the Bios resource: links to the vendor BIOS resources.',
-  properties: {
-    Links: ro(
-      t.object({ Boot: t.link({ readOnly: true }), iScsi: t.link({ readOnly: true }), ...VendorSettingsLinks }, { typeName: 'Links' }),
-    ),
-  },
-});
+import { vendorBiosLinks } from './bios-vendor-settings.js';
+import { VendorBiosExtType, settingsAnnotation } from './bios-vendor-types.js';
+import { OEM } from '../../protocol/naming.js';
 
 export const BiosType = defineType({
   name: 'Bios',
@@ -44,20 +31,22 @@ export const BiosType = defineType({
       { additionalProperties: true, typeName: 'Attributes', description: 'Attribute names and values; see the attribute registry.' },
     ),
     ResetBiosToDefaultsPending: ro(t.boolean()),
-    Oem: oem(VendorBiosType, { readOnly: true }),
+    Oem: oem(VendorBiosExtType, { readOnly: true }),
   },
 });
 
 const RESET_BIOS = defineAction({
   name: 'Bios.ResetBios',
   description: 'Restores the BIOS attributes to their defaults at the next server reset.',
-  parameters: {},
+  // iLO's parameter (ilorest biosdefaults sends it): the factory defaults; user defaults are not kept.
+  parameters: { ResetType: t.enum(['default'] as const) },
 });
 const CHANGE_PASSWORD = defineAction({
   name: 'Bios.ChangePassword',
   description: 'Changes a BIOS password. An empty NewPassword removes it; OldPassword is empty while none is set.',
   parameters: {
-    PasswordName: t.enum(BIOS_PASSWORDS, { required: true }),
+    // The Redfish attribute names, or iLO's names for the same passwords.
+    PasswordName: t.enum([...BIOS_PASSWORDS, ...(Object.keys(BIOS_PASSWORD_ALIASES) as BiosPasswordAlias[])], { required: true }),
     OldPassword: t.string({ required: true, secret: true, maxLength: 31 }),
     NewPassword: t.string({ required: true, secret: true, maxLength: 31, pattern: '^[\\x20-\\x7E]*$' }),
   },
@@ -67,18 +56,19 @@ const CHANGE_PASSWORD = defineAction({
 const PendingBody = { Attributes: BiosType.properties.Attributes } satisfies Props;
 
 /** What the BIOS area uses. */
-export type BiosDeps = Pick<Services, 'uris' | 'bios' | 'boot' | 'iscsi'>;
+export type BiosDeps = Pick<Services, 'config' | 'naming' | 'dialect' | 'uris' | 'bios'>;
 
 // Handlers' paths (the routes below spell them out in full).
 type BiosPath = '/redfish/v1/Systems/{SystemId}/Bios/';
 
 function handlers(d: BiosDeps) {
-  const { bios, boot, iscsi } = d;
+  const { bios } = d;
   const views = new Representations();
   // The names the representations are kept under, made once (a fresh string is hashed at every lookup).
   const currentName = `current ${d.uris.system()}`;
+  const links = vendorBiosLinks(d);
   const pendingName = `pending ${d.uris.system()}`;
-  return { getBios, postResetBios, postChangePassword, getPending, patchPending, getBootSettings, getIscsi, patchIscsi };
+  return { getBios, postResetBios, postChangePassword, getPending, patchPending };
 
   function getBios() {
     const uri = d.uris.system();
@@ -97,11 +87,7 @@ function handlers(d: BiosDeps) {
         ...(st.appliedAt !== null ? { Time: toIso(st.appliedAt) } : {}),
         Messages: st.messages,
       },
-      Oem: {
-        [OEM]: {
-          Links: { Boot: { '@odata.id': `${uri}Bios/Boot/` }, iScsi: { '@odata.id': `${uri}Bios/iScsi/` }, ...vendorSettingsLinks(uri) },
-        },
-      },
+      Oem: { [OEM]: { Links: links } },
     }));
   }
 
@@ -112,7 +98,9 @@ function handlers(d: BiosDeps) {
 
   async function postChangePassword(ctx: ActionContext<BiosPath, typeof CHANGE_PASSWORD>): Promise<void> {
     const { PasswordName, OldPassword, NewPassword } = ctx.body;
-    if (!(await bios.changePassword(PasswordName, OldPassword, NewPassword))) {
+    const name: BiosPasswordName =
+      PasswordName in BIOS_PASSWORD_ALIASES ? BIOS_PASSWORD_ALIASES[PasswordName as BiosPasswordAlias] : (PasswordName as BiosPasswordName);
+    if (!(await bios.changePassword(name, OldPassword, NewPassword))) {
       throw baseError('ActionParameterValueError', 'OldPassword', CHANGE_PASSWORD.name).about('OldPassword');
     }
   }
@@ -148,44 +136,6 @@ function handlers(d: BiosDeps) {
     if (Object.keys(attrs).length) bios.setPending(attrs);
     return messages(vendorMessage('SystemResetRequired'), ...ctx.problems, ...refused.flatMap((e) => e.infos));
   }
-
-  function getBootSettings() {
-    const order = boot.get().BootOrder;
-    const byId = new Map(boot.options.map((o) => [o.id, o]));
-    return {
-      Id: 'Boot',
-      Name: 'Boot Order Current Settings',
-      Description: 'The UEFI boot sources and the persistent boot order of the system ROM',
-      BootSources: boot.options.map((o, i) => ({
-        BootOptionReference: o.id,
-        BootString: o.displayName,
-        CorrelatableID: o.uefiDevicePath,
-        StructuredBootString: o.structured,
-        UEFIDevicePath: o.uefiDevicePath,
-        Index: i,
-      })),
-      PersistentBootConfigOrder: order.map((id) => byId.get(id)?.structured ?? id),
-      DefaultBootOrder: ['Cd', 'Usb', 'EmbeddedStorage', 'PcieSlotStorage', 'EmbeddedFlexLOM', 'PcieSlotNic', 'UefiShell'],
-    };
-  }
-
-  function getIscsi() {
-    const st = iscsi.get();
-    return {
-      Id: 'iScsi',
-      Name: 'iSCSI Software Initiator Settings',
-      Description: 'UEFI iSCSI boot initiator and its boot attempts',
-      iSCSIInitiatorName: st.iSCSIInitiatorName,
-      // CHAP secrets are write-only.
-      iSCSISources: st.iSCSISources.map((x) => ({ ...x, iSCSIChapSecret: null })),
-    };
-  }
-
-  function patchIscsi(ctx: PatchContext<`${BiosPath}iScsi/`, typeof IscsiType.properties>) {
-    iscsi.set(mergePatch(iscsi.get(), ctx.body));
-    // The ROM's iSCSI initiator reads its configuration at POST.
-    return messages(vendorMessage('SystemResetRequired'), ...ctx.problems);
-  }
 }
 
 export function registerBiosRoutes(routes: RouteTable, d: BiosDeps): void {
@@ -202,16 +152,5 @@ export function registerBiosRoutes(routes: RouteTable, d: BiosDeps): void {
     type: BiosType,
     get: { privilege: Priv.login, handler: h.getPending },
     patch: { privilege: Priv.hostBios, body: PendingBody, handler: h.patchPending },
-  });
-  routes.add({
-    path: '/redfish/v1/Systems/{SystemId}/Bios/Boot/',
-    type: VendorServerBootSettingsType,
-    get: { privilege: Priv.login, handler: h.getBootSettings },
-  });
-  routes.add({
-    path: '/redfish/v1/Systems/{SystemId}/Bios/iScsi/',
-    type: IscsiType,
-    get: { privilege: Priv.login, handler: h.getIscsi },
-    patch: { privilege: Priv.hostBios, handler: h.patchIscsi },
   });
 }

@@ -42,6 +42,19 @@ export const ProcessorType = defineType({
     OperatingSpeedMHz: ro(t.integer({ units: 'MHz' })),
     TotalCores: ro(t.integer()),
     TotalThreads: ro(t.integer()),
+    ProcessorId: ro(
+      t.object(
+        {
+          VendorId: ro(t.string()),
+          IdentificationRegisters: ro(t.string()),
+          EffectiveFamily: ro(t.string()),
+          EffectiveModel: ro(t.string()),
+          Step: ro(t.string()),
+          MicrocodeInfo: ro(t.string({ nullable: true })),
+        },
+        { typeName: 'ProcessorId' },
+      ),
+    ),
     Status: statusProp,
     Location: locationProp,
     Links: ro(t.object({ Chassis: t.link({ readOnly: true }) }, { typeName: 'Links' })),

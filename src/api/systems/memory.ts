@@ -6,12 +6,59 @@ import { Priv } from '../../lib/privileges.js';
 import { componentKey } from '../../platform/hardware/health.js';
 import type { Hardware } from '../../platform/hardware/identity.js';
 import { addCollection } from '../../protocol/collections.js';
+import { collectionOf, defineType, ro, t, vendorObject } from '../../protocol/description.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { MemoryType } from './inventory-types.js';
-import { OEM } from '../../protocol/naming.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 
-export type MemoryDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
+export type MemoryDeps = Pick<Services, 'uris' | 'hardware' | 'health' | 'bios'>;
+
+/** The BIOS Advanced Memory Protection setting as the collection's vendor extension names the mode. */
+const AMP_MODES: Readonly<Record<string, string>> = {
+  AdvancedEcc: 'AdvancedECC',
+  OnlineSpareAdvancedEcc: 'OnlineSpareRank',
+  MirroredAdvancedEcc: 'IntrasocketMirroring',
+  FastFaultTolerantADDDC: 'A3DC',
+};
+
+const VendorAdvancedMemoryProtectionType = defineType({
+  name: oemType('AdvancedMemoryProtection'),
+  version: '2.0.0',
+  owner: OEM,
+  description: 'Vendor extension of the memory collection: the memory protection mode and each processor board’s memory.',
+  properties: {
+    AmpModeActive: ro(t.string()),
+    AmpModeStatus: ro(t.string()),
+    AmpModeSupported: ro(t.array(t.string())),
+    MemoryList: ro(
+      t.array(
+        t.object(
+          {
+            BoardCpuNumber: ro(t.integer()),
+            BoardNumberOfSockets: ro(t.integer()),
+            BoardOperationalFrequency: ro(t.integer({ units: 'MHz' })),
+            BoardOperationalVoltage: ro(t.integer({ units: 'mV' })),
+            BoardTotalMemorySize: ro(t.integer({ units: 'MiBy' })),
+          },
+          { typeName: 'MemoryBoard' },
+        ),
+      ),
+    ),
+  },
+});
+
+const memoryCollection = collectionOf(MemoryType);
+const MemoryCollectionType = {
+  ...memoryCollection,
+  properties: {
+    ...memoryCollection.properties,
+    Oem: t.object({ [OEM]: vendorObject(VendorAdvancedMemoryProtectionType, { readOnly: true }) }, { readOnly: true, typeName: 'Oem' }),
+  },
+};
+
+/** Operating voltage of a DIMM generation, millivolts (JEDEC). */
+const DIMM_MILLIVOLTS: Readonly<Record<string, number>> = { DDR4: 1200, DDR5: 1100 };
 
 type Dimm = Hardware['memory'][number];
 
@@ -24,7 +71,31 @@ function handlers(d: MemoryDeps) {
   const dimms = d.hardware.memory;
   const chassis = d.uris.chassis();
   const slots = { list: () => dimms, get: (id: string) => dimms.find((m) => dimmId(m) === id), id: dimmId };
-  return { slots, memoryBody };
+  return { slots, memoryBody, collectionOem };
+
+  /** The protection mode the ROM runs with, and per processor its slots and what fills them. */
+  function collectionOem() {
+    const mode = AMP_MODES[String(d.bios.currentAttributes().AdvancedMemProtection)] ?? 'AdvancedECC';
+    const sockets = [...new Set(dimms.map((m) => m.socket))].sort((a, b) => a - b);
+    return {
+      [OEM]: {
+        AmpModeActive: mode,
+        AmpModeStatus: mode,
+        AmpModeSupported: Object.values(AMP_MODES),
+        MemoryList: sockets.map((socket) => {
+          const on = dimms.filter((m) => m.socket === socket);
+          const present = on.filter((m) => m.present);
+          return {
+            BoardCpuNumber: socket,
+            BoardNumberOfSockets: on.length,
+            BoardOperationalFrequency: present.length ? Math.min(...present.map((m) => m.speedMTs)) : 0,
+            BoardOperationalVoltage: present.length ? (DIMM_MILLIVOLTS[present[0]!.type] ?? 0) : 0,
+            BoardTotalMemorySize: present.reduce((n, m) => n + m.sizeMiB, 0),
+          };
+        }),
+      },
+    };
+  }
 
   function memoryBody(m: Dimm) {
     const status = d.health.status(componentKey.dimm(m.location));
@@ -75,8 +146,9 @@ export function registerMemoryRoutes(routes: RouteTable, d: MemoryDeps): void {
     collection: '/redfish/v1/Systems/{SystemId}/Memory/',
     member: '/redfish/v1/Systems/{SystemId}/Memory/{MemoryId}/',
     type: MemoryType,
+    collectionType: MemoryCollectionType,
     name: 'Memory Collection',
-    extra: () => ({ Description: 'The memory slots of the system' }),
+    extra: () => ({ Description: 'The memory slots of the system', Oem: h.collectionOem() }),
     store: h.slots,
     show: h.memoryBody,
     privileges: { read: Priv.login },

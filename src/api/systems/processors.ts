@@ -49,6 +49,7 @@ function handlers(d: ProcessorDeps) {
       OperatingSpeedMHz: p.operatingSpeedMHz,
       TotalCores: p.cores,
       TotalThreads: p.threads,
+      ...(p.cpuid ? { ProcessorId: processorId(p.manufacturer, p.cpuid) } : {}),
       Oem: {
         [OEM]: {
           Cache: (['l1', 'l2', 'l3'] as const)
@@ -76,4 +77,20 @@ export function registerProcessorRoutes(routes: RouteTable, d: ProcessorDeps): v
     show: h.processorBody,
     privileges: { read: Priv.login },
   });
+}
+
+/** What a processor reports of itself (CPUID leaf 1): its signature, and its family, model and stepping as read from it. */
+function processorId(vendor: string, id: { family: number; model: number; stepping: number }) {
+  // The signature packs the family beyond 15 and the model beyond 15 into extended fields.
+  const family = Math.min(id.family, 0xf);
+  const extFamily = id.family - family;
+  const signature = ((id.model >> 4) << 16) | (extFamily << 20) | (family << 8) | ((id.model & 0xf) << 4) | id.stepping;
+  return {
+    VendorId: vendor,
+    IdentificationRegisters: `0x${signature.toString(16).padStart(8, '0')}`,
+    EffectiveFamily: `0x${id.family.toString(16)}`,
+    EffectiveModel: `0x${id.model.toString(16)}`,
+    Step: `0x${id.stepping.toString(16)}`,
+    MicrocodeInfo: null,
+  };
 }

@@ -6,6 +6,7 @@ import { LAST_RESET_CAUSES, PUSH_TYPES, RESET_TYPES } from '../../platform/simul
 import { defineAction, defineType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
 import { OEM, oemType } from '../../protocol/naming.js';
 import { SECURE_ERASE_PROPS } from './secure-erase.js';
+import { SystemVendorProps } from './system-vendor.js';
 
 export const POST_STATES = ['Unknown', 'Reset', 'PowerOff', 'InPost', 'InPostDiscoveryComplete', 'FinishedPost'] as const;
 export const BOOT_PROGRESS_STATES = [
@@ -30,6 +31,7 @@ export const VendorComputerSystemExtType = defineType({
     AuxPowerCycleArmed: ro(t.boolean({ description: 'A SystemReset (auxiliary power cycle) waits for the next power off.' })),
     TpmState: ro(t.enum(['NotPresent', 'PresentNotInUse', 'PresentInUse'])),
     ...SECURE_ERASE_PROPS,
+    ...SystemVendorProps,
   },
 });
 

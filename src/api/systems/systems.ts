@@ -28,6 +28,7 @@ import { hostNames } from './host-name.js';
 import { SECURE_ERASE_ACTION, secureEraseBody, secureEraseHandler, type SecureEraseDeps } from './secure-erase.js';
 import { pcieDeviceLinks } from '../chassis/pcie-devices.js';
 import type { Services } from '../services.js';
+import { systemVendorExtras } from './system-vendor.js';
 import { TPM_FIRMWARE_VERSION, trustedComponentUris } from '../chassis/trusted-components.js';
 import {
   BootOptionType,
@@ -45,7 +46,19 @@ export { ComputerSystemType };
 /** What the computer system area uses. */
 export type SystemDeps = Pick<
   Services,
-  'config' | 'uris' | 'serviceUuid' | 'store' | 'clock' | 'host' | 'server' | 'firmware' | 'hardware' | 'health' | 'boot' | 'uidLight'
+  | 'config'
+  | 'uris'
+  | 'serviceUuid'
+  | 'store'
+  | 'clock'
+  | 'host'
+  | 'server'
+  | 'firmware'
+  | 'hardware'
+  | 'health'
+  | 'boot'
+  | 'uidLight'
+  | 'bios'
 > &
   SecureEraseDeps;
 
@@ -111,11 +124,15 @@ function handlers(d: SystemDeps) {
 
   /**
    * Rebuilt only when what it shows changes: stored state (boot, asset tag, the server's phase,
-   * firmware), the host (power, OS, TPM), component health, or POST progress on the clock.
+   * firmware, BIOS settings), the host (power, OS, TPM), component health, or POST progress on the clock.
    */
   function getSystem() {
     const p = progress(d.server, d.clock.now());
-    return views.get(uri, [d.store.generation, d.host.generation, d.health.generation, p.boot, p.post, p.since], () => buildSystem(p));
+    // The BIOS settings the ROM runs with (power settings in the vendor extension) are their own object, changed as a whole.
+    const bios = d.bios.currentAttributes();
+    return views.get(uri, [d.store.generation, d.host.generation, d.health.generation, bios, p.boot, p.post, p.since], () =>
+      buildSystem(p),
+    );
   }
 
   function buildSystem(p: ReturnType<typeof progress>) {
@@ -187,6 +204,7 @@ function handlers(d: SystemDeps) {
           AuxPowerCycleArmed: st.auxCycleArmed,
           TpmState: !tpm.installed ? 'NotPresent' : tpm.inUse ? 'PresentInUse' : 'PresentNotInUse',
           ...secureEraseBody(d),
+          ...systemVendorExtras(d, d.firmware.biosVersion?.() ?? BIOS_ROM_VERSION),
         },
       },
     };

@@ -12,6 +12,12 @@ import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 
 export const BIOS_PASSWORDS = ['AdminPassword', 'PowerOnPassword'] as const;
 export type BiosPasswordName = (typeof BIOS_PASSWORDS)[number];
+/** The names iLO's Bios.ChangePassword takes for the same two passwords (what ilorest setpassword sends). */
+export const BIOS_PASSWORD_ALIASES = { Administrator: 'AdminPassword', User: 'PowerOnPassword' } as const satisfies Record<
+  string,
+  BiosPasswordName
+>;
+export type BiosPasswordAlias = keyof typeof BIOS_PASSWORD_ALIASES;
 
 export interface BiosState {
   current: Record<string, AttrValue>;
@@ -74,6 +80,11 @@ export class BiosSettings {
       passwords: { AdminPassword: null, PowerOnPassword: null },
     });
     host.onPost('ApplyBiosSettings', () => this.applyPending());
+  }
+
+  /** The defaults Bios.ResetBios returns to (the registry's, with this hardware's). */
+  defaultValues(): Readonly<Record<string, AttrValue>> {
+    return this.defaults;
   }
 
   /** The stored state, shared and frozen: the same object until it changes. */

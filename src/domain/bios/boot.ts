@@ -6,6 +6,7 @@ import type { HostLifecycle } from '../../platform/lifecycle.js';
 import { vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
 import type { DocumentStore } from '../../store/documents.js';
 import { raidCapacity } from '../storage/raid.js';
+import { hex, nicPciPath, storagePciPath } from './pci-map.js';
 
 export const OVERRIDE_TARGETS = [
   'None',
@@ -69,7 +70,7 @@ export function bootOptionsFor(hw: BootHardware): BootOptionDef[] {
         structured: `HD.${w.kind}.${w.n}.${vi + 2}`,
         alias: 'Hdd',
         displayName: `${w.label} : ${c.model} - ${gib(bytes)} GiB, ${v.raidType} ${v.name} (Target:0, Lun:${vi})`,
-        uefiDevicePath: `PciRoot(${hex(2 + ci)})/Pci(0x0,0x0)/Pci(0x0,0x0)/Scsi(0x0,${hex(vi)})`,
+        uefiDevicePath: `${storagePciPath(ci)}/Scsi(0x0,${hex(vi)})`,
       });
     });
   });
@@ -98,7 +99,7 @@ export function bootOptionsFor(hw: BootHardware): BootOptionDef[] {
     const emb = nic.slot === 'Embedded';
     const structured = emb ? `NIC.LOM.${++lom}.1` : `NIC.Slot.${nic.slot}.1`;
     const label = emb ? `Embedded LOM ${lom} Port 1 : ${nic.model}` : `Slot ${nic.slot} Port 1 : ${nic.model}`;
-    const path = `${emb ? 'PciRoot(0x0)/Pci(0x1C,0x0)' : `PciRoot(${hex(8 + ni)})/Pci(0x0,0x0)`}/Pci(0x0,0x0)/MAC(${port.mac.replace(/:/g, '').toUpperCase()},0x1)`;
+    const path = `${nicPciPath(hw, ni)}/MAC(${port.mac.replace(/:/g, '').toUpperCase()},0x1)`;
     found.push({
       structured: `${structured}.IPv4`,
       alias: 'Pxe',
@@ -142,7 +143,6 @@ export function bootOptionsFor(hw: BootHardware): BootOptionDef[] {
   return found.map((o, i) => ({ id: `Boot${(i + 1).toString(16).toUpperCase().padStart(4, '0')}`, ...o }));
 }
 
-const hex = (n: number) => `0x${n.toString(16).toUpperCase()}`;
 const gib = (bytes: number) => (bytes / 2 ** 30).toFixed(1);
 
 export interface BootState {
@@ -189,8 +189,30 @@ export interface RemovableMedia {
   booted(option: BootOptionDef | undefined, missing: BootOptionDef | undefined): void;
 }
 
+/** A SAN boot target the ROM tries ahead of the boot order (iLO's DesiredBootDevices; empty strings: unused). */
+export interface DesiredBootDevice {
+  CorrelatableID: string;
+  Lun: string;
+  Wwn: string;
+  iScsiTargetName: string;
+}
+
+/** The ROM keeps five desired boot devices. */
+export const DESIRED_BOOT_DEVICES = 5;
+
+const noDesiredDevice: DesiredBootDevice = Object.freeze({ CorrelatableID: '', Lun: '', Wwn: '', iScsiTargetName: '' });
+
+/** What the boot order's pending area holds: what clients asked for since the last POST. */
+export interface PendingBoot {
+  /** BootOptionReferences, a full order. */
+  BootOrder?: string[];
+  DesiredBootDevices?: DesiredBootDevice[];
+}
+
 export class BootSettings {
   private readonly saved;
+  private readonly pendingSaved;
+  private readonly desiredSaved;
 
   constructor(
     store: DocumentStore,
@@ -202,7 +224,54 @@ export class BootSettings {
     private readonly iml?: (message: ExtendedInfo) => void,
   ) {
     this.saved = store.setting<BootState>('system.boot', defaultBoot(options));
+    this.pendingSaved = store.setting<PendingBoot>('system.boot.pending', {});
+    this.desiredSaved = store.setting<DesiredBootDevice[]>(
+      'system.boot.desired',
+      Array.from({ length: DESIRED_BOOT_DEVICES }, () => noDesiredDevice),
+    );
+    host.onPost('ApplyBiosSettings', () => this.applyPending());
     host.onPost('BootDevice', () => this.consumeOverride());
+  }
+
+  /** The SAN boot targets the ROM runs with. */
+  desiredBootDevices(): readonly DesiredBootDevice[] {
+    return this.desiredSaved.peek();
+  }
+
+  /** The pending area: what the next POST takes in (the current values where nothing is pending). */
+  pending(): { BootOrder: readonly string[]; DesiredBootDevices: readonly DesiredBootDevice[] } {
+    const p = this.pendingSaved.peek();
+    const order = p.BootOrder && isPermutationOfOptions(p.BootOrder, this.options) ? p.BootOrder : this.get().BootOrder;
+    return { BootOrder: order, DesiredBootDevices: p.DesiredBootDevices ?? this.desiredBootDevices() };
+  }
+
+  /**
+   * Store pending changes. An order may name only the options it moves to the front: the
+   * ROM keeps the others after them in their present order. False when it names an option
+   * twice or one the ROM does not have.
+   */
+  setPending(change: { BootOrder?: readonly string[]; DesiredBootDevices?: readonly Partial<DesiredBootDevice>[] }): boolean {
+    const next: PendingBoot = { ...this.pendingSaved.get() };
+    if (change.BootOrder) {
+      const ids = new Set(this.options.map((o) => o.id));
+      if (new Set(change.BootOrder).size !== change.BootOrder.length || !change.BootOrder.every((id) => ids.has(id))) return false;
+      const rest = this.pending().BootOrder.filter((id) => !change.BootOrder!.includes(id));
+      next.BootOrder = [...change.BootOrder, ...rest];
+    }
+    if (change.DesiredBootDevices) {
+      const base = this.pending().DesiredBootDevices;
+      next.DesiredBootDevices = base.map((d, i) => ({ ...d, ...change.DesiredBootDevices![i] }));
+    }
+    this.pendingSaved.set(next);
+    return true;
+  }
+
+  /** The POST step: the pending order and desired devices become current. */
+  private applyPending(): void {
+    const p = this.pendingSaved.get();
+    if (p.BootOrder && isPermutationOfOptions(p.BootOrder, this.options)) this.update({ BootOrder: p.BootOrder });
+    if (p.DesiredBootDevices) this.desiredSaved.set(p.DesiredBootDevices);
+    if (p.BootOrder || p.DesiredBootDevices) this.pendingSaved.set({});
   }
 
   /** The boot state, shared and frozen: checked against the options once per stored change. */

@@ -1,6 +1,9 @@
-// The UEFI iSCSI software initiator of the system ROM and its boot attempts,
-// read at POST. CHAP secrets are sealed at rest (store/secrets.ts); a secret an
-// older version stored in plain text reads as it is and is sealed at start.
+// The UEFI iSCSI software initiator of the system ROM and its boot attempts:
+// the current area the ROM runs with, and the pending area clients write, which
+// the ROM takes in at POST (step ApplyBiosSettings). CHAP secrets are sealed at
+// rest (store/secrets.ts); a secret an older version stored in plain text reads
+// as it is and is sealed at start.
+import type { HostLifecycle } from '../../platform/lifecycle.js';
 import { Secrets } from '../../store/secrets.js';
 import type { DocumentStore, Setting } from '../../store/documents.js';
 
@@ -8,6 +11,7 @@ import type { DocumentStore, Setting } from '../../store/documents.js';
 export const ISCSI_ATTEMPTS = 4;
 
 export interface IscsiSource {
+  /** Which attempt this entry is, 1 upwards; 0 while it is not configured (as iLO's ROM shows a free entry). */
   iSCSIAttemptInstance: number;
   iSCSIAttemptName: string;
   iSCSIConnection: 'Enabled' | 'Disabled';
@@ -31,8 +35,8 @@ export interface IscsiState {
 export function defaultIscsi(serial: string): IscsiState {
   return {
     iSCSIInitiatorName: `iqn.2015-02.com.vendor:uefi-u30-${serial.toLowerCase()}`,
-    iSCSISources: Array.from({ length: ISCSI_ATTEMPTS }, (_, i) => ({
-      iSCSIAttemptInstance: i + 1,
+    iSCSISources: Array.from({ length: ISCSI_ATTEMPTS }, () => ({
+      iSCSIAttemptInstance: 0,
       iSCSIAttemptName: '',
       iSCSIConnection: 'Disabled',
       iSCSINicSource: 'EmbNicPort1',
@@ -51,23 +55,48 @@ export function defaultIscsi(serial: string): IscsiState {
 
 export class IscsiSettings {
   private readonly stored: Setting<IscsiState>;
+  /** The pending area; null while nothing is pending. */
+  private readonly pendingStored: Setting<IscsiState | null>;
+  readonly defaults: IscsiState;
 
   constructor(
     private readonly store: DocumentStore,
+    host: HostLifecycle,
     serialNumber: string,
   ) {
-    this.stored = store.setting<IscsiState>('bios.iscsi', defaultIscsi(serialNumber));
+    this.defaults = defaultIscsi(serialNumber);
+    this.stored = store.setting<IscsiState>('bios.iscsi', this.defaults);
+    this.pendingStored = store.setting<IscsiState | null>('bios.iscsi.pending', null);
     if (this.stored.peek().iSCSISources.some((x) => x.iSCSIChapSecret !== null && !Secrets.isSealed(x.iSCSIChapSecret)))
-      this.set(this.get());
+      this.stored.set(this.sealed(this.get()));
+    host.onPost('ApplyBiosSettings', () => this.applyPending());
   }
 
-  /** The settings, CHAP secrets opened. */
+  /** The settings the ROM runs with, CHAP secrets opened. */
   get(): IscsiState {
     return mapSecrets(this.stored.get(), (x) => this.store.secrets.open(x));
   }
 
-  set(v: IscsiState): void {
-    this.stored.set(mapSecrets(v, (x) => this.store.secrets.seal(x)));
+  /** The pending area: the current settings where nothing is pending. CHAP secrets opened. */
+  pending(): IscsiState {
+    const p = this.pendingStored.get();
+    return p ? mapSecrets(p, (x) => this.store.secrets.open(x)) : this.get();
+  }
+
+  /** Store the pending area, taken in at the next POST. */
+  setPending(v: IscsiState): void {
+    this.pendingStored.set(this.sealed(v));
+  }
+
+  private applyPending(): void {
+    const p = this.pendingStored.get();
+    if (!p) return;
+    this.stored.set(p);
+    this.pendingStored.set(null);
+  }
+
+  private sealed(v: IscsiState): IscsiState {
+    return mapSecrets(v, (x) => this.store.secrets.seal(x));
   }
 }
 

@@ -43,6 +43,11 @@ export class VendorBiosSettings<T extends VendorValues> {
     return this.hide({ ...this.options.defaults, ...this.saved.get().current });
   }
 
+  /** The defaults (BaseConfigs), secrets hidden (null). */
+  defaults(): T {
+    return this.hide({ ...this.options.defaults });
+  }
+
   /** The current area with the pending changes on top, secrets hidden (null). */
   pending(): T {
     const s = this.saved.get();

@@ -121,6 +121,8 @@ export interface ProcessorSpec {
   operatingSpeedMHz: number;
   /** Cache sizes, KiB (optional). */
   cacheKiB?: { l1?: number; l2?: number; l3?: number };
+  /** The CPUID signature of the model (optional): family, model and stepping as the processor reports them. */
+  cpuid?: { family: number; model: number; stepping: number };
 }
 
 export interface DimmSpec {
@@ -378,6 +380,13 @@ class Reader {
     return v;
   }
 
+  /** An integer from min to max (a CPUID field). */
+  byte(o: Obj, key: string, path: string, min: number, max: number): number {
+    const v = this.num(o, key, path, min, max);
+    if (!Number.isInteger(v)) this.fail(at(path, key), `an integer from ${min} to ${max}`, v);
+    return v;
+  }
+
   optPosInt(o: Obj, key: string, path: string): number | undefined {
     return o[key] === undefined ? undefined : this.posInt(o, key, path);
   }
@@ -580,6 +589,7 @@ class Reader {
       'maxSpeedMHz',
       'operatingSpeedMHz',
       'cacheKiB',
+      'cpuid',
     ];
     const o = this.obj(v, path, known);
     const present = this.bool(o, 'present', path, true);
@@ -603,6 +613,7 @@ class Reader {
     if (threads < cores) this.fail(`${path}.threads`, `at least cores (${cores})`, threads);
     const maxSpeedMHz = this.posInt(o, 'maxSpeedMHz', path);
     const cache = o.cacheKiB === undefined ? undefined : this.obj(o.cacheKiB, `${path}.cacheKiB`, ['l1', 'l2', 'l3']);
+    const cpuid = o.cpuid === undefined ? undefined : this.obj(o.cpuid, `${path}.cpuid`, ['family', 'model', 'stepping']);
     return {
       socket,
       present,
@@ -620,6 +631,15 @@ class Reader {
               ...(cache.l1 !== undefined ? { l1: this.posInt(cache, 'l1', `${path}.cacheKiB`) } : {}),
               ...(cache.l2 !== undefined ? { l2: this.posInt(cache, 'l2', `${path}.cacheKiB`) } : {}),
               ...(cache.l3 !== undefined ? { l3: this.posInt(cache, 'l3', `${path}.cacheKiB`) } : {}),
+            },
+          }
+        : {}),
+      ...(cpuid
+        ? {
+            cpuid: {
+              family: this.byte(cpuid, 'family', `${path}.cpuid`, 1, 0x10e),
+              model: this.byte(cpuid, 'model', `${path}.cpuid`, 0, 0xff),
+              stepping: this.byte(cpuid, 'stepping', `${path}.cpuid`, 0, 0xf),
             },
           }
         : {}),

@@ -42,6 +42,7 @@ const RESOURCE_TYPES: Readonly<Record<string, string>> = {
   NetworkAdapter: '1.14.0',
   PCIeDevice: '1.21.0',
   PCIeFunction: '1.7.0',
+  PCIeSlots: '1.6.1',
   Port: '1.18.0',
   Power: '1.7.3',
   PowerSubsystem: '1.1.3',

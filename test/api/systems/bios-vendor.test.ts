@@ -25,7 +25,8 @@ describe('vendor BIOS resources with a pending area', () => {
   before(async () => {
     root = mkdtempSync(join(tmpdir(), 'bmc-bios-vendor-'));
     dataDir = join(root, 'data');
-    svc = await startTestService({ dataDir });
+    // the earlier place of these resources (--vendor-bios-place bios): directly under Bios/.
+    svc = await startTestService({ dataDir, config: { vendorBiosPlace: 'bios' } });
   });
   after(async () => {
     await svc.close();

@@ -42,20 +42,25 @@ describe('BIOS current and pending areas', () => {
     assert.deepEqual(b['@Redfish.Settings'].Messages, []);
     // The pending area is taken in at the next server reset, and only then.
     assert.deepEqual(b['@Redfish.Settings'].SupportedApplyTimes, ['OnReset']);
-    assert.equal(b.Oem.Vendor.Links.Boot['@odata.id'], `${BIOS}Boot/`);
-    assert.equal(b.Oem.Vendor.Links.iScsi['@odata.id'], `${BIOS}iScsi/`);
+    assert.equal(b.Oem.Vendor.Links.Boot['@odata.id'], `${BIOS}Oem/Vendor/Boot/`);
+    assert.equal(b.Oem.Vendor.Links.iScsi['@odata.id'], `${BIOS}Oem/Vendor/iScsi/`);
     assert.equal(b.Actions['#Bios.ResetBios'].target, `${BIOS}Actions/Bios.ResetBios/`);
-    assert.deepEqual(b.Actions['#Bios.ChangePassword']['PasswordName@Redfish.AllowableValues'], ['AdminPassword', 'PowerOnPassword']);
+    assert.deepEqual(b.Actions['#Bios.ChangePassword']['PasswordName@Redfish.AllowableValues'], [
+      'AdminPassword',
+      'PowerOnPassword',
+      'Administrator',
+      'User',
+    ]);
     assert.equal((await svc.req('PATCH', BIOS, { body: { Attributes: { ProcTurbo: 'Disabled' } } })).status, 405);
     const sel = await svc.get(`${BIOS}?$select=AttributeRegistry,Attributes/ProcTurbo`);
     assert.deepEqual(sel.body.Attributes, { ProcTurbo: 'Enabled' });
   });
 
   it('the vendor Boot and iSCSI resources have content', async () => {
-    const boot = (await svc.get(`${BIOS}Boot/`)).body;
+    const boot = (await svc.get(`${BIOS}Oem/Vendor/Boot/`)).body;
     assert.ok(boot.BootSources.some((x: any) => x.StructuredBootString === 'NIC.LOM.1.1.IPv4'));
     assert.equal(boot.PersistentBootConfigOrder.length, 8);
-    const iscsi = (await svc.get(`${BIOS}iScsi/`)).body;
+    const iscsi = (await svc.get(`${BIOS}Oem/Vendor/iScsi/`)).body;
     assert.match(iscsi.iSCSIInitiatorName, /^iqn\.2015-02\.com\.vendor:/);
     assert.equal(iscsi.iSCSISources.length, 4);
   });
@@ -226,7 +231,7 @@ describe('BIOS current and pending areas', () => {
       svc.req('POST', `${BIOS}Actions/Bios.ChangePassword/`, { body: { PasswordName: 'PowerOnPassword', ...body } });
     assert.equal((await password({ OldPassword: '', NewPassword: 'Power-On-1' })).status, 200);
     const iqn = 'iqn.2020-01.com.example:host-7';
-    let r = await svc.req('PATCH', `${BIOS}iScsi/`, {
+    let r = await svc.req('PATCH', `${BIOS}Oem/Vendor/iScsi/Settings/`, {
       body: {
         iSCSIInitiatorName: iqn,
         iSCSISources: [{ iSCSITargetName: 'iqn.2020-01.com.example:disk', iSCSIChapSecret: 'chap-secret-1' }, {}, {}, {}],
@@ -234,7 +239,7 @@ describe('BIOS current and pending areas', () => {
     });
     assert.equal(r.status, 200);
     assert.deepEqual(messageIds(r.body), ['Vendor.1.0.SystemResetRequired']);
-    const iscsiGet = await svc.get(`${BIOS}iScsi/`);
+    const iscsiGet = await svc.get(`${BIOS}Oem/Vendor/iScsi/Settings/`);
     assert.equal(iscsiGet.body.iSCSISources[0].iSCSIChapSecret, null);
     assert.equal(iscsiGet.body.iSCSISources.length, 4);
     const order: string[] = (await svc.get(SYS)).body.Boot.BootOrder;
@@ -259,7 +264,7 @@ describe('BIOS current and pending areas', () => {
     assert.equal(b.Attributes.ProcHyperthreading, 'Enabled', 'pending edits before the reset are dropped');
     assert.equal(b.Attributes.ServerName, 'after-reset');
     assert.match(b.Attributes.SerialNumber, /^CZJ/);
-    assert.equal((await svc.get(`${BIOS}iScsi/`)).body.iSCSIInitiatorName, iqn);
+    assert.equal((await svc.get(`${BIOS}Oem/Vendor/iScsi/`)).body.iSCSIInitiatorName, iqn);
     assert.deepEqual((await svc.get(SYS)).body.Boot.BootOrder, newOrder);
     const iml = svc.running.services.logs
       .list('IML')
@@ -294,7 +299,7 @@ describe('BIOS current and pending areas', () => {
   });
 
   it('rejects bad iSCSI settings and BIOS writes without the BIOS privilege', async () => {
-    let r = await svc.req('PATCH', `${BIOS}iScsi/`, { body: { iSCSIInitiatorName: 'not an iqn' } });
+    let r = await svc.req('PATCH', `${BIOS}Oem/Vendor/iScsi/Settings/`, { body: { iSCSIInitiatorName: 'not an iqn' } });
     assert.equal(r.status, 400);
     assert.deepEqual(messageIds(r.body), ['Base.1.12.PropertyValueFormatError']);
     await svc.running.services.accounts.create({ UserName: 'viewer', Password: 'Viewer-Pass-1', RoleId: 'ReadOnly' });

@@ -408,7 +408,7 @@ describe('Boot', () => {
     const r = await patchBoot({ BootOrder: reversed });
     assert.equal(r.status, 200);
     assert.deepEqual((await bootNow()).BootOrder, reversed);
-    const vendor = await svc.get(`${SYS}Bios/Boot/`);
+    const vendor = await svc.get(`${SYS}Bios/Oem/Vendor/Boot/`);
     assert.equal(vendor.body.PersistentBootConfigOrder[0], 'Shell.Emb.1.1');
   });
 

@@ -1,0 +1,101 @@
+// What the computer system's vendor extension shows besides POST and boot state (iLO's
+// HpeComputerSystemExt): component health rolled up per kind, the system ROM, the power
+// settings the BIOS holds (power regulator, automatic power-on, power-on delay), and links
+// to the vendor's views of the system. Each comes from the health registry, the firmware
+// or the BIOS settings the ROM runs with.
+import { componentKey, type Health } from '../../platform/hardware/health.js';
+import { ro, statusProp, t, type Props } from '../../protocol/description.js';
+import type { Services } from '../services.js';
+import { pciLinks } from './pci-devices.js';
+import { smartStorageLink } from './smart-storage.js';
+
+export type SystemVendorDeps = Pick<Services, 'uris' | 'hardware' | 'health' | 'bios' | 'firmware'>;
+
+const health = ro(t.object({ Status: statusProp }, { typeName: 'HealthStatus' }));
+const rom = ro(t.object({ Family: ro(t.string()), VersionString: ro(t.string()) }, { typeName: 'RomVersion' }));
+
+/** The properties these add to the vendor extension's description. */
+export const SystemVendorProps = {
+  AggregateHealthStatus: ro(
+    t.object(
+      {
+        BiosOrHardwareHealth: health,
+        Processors: health,
+        Memory: health,
+        Network: health,
+        Storage: health,
+        PowerSupplies: ro(t.object({ Status: statusProp, PowerSuppliesMismatch: ro(t.boolean()) }, { typeName: 'PowerSuppliesHealth' })),
+      },
+      { typeName: 'AggregateHealthStatus' },
+    ),
+  ),
+  Bios: ro(t.object({ Current: rom, UefiClass: ro(t.integer()) }, { typeName: 'Bios' })),
+  PowerRegulatorMode: ro(t.string()),
+  PowerRegulatorModesSupported: ro(t.array(t.string())),
+  PowerAutoOn: ro(t.string()),
+  PowerOnDelay: ro(t.string()),
+  Links: ro(
+    t.object(
+      {
+        SmartStorage: t.link({ readOnly: true }),
+        PCIDevices: t.link({ readOnly: true }),
+        PCISlots: t.link({ readOnly: true }),
+        EthernetInterfaces: t.link({ readOnly: true }),
+      },
+      { typeName: 'Links' },
+    ),
+  ),
+} satisfies Props;
+
+/** BIOS values as the vendor extension names them. */
+const REGULATOR: Readonly<Record<string, string>> = {
+  OsControl: 'OSControl',
+  DynamicPowerSavings: 'Dynamic',
+  StaticHighPerf: 'Max',
+  StaticLowPower: 'Min',
+};
+const AUTO_ON: Readonly<Record<string, string>> = {
+  AlwaysPowerOn: 'AlwaysPowerOn',
+  AlwaysPowerOff: 'AlwaysPowerOff',
+  RestoreLastState: 'Restore',
+};
+const DELAY: Readonly<Record<string, string>> = {
+  NoDelay: 'Minimum',
+  Random: 'Random',
+  Delay15Sec: '15',
+  Delay30Sec: '30',
+  Delay45Sec: '45',
+  Delay60Sec: '60',
+};
+
+const RANK: Readonly<Record<Health, number>> = { OK: 0, Warning: 1, Critical: 2 };
+const worst = (...list: Health[]): Health => list.reduce((a, b) => (RANK[b] > RANK[a] ? b : a), 'OK');
+
+/** The extension's values now. */
+export function systemVendorExtras(d: SystemVendorDeps, romVersion: string) {
+  const attrs = d.bios.currentAttributes();
+  const roll = (prefix: string) => d.health.rollupPrefix(prefix);
+  const psus = d.hardware.powerSupplies;
+  const psuHealth = worst(...psus.map((p) => d.health.status(componentKey.psu(p.bay)).Health ?? 'OK'));
+  const status = (h: Health) => ({ Status: { Health: h } });
+  return {
+    AggregateHealthStatus: {
+      BiosOrHardwareHealth: status(roll('')),
+      Processors: status(roll('cpu:')),
+      Memory: status(roll('dimm:')),
+      Network: status(worst(roll('nic:'), roll('port:'))),
+      Storage: status(worst(roll('controller:'), roll('drive:'), roll('volume:'))),
+      PowerSupplies: { ...status(psuHealth), PowerSuppliesMismatch: new Set(psus.map((p) => p.model)).size > 1 },
+    },
+    Bios: { Current: { Family: romVersion.split(' ')[0] ?? romVersion, VersionString: romVersion }, UefiClass: 2 },
+    PowerRegulatorMode: REGULATOR[String(attrs.PowerRegulator)] ?? 'Dynamic',
+    PowerRegulatorModesSupported: Object.values(REGULATOR),
+    PowerAutoOn: AUTO_ON[String(attrs.AutoPowerOn)] ?? 'Restore',
+    PowerOnDelay: DELAY[String(attrs.PowerOnDelay)] ?? 'Minimum',
+    Links: {
+      SmartStorage: smartStorageLink(d.uris),
+      ...pciLinks(d.uris),
+      EthernetInterfaces: { '@odata.id': d.uris.system('EthernetInterfaces') },
+    },
+  };
+}

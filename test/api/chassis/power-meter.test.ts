@@ -1,0 +1,50 @@
+// Issue 28, item 3: iLO's power meters (Power/FastPowerMeter, PowerMeter, SlowPowerMeter),
+// sampled from the simulated power model as the host powers on and a power limit holds it down.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { bootHost } from '../../support/host.js';
+import { startTestService, type TestService } from '../../support/service.js';
+
+const POWER = '/redfish/v1/Chassis/1/Power/';
+// The default profile: 22 W standby, 185 W idle, 720 W at full load.
+const STANDBY = 22;
+const MAX = 720;
+
+describe('power meters', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService();
+  });
+  after(() => svc.close());
+
+  it('links three meters from Power, each sampling the draw since the controller started', async () => {
+    const links = (await svc.get(POWER)).body.Oem.Vendor.Links;
+    assert.deepEqual(Object.keys(links).sort(), ['FastPowerMeter', 'PowerMeter', 'SlowPowerMeter']);
+    await svc.clock.advance(30 * 60_000);
+    const slow = (await svc.get(links.PowerMeter['@odata.id'])).body;
+    assert.ok(slow.Samples >= 5 && slow.Samples <= 6, String(slow.Samples));
+    assert.equal(slow.PowerDetail.length, slow.Samples);
+    // The host is off: standby draw only.
+    for (const s of slow.PowerDetail) assert.ok(s.Peak <= STANDBY + 3 && s.Minimum >= STANDBY - 3, JSON.stringify(s));
+    assert.equal(slow.PowerDetail[0].PrMode, 'dyn');
+    const fast = (await svc.get(links.FastPowerMeter['@odata.id'])).body;
+    assert.equal(fast.Samples, 120);
+    assert.ok(Date.parse(fast.PowerDetail[1].Time) - Date.parse(fast.PowerDetail[0].Time) === 10_000);
+  });
+
+  it('follows the host on and a power limit', async () => {
+    await bootHost(svc);
+    await svc.clock.advance(10 * 60_000);
+    const limit = 300;
+    const r = await svc.req('PATCH', POWER, { body: { PowerControl: [{ PowerLimit: { LimitInWatts: limit } }] } });
+    assert.equal(r.status, 200);
+    await svc.clock.advance(5 * 60_000);
+    const fast = (await svc.get(`${POWER}FastPowerMeter/`)).body;
+    const last = fast.PowerDetail.at(-1);
+    assert.equal(last.Cap, limit);
+    assert.ok(last.Peak <= limit && last.Peak > STANDBY + 100, JSON.stringify(last));
+    assert.ok(fast.Maximum <= MAX && fast.Maximum > last.Peak - 1);
+    const before = fast.PowerDetail.find((s: any) => s.Cap === 0);
+    assert.ok(before, 'samples before the limit show no cap');
+  });
+});
