@@ -149,7 +149,8 @@ if want makeinstallset; then begin makeinstallset
 if want flashfwpkg; then begin flashfwpkg
   if have bmc.fwpkg; then
     run --timeout 400 flashfwpkg "$FIX/bmc.fwpkg" --forceupload
-    wait_up; login
+    # the controller resets 5 s after it reports the flash Complete (and stays reachable): let it reset first
+    sleep 8; wait_up; login
     check "BMC firmware now 2.99" jqt '.FirmwareVersion | test("2[.]99")' <<< "$(rf /redfish/v1/Managers/1/)"
   fi; end; fi
 if want deletecomp; then begin deletecomp
@@ -184,7 +185,9 @@ if want serverlogs; then begin serverlogs
   check "IML holds the maintenance note" grep -q 'r28 maintenance note' <(rf '/redfish/v1/Systems/1/LogServices/IML/Entries/?$expand=.')
   run serverlogs --selectlog=IEL -f "$WORK/iel.txt"
   run serverlogs --selectlog=IEL --clearlog
-  run serverlogs --selectlog=AHS -f "$WORK/ahs.ahs"; end; fi
+  # ilorest refuses -f for AHS ("AHS logs must be downloaded with default name"): the file lands in $WORK.
+  run serverlogs --selectlog=AHS
+  check "AHS file downloaded" bash -c "ls $WORK/*.ahs"; end; fi
 if want virtualmedia; then begin virtualmedia
   run virtualmedia
   run virtualmedia 2 "$HTTP/boot.iso" --bootnextreset
@@ -203,6 +206,13 @@ if want iloaccounts; then begin iloaccounts
 if want clearrestapistate; then begin clearrestapistate
   run clearrestapistate; end; fi
 if want fwintegritycheck; then begin fwintegritycheck
+  # iLO's firmware verification needs the Advanced Premium Security license (LicenseFeatures/FWScan):
+  # install one over Redfish first (h28-firmware's copy of the matrix).
+  if [ -n "$DATA_DIR" ]; then
+    PKEY=$(cli license issue --data-dir "$DATA_DIR" --tier PremiumSecurity 2>/dev/null | grep -v '^\s*$' | tail -1)
+    curl -sk -u "$USER_:$PASS_" -H 'Content-Type: application/json' -d "{\"LicenseKey\": \"$PKEY\"}" "$URL/redfish/v1/Managers/1/LicenseService/" > "$OUT/logs/premium-license.json"
+    login
+  fi
   run --timeout 120 fwintegritycheck --results
   check "UpdateService shows a LastScanTime" jqt --arg o "$OEM" '.Oem[$o].FirmwareIntegrity.LastScanTime != null' <<< "$(rf /redfish/v1/UpdateService/)"; end; fi
 if want firmwareupdate; then begin firmwareupdate
@@ -229,7 +239,8 @@ if want singlesignon; then begin singlesignon
 if want directory; then begin directory
   run directory ldap
   run directory ldap --serviceaddress ldap.example.com --port 636
-  check "LDAP service address set" jqt '.LDAP.ServiceAddresses | index("ldap.example.com")' <<< "$(rf /redfish/v1/AccountService/)"; end; fi
+  # ilorest sends the port with the address ("ldap.example.com:636").
+  check "LDAP service address set" jqt '.LDAP.ServiceAddresses | any(startswith("ldap.example.com"))' <<< "$(rf /redfish/v1/AccountService/)"; end; fi
 if want ilofederation; then begin ilofederation
   run ilofederation
   run ilofederation add r28fed r28fedkey r28fedkey
@@ -249,7 +260,8 @@ if want ipprofiles; then begin ipprofiles
 if want backuprestore; then begin backuprestore
   rm -f "$WORK"/*.bak
   run backuprestore backup -f "$WORK/r28.bak"
-  check "backup file written" test -s "$WORK/r28.bak"; end; fi
+  # ilorest writes the backup under the name of BackupFileLocation, in the current directory ($WORK), whatever -f says.
+  check "backup file written" bash -c "test -s \"\$(ls $WORK/*.bak | head -1)\""; end; fi
 if want serverclone; then begin serverclone
   run --timeout 400 serverclone save --auto -f "$WORK/clone.json"
   check "clone file written" jqt 'type == "object"' "$WORK/clone.json"; end; fi
@@ -258,18 +270,25 @@ if want sigrecompute; then begin sigrecompute
 
 # ---------- BIOS commands ----------
 if want biosdefaults; then begin biosdefaults
-  run biosdefaults; end; fi
+  run biosdefaults
+  check "reset to defaults pending" jqt '.ResetBiosToDefaultsPending == true' <<< "$(rf /redfish/v1/Systems/1/Bios/)"; end; fi
 if want setpassword; then begin setpassword
   run setpassword --newpassword R28-bios-1 --currentpassword None
   run setpassword --newpassword None --currentpassword R28-bios-1; end; fi
 if want bootorder; then begin bootorder
   run bootorder
-  run bootorder --onetimeboot=Hdd
+  run bootorder --onetimeboot=Hdd --commit
   check "one-time boot to Hdd" jqt '.Boot.BootSourceOverrideTarget == "Hdd" and .Boot.BootSourceOverrideEnabled == "Once"' <<< "$(rf /redfish/v1/Systems/1/)"
-  run bootorder --disablebootflag --commit; end; fi
+  run bootorder --disablebootflag --commit
+  check "override off" jqt '.Boot.BootSourceOverrideTarget == "None"' <<< "$(rf /redfish/v1/Systems/1/)"
+  first=$(rf /redfish/v1/Systems/1/Bios/Oem/Hpe/Boot/ | jq -r '.PersistentBootConfigOrder[1]')
+  run bootorder "[2]" --commit
+  check "pending order starts with the second" jqt --arg f "$first" '.PersistentBootConfigOrder[0] == $f' <<< "$(rf /redfish/v1/Systems/1/Bios/Oem/Hpe/Boot/Settings/)"; end; fi
 if want iscsiconfig; then begin iscsiconfig
   run iscsiconfig
-  run iscsiconfig --list; end; fi
+  run iscsiconfig --list
+  run iscsiconfig --add 1
+  check "attempt 1 on a NIC port pending" jqt '.iSCSISources[0].iSCSINicSource != "" and .iSCSISources[0].iSCSIAttemptName != ""' <<< "$(rf /redfish/v1/Systems/1/Bios/Oem/Hpe/iScsi/Settings/)"; end; fi
 if want pending; then begin pending
   run pending; end; fi
 
@@ -277,13 +296,17 @@ if want pending; then begin pending
 if want smartarray; then begin smartarray
   run smartarray
   run smartarray --controller=0 --physicaldrives
-  run smartarray --controller=0 --logicaldrives; end; fi
+  run smartarray --controller=0 --logicaldrives
+  check "logical drive 1 listed" grep -q "Logical Drive 1" "$OUT/logs/smartarray-3.log"; end; fi
 if want createlogicaldrive; then begin createlogicaldrive
-  run createlogicaldrive quickdrive Raid0 1 HDD SAS --locationtype=Internal --controller=0; end; fi
+  run createlogicaldrive quickdrive Raid0 1 HDD SAS --locationtype=Internal --controller=0
+  check "a pending RAID 0 volume in the Storage view" jqt '[.Members[]] | length == 2' <<< "$(rf /redfish/v1/Systems/1/Storage/DE00A000/Volumes/)"; end; fi
 if want deletelogicaldrive; then begin deletelogicaldrive
-  run deletelogicaldrive --controller=0 --all --force; end; fi
+  run deletelogicaldrive --controller=0 --all --force
+  check "no logical drive pending" jqt '.LogicalDrives == []' <<< "$(rf /redfish/v1/Systems/1/SmartStorageConfig/settings/)"; end; fi
 if want drivesanitize; then begin drivesanitize
-  run drivesanitize 1I:1:6 --controller=0 --mediatype HDD; end; fi
+  run drivesanitize 2I:1:6 --controller=0 --mediatype HDD
+  check "erase pending" jqt '.Actions[0].PhysicalDriveList == ["2I:1:6"]' <<< "$(rf /redfish/v1/Systems/1/SmartStorageConfig/settings/)"; end; fi
 if want clearcontrollerconfig; then begin clearcontrollerconfig
   run clearcontrollerconfig --controller=0; end; fi
 if want factoryresetcontroller; then begin factoryresetcontroller
@@ -294,11 +317,14 @@ if [ "${DESTRUCTIVE:-0}" = 1 ]; then
   if want iloreset; then begin iloreset
     run iloreset; sleep 3; check "service back after iloreset" wait_up; login; end; fi
   if want onebuttonerase; then begin onebuttonerase
-    run --timeout 600 onebuttonerase --confirm; end; fi
+    run --timeout 600 onebuttonerase --confirm
+    check "erase completed" jqt --arg o "$OEM" '.Oem[$o].SystemROMAndiLOEraseStatus == "CompletedWithSuccess" or .Oem[$o].SystemROMAndiLOEraseStatus == "Idle"' <<< "$(rf /redfish/v1/Systems/1/)"
+    sleep 65; check "service back after the erase's factory reset" wait_up; login; end; fi
   if want factorydefaults; then begin factorydefaults
-    run factorydefaults; sleep 3; check "service back after factorydefaults" wait_up; end; fi
+    run factorydefaults; sleep 3; check "service back after factorydefaults" wait_up; login; end; fi
   if want disableilofunctionality; then begin disableilofunctionality
-    run disableilofunctionality --force; end; fi
+    run disableilofunctionality --force
+    check "no answer while disabled" test "$(rfcode /redfish/v1/)" = 000; end; fi
 else
   for c in iloreset onebuttonerase factorydefaults disableilofunctionality; do
     want $c && printf '%s\tSKIP\t%s\n' "$c" "destructive (DESTRUCTIVE=1 runs it)" >> "$OUT/results.tsv"

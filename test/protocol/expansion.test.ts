@@ -47,8 +47,8 @@ describe('$expand budget', () => {
   });
 
   it('runs at most two large expansions of one account at once (503 with Retry-After beyond) while the root stays fast', async () => {
-    // *($levels=4) of a system: about 1,600 resources, within the budget, built over many turns.
-    const large = () => svc.get('/redfish/v1/Systems/1/?$expand=*($levels=4)', { auth: { token } });
+    // *($levels=3) of a system: 600 kB, within the budget, built over many turns.
+    const large = () => svc.get('/redfish/v1/Systems/1/?$expand=*($levels=3)', { auth: { token } });
     const parallel = Promise.all(Array.from({ length: 12 }, large));
     const started = performance.now();
     const root = await svc.get('/redfish/v1/', { auth: 'none' });
@@ -64,12 +64,12 @@ describe('$expand budget', () => {
       assert.deepEqual(messageIds(r.body), ['Base.1.12.ServiceTemporarilyUnavailable']);
       assert.equal(r.headers['retry-after'], '2');
     }
-    assert.ok(ok[0]!.text.length > 1_000_000);
+    assert.ok(ok[0]!.text.length > 500_000);
     // Generous for a loaded machine; without the turns given away the root waited for every expansion (50 s).
     assert.ok(rootMs < 5_000, `GET /redfish/v1/ took ${rootMs.toFixed(0)} ms`);
     // The slots come back, and another account (the administrator) has its own.
     assert.equal((await large()).status, 200);
-    assert.equal((await svc.get('/redfish/v1/Systems/1/?$expand=*($levels=4)', { auth: 'basic' })).status, 200);
+    assert.equal((await svc.get('/redfish/v1/Systems/1/?$expand=*($levels=3)', { auth: 'basic' })).status, 200);
   });
 });
 

@@ -56,7 +56,11 @@ describe('--oem-name Hpe, spec dialect', () => {
     const system = (await svc.get(SYSTEM)).body;
     assert.equal(system.Oem.Vendor, undefined);
     assert.equal(system.Oem.Hpe['@odata.type'], '#HpeComputerSystemExt.v1_0_0.HpeComputerSystemExt');
-    assert.deepEqual(Object.keys(system.Oem.Hpe.Actions), ['#HpeComputerSystemExt.PowerButton', '#HpeComputerSystemExt.SystemReset']);
+    assert.deepEqual(Object.keys(system.Oem.Hpe.Actions), [
+      '#HpeComputerSystemExt.PowerButton',
+      '#HpeComputerSystemExt.SystemReset',
+      '#HpeComputerSystemExt.SecureSystemErase',
+    ]);
     assert.equal(
       system.Oem.Hpe.Actions['#HpeComputerSystemExt.PowerButton'].target,
       `${SYSTEM}Actions/Oem/Hpe/HpeComputerSystemExt.PowerButton/`,
