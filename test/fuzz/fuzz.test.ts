@@ -95,11 +95,13 @@ describe('fuzz', { timeout: 3_600_000 }, () => {
   /**
    * A case that made a fault rule or reset the controller (the control API takes valid bodies too)
    * must not decide the answers of the next ones: the rule goes, and the clock moves the
-   * controller through its reboot (at most an hour away, then an hour booting).
+   * controller through its reboot (at most an hour away, then an hour booting). A valid host
+   * body may also have switched the controller's functionality off: the host switches it on.
    */
   async function undoControl(): Promise<void> {
     const s = svc.running.services;
     for (const r of s.faultRules?.list() ?? []) s.faultRules?.delete(r.Id, 'fuzz');
+    if (!s.managerFeatures.functionality.enabled()) s.managerFeatures.functionality.set(true);
     if (s.controller.phase() !== 'Up') await svc.clock.advance(2 * 3_600_000);
   }
 
