@@ -69,6 +69,8 @@ jqt() { jq -e "$@" >/dev/null 2>&1; }   # jqt FILTER <<< json
 members() { rf "$1?\$expand=." | jq -c '.Members // []'; }
 login() { timeout 300 "${ILO[@]}" login "$URL" -u "$USER_" -p "$PASS_" > "$OUT/logs/login.log" 2>&1; }
 wait_up() { for _ in $(seq 1 120); do [ "$(rfcode /redfish/v1/)" = 200 ] && return 0; sleep 2; done; return 1; }
+# A controller reset after a flash comes a few seconds after the client saw Complete: wait for it to begin.
+wait_down() { for _ in $(seq 1 60); do [ "$(rfcode /redfish/v1/)" != 200 ] && return 0; sleep 1; done; return 1; }
 power() { rf /redfish/v1/Systems/1/ | jq -r .PowerState; }
 wait_power() { for _ in $(seq 1 60); do [ "$(power)" = "$1" ] && return 0; sleep 1; done; return 1; }
 
@@ -150,7 +152,7 @@ if want flashfwpkg; then begin flashfwpkg
   if have bmc.fwpkg; then
     run --timeout 400 flashfwpkg "$FIX/bmc.fwpkg" --forceupload
     # the controller resets 5 s after it reports the flash Complete (and stays reachable): let it reset first
-    sleep 8; wait_up; login
+    wait_down; wait_up; login
     check "BMC firmware now 2.99" jqt '.FirmwareVersion | test("2[.]99")' <<< "$(rf /redfish/v1/Managers/1/)"
   fi; end; fi
 if want deletecomp; then begin deletecomp
