@@ -557,6 +557,7 @@ export async function startHttpServer(o: HttpOptions) {
   let detach: (() => Promise<void>) | undefined;
   // Ours, not server.listening: a controller on a shared socket never listens itself.
   let listening = false;
+  let hold: ReturnType<typeof setInterval> | undefined;
   const accept = (s: Socket) => {
     // node counts only the connections it accepts itself against maxConnections.
     if (sockets.size >= limits.maxConnections) {
@@ -592,6 +593,9 @@ export async function startHttpServer(o: HttpOptions) {
      */
     stopListening() {
       listening = false;
+      // Every timer of the service is unref'd: with the listener closed, the process would end
+      // before the controller comes back. A ref'd handle keeps it until it listens again.
+      hold ??= setInterval(() => undefined, 1 << 30);
       // On a shared socket: connections to this controller's address are closed as they come.
       if (detach) void detach().catch(() => undefined);
       else server.close();
@@ -599,7 +603,11 @@ export async function startHttpServer(o: HttpOptions) {
       server.closeIdleConnections();
     },
     /** Back on the same port after a reset. */
-    listenAgain: () => listen(port),
+    listenAgain: () =>
+      listen(port).then(() => {
+        clearInterval(hold);
+        hold = undefined;
+      }),
     /** Whether connections are taken (false from a controller reset until it listens again). */
     get listening() {
       return listening;
@@ -611,6 +619,7 @@ export async function startHttpServer(o: HttpOptions) {
     },
     /** Stop listening and drop every connection, as a controller reset does. */
     close: async () => {
+      clearInterval(hold);
       await detach?.();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -36,14 +36,22 @@ export function toIso(ms: number): string {
   return isoText;
 }
 
+/** The longest delay node's timers take as given. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class SystemClock implements Clock {
   now(): number {
     return Date.now();
   }
 
   setTimer(delayMs: number, fn: () => void): TimerHandle {
-    const t = setTimeout(fn, Math.max(0, delayMs));
-    t.unref();
+    // node fires a delay beyond 2^31-1 ms (about 24.8 days) after 1 ms: a longer one is waited out in steps.
+    let t: ReturnType<typeof setTimeout>;
+    const arm = (left: number) => {
+      t = setTimeout(left > MAX_TIMER_MS ? () => arm(left - MAX_TIMER_MS) : fn, Math.min(Math.max(0, left), MAX_TIMER_MS));
+      t.unref();
+    };
+    arm(delayMs);
     return { cancel: () => clearTimeout(t) };
   }
 

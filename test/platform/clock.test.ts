@@ -3,7 +3,7 @@
 // forward; both clocks cap the catch-up runs of a periodic timer.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ManualClock, OffsetClock } from '../../src/platform/clock.js';
+import { ManualClock, OffsetClock, SystemClock } from '../../src/platform/clock.js';
 
 describe('OffsetClock', () => {
   it('advance moves now() and fires due timers in time order, each seeing its own instant', async () => {
@@ -62,5 +62,15 @@ describe('ManualClock catch-up', () => {
     assert.equal(runs, 20);
     await c.advance(86_400_000);
     assert.equal(runs, 20 + 1001);
+  });
+});
+
+describe('SystemClock', () => {
+  it('waits out a delay longer than node takes (2^31 ms, about 25 days) instead of firing at once', async () => {
+    let fired = false;
+    const timer = new SystemClock().setTimer(3 * 365 * 24 * 3_600_000, () => (fired = true));
+    await new Promise((r) => setTimeout(r, 50));
+    timer.cancel();
+    assert.equal(fired, false);
   });
 });
