@@ -34,6 +34,8 @@ export const serviceUris = {
   subscription: members('EventService', 'Subscriptions'),
   metricReportDefinition: members('TelemetryService', 'MetricReportDefinitions'),
   metricReport: members('TelemetryService', 'MetricReports'),
+  metricDefinition: members('TelemetryService', 'MetricDefinitions'),
+  trigger: members('TelemetryService', 'Triggers'),
   firmwareInventory: members('UpdateService', 'FirmwareInventory'),
   softwareInventory: members('UpdateService', 'SoftwareInventory'),
   updateQueueTask: members('UpdateService', 'UpdateTaskQueue'),

@@ -202,6 +202,17 @@ export class PowerModel implements SensorSource {
     ];
   }
 
+  /** Each power supply's average and highest output over the last `windowMs` (read every second), in the order of the profile. */
+  supplyOutputs(windowMs = SAMPLE_MS): { averageWatts: number; maxWatts: number }[] {
+    const now = this.d.clock.now();
+    const readings: PowerReading[] = [];
+    for (let t = now - windowMs; t <= now; t += 1_000) readings.push(this.readingAt(t));
+    return this.d.psus.map((_, i) => {
+      const watts = readings.map((r) => r.psuWatts[i] ?? 0);
+      return { averageWatts: Math.round(watts.reduce((a, b) => a + b, 0) / watts.length), maxWatts: Math.max(...watts) };
+    });
+  }
+
   /**
    * A power meter: samples of `stepMs` each, oldest first, ending at the last whole step, as far
    * back as `spanMs` and the controller's own history reach; each from readings `subMs` apart.

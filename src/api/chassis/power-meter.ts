@@ -1,14 +1,19 @@
 // iLO's power meters under Power/: the server's draw sampled from the simulated
 // power model, at three resolutions (FastPowerMeter: 10 s over 20 minutes,
 // PowerMeter: 5 minutes over a day, SlowPowerMeter: an hour over a week).
+// FederatedGroupCapping: the power of the federation groups the controller is
+// in; the simulation has no peers and no group cap is set, so each group is
+// this server alone, uncapped.
 import { Priv } from '../../lib/privileges.js';
 import { toIso } from '../../platform/clock.js';
 import { defineType, ro, t, commonProps } from '../../protocol/description.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { OEM, oemType } from '../../protocol/naming.js';
+import { OEM, controllerType, oemType } from '../../protocol/naming.js';
 
-export type PowerMeterDeps = Pick<Services, 'uris' | 'power' | 'bios'>;
+export type PowerMeterDeps = Pick<Services, 'uris' | 'power' | 'bios' | 'managerFeatures' | 'hardware'>;
+
+const FEDERATED_GROUP_CAPPING = 'FederatedGroupCapping';
 
 const MINUTE = 60_000;
 
@@ -53,6 +58,40 @@ export const PowerMeterType = defineType({
   },
 });
 
+export const FederatedGroupCappingType = defineType({
+  name: controllerType('FederatedGroupCapping'),
+  version: '2.0.0',
+  owner: OEM,
+  description: 'Power capping of the federation groups: their power supply capacity, cap and how much of the capacity is drawn.',
+  properties: {
+    ...commonProps,
+    CapWatts: ro(t.integer({ units: 'W', description: 'The power cap of the groups; 0: none is set.' })),
+    CapacityWatts: ro(t.integer({ units: 'W', description: 'The power supply capacity of every server of the groups.' })),
+    Throttle: ro(
+      t.enum(['Low', 'Med', 'High'], {
+        description: 'The draw against the capacity: Low below a third, Med below two thirds, High above.',
+      }),
+    ),
+    Groups: ro(
+      t.object(
+        {},
+        {
+          additionalProperties: t.object(
+            {
+              AllocatedPowerWatts: ro(t.integer({ units: 'W' })),
+              CapLimitWatts: ro(t.integer({ units: 'W' })),
+              CapLimitPctTenths: ro(t.integer({ nullable: true })),
+            },
+            { typeName: 'Group' },
+          ),
+          typeName: 'Groups',
+          description: 'Each federation group by name.',
+        },
+      ),
+    ),
+  },
+});
+
 /** The Power Regulator setting (BIOS) as the meters abbreviate it. */
 const REGULATOR_MODES: Readonly<Record<string, string>> = {
   DynamicPowerSavings: 'dyn',
@@ -63,7 +102,7 @@ const REGULATOR_MODES: Readonly<Record<string, string>> = {
 
 /** The links the Power resource's Oem/Vendor gives the meters. */
 export function powerMeterLinks(powerUri: string): Record<string, { '@odata.id': string }> {
-  return Object.fromEntries(POWER_METERS.map((m) => [m, { '@odata.id': `${powerUri}${m}/` }]));
+  return Object.fromEntries([...POWER_METERS, FEDERATED_GROUP_CAPPING].map((m) => [m, { '@odata.id': `${powerUri}${m}/` }]));
 }
 
 function handlers(d: PowerMeterDeps) {
@@ -92,6 +131,21 @@ function handlers(d: PowerMeterDeps) {
         })),
       };
     },
+
+    federatedGroupCapping() {
+      const capacity = d.hardware.powerSupplies.reduce((sum, p) => sum + p.capacityWatts, 0);
+      const share = capacity > 0 ? d.power.reading().consumedWatts / capacity : 0;
+      return {
+        Id: FEDERATED_GROUP_CAPPING,
+        Name: 'Federated Group Power Capping',
+        CapWatts: 0,
+        CapacityWatts: capacity,
+        Throttle: share < 1 / 3 ? 'Low' : share < 2 / 3 ? 'Med' : 'High',
+        Groups: Object.fromEntries(
+          d.managerFeatures.federation.list().map((g) => [g.Name, { AllocatedPowerWatts: 0, CapLimitWatts: 0, CapLimitPctTenths: null }]),
+        ),
+      };
+    },
   };
 }
 
@@ -104,4 +158,9 @@ export function registerPowerMeterRoutes(routes: RouteTable, d: PowerMeterDeps):
       get: { privilege: Priv.login, handler: () => h.meter(id) },
     });
   }
+  routes.add({
+    path: `/redfish/v1/Chassis/{ChassisId}/Power/${FEDERATED_GROUP_CAPPING}/`,
+    type: FederatedGroupCappingType,
+    get: { privilege: Priv.login, handler: h.federatedGroupCapping },
+  });
 }

@@ -89,6 +89,10 @@ export const VendorServerPowerSupplyType = defineType({
     BayNumber: ro(t.integer()),
     HotplugCapable: ro(t.boolean()),
     iPDUCapable: ro(t.boolean({ description: 'Whether the supply reports to an intelligent PDU (the profiles name none).' })),
+    AveragePowerOutputWatts: ro(t.integer({ units: 'W', volatile: true, description: 'Average output over the last 10 seconds.' })),
+    MaxPowerOutputWatts: ro(t.integer({ units: 'W', volatile: true, description: 'Highest output over the last 10 seconds.' })),
+    Mismatched: ro(t.boolean({ description: 'Whether its capacity differs from another supply’s.' })),
+    PowerSupplyStatus: ro(t.object({ State: ro(t.enum(['Ok', 'Failed'])) }, { typeName: 'PowerSupplyStatus' })),
   },
 });
 
@@ -138,9 +142,19 @@ export const VendorPowerMetricsExtType = defineType({
   description: 'Vendor extension of Power: whether the server meters its power, and its power meters.',
   properties: {
     HasPowerMetering: ro(t.boolean()),
+    HasCpuPowerMetering: ro(t.boolean()),
+    HasDimmPowerMetering: ro(t.boolean()),
+    HasGpuPowerMetering: ro(t.boolean()),
+    MinimumSafelyAchievableCap: ro(t.integer({ units: 'W', description: 'The lowest power limit the server can hold: its idle draw.' })),
+    MinimumSafelyAchievableCapValid: ro(t.boolean()),
     Links: ro(
       t.object(
-        { PowerMeter: t.link({ readOnly: true }), FastPowerMeter: t.link({ readOnly: true }), SlowPowerMeter: t.link({ readOnly: true }) },
+        {
+          PowerMeter: t.link({ readOnly: true }),
+          FastPowerMeter: t.link({ readOnly: true }),
+          SlowPowerMeter: t.link({ readOnly: true }),
+          FederatedGroupCapping: t.link({ readOnly: true }),
+        },
         { typeName: 'Links' },
       ),
     ),

@@ -71,6 +71,8 @@ function handlers(d: PowerDeps) {
   type Psu = (typeof psus)[number];
   const psuStatus = (p: Psu): ComponentStatus => d.health.status(componentKey.psu(p.bay));
   const supplyUri = (p: Psu) => `${suppliesUri}${p.bay}/`;
+  /** A supply whose capacity differs from another's: the server cannot balance the load between them. */
+  const mismatched = (p: Psu) => psus.some((q) => q.capacityWatts !== p.capacityWatts);
 
   /** N+1 over two or more supplies: all but one are needed. */
   function redundancy(): { min: number; max: number; health: Health } {
@@ -91,6 +93,7 @@ function handlers(d: PowerDeps) {
     const capacity = d.power.capacityWatts();
     const { requested, allocated } = allocation();
     const red = redundancy();
+    const outputs = d.power.supplyOutputs();
     return {
       Id: 'Power',
       Name: 'Power',
@@ -130,7 +133,17 @@ function handlers(d: PowerDeps) {
           '@odata.id': `${powerUri}#/PowerSupplies/${i}`,
           MemberId: String(i),
           Name: `Power Supply ${p.bay}`,
-          Oem: { [OEM]: { BayNumber: p.bay, HotplugCapable: true, iPDUCapable: false } },
+          Oem: {
+            [OEM]: {
+              BayNumber: p.bay,
+              HotplugCapable: true,
+              iPDUCapable: false,
+              AveragePowerOutputWatts: outputs[i]?.averageWatts ?? 0,
+              MaxPowerOutputWatts: outputs[i]?.maxWatts ?? 0,
+              Mismatched: mismatched(p),
+              PowerSupplyStatus: { State: psuCarriesLoad(status) ? 'Ok' : 'Failed' },
+            },
+          },
           PowerSupplyType: 'AC',
           LineInputVoltageType: 'ACHighLine',
           LineInputVoltage: psuCarriesLoad(status) ? LINE_VOLTS : 0,
@@ -171,7 +184,18 @@ function handlers(d: PowerDeps) {
             },
           ]
         : [],
-      Oem: { [OEM]: { HasPowerMetering: true, Links: powerMeterLinks(powerUri) } },
+      Oem: {
+        [OEM]: {
+          HasPowerMetering: true,
+          // The meters read the whole server's input; CPUs, DIMMs and GPUs are not metered apart.
+          HasCpuPowerMetering: false,
+          HasDimmPowerMetering: false,
+          HasGpuPowerMetering: false,
+          MinimumSafelyAchievableCap: range.min,
+          MinimumSafelyAchievableCapValid: true,
+          Links: powerMeterLinks(powerUri),
+        },
+      },
     };
   }
 

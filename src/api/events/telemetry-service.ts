@@ -1,6 +1,10 @@
 // TelemetryService: the periodic metric report of the simulated sensors, its
 // definition (schedule, enable) and the latest report. Reports also go to
 // EventFormatType MetricReport subscribers and SSE streams (src/domain/event-metric-reports.ts).
+// A metric definition describes each sensor the report carries; the user
+// temperature thresholds in force (VendorThermalExt.SetUserTempThreshold) are
+// its triggers, as they log and send an event when crossed.
+import { ALERT_TYPES, HYSTERESIS_C, type AlertType } from '../../domain/chassis/thermal-thresholds.js';
 import { MIN_INTERVAL_SECONDS, SENSOR_REPORT_ID, formatDuration, parseDuration } from '../../domain/events/metric-reports.js';
 import { Priv } from '../../lib/privileges.js';
 import { serviceUris } from '../../lib/resource-uris.js';
@@ -24,7 +28,13 @@ export const MetricReportType = defineType({
     MetricValues: ro(
       t.array(
         t.object(
-          { MetricId: ro(t.string()), MetricValue: ro(t.string()), Timestamp: ro(t.dateTime()), MetricProperty: ro(t.string()) },
+          {
+            MetricId: ro(t.string()),
+            MetricValue: ro(t.string()),
+            Timestamp: ro(t.dateTime()),
+            MetricProperty: ro(t.string()),
+            MetricDefinition: t.link({ readOnly: true }),
+          },
           { typeName: 'MetricValue' },
         ),
       ),
@@ -53,6 +63,53 @@ export const MetricReportDefinitionType = defineType({
   },
 });
 
+export const MetricDefinitionType = defineType({
+  name: 'MetricDefinition',
+  version: '1.3.5',
+  owner: 'DMTF',
+  description: 'What one metric of the reports is: the sensor it reads, its units and how readings combine.',
+  properties: {
+    ...commonProps,
+    MetricType: ro(t.enum(['Numeric'])),
+    MetricDataType: ro(t.enum(['Decimal'])),
+    Units: ro(t.string()),
+    Implementation: ro(t.enum(['PhysicalSensor'])),
+    IsLinear: ro(t.boolean()),
+    Calculable: ro(t.enum(['Summable', 'NonSummable'])),
+    MetricProperties: ro(t.array(t.string())),
+  },
+});
+
+export const TriggersType = defineType({
+  name: 'Triggers',
+  version: '1.4.0',
+  owner: 'DMTF',
+  description: 'A user temperature threshold in force: crossing it upwards logs an IML record and sends an event.',
+  properties: {
+    ...commonProps,
+    MetricType: ro(t.enum(['Numeric'])),
+    TriggerActions: ro(t.array(t.enum(['LogToLogService', 'RedfishEvent']))),
+    MetricIds: ro(t.array(t.string())),
+    MetricProperties: ro(t.array(t.string())),
+    NumericThresholds: ro(
+      t.object(
+        Object.fromEntries(
+          ['UpperWarning', 'UpperCritical'].map((k) => [
+            k,
+            t.object(
+              { Reading: ro(t.number()), Activation: ro(t.enum(['Increasing'])), DwellTime: ro(t.string()) },
+              { typeName: 'Threshold' },
+            ),
+          ]),
+        ),
+        { typeName: 'Thresholds' },
+      ),
+    ),
+    HysteresisReading: ro(t.number()),
+    Status: statusProp,
+  },
+});
+
 export const TelemetryServiceType = defineType({
   name: 'TelemetryService',
   version: '1.4.1',
@@ -65,16 +122,35 @@ export const TelemetryServiceType = defineType({
     SupportedCollectionFunctions: ro(t.array(t.string())),
     MetricReportDefinitions: t.link({ readOnly: true }),
     MetricReports: t.link({ readOnly: true }),
+    MetricDefinitions: t.link({ readOnly: true }),
+    Triggers: t.link({ readOnly: true }),
+    MaxReports: ro(t.integer()),
     Status: statusProp,
   },
 });
 
 /** What the telemetry service reads. */
-export type TelemetryServiceDeps = Pick<Services, 'metricReports'>;
+export type TelemetryServiceDeps = Pick<Services, 'metricReports' | 'userTempThresholds' | 'thermal'>;
+
+/** The trigger of each user temperature threshold. */
+const TRIGGER_IDS: Readonly<Record<AlertType, string>> = { Warning: 'UserTempWarning', Critical: 'UserTempCritical' };
 
 function handlers(d: TelemetryServiceDeps) {
   const reports = d.metricReports;
-  return { getTelemetryService, getDefinitionCollection, getDefinition, patchDefinition, getReportCollection, getReport };
+  return {
+    getTelemetryService,
+    getDefinitionCollection,
+    getDefinition,
+    patchDefinition,
+    getReportCollection,
+    getReport,
+    getMetricDefinitionCollection,
+    getMetricDefinition,
+    getTriggerCollection,
+    getTrigger,
+    isMetric: (id: string) => reports.sensorReadings().some((r) => r.id === id),
+    isTrigger: (id: string) => triggers().some((x) => x.id === id),
+  };
 
   function getTelemetryService() {
     return {
@@ -86,6 +162,10 @@ function handlers(d: TelemetryServiceDeps) {
       SupportedCollectionFunctions: [],
       MetricReportDefinitions: { '@odata.id': '/redfish/v1/TelemetryService/MetricReportDefinitions/' },
       MetricReports: { '@odata.id': '/redfish/v1/TelemetryService/MetricReports/' },
+      MetricDefinitions: { '@odata.id': '/redfish/v1/TelemetryService/MetricDefinitions/' },
+      Triggers: { '@odata.id': '/redfish/v1/TelemetryService/Triggers/' },
+      // Only the latest report of the one definition is kept.
+      MaxReports: 1,
       Status: { State: 'Enabled', Health: 'OK' },
     };
   }
@@ -134,6 +214,79 @@ function handlers(d: TelemetryServiceDeps) {
     const { ['@odata.id']: _id, ['@odata.type']: _type, ...body } = latest;
     return body;
   }
+
+  function getMetricDefinitionCollection() {
+    return collection(
+      'Metric Definitions',
+      reports.metrics().map((m) => serviceUris.metricDefinition(m.MetricId)),
+    );
+  }
+
+  function getMetricDefinition(ctx: Context<'/redfish/v1/TelemetryService/MetricDefinitions/{MetricDefinitionId}/'>) {
+    const sensor = present(
+      d.metricReports.sensorReadings().find((r) => r.id === ctx.params.MetricDefinitionId),
+      ctx,
+    );
+    return {
+      Id: sensor.id,
+      Name: sensor.name,
+      MetricType: 'Numeric',
+      MetricDataType: 'Decimal',
+      Units: sensor.units,
+      Implementation: 'PhysicalSensor',
+      IsLinear: true,
+      // Watts of several supplies add up; temperatures and fan speeds do not.
+      Calculable: sensor.kind === 'Power' ? 'Summable' : 'NonSummable',
+      MetricProperties: [sensor.uri],
+    };
+  }
+
+  /** The user temperature thresholds in force, with the sensor each watches. */
+  function triggers() {
+    const effective = d.userTempThresholds.effective();
+    const exceeded = d.userTempThresholds.exceeded();
+    const specs = d.thermal.temperatureSpecs;
+    const readings = d.thermal.readings();
+    return ALERT_TYPES.flatMap((alert) => {
+      const threshold = effective[alert];
+      if (!threshold) return [];
+      const sensorId = specs.find((s) => s.number === threshold.SensorNumber)?.id;
+      const sensor = readings.find((r) => r.kind === 'Temperature' && r.id === sensorId);
+      return sensor ? [{ id: TRIGGER_IDS[alert], alert, threshold, sensor, exceeded: exceeded[alert] }] : [];
+    });
+  }
+
+  function getTriggerCollection() {
+    return collection(
+      'Triggers',
+      triggers().map((x) => serviceUris.trigger(x.id)),
+    );
+  }
+
+  function getTrigger(ctx: Context<'/redfish/v1/TelemetryService/Triggers/{TriggerId}/'>) {
+    const x = present(
+      triggers().find((y) => y.id === ctx.params.TriggerId),
+      ctx,
+    );
+    return {
+      Id: x.id,
+      Name: `User temperature ${x.alert.toLowerCase()} threshold`,
+      Description: `${x.threshold.SensorName} above ${x.threshold.ThresholdCelsius} Cel`,
+      MetricType: 'Numeric',
+      TriggerActions: ['LogToLogService', 'RedfishEvent'],
+      MetricIds: [x.sensor.id],
+      MetricProperties: [x.sensor.uri],
+      NumericThresholds: {
+        [x.alert === 'Critical' ? 'UpperCritical' : 'UpperWarning']: {
+          Reading: x.threshold.ThresholdCelsius,
+          Activation: 'Increasing',
+          DwellTime: 'PT0S',
+        },
+      },
+      HysteresisReading: HYSTERESIS_C,
+      Status: { State: 'Enabled', Health: x.exceeded ? x.alert : 'OK' },
+    };
+  }
 }
 
 /** A RecurrenceInterval as whole seconds, within the allowed range. */
@@ -178,5 +331,27 @@ export function registerTelemetryServiceRoutes(routes: RouteTable, d: TelemetryS
     type: MetricReportType,
     params: { MetricReportId: (id) => id === SENSOR_REPORT_ID && reports.latest() !== undefined },
     get: { privilege: Priv.login, handler: h.getReport },
+  });
+  routes.add({
+    path: '/redfish/v1/TelemetryService/MetricDefinitions/',
+    type: collectionOf(MetricDefinitionType),
+    get: { privilege: Priv.login, handler: h.getMetricDefinitionCollection },
+  });
+  routes.add({
+    path: '/redfish/v1/TelemetryService/MetricDefinitions/{MetricDefinitionId}/',
+    type: MetricDefinitionType,
+    params: { MetricDefinitionId: h.isMetric },
+    get: { privilege: Priv.login, handler: h.getMetricDefinition },
+  });
+  routes.add({
+    path: '/redfish/v1/TelemetryService/Triggers/',
+    type: collectionOf(TriggersType),
+    get: { privilege: Priv.login, handler: h.getTriggerCollection },
+  });
+  routes.add({
+    path: '/redfish/v1/TelemetryService/Triggers/{TriggerId}/',
+    type: TriggersType,
+    params: { TriggerId: h.isTrigger },
+    get: { privilege: Priv.login, handler: h.getTrigger },
   });
 }

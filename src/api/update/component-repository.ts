@@ -52,6 +52,7 @@ const VendorComponentCollectionType = defineType({
   owner: OEM,
   description: 'Space of the component repository.',
   properties: {
+    ComponentCount: ro(t.integer()),
     FreeSizeBytes: ro(t.integer({ units: 'By' })),
     TotalSizeBytes: ro(t.integer({ units: 'By' })),
   },
@@ -139,7 +140,8 @@ function handlers(d: ComponentRepositoryDeps) {
     const free = repo.freeBytes();
     return views.get('repository', [d.store.generation, free], () =>
       collection('Component Repository', repo.list().map(memberUri), {
-        Oem: { [OEM]: { FreeSizeBytes: free, TotalSizeBytes: repo.totalBytes } },
+        Description: 'Firmware and software components stored on the controller',
+        Oem: { [OEM]: { ComponentCount: repo.list().length, FreeSizeBytes: free, TotalSizeBytes: repo.totalBytes } },
       }),
     );
   }
@@ -190,6 +192,7 @@ export function registerComponentRepositoryRoutes(routes: RouteTable, d: Compone
     member: `${INVALID_IMAGE_REPOSITORY_URI}{InvalidImageId}/`,
     type: InvalidImageType,
     name: 'Invalid Image Repository',
+    extra: () => ({ Description: 'Images that failed verification, kept until deleted' }),
     store: { list: () => invalid.list(), get: (id) => invalid.get(id), id: (x) => x.Id },
     show: (x) => invalidImageBody(x, d),
     privileges: { read: Priv.login, write: Priv.managerConfig },

@@ -165,7 +165,7 @@ function installSetBody(x: InstallSetRecord): Record<string, unknown> {
 }
 
 /** The recovery set's privilege, on top of the route's (docs/update-queue.md). */
-function requireRecoveryPriv(ctx: { principal: Principal }): void {
+export function requireRecoveryPriv(ctx: { principal: Principal }): void {
   if (!satisfies(ctx.principal.privileges, Priv.systemRecovery)) throw baseError('InsufficientPrivilege');
 }
 
@@ -293,6 +293,7 @@ export function registerUpdateQueueRoutes(routes: RouteTable, d: UpdateQueueDeps
     member: '/redfish/v1/UpdateService/MaintenanceWindows/{WindowId}/',
     type: VendorMaintenanceWindowType,
     name: 'Maintenance Windows',
+    extra: () => ({ Description: 'Time windows in which queued updates may run' }),
     store: h.windows,
     show: windowBody,
     privileges,
@@ -305,6 +306,7 @@ export function registerUpdateQueueRoutes(routes: RouteTable, d: UpdateQueueDeps
     member: '/redfish/v1/UpdateService/InstallSets/{InstallSetId}/',
     type: VendorComponentInstallSetType,
     name: 'Install Sets',
+    extra: () => ({ Description: 'Named sequences of updates to queue together' }),
     store: h.installSets,
     show: installSetBody,
     privileges,

@@ -74,6 +74,17 @@ const VendorMCUpdateServiceExtType = defineType({
       { typeName: 'FirmwareIntegrity', description: 'Firmware verification, as iLO groups it (the same settings as the members above).' },
     ),
     CurrentTime: ro(t.dateTime({ volatile: true, description: "The controller's clock." })),
+    Capabilities: ro(
+      t.object(
+        {
+          UpdateFWPKG: ro(t.boolean({ description: 'Uploads and the task queue take .fwpkg packages.' })),
+          PLDMFirmwareUpdate: ro(t.boolean({ description: 'Whether devices are updated over PLDM for MCTP (they are not).' })),
+        },
+        { typeName: 'Capabilities' },
+      ),
+    ),
+    Accept3rdPartyFirmware: ro(t.boolean({ description: 'Whether images not signed by the vendor are accepted (they are not).' })),
+    DowngradePolicy: ro(t.enum(['AllowDowngrade'], { description: 'Older firmware versions may be flashed.' })),
     Actions: ro(t.object({}, { additionalProperties: true })),
   },
 });
@@ -122,6 +133,30 @@ export const AddFromUri = defineAction({
     UpdateTarget: t.boolean(),
     UpdateRepository: t.boolean(),
   },
+});
+export const DeleteInstallSets = defineAction({
+  name: `${controllerType('UpdateServiceExt')}.DeleteInstallSets`,
+  oem: true,
+  description: 'Delete every install set; the recovery set too only when asked (SystemRecoveryConfigPriv).',
+  parameters: { IncludeRecoverySet: t.boolean() },
+});
+export const DeleteMaintenanceWindows = defineAction({
+  name: `${controllerType('UpdateServiceExt')}.DeleteMaintenanceWindows`,
+  oem: true,
+  description: 'Delete every maintenance window; the tasks that named one wait for none.',
+  parameters: {},
+});
+export const DeleteUnlockedComponents = defineAction({
+  name: `${controllerType('UpdateServiceExt')}.DeleteUnlockedComponents`,
+  oem: true,
+  description: 'Delete every repository component no task or install set holds.',
+  parameters: {},
+});
+export const DeleteUpdateTaskQueueItems = defineAction({
+  name: `${controllerType('UpdateServiceExt')}.DeleteUpdateTaskQueueItems`,
+  oem: true,
+  description: 'Delete every update task queue item, the running one included.',
+  parameters: {},
 });
 export const StartFirmwareIntegrityCheck = defineAction({
   name: `${controllerType('UpdateServiceExt')}.StartFirmwareIntegrityCheck`,

@@ -22,6 +22,10 @@ import { taskAccepted } from '../tasks/task-service.js';
 import { COMPONENT_REPOSITORY_URI, INVALID_IMAGE_REPOSITORY_URI } from './component-repository.js';
 import {
   AddFromUri,
+  DeleteInstallSets,
+  DeleteMaintenanceWindows,
+  DeleteUnlockedComponents,
+  DeleteUpdateTaskQueueItems,
   SimpleUpdate,
   SoftwareInventoryCollectionType,
   SoftwareInventoryType,
@@ -29,13 +33,14 @@ import {
   UpdateServiceType,
 } from './update-service-types.js';
 import { UPLOAD_URI } from './upload.js';
+import { requireRecoveryPriv } from './update-queue.js';
 import { updateApplyTimes } from './apply-times.js';
 import { OEM } from '../../protocol/naming.js';
 
 const COMPSIG_MAX_BYTES = 64 * 1024;
 
 /** What the update service uses. */
-export type UpdateServiceDeps = Pick<Services, 'update' | 'licenseTier' | 'tasks' | 'clock' | 'dialect'>;
+export type UpdateServiceDeps = Pick<Services, 'update' | 'updateQueue' | 'licenseTier' | 'tasks' | 'clock' | 'dialect'>;
 
 type UpdateServicePath = '/redfish/v1/UpdateService/';
 
@@ -80,6 +85,10 @@ function handlers(d: UpdateServiceDeps) {
     simpleUpdateTargets,
     postAddFromUri,
     postStartFirmwareIntegrityCheck,
+    postDeleteInstallSets,
+    postDeleteMaintenanceWindows,
+    postDeleteUnlockedComponents,
+    postDeleteUpdateTaskQueueItems,
     getFirmwareInventory,
     getSoftwareInventory,
     getFirmwareItem,
@@ -129,6 +138,9 @@ function handlers(d: UpdateServiceDeps) {
             LastScanResult: last?.result ?? null,
           },
           CurrentTime: toIso(d.clock.now()),
+          Capabilities: { UpdateFWPKG: true, PLDMFirmwareUpdate: false },
+          Accept3rdPartyFirmware: false,
+          DowngradePolicy: 'AllowDowngrade',
         },
       },
     };
@@ -147,10 +159,36 @@ function handlers(d: UpdateServiceDeps) {
     return success();
   }
 
+  function postDeleteInstallSets(ctx: ActionContext<UpdateServicePath, typeof DeleteInstallSets>) {
+    const sets = d.updateQueue.installSets;
+    const all = ctx.body.IncludeRecoverySet === true;
+    if (all) requireRecoveryPriv(ctx);
+    for (const x of sets.list()) if (all || !x.IsRecovery) sets.delete(x.Id);
+    return success();
+  }
+
+  function postDeleteMaintenanceWindows() {
+    const windows = d.updateQueue.windows;
+    for (const w of windows.list()) windows.delete(w.Id);
+    return success();
+  }
+
+  function postDeleteUnlockedComponents() {
+    for (const c of fw.repository.list()) if (c.LockedBy.length === 0) fw.repository.delete(c.Filename);
+    return success();
+  }
+
+  function postDeleteUpdateTaskQueueItems() {
+    const queue = d.updateQueue.queue;
+    for (const t of queue.list()) queue.remove(t.Id);
+    return success();
+  }
+
   function getFirmwareInventory() {
     return collection(
       'Firmware Inventory',
       fw.inventory.list('firmware').map((i) => fw.inventory.uri(i)),
+      { Description: 'Firmware installed on the server and the controller' },
     );
   }
 
@@ -293,6 +331,10 @@ export function registerUpdateServiceRoutes(routes: RouteTable, d: UpdateService
       }),
       action(AddFromUri, Priv.managerConfig, h.postAddFromUri),
       action(StartFirmwareIntegrityCheck, Priv.managerConfig, h.postStartFirmwareIntegrityCheck),
+      action(DeleteInstallSets, Priv.managerConfig, h.postDeleteInstallSets),
+      action(DeleteMaintenanceWindows, Priv.managerConfig, h.postDeleteMaintenanceWindows),
+      action(DeleteUnlockedComponents, Priv.managerConfig, h.postDeleteUnlockedComponents),
+      action(DeleteUpdateTaskQueueItems, Priv.managerConfig, h.postDeleteUpdateTaskQueueItems),
     ],
   });
   routes.add({

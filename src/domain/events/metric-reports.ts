@@ -3,7 +3,7 @@
 // latest report survives restarts) and handed to the event hub for
 // EventFormatType MetricReport subscribers and SSE streams.
 import { toIso, type Clock, type TimerHandle } from '../../platform/clock.js';
-import type { SensorSource } from '../../platform/sensors.js';
+import type { SensorReading, SensorSource } from '../../platform/sensors.js';
 import type { DocumentStore } from '../../store/documents.js';
 import { METRIC_REPORT_ODATA_TYPE } from './format.js';
 import type { EventHub } from './hub.js';
@@ -24,6 +24,7 @@ export interface MetricValue {
   MetricValue: string;
   Timestamp: string;
   MetricProperty: string;
+  MetricDefinition: { '@odata.id': string };
 }
 
 /** "PT60S", "PT1M30S", "PT1H": the durations Schedule.RecurrenceInterval takes. */
@@ -54,7 +55,11 @@ export class MetricReports {
     private readonly sensors: () => SensorSource,
     private readonly hub: EventHub,
     /** Where the report and its definition are (lib/resource-uris.ts, handed in). */
-    private readonly uris: { metricReport(id: string): string; metricReportDefinition(id: string): string },
+    private readonly uris: {
+      metricReport(id: string): string;
+      metricReportDefinition(id: string): string;
+      metricDefinition(id: string): string;
+    },
   ) {
     this.schedule = store.setting('telemetry.schedule', DEFAULT_SCHEDULE);
     this.latestDoc = store.setting<Record<string, unknown> | null>('telemetry.report.latest', null);
@@ -83,11 +88,14 @@ export class MetricReports {
     return this.latestDoc.get() ?? undefined;
   }
 
+  /** The sensors the reports read, as they read now. */
+  sensorReadings(): SensorReading[] {
+    return this.sensors().readings();
+  }
+
   /** The metrics the definition covers: one per sensor. */
   metrics(): { MetricId: string; MetricProperties: string[] }[] {
-    return this.sensors()
-      .readings()
-      .map((r) => ({ MetricId: r.id, MetricProperties: [r.uri] }));
+    return this.sensorReadings().map((r) => ({ MetricId: r.id, MetricProperties: [r.uri] }));
   }
 
   /** Take a report now, keep it as the latest, and send it to subscribers. */
@@ -97,7 +105,13 @@ export class MetricReports {
     this.sequence.set(seq);
     const values: MetricValue[] = this.sensors()
       .readings()
-      .map((r) => ({ MetricId: r.id, MetricValue: String(r.reading), Timestamp: now, MetricProperty: r.uri }));
+      .map((r) => ({
+        MetricId: r.id,
+        MetricValue: String(r.reading),
+        Timestamp: now,
+        MetricProperty: r.uri,
+        MetricDefinition: { '@odata.id': this.uris.metricDefinition(r.id) },
+      }));
     const report = {
       '@odata.id': this.uris.metricReport(SENSOR_REPORT_ID),
       '@odata.type': METRIC_REPORT_ODATA_TYPE,

@@ -19,7 +19,7 @@ describe('power meters', () => {
 
   it('links three meters from Power, each sampling the draw since the controller started', async () => {
     const links = (await svc.get(POWER)).body.Oem.Vendor.Links;
-    assert.deepEqual(Object.keys(links).sort(), ['FastPowerMeter', 'PowerMeter', 'SlowPowerMeter']);
+    assert.deepEqual(Object.keys(links).sort(), ['FastPowerMeter', 'FederatedGroupCapping', 'PowerMeter', 'SlowPowerMeter']);
     await svc.clock.advance(30 * 60_000);
     const slow = (await svc.get(links.PowerMeter['@odata.id'])).body;
     assert.ok(slow.Samples >= 5 && slow.Samples <= 6, String(slow.Samples));
@@ -46,5 +46,29 @@ describe('power meters', () => {
     assert.ok(fast.Maximum <= MAX && fast.Maximum > last.Peak - 1);
     const before = fast.PowerDetail.find((s: any) => s.Cap === 0);
     assert.ok(before, 'samples before the limit show no cap');
+  });
+
+  it('FederatedGroupCapping: the federation groups, this server alone and uncapped; the throttle follows the draw', async () => {
+    const power = (await svc.get(POWER)).body;
+    const capacity = power.PowerSupplies.reduce((sum: number, p: any) => sum + p.PowerCapacityWatts, 0);
+    const uri = power.Oem.Vendor.Links.FederatedGroupCapping['@odata.id'];
+    let fgc = (await svc.get(uri)).body;
+    assert.equal(fgc['@odata.type'], '#VendorMCFederatedGroupCapping.v2_0_0.VendorMCFederatedGroupCapping');
+    assert.equal(fgc.CapacityWatts, capacity);
+    assert.equal(fgc.CapWatts, 0);
+    assert.deepEqual(fgc.Groups, { DEFAULT: { AllocatedPowerWatts: 0, CapLimitWatts: 0, CapLimitPctTenths: null } });
+    // A new federation group shows up.
+    const g = await svc.req('POST', '/redfish/v1/Managers/1/FederationGroups/', {
+      body: { Name: 'rack7', Key: 'rack7-key' },
+    });
+    assert.equal(g.status, 201, g.text);
+    fgc = (await svc.get(uri)).body;
+    assert.deepEqual(Object.keys(fgc.Groups).sort(), ['DEFAULT', 'rack7']);
+    // Held at 90 % of the capacity: High.
+    svc.running.services.power.holdWatts(Math.round(capacity * 0.9));
+    assert.equal((await svc.get(uri)).body.Throttle, 'High');
+    svc.running.services.power.holdWatts(Math.round(capacity * 0.1));
+    assert.equal((await svc.get(uri)).body.Throttle, 'Low');
+    svc.running.services.power.holdWatts(undefined);
   });
 });

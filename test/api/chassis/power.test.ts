@@ -254,6 +254,18 @@ describe('chassis power', () => {
     assert.deepEqual((await svc.get(`${SUPPLIES}2/`)).body.Status, { State: 'Enabled', Health: 'Critical' });
     assert.equal((await svc.get(`${SENSORS}PS2Output/`)).body.Reading, 0);
     assert.equal((await svc.get(CHASSIS)).body.Status.HealthRollup, 'Warning', 'the chassis rolls up its supplies');
+    // The vendor view: the failed supply's state; the other's average and peak of the last 10 s carry it all.
+    assert.equal(p.Oem.Vendor.MinimumSafelyAchievableCap, p.PowerControl[0].Oem.Vendor.PowerLimitMinWatts);
+    const [ok1, failed] = p.PowerSupplies.map((x: any) => x.Oem.Vendor);
+    assert.deepEqual(failed.PowerSupplyStatus, { State: 'Failed' });
+    assert.equal(failed.AveragePowerOutputWatts, 0);
+    assert.deepEqual(ok1.PowerSupplyStatus, { State: 'Ok' });
+    assert.equal(ok1.Mismatched, false);
+    assert.ok(ok1.MaxPowerOutputWatts >= ok1.AveragePowerOutputWatts && ok1.AveragePowerOutputWatts > 0, JSON.stringify(ok1));
+    await svc.clock.advance(11_000);
+    const settled = (await svc.get(POWER)).body;
+    assert.equal(settled.PowerSupplies[1].Oem.Vendor.MaxPowerOutputWatts, 0);
+    assert.ok(settled.PowerSupplies[0].Oem.Vendor.AveragePowerOutputWatts >= settled.PowerControl[0].PowerConsumedWatts - 30);
 
     health.set(componentKey.psu(1), { Health: 'Critical' });
     assert.equal((await svc.get(POWER)).body.Redundancy[0].Status.Health, 'Critical', 'fewer than needed');
