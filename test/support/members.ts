@@ -3,13 +3,28 @@
 import assert from 'node:assert/strict';
 import { issueCertificate } from '../../src/platform/x509.js';
 import { installLicense } from './licenses.js';
-import type { TestService } from './service.js';
+import { ADMIN_PASSWORD, ADMIN_USER, type TestService } from './service.js';
 import { addComponent, advance, resetHost, SETS } from './update-queue.js';
 
 export async function addMemberToEveryCollection(svc: TestService): Promise<void> {
   const { config, naming } = svc.running.services;
   const { managerId } = config;
   const manager = `/redfish/v1/Managers/${managerId}/`;
+  // A user temperature threshold in force (a Trigger): it takes effect at the controller's reset.
+  const chassis = `/redfish/v1/Chassis/${config.chassisId}/`;
+  const threshold = await svc.req(
+    'POST',
+    `${chassis}Thermal/Actions/Oem/${naming.key}/${naming.name('VendorThermalExt')}.SetUserTempThreshold/`,
+    {
+      body: { SensorNumber: 2, AlertType: 'Warning', ThresholdCelsius: 60 },
+    },
+  );
+  assert.equal(threshold.status, 200, threshold.text);
+  const reset = await svc.req('POST', `${manager}Actions/Manager.Reset/`, { body: {}, auth: 'basic' });
+  assert.equal(reset.status, 200, reset.text);
+  // The reset ended every session: later requests log in again.
+  const token = await svc.login(ADMIN_USER, ADMIN_PASSWORD);
+  svc.adminToken = async () => token;
   const made = [
     await svc.req('POST', '/redfish/v1/EventService/Subscriptions/', {
       body: { Destination: 'https://127.0.0.1:9/e', Protocol: 'Redfish' },
