@@ -145,6 +145,8 @@ export interface Services {
     controllerVersion(): string;
     /** System ROM version, once the update area knows it; the system area falls back to its own. */
     biosVersion?(): string;
+    /** The installed version of a device class of the firmware inventory, once the update area knows it. */
+    installedVersion?(deviceClass: string): string | undefined;
   };
   /** Firmware update domain: inventory, component repository, flasher, upload state, integrity scan. */
   update: FirmwareServices;

@@ -80,6 +80,7 @@ export function buildFirmware(b: Base, { host, controller }: Lifecycles, p: Host
     firmware: {
       controllerVersion: () => inventory.controllerVersion(),
       biosVersion: () => inventory.byDeviceClass('SystemROM')[0]?.Version ?? 'unknown',
+      installedVersion: (deviceClass: string) => inventory.byDeviceClass(deviceClass)[0]?.Version,
     },
   };
 }

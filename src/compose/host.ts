@@ -118,7 +118,7 @@ export function buildHostSettings(
   };
   const storage = new StorageControllers(hardware, store, clock, host, p.tasks, b.health);
   const smartArray = new SmartArrayConfig(storage, store, host);
-  const chassisState = new ChassisState(store, host, restApiState);
+  const chassisState = new ChassisState(store, host, restApiState, (deviceClass) => p.firmware.installedVersion?.(deviceClass));
   // Alerts name Thermal, or its replacement where deprecated resources are not shown (DMTF dialect).
   const thermalUri = uris.chassis(dialect(config.dialect, config).hidesDeprecated ? 'ThermalSubsystem' : 'Thermal');
   const userTempThresholds = new UserTempThresholds(store, p.thermal, p.logs, p.events, clock, controller, thermalUri);

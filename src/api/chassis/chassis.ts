@@ -13,6 +13,8 @@ import { thermalHealth, type ThermalDeps } from './thermal.js';
 import { powerSupplyHealth } from './power.js';
 import { OEM, oemType } from '../../protocol/naming.js';
 
+const MAINTENANCE_SWITCHES = Array.from({ length: 12 }, (_, i) => `Sw${i + 1}`);
+
 const firmwareVersion = t.object({ Current: t.object({ VersionString: ro(t.string()) }, { readOnly: true }) }, { readOnly: true });
 
 export const VendorServerChassisType = defineType({
@@ -26,7 +28,7 @@ export const VendorServerChassisType = defineType({
         PlatformDefinitionTable: firmwareVersion,
         SystemProgrammableLogicDevice: firmwareVersion,
         PowerManagementController: firmwareVersion,
-        ServerPlatformServicesFirmware: firmwareVersion,
+        SPSFirmwareVersionData: firmwareVersion,
       },
       {
         readOnly: true,
@@ -35,6 +37,13 @@ export const VendorServerChassisType = defineType({
       },
     ),
     Links: ro(t.object({ Devices: t.link({ readOnly: true }) }, { typeName: 'Links' })),
+    SystemMaintenanceSwitches: ro(
+      t.object(Object.fromEntries(MAINTENANCE_SWITCHES.map((sw) => [sw, ro(t.enum(['On', 'Off']))])), {
+        typeName: 'SystemMaintenanceSwitches',
+        description: 'The system board DIP switches (Sw1: security override); the simulated board has them all off.',
+      }),
+    ),
+    ElConfigOverride: ro(t.boolean({ description: 'Edgeline thermal configuration options; a rack server has none.' })),
   },
 });
 
@@ -145,6 +154,8 @@ function handlers(d: ChassisDeps) {
           '@odata.type': odataType(VendorServerChassisType),
           Firmware: firmware ? Object.fromEntries(Object.entries(firmware).map(([k, v]) => [k, { Current: { VersionString: v } }])) : {},
           Links: { Devices: { '@odata.id': `${self}Devices/` } },
+          SystemMaintenanceSwitches: Object.fromEntries(MAINTENANCE_SWITCHES.map((sw) => [sw, 'Off'])),
+          ElConfigOverride: false,
         },
       },
     };

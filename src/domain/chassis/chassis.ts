@@ -19,16 +19,21 @@ export interface HostReportedFirmware {
   PlatformDefinitionTable: string;
   SystemProgrammableLogicDevice: string;
   PowerManagementController: string;
-  ServerPlatformServicesFirmware: string;
+  SPSFirmwareVersionData: string;
 }
 
-/** What the simulated server's ROM reports at POST. */
-export const REPORTED_FIRMWARE: HostReportedFirmware = {
-  PlatformDefinitionTable: '1.62.0',
-  SystemProgrammableLogicDevice: '0x2A',
-  PowerManagementController: '1.0.9',
-  ServerPlatformServicesFirmware: '6.1.4.47',
-};
+/** The platform definition table of the simulated server's ROM (not a flashable component). */
+const PLATFORM_DEFINITION_TABLE = '1.62.0';
+
+/** What the host's ROM reports at POST: the versions installed then (firmware inventory device classes). */
+function reportedFirmware(installed: (deviceClass: string) => string | undefined): HostReportedFirmware {
+  return {
+    PlatformDefinitionTable: PLATFORM_DEFINITION_TABLE,
+    SystemProgrammableLogicDevice: installed('CPLD') ?? 'unknown',
+    PowerManagementController: installed('PMC') ?? 'unknown',
+    SPSFirmwareVersionData: installed('SPS') ?? 'unknown',
+  };
+}
 
 /** A serial number of the vendor's form, stable for the life of the data directory. */
 export function chassisSerialNumber(serviceUuid: string): string {
@@ -85,11 +90,17 @@ export class ChassisState {
   private readonly settings: { get(): ChassisSettings; set(v: ChassisSettings): void };
   private readonly reported: { get(): HostReportedFirmware | null; set(v: HostReportedFirmware | null): void };
 
-  constructor(store: DocumentStore, host: HostLifecycle, restApiState: RestApiState) {
+  constructor(
+    store: DocumentStore,
+    host: HostLifecycle,
+    restApiState: RestApiState,
+    /** The installed version of a firmware inventory device class, read at each POST. */
+    installed: (deviceClass: string) => string | undefined,
+  ) {
     this.settings = store.setting(SETTINGS_KEY, DEFAULT_SETTINGS);
     this.reported = store.setting<HostReportedFirmware | null>('chassis.hostReportedFirmware', null);
     // The host's ROM reports the platform firmware once POST is through.
-    host.onPost('BootDevice', () => this.reported.set({ ...REPORTED_FIRMWARE }));
+    host.onPost('BootDevice', () => this.reported.set(reportedFirmware(installed)));
     restApiState.register('ChassisFirmware', () => this.reported.set(null));
   }
 

@@ -38,6 +38,11 @@ describe('chassis', () => {
     assert.equal(r.body.Oem.Vendor['@odata.type'], '#VendorServerChassis.v1_0_0.VendorServerChassis');
     // Nothing reported before the host's first POST.
     assert.deepEqual(r.body.Oem.Vendor.Firmware, {});
+    // The board's DIP switches: all off (Sw1 off: no security override), as the service root says.
+    const switches = r.body.Oem.Vendor.SystemMaintenanceSwitches;
+    assert.equal(Object.keys(switches).length, 12);
+    assert.ok(Object.values(switches).every((v) => v === 'Off'));
+    assert.equal(r.body.Oem.Vendor.ElConfigOverride, false);
     assert.match(r.headers.allow ?? '', /PATCH/);
     // Serial number is stable across restarts.
     const serial = r.body.SerialNumber;
@@ -134,7 +139,12 @@ describe('chassis', () => {
     await bootHost(svc, 60_000);
     const fw = (await svc.get(CHASSIS)).body.Oem.Vendor.Firmware;
     assert.match(fw.PlatformDefinitionTable.Current.VersionString, /^\d/);
-    assert.ok(fw.SystemProgrammableLogicDevice.Current.VersionString);
+    // The versions installed at that POST, as the firmware inventory lists them.
+    const inventory = (await svc.get('/redfish/v1/UpdateService/FirmwareInventory/?$expand=.')).body.Members;
+    const installed = (deviceClass: string) => inventory.find((m: any) => m.Oem.Vendor.DeviceClass === deviceClass).Version;
+    assert.equal(fw.SystemProgrammableLogicDevice.Current.VersionString, installed('CPLD'));
+    assert.equal(fw.PowerManagementController.Current.VersionString, installed('PMC'));
+    assert.equal(fw.SPSFirmwareVersionData.Current.VersionString, installed('SPS'));
     await powerOff(svc, 1000);
   });
 });
