@@ -6,6 +6,7 @@ import { BiosSettings } from '../domain/bios/bios.js';
 import { BootSettings, bootOptionsFor } from '../domain/bios/boot.js';
 import { IscsiSettings } from '../domain/bios/iscsi.js';
 import { KMS_CONFIG_OPTIONS, TLS_CONFIG_OPTIONS, VendorBiosSettings, serverConfigLockOptions } from '../domain/bios/vendor-settings.js';
+import { fanPolicy } from '../domain/chassis/fan-policy.js';
 import { ChassisState, UidLight } from '../domain/chassis/chassis.js';
 import { UserTempThresholds } from '../domain/chassis/thermal-thresholds.js';
 import { ScenarioControl } from '../domain/control/control.js';
@@ -110,6 +111,8 @@ export function buildHostSettings(
     config.scryptLogN,
     hardwareDefaults(hardware),
   );
+  // The fans follow the BIOS Fan and Thermal Options in force.
+  p.thermal.setFanPolicy(() => fanPolicy(bios.currentAttributes()));
   const iscsi = new IscsiSettings(store, host, identity.SerialNumber);
   const vendorBios = {
     lock: new VendorBiosSettings(store, host, serverConfigLockOptions(identity.SerialNumber)),

@@ -199,6 +199,17 @@ const DAY_MS = 24 * 3600_000;
 const FAN_STANDBY_PERCENT = 10;
 const FAN_RUN_MIN_PERCENT = 22;
 
+/** Fans run this many points faster than needed with increased or enhanced CPU cooling. */
+const COOLING_BOOST_PERCENT = 10;
+
+/** How the fan controller is set while the host runs (the BIOS Fan and Thermal Options). */
+export interface FanPolicy {
+  /** Optimal: as fast as needed; Increased, EnhancedCpu: faster; Maximum: full speed. */
+  cooling: 'Optimal' | 'Increased' | 'Maximum' | 'EnhancedCpu';
+  /** The lowest fan speed, in percent. */
+  minimumPercent: number;
+}
+
 export interface TemperatureState {
   spec: TemperatureSpec;
   celsius: number;
@@ -228,6 +239,8 @@ export class SimulatedSensors implements SensorSource {
   private readonly held = new Map<string, number>();
   /** Fans that stopped (a fan fault): they read 0 RPM. */
   private readonly stopped = new Set<string>();
+  /** The fan controller's settings; the BIOS's once the host settings exist (setFanPolicy). */
+  private fanPolicy: () => FanPolicy = () => ({ cooling: 'Optimal', minimumPercent: 0 });
 
   /** The sensors and fans of the hardware profile (the constants above by default). */
   readonly temperatureSpecs: readonly TemperatureSpec[];
@@ -269,7 +282,7 @@ export class SimulatedSensors implements SensorSource {
     const cpuLevel = Math.max(0, ...this.temperatureSpecs.map((s, i) => (steering(s.context) ? (this.levels[i] ?? 0) : 0)));
     const hottest = Math.max(0, ...temperatures.filter((t) => steering(t.spec.context)).map((t) => t.celsius));
     const floor = FAN_STANDBY_PERCENT + cpuLevel * (FAN_RUN_MIN_PERCENT - FAN_STANDBY_PERCENT);
-    const demand = Math.min(100, Math.max(floor, floor + (hottest - 45) * 2.5 * cpuLevel));
+    const demand = this.applyPolicy(Math.min(100, Math.max(floor, floor + (hottest - 45) * 2.5 * cpuLevel)));
     const fans = this.fanSpecs.map((spec) => {
       if (this.stopped.has(spec.id)) return { spec, rpm: 0, percent: 0 };
       const heldRpm = this.held.get(spec.id);
@@ -279,6 +292,19 @@ export class SimulatedSensors implements SensorSource {
       return { spec, rpm, percent };
     });
     return { temperatures, fans };
+  }
+
+  /** Read the fan controller's settings from here on. */
+  setFanPolicy(policy: () => FanPolicy): void {
+    this.fanPolicy = policy;
+  }
+
+  /** The fan speed the controller sets for this need: the settings apply while the host is powered. */
+  private applyPolicy(needed: number): number {
+    if (this.target === 0) return needed;
+    const { cooling, minimumPercent } = this.fanPolicy();
+    const set = cooling === 'Maximum' ? 100 : cooling === 'Optimal' ? needed : needed + COOLING_BOOST_PERCENT;
+    return Math.min(100, Math.max(set, minimumPercent));
   }
 
   readings(): SensorReading[] {

@@ -24,6 +24,7 @@ import { success } from '../../protocol/reply.js';
 import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { VendorThermalExtType } from './thermal-types.js';
+import { thermalConfiguration } from '../../domain/chassis/fan-policy.js';
 import { OEM, oemType } from '../../protocol/naming.js';
 
 type Health = 'OK' | 'Warning' | 'Critical';
@@ -106,7 +107,10 @@ const HEALTH_ORDER: Health[] = ['OK', 'Warning', 'Critical'];
 const worst = (a: Health, b: Health): Health => (HEALTH_ORDER.indexOf(a) >= HEALTH_ORDER.indexOf(b) ? a : b);
 
 /** What Thermal uses. */
-export type ThermalDeps = Pick<Services, 'uris' | 'store' | 'sensors' | 'thermal' | 'clock' | 'host' | 'health' | 'userTempThresholds'>;
+export type ThermalDeps = Pick<
+  Services,
+  'uris' | 'store' | 'sensors' | 'thermal' | 'clock' | 'host' | 'health' | 'userTempThresholds' | 'bios'
+>;
 
 /** A temperature's health from the sensor's own thresholds (the Sensors resources show the same). */
 export function temperatureHealth(spec: TemperatureSpec, celsius: number): Health {
@@ -146,7 +150,7 @@ export function thermalView(d: ThermalDeps): { body: Record<string, unknown>; he
 }
 
 function thermalBody(
-  d: Pick<ThermalDeps, 'uris' | 'sensors' | 'thermal'>,
+  d: Pick<ThermalDeps, 'uris' | 'sensors' | 'thermal' | 'bios'>,
   user: UserTempThresholds,
 ): { body: Record<string, unknown>; health: Health } {
   const uri = d.uris.chassis('Thermal');
@@ -226,6 +230,7 @@ function thermalBody(
           CriticalUsertTempThreshold: shown(effective.Critical),
           PendingWarningUsertTempThreshold: shown(pending.Warning),
           PendingCriticalUsertTempThreshold: shown(pending.Critical),
+          ...thermalConfiguration(d.bios.currentAttributes()),
         },
       },
     },
