@@ -61,6 +61,13 @@ const PCIeSlotsType = defineType({
   },
 });
 
+/** The part and serial numbers of the NIC or storage controller a PCIe device is, where the profile gives them. */
+export function boardIdentity(d: Pick<Services, 'hardware'>, dev: PcieDeviceSpec): { PartNumber?: string; SerialNumber?: string } {
+  const nic = d.hardware.nics.find((x) => x.id === dev.nic);
+  const serial = nic?.serialNumber ?? d.hardware.storage.find((x) => x.id === dev.storage)?.serialNumber;
+  return { ...(nic ? { PartNumber: nic.partNumber } : {}), ...(serial !== undefined ? { SerialNumber: serial } : {}) };
+}
+
 /** What iLO calls a device by its PCI class (and, for storage, what its drives speak). */
 function deviceType(d: DevicesDeps, dev: PcieDeviceSpec): string {
   if (dev.deviceClass === 'NetworkController') return 'LOM/NIC';
@@ -76,17 +83,13 @@ function handlers(d: DevicesDeps) {
   const indexes = devices.map((_, i) => i);
   const show = (i: number) => {
     const dev = devices[i]!;
-    const nic = d.hardware.nics.find((x) => x.id === dev.nic);
-    const ctrl = d.hardware.storage.find((x) => x.id === dev.storage);
-    const serial = nic?.serialNumber ?? ctrl?.serialNumber;
     return {
       Id: String(i + 1),
       Name: dev.name,
       DeviceType: deviceType(d, dev),
       Location: dev.slot === 'Embedded' ? 'Embedded Device' : `PCI-E Slot ${dev.slot}`,
       Manufacturer: dev.manufacturer,
-      ...(nic ? { PartNumber: nic.partNumber } : {}),
-      ...(serial !== undefined ? { SerialNumber: serial } : {}),
+      ...boardIdentity(d, dev),
       ...(dev.firmwareVersion !== undefined ? { FirmwareVersion: { Current: { VersionString: dev.firmwareVersion } } } : {}),
       MCTPProtocolDisabled: false,
       Status: d.health.status(componentKey.pcie(dev.id)),

@@ -83,6 +83,8 @@ export const PCIeDeviceType = defineType({
     ...commonProps,
     Manufacturer: ro(t.string()),
     Model: ro(t.string()),
+    PartNumber: ro(t.string()),
+    SerialNumber: ro(t.string()),
     DeviceType: ro(t.enum(['SingleFunction', 'MultiFunction'])),
     FirmwareVersion: ro(t.string()),
     PCIeInterface: ro(

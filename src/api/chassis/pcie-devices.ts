@@ -9,6 +9,7 @@ import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { PCIeDeviceType, PCIeFunctionType } from './hardware-types.js';
+import { boardIdentity } from './devices.js';
 import { slotLocation } from './network-adapters.js';
 
 export type PcieDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
@@ -75,6 +76,7 @@ function handlers(d: PcieDeps) {
       Description: dev.slot === 'Embedded' ? 'Embedded PCIe device' : `PCIe device in slot ${dev.slot}`,
       Manufacturer: dev.manufacturer,
       Model: dev.name,
+      ...boardIdentity(d, dev),
       DeviceType: dev.functions.length > 1 ? 'MultiFunction' : 'SingleFunction',
       ...(dev.firmwareVersion !== undefined ? { FirmwareVersion: dev.firmwareVersion } : {}),
       PCIeInterface: { PCIeType: gen, MaxPCIeType: gen, LanesInUse: dev.lanes, MaxLanes: dev.lanes },

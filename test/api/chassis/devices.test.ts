@@ -30,6 +30,10 @@ describe('chassis devices and PCIe slots', () => {
     assert.equal(slotNic.PartNumber, '817753-B21');
     const adapter = (await svc.get(`${CHASSIS}NetworkAdapters/DC080000/`)).body;
     assert.equal(slotNic.SerialNumber, adapter.SerialNumber);
+    // The PCIeDevice of the same board names the same part and serial number.
+    const pcie = (await svc.get(`${CHASSIS}PCIeDevices/3/`)).body;
+    assert.equal(pcie.PartNumber, '817753-B21');
+    assert.equal(pcie.SerialNumber, adapter.SerialNumber);
     assert.equal((await svc.get(slotNic.DeviceInstances[0]['@odata.id'])).body.Name, slotNic.Name);
     assert.equal((await svc.get(slotNic.Links.PCISlot['@odata.id'])).body.Name, 'PCI-E Slot 1');
     svc.running.services.health.set(componentKey.pcie('3'), { Health: 'Critical' });
