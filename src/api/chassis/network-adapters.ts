@@ -6,6 +6,8 @@ import { componentKey } from '../../platform/hardware/health.js';
 import type { ResolvedNic } from '../../platform/hardware/identity.js';
 import { nicPorts, type NicPort } from '../../platform/hardware/inventory.js';
 import { addCollection, type MemberStore } from '../../protocol/collections.js';
+import { collectionOf, defineType, oem, ro, t } from '../../protocol/description.js';
+import { OEM, oemType } from '../../protocol/naming.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { NetworkAdapterType, PortType } from './hardware-types.js';
@@ -79,14 +81,29 @@ function handlers(d: NetworkAdapterDeps) {
   }
 }
 
+const VendorNetworkAdapterStatusType = defineType({
+  name: oemType('NetworkAdapterStatus'),
+  version: '1.0.0',
+  owner: OEM,
+  description: 'How complete the adapter collection is: all adapters, or only those powered in auxiliary power.',
+  properties: { MemberContents: ro(t.enum(['AllDevices', 'AuxPowerDevices'])) },
+});
+
+const NetworkAdapterCollectionType = defineType({
+  ...collectionOf(NetworkAdapterType),
+  properties: { ...collectionOf(NetworkAdapterType).properties, Oem: oem(VendorNetworkAdapterStatusType, { readOnly: true }) },
+});
+
 export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapterDeps): void {
   const h = handlers(d);
   addCollection(routes, {
     collection: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/',
     member: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/{NetworkAdapterId}/',
     type: NetworkAdapterType,
+    collectionType: NetworkAdapterCollectionType,
     name: 'Network Adapter Collection',
-    extra: () => ({ Description: 'The network adapters of the chassis' }),
+    // The simulated server's adapters are all known whatever its power state.
+    extra: () => ({ Description: 'The network adapters of the chassis', Oem: { [OEM]: { MemberContents: 'AllDevices' } } }),
     store: h.adapters,
     show: h.showAdapter,
     privileges: { read: Priv.login },

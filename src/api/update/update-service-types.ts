@@ -13,6 +13,7 @@ const VendorSoftwareInventoryType = defineType({
     DeviceClass: ro(t.string({ description: 'Device class a component names to apply here.' })),
     Targets: ro(t.array(t.string(), { description: 'Target GUIDs components match against.' })),
     PendingVersion: ro(t.string({ nullable: true, description: 'Version written and activated at the next server boot.' })),
+    DeviceContext: ro(t.string({ description: 'Where the firmware sits: the system board for the platform firmware.' })),
   },
 });
 

@@ -44,6 +44,11 @@ export type UpdateServiceDeps = Pick<Services, 'update' | 'updateQueue' | 'licen
 
 type UpdateServicePath = '/redfish/v1/UpdateService/';
 
+/** Adapter firmware sits on its adapter; the rest of the firmware on the system board. */
+const onSystemBoard = (item: InventoryItem) =>
+  item.kind === 'firmware' && !(ADAPTER_CLASSES as readonly (string | undefined)[]).includes(item.DeviceClass);
+const ADAPTER_CLASSES = ['NIC', 'StorageController'] as const;
+
 function inventoryBody(item: InventoryItem) {
   return {
     Id: item.Id,
@@ -58,6 +63,7 @@ function inventoryBody(item: InventoryItem) {
         ...(item.DeviceClass ? { DeviceClass: item.DeviceClass } : {}),
         Targets: item.Targets,
         PendingVersion: item.Pending?.Version ?? null,
+        ...(onSystemBoard(item) ? { DeviceContext: 'System Board' } : {}),
       },
     },
   };

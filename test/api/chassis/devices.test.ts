@@ -44,6 +44,14 @@ describe('chassis devices and PCIe slots', () => {
     }
   });
 
+  it('lists every network adapter with the host off, and says so (MemberContents)', async () => {
+    const col = (await svc.get(`${CHASSIS}NetworkAdapters/`)).body;
+    assert.equal((await svc.get(CHASSIS)).body.PowerState, 'Off');
+    assert.equal(col.Members.length, svc.running.services.hardware.nics.length);
+    assert.equal(col.Oem.Vendor.MemberContents, 'AllDevices');
+    assert.equal(col.Oem.Vendor['@odata.type'], '#VendorNetworkAdapterStatus.v1_0_0.VendorNetworkAdapterStatus');
+  });
+
   it('lists the occupied PCIe slots with the device in each', async () => {
     const slots = (await svc.get(`${CHASSIS}PCIeSlots/`)).body.Slots;
     assert.deepEqual(

@@ -96,6 +96,9 @@ describe('update service: resource, inventories, SimpleUpdate, AddFromUri, tasks
       assert.equal(typeof item.Version, 'string');
       assert.equal(typeof item.Updateable, 'boolean');
       assert.ok(Array.isArray(item.Oem.Vendor.Targets));
+      // Platform firmware sits on the system board; adapter firmware on its adapter.
+      const adapter = ['NIC', 'StorageController'].includes(item.Oem.Vendor.DeviceClass);
+      assert.equal(item.Oem.Vendor.DeviceContext, adapter ? undefined : 'System Board', item.Name);
       names.push(item.Name);
     }
     for (const n of [
