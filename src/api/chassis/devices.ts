@@ -121,6 +121,7 @@ export function registerDevicesRoutes(routes: RouteTable, d: DevicesDeps): void 
     member: '/redfish/v1/Chassis/{ChassisId}/Devices/{DeviceId}/',
     type: ServerDeviceType,
     name: 'Devices',
+    extra: () => ({ Description: 'The devices installed in the chassis' }),
     store: { list: () => indexes, get: (id) => indexes.find((i) => String(i + 1) === id), id: (i) => String(i + 1) },
     show,
     privileges: { read: Priv.login },

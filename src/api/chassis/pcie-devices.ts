@@ -127,6 +127,7 @@ export function registerPcieRoutes(routes: RouteTable, d: PcieDeps): void {
     member: '/redfish/v1/Chassis/{ChassisId}/PCIeDevices/{PCIeDeviceId}/PCIeFunctions/{PCIeFunctionId}/',
     type: PCIeFunctionType,
     name: 'PCIe Function Collection',
+    extra: () => ({ Description: 'The PCIe functions of the device' }),
     params: { PCIeDeviceId: h.deviceExists },
     store: h.deviceFunctions,
     show: h.showFunction,
