@@ -74,6 +74,8 @@ export interface PowerReading {
   demandWatts: number;
   /** True while the limit holds the draw down. */
   capping: boolean;
+  /** Share of the CPUs' capacity the host's OS keeps busy, 0 to 1 (0 unless the OS runs). */
+  cpuLoad: number;
   /** Output of each power supply, watts, in the order of the profile; a failed one carries nothing. */
   psuWatts: number[];
 }
@@ -91,6 +93,10 @@ export interface MeterSample {
   limitWatts: number | null;
   /** The limit held the draw down at some point of the sample. */
   capped: boolean;
+  /** Average CPU utilization over the sample, percent. */
+  cpuUtilPercent: number;
+  /** The least share of the demand the limit let through during the sample, percent (100: never held down). */
+  capPerformancePercent: number;
 }
 
 export interface PowerMetrics {
@@ -228,6 +234,8 @@ export class PowerModel implements SensorSource {
       let peak = -Infinity;
       let min = Infinity;
       let capped = false;
+      let load = 0;
+      let allowed = 1;
       for (let t = end - stepMs + subMs; t <= end; t += subMs) {
         const r = this.readingAt(t);
         sum += r.consumedWatts;
@@ -235,6 +243,8 @@ export class PowerModel implements SensorSource {
         peak = Math.max(peak, r.consumedWatts);
         min = Math.min(min, r.consumedWatts);
         capped ||= r.capping;
+        load += r.cpuLoad;
+        if (r.capping) allowed = Math.min(allowed, r.consumedWatts / r.demandWatts);
       }
       out.push({
         at: end,
@@ -243,6 +253,8 @@ export class PowerModel implements SensorSource {
         minimumWatts: min,
         limitWatts: this.segmentAt(end).limit,
         capped,
+        cpuUtilPercent: Math.round((100 * load) / n),
+        capPerformancePercent: Math.round(100 * allowed),
       });
     }
     return out;
@@ -257,10 +269,11 @@ export class PowerModel implements SensorSource {
   readingAt(at: number): PowerReading {
     if (this.heldWatts !== undefined) {
       const w = this.heldWatts;
-      return { at, consumedWatts: w, demandWatts: w, capping: false, psuWatts: this.split(w) };
+      return { at, consumedWatts: w, demandWatts: w, capping: false, cpuLoad: 0, psuWatts: this.split(w) };
     }
     const seg = this.segmentAt(at);
     const demand = this.demand(seg.phase, seg.phaseSince, at);
+    const cpuLoad = seg.phase === 'OsRunning' ? cpuLoadAt(at) : 0;
     let consumed = Math.round(demand);
     let capping = false;
     if (seg.limit !== null && demand > seg.limit) {
@@ -269,7 +282,7 @@ export class PowerModel implements SensorSource {
       consumed = Math.floor(seg.limit - (0.5 + jitter('cap', at)) * band);
       capping = true;
     }
-    return { at, consumedWatts: consumed, demandWatts: Math.round(demand), capping, psuWatts: this.split(consumed) };
+    return { at, consumedWatts: consumed, demandWatts: Math.round(demand), capping, cpuLoad, psuWatts: this.split(consumed) };
   }
 
   /** The draw without a limit. */
@@ -289,7 +302,7 @@ export class PowerModel implements SensorSource {
       case 'Post':
         return post + noise(0.02 * range + 2);
       case 'OsRunning': {
-        const running = idle + (LOAD_MIN + LOAD_SPAN * workload(at)) * range;
+        const running = idle + cpuLoadAt(at) * range;
         return running + (post - running) * Math.exp(-inPhase / OS_SETTLE_MS) + noise(0.03 * range + 2);
       }
       case 'OsStopping':
@@ -328,6 +341,11 @@ export class PowerModel implements SensorSource {
     const horizon = now - HISTORY_MS;
     while (this.history.length > 1 && this.history[1]!.from <= horizon) this.history.shift();
   }
+}
+
+/** The share of the dynamic range the OS's workload uses at `at`: the CPUs' load. */
+function cpuLoadAt(at: number): number {
+  return LOAD_MIN + LOAD_SPAN * workload(at);
 }
 
 /** 0 → 1 linearly over `duration` ms. */

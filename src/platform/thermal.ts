@@ -226,6 +226,11 @@ export interface ThermalSnapshot {
   fans: FanState[];
 }
 
+/** The room air the server draws in at controller time `at`, °C: a slow daily swing. */
+export function ambientAt(at: number): number {
+  return AMBIENT_BASE + AMBIENT_SWING * Math.sin((2 * Math.PI * at) / DAY_MS);
+}
+
 function heatTarget(power: PowerState): number {
   return power === 'Off' ? 0 : 1;
 }
@@ -269,7 +274,7 @@ export class SimulatedSensors implements SensorSource {
     const clock = this.clock.now();
     const now = clock - (clock % SENSOR_SCAN_MS);
     this.integrate(now);
-    const ambient = AMBIENT_BASE + AMBIENT_SWING * Math.sin((2 * Math.PI * now) / DAY_MS);
+    const ambient = ambientAt(now);
     const load = workload(now);
     const temperatures = this.temperatureSpecs.map((spec, i) => {
       const level = this.levels[i] ?? 0;

@@ -6,6 +6,7 @@
 // this server alone, uncapped.
 import { Priv } from '../../lib/privileges.js';
 import { toIso } from '../../platform/clock.js';
+import { ambientAt } from '../../platform/thermal.js';
 import { defineType, ro, t, commonProps } from '../../protocol/description.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
@@ -50,6 +51,15 @@ export const PowerMeterType = defineType({
             Cap: int(),
             PunCap: ro(t.boolean()),
             PrMode: ro(t.string()),
+            AmbTemp: ro(t.integer({ units: 'Cel', description: 'The air the server draws in, at the end of the sample.' })),
+            CpuUtil: ro(t.integer({ units: '%', description: 'Average CPU utilization over the sample (0 unless the OS runs).' })),
+            CpuCapLim: ro(
+              t.integer({
+                units: '%',
+                description: 'The least share of its demand the power limit let the server draw (100: not held down).',
+              }),
+            ),
+            UnachCap: ro(t.boolean({ description: 'Whether the limit could not be held: never, as no limit below idle is taken.' })),
           },
           { typeName: 'PowerDetail' },
         ),
@@ -128,6 +138,10 @@ function handlers(d: PowerMeterDeps) {
           Cap: s.limitWatts ?? 0,
           PunCap: s.capped,
           PrMode: mode,
+          AmbTemp: Math.round(ambientAt(s.at)),
+          CpuUtil: s.cpuUtilPercent,
+          CpuCapLim: s.capPerformancePercent,
+          UnachCap: false,
         })),
       };
     },

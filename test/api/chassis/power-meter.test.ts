@@ -27,6 +27,13 @@ describe('power meters', () => {
     // The host is off: standby draw only.
     for (const s of slow.PowerDetail) assert.ok(s.Peak <= STANDBY + 3 && s.Minimum >= STANDBY - 3, JSON.stringify(s));
     assert.equal(slow.PowerDetail[0].PrMode, 'dyn');
+    // Host off: no CPU load, nothing held down; the room air about 21 degrees.
+    for (const s of slow.PowerDetail) {
+      assert.equal(s.CpuUtil, 0);
+      assert.equal(s.CpuCapLim, 100);
+      assert.equal(s.UnachCap, false);
+      assert.ok(s.AmbTemp >= 19 && s.AmbTemp <= 23, String(s.AmbTemp));
+    }
     const fast = (await svc.get(links.FastPowerMeter['@odata.id'])).body;
     assert.equal(fast.Samples, 120);
     assert.ok(Date.parse(fast.PowerDetail[1].Time) - Date.parse(fast.PowerDetail[0].Time) === 10_000);
@@ -46,6 +53,10 @@ describe('power meters', () => {
     assert.ok(fast.Maximum <= MAX && fast.Maximum > last.Peak - 1);
     const before = fast.PowerDetail.find((s: any) => s.Cap === 0);
     assert.ok(before, 'samples before the limit show no cap');
+    // The OS runs: its CPU load shows; held down by the limit, the server got only part of its demand.
+    assert.ok(last.CpuUtil >= 10 && last.CpuUtil <= 70, String(last.CpuUtil));
+    assert.equal(before.CpuCapLim, 100);
+    assert.ok(last.PunCap && last.CpuCapLim < 100 && last.CpuCapLim > 30, JSON.stringify(last));
   });
 
   it('FederatedGroupCapping: the federation groups, this server alone and uncapped; the throttle follows the draw', async () => {
