@@ -265,7 +265,15 @@ export const PowerSupplyMetricsType = defineType({
   },
 });
 
-const threshold = t.object({ Reading: ro(t.number()) }, { readOnly: true, typeName: 'Threshold' });
+const threshold = t.object(
+  {
+    Reading: ro(t.number()),
+    Activation: ro(t.enum(['Increasing', 'Decreasing'], { description: 'The crossing that trips it.' })),
+    DwellTime: ro(t.string({ description: 'How long past it before it trips: at the first reading past it.' })),
+    HysteresisReading: ro(t.number({ description: 'How far back a user threshold’s reading must come to clear.' })),
+  },
+  { readOnly: true, typeName: 'Threshold' },
+);
 
 export const SensorType = defineType({
   name: 'Sensor',
@@ -281,7 +289,14 @@ export const SensorType = defineType({
     ReadingRangeMax: ro(t.number()),
     PhysicalContext: ro(t.string()),
     Thresholds: t.object(
-      { UpperCaution: threshold, UpperCritical: threshold, UpperFatal: threshold, LowerCritical: threshold },
+      {
+        UpperCaution: threshold,
+        UpperCritical: threshold,
+        UpperFatal: threshold,
+        LowerCritical: threshold,
+        UpperCautionUser: threshold,
+        UpperCriticalUser: threshold,
+      },
       { readOnly: true, typeName: 'Thresholds' },
     ),
     RelatedItem: t.links({ readOnly: true }),

@@ -21,6 +21,7 @@ import { odataType } from '../../protocol/description.js';
 import { present, type Context, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { powerMeterLinks } from './power-meter.js';
+import { HYSTERESIS_C, type UserTempThreshold } from '../../domain/chassis/thermal-thresholds.js';
 import {
   ControlType,
   EnvironmentMetricsType,
@@ -35,7 +36,14 @@ import { fanHealth, temperatureHealth } from './thermal.js';
 import { OEM } from '../../protocol/naming.js';
 
 /** What the power area uses. */
-export type PowerDeps = Pick<Services, 'uris' | 'power' | 'thermal' | 'hardware' | 'health'>;
+export type PowerDeps = Pick<Services, 'uris' | 'power' | 'thermal' | 'hardware' | 'health' | 'userTempThresholds'>;
+
+/** A sensor threshold: tripped by the first reading past it. */
+const tripAt = (reading: number, activation: 'Increasing' | 'Decreasing') => ({
+  Reading: reading,
+  Activation: activation,
+  DwellTime: 'PT0S',
+});
 
 type Health = 'OK' | 'Warning' | 'Critical';
 type PowerPath = '/redfish/v1/Chassis/{ChassisId}/Power/';
@@ -357,13 +365,24 @@ function handlers(d: PowerDeps) {
       ReadingRangeMax: 130,
       PhysicalContext: spec.context,
       Thresholds: {
-        ...(spec.upperCaution !== undefined ? { UpperCaution: { Reading: spec.upperCaution } } : {}),
-        UpperCritical: { Reading: spec.upperCritical },
-        ...(spec.upperFatal !== undefined ? { UpperFatal: { Reading: spec.upperFatal } } : {}),
+        ...(spec.upperCaution !== undefined ? { UpperCaution: tripAt(spec.upperCaution, 'Increasing') } : {}),
+        UpperCritical: tripAt(spec.upperCritical, 'Increasing'),
+        ...(spec.upperFatal !== undefined ? { UpperFatal: tripAt(spec.upperFatal, 'Increasing') } : {}),
+        ...userThresholds(spec),
       },
       RelatedItem: [{ '@odata.id': `${chassis}ThermalSubsystem/` }],
       Status: { State: 'Enabled', Health: temperatureHealth(spec, celsius) },
     };
+  }
+
+  /** The user temperature thresholds in force on this sensor; one clears once the reading is HYSTERESIS_C below it. */
+  function userThresholds(spec: TemperatureSpec) {
+    const effective = d.userTempThresholds.effective();
+    const on = (x: UserTempThreshold | null) =>
+      x?.SensorNumber === spec.number ? { ...tripAt(x.ThresholdCelsius, 'Increasing'), HysteresisReading: HYSTERESIS_C } : undefined;
+    const caution = on(effective.Warning);
+    const critical = on(effective.Critical);
+    return { ...(caution ? { UpperCautionUser: caution } : {}), ...(critical ? { UpperCriticalUser: critical } : {}) };
   }
 
   function fanSensor(spec: FanSpec, rpm: number) {
@@ -376,7 +395,7 @@ function handlers(d: PowerDeps) {
       ReadingRangeMin: 0,
       ReadingRangeMax: spec.maxRpm,
       PhysicalContext: 'Fan',
-      Thresholds: { LowerCritical: { Reading: spec.lowerCritical } },
+      Thresholds: { LowerCritical: tripAt(spec.lowerCritical, 'Decreasing') },
       RelatedItem: [{ '@odata.id': `${chassis}ThermalSubsystem/` }],
       Status: { State: 'Enabled', Health: fanHealth(spec, rpm) },
     };
@@ -500,10 +519,10 @@ export function registerPowerRoutes(routes: RouteTable, d: PowerDeps): void {
 }
 
 /** Temperatures are named apart from fans and power readings of the same id. */
-function temperatureSensorId(spec: TemperatureSpec): string {
+export function temperatureSensorId(spec: TemperatureSpec): string {
   return `${spec.id}Temp`;
 }
 
-function fanSensorId(spec: FanSpec): string {
+export function fanSensorId(spec: FanSpec): string {
   return spec.id;
 }

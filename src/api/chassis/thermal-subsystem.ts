@@ -9,11 +9,15 @@ import { SetUserTempThresholdAction, setUserTempThreshold, thermalView, type The
 import type { Services } from '../services.js';
 import { VendorThermalExtType } from './thermal-types.js';
 import { OEM } from '../../protocol/naming.js';
+import { fanSensorId, temperatureSensorId } from './power.js';
 
 type Json = Record<string, unknown>;
 
 const reading = (units: string) =>
-  t.object({ Reading: ro(t.number({ units, nullable: true, volatile: true })) }, { readOnly: true, typeName: 'SensorExcerpt' });
+  t.object(
+    { DataSourceUri: ro(t.string({ format: 'uri-reference' })), Reading: ro(t.number({ units, nullable: true, volatile: true })) },
+    { readOnly: true, typeName: 'SensorExcerpt' },
+  );
 
 export const FanType = defineType({
   name: 'Fan',
@@ -27,6 +31,7 @@ export const FanType = defineType({
     SpeedPercent: ro(
       t.object(
         {
+          DataSourceUri: ro(t.string({ format: 'uri-reference' })),
           Reading: ro(t.number({ units: '%', nullable: true, volatile: true })),
           SpeedRPM: ro(t.number({ units: '{rev}/min', nullable: true, volatile: true })),
         },
@@ -45,7 +50,12 @@ export const ThermalMetricsType = defineType({
   description: 'Temperature readings of the chassis.',
   properties: {
     ...commonProps,
-    TemperatureSummaryCelsius: ro(t.object({ Intake: reading('Cel') }, { typeName: 'TemperatureSummary' })),
+    TemperatureSummaryCelsius: ro(
+      t.object(
+        { Intake: reading('Cel'), Ambient: reading('Cel') },
+        { typeName: 'TemperatureSummary', description: 'Both read the inlet sensor.' },
+      ),
+    ),
     TemperatureReadingsCelsius: ro(
       t.array(
         t.object(
@@ -95,6 +105,7 @@ export type ThermalSubsystemDeps = Pick<Services, keyof ThermalDeps>;
 type SubsystemPath = '/redfish/v1/Chassis/{ChassisId}/ThermalSubsystem/';
 
 function handlers(d: ThermalSubsystemDeps) {
+  const sensorUri = (id: string) => d.uris.chassis('Sensors', id);
   const fans = () => (thermalView(d).body.Fans as FanEntry[]).map((f, i) => ({ id: String(i + 1), f }));
   return { getThermalSubsystem, postSetUserTempThreshold, getThermalMetrics, fans, fanBody };
 
@@ -116,11 +127,14 @@ function handlers(d: ThermalSubsystemDeps) {
 
   function getThermalMetrics() {
     const temps = thermalView(d).body.Temperatures as TemperatureEntry[];
-    const intake = temps.find((x) => x.PhysicalContext === 'Intake');
+    const at = temps.findIndex((x) => x.PhysicalContext === 'Intake');
+    const spec = d.thermal.temperatureSpecs[at];
+    // The inlet sensor reads the air the server draws in: iLO's ambient temperature.
+    const inlet = spec ? { DataSourceUri: sensorUri(temperatureSensorId(spec)), Reading: temps[at]?.ReadingCelsius ?? null } : undefined;
     return {
       Id: 'ThermalMetrics',
       Name: 'Chassis Thermal Metrics',
-      TemperatureSummaryCelsius: { Intake: { Reading: intake?.ReadingCelsius ?? null } },
+      TemperatureSummaryCelsius: inlet ? { Intake: inlet, Ambient: inlet } : {},
       TemperatureReadingsCelsius: temps.map((x) => ({
         DeviceName: x.Name,
         PhysicalContext: x.PhysicalContext,
@@ -130,12 +144,17 @@ function handlers(d: ThermalSubsystemDeps) {
   }
 
   function fanBody({ id, f }: { id: string; f: FanEntry }) {
+    const spec = d.thermal.fanSpecs[Number(id) - 1];
     return {
       Id: id,
       Name: f.Name,
       PhysicalContext: f.PhysicalContext,
       Status: f.Status,
-      SpeedPercent: { Reading: f.Oem?.[OEM]?.SpeedPercent ?? null, SpeedRPM: f.Reading },
+      SpeedPercent: {
+        ...(spec ? { DataSourceUri: sensorUri(fanSensorId(spec)) } : {}),
+        Reading: f.Oem?.[OEM]?.SpeedPercent ?? null,
+        SpeedRPM: f.Reading,
+      },
       HotPluggable: true,
       Replaceable: true,
     };

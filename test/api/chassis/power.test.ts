@@ -296,16 +296,24 @@ describe('chassis power', () => {
     assert.equal(cpu.ReadingUnits, 'Cel');
     assert.equal(cpu.PhysicalContext, 'CPU');
     assert.equal(cpu.Reading, thermal.Temperatures[1].ReadingCelsius);
-    assert.deepEqual(cpu.Thresholds, { UpperCritical: { Reading: 70 } });
+    const up = (Reading: number) => ({ Reading, Activation: 'Increasing', DwellTime: 'PT0S' });
+    assert.deepEqual(cpu.Thresholds, { UpperCritical: up(70) });
     const inlet = await sensor('InletAmbientTemp');
-    assert.deepEqual(inlet.Thresholds, { UpperCaution: { Reading: 38 }, UpperCritical: { Reading: 42 }, UpperFatal: { Reading: 46 } });
+    assert.deepEqual(inlet.Thresholds, { UpperCaution: up(38), UpperCritical: up(42), UpperFatal: up(46) });
     assert.equal(env.TemperatureCelsius.Reading, inlet.Reading);
+    // ThermalMetrics' ambient and intake are the inlet sensor's, and name it.
+    const metrics = (await svc.get(`${CHASSIS}ThermalSubsystem/ThermalMetrics/`)).body;
+    assert.deepEqual(metrics.TemperatureSummaryCelsius.Ambient, { DataSourceUri: `${SENSORS}InletAmbientTemp/`, Reading: inlet.Reading });
+    assert.deepEqual(metrics.TemperatureSummaryCelsius.Intake, metrics.TemperatureSummaryCelsius.Ambient);
 
     const fan = await sensor('Fan3');
     assert.equal(fan.ReadingType, 'Rotational');
     assert.equal(fan.ReadingUnits, 'RPM');
     assert.equal(fan.Reading, thermal.Fans[2].Reading);
-    assert.deepEqual(fan.Thresholds, { LowerCritical: { Reading: 600 } });
+    assert.deepEqual(fan.Thresholds, { LowerCritical: { Reading: 600, Activation: 'Decreasing', DwellTime: 'PT0S' } });
+    const subsystemFan = (await svc.get(`${CHASSIS}ThermalSubsystem/Fans/3/`)).body;
+    assert.equal(subsystemFan.SpeedPercent.DataSourceUri, `${SENSORS}Fan3/`);
+    assert.equal(subsystemFan.SpeedPercent.SpeedRPM, fan.Reading);
     assert.equal(env.FanSpeedsPercent[2].SpeedRPM, fan.Reading);
     assert.equal(env.FanSpeedsPercent[2].Reading, thermal.Fans[2].Oem.Vendor.SpeedPercent);
 

@@ -57,6 +57,15 @@ describe('TelemetryService metric definitions and triggers', () => {
     assert.deepEqual(trigger.TriggerActions, ['LogToLogService', 'RedfishEvent']);
     assert.deepEqual(trigger.Status, { State: 'Enabled', Health: 'OK' });
     assert.equal((await svc.get(`${TRIGGERS}UserTempCritical/`, { auth: 'basic' })).status, 404);
+    // The sensor shows the same threshold as its user caution threshold.
+    const sensor = (await svc.get('/redfish/v1/Chassis/1/Sensors/CPU1Temp/', { auth: 'basic' })).body;
+    assert.deepEqual(sensor.Thresholds.UpperCautionUser, {
+      Reading: 35,
+      Activation: 'Increasing',
+      DwellTime: 'PT0S',
+      HysteresisReading: 2,
+    });
+    assert.equal(sensor.Thresholds.UpperCriticalUser, undefined);
 
     await bootHost(svc, 600_000);
     trigger = (await svc.get(`${TRIGGERS}UserTempWarning/`, { auth: 'basic' })).body;
