@@ -74,6 +74,10 @@ describe('--oem-name Hpe, spec dialect', () => {
     assert.match(update.Oem.Hpe['@odata.type'], /^#HpeiLOUpdateServiceExt\.v\d+_\d+_\d+\.HpeiLOUpdateServiceExt$/);
     assert.deepEqual(Object.keys(update.Oem.Hpe.Actions).sort(), [
       '#HpeiLOUpdateServiceExt.AddFromUri',
+      '#HpeiLOUpdateServiceExt.DeleteInstallSets',
+      '#HpeiLOUpdateServiceExt.DeleteMaintenanceWindows',
+      '#HpeiLOUpdateServiceExt.DeleteUnlockedComponents',
+      '#HpeiLOUpdateServiceExt.DeleteUpdateTaskQueueItems',
       '#HpeiLOUpdateServiceExt.StartFirmwareIntegrityCheck',
     ]);
     assert.equal((await svc.get('/redfish/v1/')).body.Vendor, 'HPE');
