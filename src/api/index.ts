@@ -46,6 +46,8 @@ import { registerProcessorRoutes } from './systems/processors.js';
 import { registerSecureBootRoutes } from './systems/secure-boot.js';
 import { registerStorageRoutes } from './systems/storage.js';
 import { registerSystemRoutes } from './systems/systems.js';
+import { registerSecureEraseReportRoutes } from './systems/secure-erase-report.js';
+import { registerUsbPortRoutes } from './systems/usb-ports.js';
 import { registerTaskServiceRoutes } from './tasks/task-service.js';
 import { registerComponentRepositoryRoutes } from './update/component-repository.js';
 import { registerUpdateQueueRoutes } from './update/update-queue.js';
@@ -70,6 +72,8 @@ export function registerAllRoutes(s: Services): void {
   registerSystemEthernetRoutes(r, s);
   registerStorageRoutes(r, s);
   registerSecureBootRoutes(r, s);
+  registerSecureEraseReportRoutes(r, s);
+  registerUsbPortRoutes(r, s);
   registerThermalRoutes(r, s);
   registerThermalSubsystemRoutes(r, s);
   registerTrustedComponentRoutes(r, s);

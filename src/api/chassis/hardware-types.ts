@@ -8,11 +8,11 @@ export const PortType = defineType({
   name: 'Port',
   version: '1.18.0',
   owner: 'DMTF',
-  description: 'A port of a network adapter: its link and the MAC address the system sees on it.',
+  description: "A port of a network adapter (its link and the MAC address the system sees on it) or an array controller's drive connector.",
   properties: {
     ...commonProps,
     PortId: ro(t.string()),
-    PortProtocol: ro(t.enum(['Ethernet'])),
+    PortProtocol: ro(t.enum(['Ethernet', 'SAS', 'SATA'])),
     PortType: ro(t.enum(['BidirectionalPort'])),
     LinkStatus: ro(t.enum(['LinkUp', 'LinkDown', 'NoLink', 'Starting', 'Training'])),
     LinkState: ro(t.enum(['Enabled', 'Disabled'])),
@@ -20,6 +20,7 @@ export const PortType = defineType({
     MaxSpeedGbps: ro(t.number({ units: 'Gbit/s' })),
     Width: ro(t.integer()),
     Ethernet: ro(t.object({ AssociatedMACAddresses: ro(t.array(t.string())) }, { typeName: 'EthernetProperties' })),
+    Location: locationProp,
     Status: statusProp,
   },
 });

@@ -65,6 +65,7 @@ export const StorageControllerType = defineType({
     SupportedDeviceProtocols: ro(t.array(t.enum(PROTOCOLS))),
     SupportedRAIDTypes: ro(t.array(t.enum(RAID_TYPES))),
     Location: locationProp,
+    Ports: t.link({ readOnly: true }),
     Links: ro(t.object({ PCIeFunctions: t.links({ readOnly: true }) }, { typeName: 'Links' })),
   },
 });
@@ -85,6 +86,7 @@ const storageControllerEntry = t.object(
     SupportedDeviceProtocols: ro(t.array(t.enum(PROTOCOLS))),
     SupportedRAIDTypes: ro(t.array(t.enum(RAID_TYPES))),
     Location: locationProp,
+    Ports: t.link({ readOnly: true }),
   },
   { typeName: 'StorageController' },
 );

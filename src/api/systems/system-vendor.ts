@@ -8,6 +8,8 @@ import { ro, statusProp, t, type Props } from '../../protocol/description.js';
 import type { Services } from '../services.js';
 import { pciLinks } from './pci-devices.js';
 import { smartStorageLink } from './smart-storage.js';
+import { secureEraseReportLink } from './secure-erase-report.js';
+import { usbPortsLink } from './usb-ports.js';
 
 export type SystemVendorDeps = Pick<Services, 'uris' | 'hardware' | 'health' | 'bios' | 'firmware'>;
 
@@ -41,6 +43,8 @@ export const SystemVendorProps = {
         PCIDevices: t.link({ readOnly: true }),
         PCISlots: t.link({ readOnly: true }),
         EthernetInterfaces: t.link({ readOnly: true }),
+        SecureEraseReportService: t.link({ readOnly: true }),
+        USBPorts: t.link({ readOnly: true }),
       },
       { typeName: 'Links' },
     ),
@@ -96,6 +100,8 @@ export function systemVendorExtras(d: SystemVendorDeps, romVersion: string) {
       SmartStorage: smartStorageLink(d.uris),
       ...pciLinks(d.uris),
       EthernetInterfaces: { '@odata.id': d.uris.system('EthernetInterfaces') },
+      ...secureEraseReportLink(d.uris),
+      ...usbPortsLink(d.uris),
     },
   };
 }
