@@ -48,6 +48,7 @@ import { registerStorageRoutes } from './systems/storage.js';
 import { registerSystemRoutes } from './systems/systems.js';
 import { registerSecureEraseReportRoutes } from './systems/secure-erase-report.js';
 import { registerUsbPortRoutes } from './systems/usb-ports.js';
+import { registerBaseNetworkAdapterRoutes } from './systems/base-network-adapters.js';
 import { registerTaskServiceRoutes } from './tasks/task-service.js';
 import { registerComponentRepositoryRoutes } from './update/component-repository.js';
 import { registerUpdateQueueRoutes } from './update/update-queue.js';
@@ -74,6 +75,7 @@ export function registerAllRoutes(s: Services): void {
   registerSecureBootRoutes(r, s);
   registerSecureEraseReportRoutes(r, s);
   registerUsbPortRoutes(r, s);
+  registerBaseNetworkAdapterRoutes(r, s);
   registerThermalRoutes(r, s);
   registerThermalSubsystemRoutes(r, s);
   registerTrustedComponentRoutes(r, s);

@@ -143,6 +143,11 @@ function handlers(d: PciDeps) {
   return { count: devices.length, deviceBody, slotted, slotOf: (id: string) => slotted.find((i) => devices[i]?.slot === id), slotBody };
 }
 
+/** The PCI device view of the profile's PCIe device at index i (its place, names and numbers). */
+export function pciDeviceView(d: PciDeps, i: number) {
+  return handlers(d).deviceBody(i);
+}
+
 /** The links ComputerSystem Oem/Vendor/Links gives these views. */
 export function pciLinks(uris: Services['uris']) {
   return { PCIDevices: { '@odata.id': uris.system('PCIDevices') }, PCISlots: { '@odata.id': uris.system('PCISlots') } };

@@ -10,6 +10,7 @@ import { pciLinks } from './pci-devices.js';
 import { smartStorageLink } from './smart-storage.js';
 import { secureEraseReportLink } from './secure-erase-report.js';
 import { usbPortsLink } from './usb-ports.js';
+import { baseNetworkAdaptersLink } from './base-network-adapters.js';
 
 export type SystemVendorDeps = Pick<Services, 'uris' | 'hardware' | 'health' | 'bios' | 'firmware'>;
 
@@ -45,6 +46,7 @@ export const SystemVendorProps = {
         EthernetInterfaces: t.link({ readOnly: true }),
         SecureEraseReportService: t.link({ readOnly: true }),
         USBPorts: t.link({ readOnly: true }),
+        NetworkAdapters: t.link({ readOnly: true }),
       },
       { typeName: 'Links' },
     ),
@@ -102,6 +104,7 @@ export function systemVendorExtras(d: SystemVendorDeps, romVersion: string) {
       EthernetInterfaces: { '@odata.id': d.uris.system('EthernetInterfaces') },
       ...secureEraseReportLink(d.uris),
       ...usbPortsLink(d.uris),
+      ...baseNetworkAdaptersLink(d.uris),
     },
   };
 }
