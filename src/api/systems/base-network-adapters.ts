@@ -53,7 +53,7 @@ const BaseNetworkAdapterType = defineType({
   },
 });
 
-export function registerBaseNetworkAdapterRoutes(routes: RouteTable, d: BaseNetworkAdapterDeps): void {
+function handlers(d: BaseNetworkAdapterDeps) {
   const nics = d.hardware.nics.map((nic, i) => ({ nic, id: String(i + 1) }));
   const ports = nicPorts(d.hardware);
   const store: MemberStore<{ nic: ResolvedNic; id: string }, object> = {
@@ -92,14 +92,19 @@ export function registerBaseNetworkAdapterRoutes(routes: RouteTable, d: BaseNetw
     };
   }
 
+  return { store, adapterBody };
+}
+
+export function registerBaseNetworkAdapterRoutes(routes: RouteTable, d: BaseNetworkAdapterDeps): void {
+  const h = handlers(d);
   addCollection(routes, {
     collection: '/redfish/v1/Systems/{SystemId}/BaseNetworkAdapters/',
     member: '/redfish/v1/Systems/{SystemId}/BaseNetworkAdapters/{BaseNetworkAdapterId}/',
     type: BaseNetworkAdapterType,
     name: 'Network Adapters',
     extra: () => ({ Description: 'The network adapters of the system' }),
-    store,
-    show: adapterBody,
+    store: h.store,
+    show: h.adapterBody,
     privileges: { read: Priv.login },
   });
 }

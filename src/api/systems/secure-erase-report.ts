@@ -53,56 +53,59 @@ const SecureEraseReportType = defineType({
 
 type Numbered = EraseReportEntry & { id: string };
 
-export function registerSecureEraseReportRoutes(routes: RouteTable, d: SecureEraseReportDeps): void {
+function handlers(d: SecureEraseReportDeps) {
   const erase = d.managerFeatures.secureErase;
   const serial = serverIdentity(d.serviceUuid, d.hardware.system).SerialNumber;
   const entries = (): Numbered[] => erase.report().entries.map((e, i) => ({ ...e, id: String(i + 1) }));
-  routes.add({
-    path: '/redfish/v1/Systems/{SystemId}/SecureEraseReportService/',
-    type: SecureEraseReportServiceType,
-    get: {
-      privilege: Priv.login,
-      handler: () => {
-        const report = erase.report();
-        return {
-          Id: 'SecureEraseReportService',
-          Name: 'Secure Erase Report Service',
-          Description: 'The report of the last one-button secure erase',
-          EraseInitiatedBy: report.initiatedBy,
-          ServerSerialNumber: report.entries.length ? serial : null,
-          Links: { SecureEraseReportEntries: { '@odata.id': d.uris.system('SecureEraseReportService', 'SecureEraseReportEntries') } },
-        };
-      },
-    },
-    actions: [
-      action(DeleteReportAction, Priv.managerConfig, () => {
-        erase.deleteReport();
-        return success();
-      }),
-    ],
-  });
   const store: MemberStore<Numbered, object> = {
     list: entries,
     get: (id) => entries().find((e) => e.id === id),
     id: (e) => e.id,
   };
+  const serviceBody = () => {
+    const report = erase.report();
+    return {
+      Id: 'SecureEraseReportService',
+      Name: 'Secure Erase Report Service',
+      Description: 'The report of the last one-button secure erase',
+      EraseInitiatedBy: report.initiatedBy,
+      ServerSerialNumber: report.entries.length ? serial : null,
+      Links: { SecureEraseReportEntries: { '@odata.id': d.uris.system('SecureEraseReportService', 'SecureEraseReportEntries') } },
+    };
+  };
+  const entryBody = (e: Numbered) => ({
+    Id: e.id,
+    Name: `Secure erase of the ${e.deviceIdentifier}`,
+    DeviceType: e.deviceType,
+    DeviceIdentifier: e.deviceIdentifier,
+    EraseType: e.eraseType,
+    EraseStatus: e.status,
+    EraseStartTime: toIso(e.startedAt),
+    EraseEndTime: toIso(e.endedAt),
+  });
+  const deleteReport = () => {
+    erase.deleteReport();
+    return success();
+  };
+  return { store, serviceBody, entryBody, deleteReport };
+}
+
+export function registerSecureEraseReportRoutes(routes: RouteTable, d: SecureEraseReportDeps): void {
+  const h = handlers(d);
+  routes.add({
+    path: '/redfish/v1/Systems/{SystemId}/SecureEraseReportService/',
+    type: SecureEraseReportServiceType,
+    get: { privilege: Priv.login, handler: h.serviceBody },
+    actions: [action(DeleteReportAction, Priv.managerConfig, h.deleteReport)],
+  });
   addCollection(routes, {
     collection: '/redfish/v1/Systems/{SystemId}/SecureEraseReportService/SecureEraseReportEntries/',
     member: '/redfish/v1/Systems/{SystemId}/SecureEraseReportService/SecureEraseReportEntries/{EraseReportId}/',
     type: SecureEraseReportType,
     name: 'Secure Erase Report Collection',
     extra: () => ({ Description: 'The devices the last secure erase sanitized' }),
-    store,
-    show: (e) => ({
-      Id: e.id,
-      Name: `Secure erase of the ${e.deviceIdentifier}`,
-      DeviceType: e.deviceType,
-      DeviceIdentifier: e.deviceIdentifier,
-      EraseType: e.eraseType,
-      EraseStatus: e.status,
-      EraseStartTime: toIso(e.startedAt),
-      EraseEndTime: toIso(e.endedAt),
-    }),
+    store: h.store,
+    show: h.entryBody,
     privileges: { read: Priv.login },
   });
 }

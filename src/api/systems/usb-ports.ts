@@ -35,10 +35,30 @@ type NumberedPort = UsbPortSpec & { id: string };
 
 const hex = (n: number): string => `0x${n.toString(16).toUpperCase()}`;
 
-export function registerUsbPortRoutes(routes: RouteTable, d: UsbPortDeps): void {
+function handlers(d: UsbPortDeps) {
   const { controller, ports: specs } = d.hardware.usb;
   const ports: NumberedPort[] = specs.map((p, i) => ({ ...p, id: String(i + 1) }));
   const store: MemberStore<NumberedPort, object> = { list: () => ports, get: (id) => ports.find((p) => p.id === id), id: (p) => p.id };
+  const portBody = (p: NumberedPort) => ({
+    Id: p.id,
+    Name: 'USB Port Connector',
+    Description: 'USB Port Connector Information',
+    InstanceNumber: p.instance,
+    Location: p.location,
+    SpeedCapability: p.speed,
+    // No port of the profiles is shared with the controller's management USB.
+    SharedCapability: 'UnsharedManagement',
+    PCIBusNumber: controller.bus,
+    PCIDeviceNumber: controller.device,
+    PCIFunctionNumber: controller.function,
+    ParentHubInstance: 0,
+    UEFIDevicePath: `PciRoot(${hex(controller.bus)})/Pci(${hex(controller.device)},${hex(controller.function)})/USB(${hex(p.port)},0x0)`,
+  });
+  return { store, portBody };
+}
+
+export function registerUsbPortRoutes(routes: RouteTable, d: UsbPortDeps): void {
+  const h = handlers(d);
   addCollection(routes, {
     collection: '/redfish/v1/Systems/{SystemId}/USBPorts/',
     member: '/redfish/v1/Systems/{SystemId}/USBPorts/{UsbPortId}/',
@@ -46,22 +66,8 @@ export function registerUsbPortRoutes(routes: RouteTable, d: UsbPortDeps): void 
     collectionType: { ...collectionOf(UsbPortType), name: oemType('USBPortsCollection') },
     name: 'USB Port Connectors',
     extra: () => ({ Description: 'USB Port Connectors View' }),
-    store,
-    show: (p) => ({
-      Id: p.id,
-      Name: 'USB Port Connector',
-      Description: 'USB Port Connector Information',
-      InstanceNumber: p.instance,
-      Location: p.location,
-      SpeedCapability: p.speed,
-      // No port of the profiles is shared with the controller's management USB.
-      SharedCapability: 'UnsharedManagement',
-      PCIBusNumber: controller.bus,
-      PCIDeviceNumber: controller.device,
-      PCIFunctionNumber: controller.function,
-      ParentHubInstance: 0,
-      UEFIDevicePath: `PciRoot(${hex(controller.bus)})/Pci(${hex(controller.device)},${hex(controller.function)})/USB(${hex(p.port)},0x0)`,
-    }),
+    store: h.store,
+    show: h.portBody,
     privileges: { read: Priv.login },
   });
 }
