@@ -49,6 +49,7 @@ import { registerSystemRoutes } from './systems/systems.js';
 import { registerSecureEraseReportRoutes } from './systems/secure-erase-report.js';
 import { registerUsbPortRoutes } from './systems/usb-ports.js';
 import { registerBaseNetworkAdapterRoutes } from './systems/base-network-adapters.js';
+import { registerNetworkInterfaceRoutes } from './systems/network-interfaces.js';
 import { registerTaskServiceRoutes } from './tasks/task-service.js';
 import { registerComponentRepositoryRoutes } from './update/component-repository.js';
 import { registerUpdateQueueRoutes } from './update/update-queue.js';
@@ -76,6 +77,7 @@ export function registerAllRoutes(s: Services): void {
   registerSecureEraseReportRoutes(r, s);
   registerUsbPortRoutes(r, s);
   registerBaseNetworkAdapterRoutes(r, s);
+  registerNetworkInterfaceRoutes(r, s);
   registerThermalRoutes(r, s);
   registerThermalSubsystemRoutes(r, s);
   registerTrustedComponentRoutes(r, s);

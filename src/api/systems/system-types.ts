@@ -119,6 +119,7 @@ export const ComputerSystemType = defineType({
     LogServices: t.link({ readOnly: true }),
     Processors: t.link({ readOnly: true }),
     Memory: t.link({ readOnly: true }),
+    NetworkInterfaces: t.link({ readOnly: true }),
     EthernetInterfaces: t.link({ readOnly: true }),
     PCIeDevices: t.links({ readOnly: true, description: 'The PCIe devices of the system, served under the chassis.' }),
     'PCIeDevices@odata.count': ro(t.integer()),

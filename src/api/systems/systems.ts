@@ -185,6 +185,7 @@ function handlers(d: SystemDeps) {
       LogServices: { '@odata.id': `${uri}LogServices/` },
       Processors: { '@odata.id': `${uri}Processors/` },
       Memory: { '@odata.id': `${uri}Memory/` },
+      NetworkInterfaces: { '@odata.id': `${uri}NetworkInterfaces/` },
       EthernetInterfaces: { '@odata.id': `${uri}EthernetInterfaces/` },
       PCIeDevices: pcieDeviceLinks(d),
       'PCIeDevices@odata.count': d.hardware.pcieDevices.length,
