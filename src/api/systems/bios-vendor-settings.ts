@@ -39,6 +39,11 @@ export const ServerConfigLockType = defineType({
     ServerConfigLockStatus: t.enum(['Enabled', 'Disabled'] as const),
     ServerConfigLockPassword: t.string({ writeOnly: true, secret: true, nullable: true, maxLength: 32, pattern: '^[\\x20-\\x7E]*$' }),
     ServerConfigLockExcludeFwRevs: t.boolean(),
+    ServerConfigLockExcludeCpus: t.boolean({
+      description: 'Leave the processors out of the digest (taken when the lock is next enabled).',
+    }),
+    ServerConfigLockExcludeDimms: t.boolean({ description: 'Leave the DIMMs out of the digest.' }),
+    ServerConfigLockExcludePciSlots: t.boolean({ description: 'Leave the PCIe slots out of the digest.' }),
     ServerConfigLockDigest: ro(
       t.string({ nullable: true, description: 'Digest of the locked configuration, recorded at POST; null while unlocked.' }),
     ),
@@ -59,6 +64,11 @@ export const KmsConfigType = defineType({
     KmsAccountName: t.string({ maxLength: 64 }),
     KmsPassword: t.string({ writeOnly: true, secret: true, nullable: true, maxLength: 64 }),
     KmsRequireRedundancy: t.boolean(),
+    KeyManagementType: t.enum(['Disabled', 'Local', 'Remote'] as const),
+    DeleteUnusedEncryptionKeys: t.enum(['Disabled', 'Enabled'] as const),
+    OpalBlockSid: t.enum(['Disabled', 'Enabled'] as const, {
+      description: 'TCG Block SID: the ROM blocks taking ownership of Opal drives.',
+    }),
   },
 });
 

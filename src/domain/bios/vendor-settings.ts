@@ -94,6 +94,9 @@ const DEFAULT_LOCK = {
   ServerConfigLockStatus: 'Disabled',
   ServerConfigLockPassword: null,
   ServerConfigLockExcludeFwRevs: false,
+  ServerConfigLockExcludeCpus: false,
+  ServerConfigLockExcludeDimms: false,
+  ServerConfigLockExcludePciSlots: false,
   ServerConfigLockDigest: null,
 } satisfies VendorValues;
 
@@ -105,6 +108,9 @@ const DEFAULT_KMS = {
   KmsAccountName: '',
   KmsPassword: null,
   KmsRequireRedundancy: false,
+  KeyManagementType: 'Disabled',
+  DeleteUnusedEncryptionKeys: 'Disabled',
+  OpalBlockSid: 'Disabled',
 } satisfies VendorValues;
 
 const DEFAULT_TLS = {
@@ -114,21 +120,38 @@ const DEFAULT_TLS = {
   HostnameCheck: 'DISABLED',
 } satisfies VendorValues;
 
-/** Server configuration lock: at POST the ROM records a digest of the configuration it locks at this boot. */
-export function serverConfigLockOptions(serialNumber: string): VendorSettingsOptions<VendorValues> {
+/** What the lock's digest may cover besides the serial number: each part's inventory, as text. */
+export interface LockedParts {
+  cpus: string;
+  dimms: string;
+  pciSlots: string;
+}
+
+/**
+ * Server configuration lock: at POST the ROM records a digest of the configuration it locks at
+ * this boot: the processors, DIMMs and PCIe slots unless excluded.
+ */
+export function serverConfigLockOptions(serialNumber: string, parts: LockedParts): VendorSettingsOptions<VendorValues> {
   return {
     key: 'bios.serverConfigLock',
     defaults: DEFAULT_LOCK,
     secrets: ['ServerConfigLockPassword'],
-    derive: (next, boot) => ({
-      ...next,
-      ServerConfigLockDigest:
-        next.ServerConfigLockStatus === 'Enabled'
-          ? createHash('sha256')
-              .update(`${serialNumber}|${boot.bootCount}|${String(next.ServerConfigLockExcludeFwRevs)}`)
-              .digest('hex')
-          : null,
-    }),
+    derive: (next, boot) => {
+      const covered = [
+        next.ServerConfigLockExcludeCpus === true ? '' : parts.cpus,
+        next.ServerConfigLockExcludeDimms === true ? '' : parts.dimms,
+        next.ServerConfigLockExcludePciSlots === true ? '' : parts.pciSlots,
+      ];
+      return {
+        ...next,
+        ServerConfigLockDigest:
+          next.ServerConfigLockStatus === 'Enabled'
+            ? createHash('sha256')
+                .update([serialNumber, boot.bootCount, String(next.ServerConfigLockExcludeFwRevs), ...covered].join('|'))
+                .digest('hex')
+            : null,
+      };
+    },
   };
 }
 

@@ -59,13 +59,25 @@ describe('vendor BIOS resources with a pending area', () => {
           ServerConfigLockStatus: 'Disabled',
           ServerConfigLockPassword: null,
           ServerConfigLockExcludeFwRevs: false,
+          ServerConfigLockExcludeCpus: false,
+          ServerConfigLockExcludeDimms: false,
+          ServerConfigLockExcludePciSlots: false,
           ServerConfigLockDigest: null,
         },
       ],
       [
         KMS,
         '#VendorKmsConfig.v1_0_0.VendorKmsConfig',
-        { PrimaryKmsPort: 5696, SecondaryKmsPort: 5696, KmsPassword: null, KmsRequireRedundancy: false, PrimaryKmsServer: '' },
+        {
+          PrimaryKmsPort: 5696,
+          SecondaryKmsPort: 5696,
+          KmsPassword: null,
+          KmsRequireRedundancy: false,
+          PrimaryKmsServer: '',
+          KeyManagementType: 'Disabled',
+          DeleteUnusedEncryptionKeys: 'Disabled',
+          OpalBlockSid: 'Disabled',
+        },
       ],
       [TLS, '#VendorTlsConfig.v1_0_0.VendorTlsConfig', { ProtocolVersion: 'AUTO', VerifyMode: 'PEER', HostnameCheck: 'DISABLED' }],
     ];
@@ -87,7 +99,15 @@ describe('vendor BIOS resources with a pending area', () => {
 
   it('a PATCH of a pending area answers SystemResetRequired; the current area changes at the next server reset', async () => {
     const changes: [string, Record<string, unknown>][] = [
-      [LOCK, { ServerConfigLockStatus: 'Enabled', ServerConfigLockPassword: LOCK_PASSWORD, ServerConfigLockExcludeFwRevs: true }],
+      [
+        LOCK,
+        {
+          ServerConfigLockStatus: 'Enabled',
+          ServerConfigLockPassword: LOCK_PASSWORD,
+          ServerConfigLockExcludeFwRevs: true,
+          ServerConfigLockExcludeDimms: true,
+        },
+      ],
       [
         KMS,
         {
@@ -97,6 +117,8 @@ describe('vendor BIOS resources with a pending area', () => {
           KmsAccountName: 'rom',
           KmsPassword: KMS_PASSWORD,
           KmsRequireRedundancy: true,
+          KeyManagementType: 'Remote',
+          OpalBlockSid: 'Enabled',
         },
       ],
       [TLS, { ProtocolVersion: 'TLS1.3', VerifyMode: 'NONE', HostnameCheck: 'ENABLED', Ciphers: 'TLS_AES_256_GCM_SHA384' }],
