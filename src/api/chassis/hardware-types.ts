@@ -4,6 +4,19 @@
 import { PCIE_CLASSES } from '../../platform/hardware/profile.js';
 import { commonProps, defineType, ro, statusProp, locationProp, t } from '../../protocol/description.js';
 
+/** DMTF's PCIeInterface: a PCIe device's or storage controller's link. */
+export const pcieInterfaceProp = ro(
+  t.object(
+    {
+      PCIeType: ro(t.enum(['Gen1', 'Gen2', 'Gen3', 'Gen4', 'Gen5', 'Gen6'])),
+      MaxPCIeType: ro(t.enum(['Gen1', 'Gen2', 'Gen3', 'Gen4', 'Gen5', 'Gen6'])),
+      LanesInUse: ro(t.integer()),
+      MaxLanes: ro(t.integer()),
+    },
+    { typeName: 'PCIeInterface' },
+  ),
+);
+
 export const PortType = defineType({
   name: 'Port',
   version: '1.18.0',
@@ -86,17 +99,7 @@ export const PCIeDeviceType = defineType({
     Model: ro(t.string()),
     DeviceType: ro(t.enum(['SingleFunction', 'MultiFunction'])),
     FirmwareVersion: ro(t.string()),
-    PCIeInterface: ro(
-      t.object(
-        {
-          PCIeType: ro(t.enum(['Gen1', 'Gen2', 'Gen3', 'Gen4', 'Gen5', 'Gen6'])),
-          MaxPCIeType: ro(t.enum(['Gen1', 'Gen2', 'Gen3', 'Gen4', 'Gen5', 'Gen6'])),
-          LanesInUse: ro(t.integer()),
-          MaxLanes: ro(t.integer()),
-        },
-        { typeName: 'PCIeInterface' },
-      ),
-    ),
+    PCIeInterface: pcieInterfaceProp,
     Slot: ro(t.object({ Location: locationProp }, { typeName: 'Slot' })),
     Status: statusProp,
     PCIeFunctions: t.link({ readOnly: true }),

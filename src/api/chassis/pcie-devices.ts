@@ -68,7 +68,6 @@ function handlers(d: PcieDeps) {
   return { pcieDevices, deviceFunctions, deviceExists, showDevice, showFunction };
 
   function showDevice(dev: PcieDeviceSpec, at: { uri: string }) {
-    const gen = `Gen${dev.pcieGeneration}`;
     return {
       Id: dev.id,
       Name: dev.name,
@@ -77,7 +76,7 @@ function handlers(d: PcieDeps) {
       Model: dev.name,
       DeviceType: dev.functions.length > 1 ? 'MultiFunction' : 'SingleFunction',
       ...(dev.firmwareVersion !== undefined ? { FirmwareVersion: dev.firmwareVersion } : {}),
-      PCIeInterface: { PCIeType: gen, MaxPCIeType: gen, LanesInUse: dev.lanes, MaxLanes: dev.lanes },
+      PCIeInterface: pcieInterface(dev),
       Slot: { Location: slotLocation(dev.slot) },
       Status: d.health.status(componentKey.pcie(dev.id)),
       PCIeFunctions: { '@odata.id': `${at.uri}PCIeFunctions/` },
@@ -106,6 +105,12 @@ function handlers(d: PcieDeps) {
       },
     };
   }
+}
+
+/** A device's link, as DMTF's PCIeInterface shows it: the profile gives its generation and lanes, in use and at most. */
+export function pcieInterface(dev: Pick<PcieDeviceSpec, 'pcieGeneration' | 'lanes'>) {
+  const gen = `Gen${dev.pcieGeneration}`;
+  return { PCIeType: gen, MaxPCIeType: gen, LanesInUse: dev.lanes, MaxLanes: dev.lanes };
 }
 
 export function registerPcieRoutes(routes: RouteTable, d: PcieDeps): void {

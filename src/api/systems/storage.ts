@@ -9,7 +9,7 @@ import { Priv } from '../../lib/privileges.js';
 import { baseError, combinedError, type RedfishError } from '../../protocol/errors.js';
 import { resourceEvent, storageDeviceEvent } from '../../messages/event-messages.js';
 import type { Controller, Drive, VolumeRecord } from '../../domain/storage/storage.js';
-import { VOLUME_TYPE_OF } from '../../domain/storage/raid.js';
+import { STRIP_SIZE_BYTES, VOLUME_TYPE_OF } from '../../domain/storage/raid.js';
 import type { TaskRecord } from '../../domain/tasks.js';
 import { serviceUris } from '../../lib/resource-uris.js';
 import { addCollection, type MemberStore } from '../../protocol/collections.js';
@@ -39,6 +39,7 @@ import {
 import { OEM } from '../../protocol/naming.js';
 import { storagePortOfBay } from '../../platform/hardware/profile.js';
 import { PortType } from '../chassis/hardware-types.js';
+import { pcieInterface } from '../chassis/pcie-devices.js';
 
 /** What the storage area uses. */
 type StoragePort = Controller['ports'][number];
@@ -129,7 +130,10 @@ function handlers(d: StorageDeps) {
 
   function controllerCommon(c: Controller) {
     const nvme = c.drives.length > 0 && c.drives.every((x) => x.protocol === 'NVMe');
+    // The PCIe device the profile ties to this controller, if it names one.
+    const pci = d.hardware.pcieDevices.find((dev) => dev.storage === c.id);
     return {
+      ...(pci ? { PCIeInterface: pcieInterface(pci) } : {}),
       Status: status(storage.controllerStatus(c.id)),
       Manufacturer: c.manufacturer,
       Model: c.model,
@@ -345,6 +349,9 @@ function handlers(d: StorageDeps) {
       VolumeType: VOLUME_TYPE_OF[v.raidType],
       CapacityBytes: v.capacityBytes,
       BlockSizeBytes: BLOCK_SIZE,
+      StripSizeBytes: STRIP_SIZE_BYTES,
+      // Every logical drive holds data: the controllers build no cache or spare volumes.
+      VolumeUsage: 'Data',
       Encrypted: false,
       Identifiers: [
         { DurableNameFormat: 'UUID', DurableName: componentUuid(c?.serialNumber ?? v.storageId, `volume:${v.id}:${toIso(v.createdAt)}`) },

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { serverConfigLockOptions, type LockedParts } from '../../../src/domain/bios/vendor-settings.js';
 
-const digest = (parts: LockedParts, excluded: Record<string, boolean>) => {
+const digest = (parts: LockedParts, excluded: Record<string, boolean | string>) => {
   const o = serverConfigLockOptions('SN1', parts);
   const next = { ...o.defaults, ServerConfigLockStatus: 'Enabled', ...excluded };
   return o.derive?.(next, { bootCount: 3 } as never).ServerConfigLockDigest;
