@@ -6,6 +6,7 @@
 import { componentKey, type Health } from '../../platform/hardware/health.js';
 import { ro, statusProp, t, type Props } from '../../protocol/description.js';
 import type { Services } from '../services.js';
+import { powerSupplyHealth } from '../chassis/power.js';
 import { pciLinks } from './pci-devices.js';
 import { smartStorageLink } from './smart-storage.js';
 import { secureEraseReportLink } from './secure-erase-report.js';
@@ -28,6 +29,9 @@ export const SystemVendorProps = {
         Network: health,
         Storage: health,
         PowerSupplies: ro(t.object({ Status: statusProp, PowerSuppliesMismatch: ro(t.boolean()) }, { typeName: 'PowerSuppliesHealth' })),
+        PowerSupplyRedundancy: ro(t.enum(['Redundant', 'NonRedundant', 'FailedRedundant'])),
+        Fans: health,
+        Temperatures: health,
       },
       { typeName: 'AggregateHealthStatus' },
     ),
@@ -92,6 +96,9 @@ export function systemVendorExtras(d: SystemVendorDeps, romVersion: string) {
       Network: status(worst(roll('nic:'), roll('port:'))),
       Storage: status(worst(roll('controller:'), roll('drive:'), roll('volume:'))),
       PowerSupplies: { ...status(psuHealth), PowerSuppliesMismatch: new Set(psus.map((p) => p.model)).size > 1 },
+      PowerSupplyRedundancy: psus.length < 2 ? 'NonRedundant' : powerSupplyHealth(d) === 'OK' ? 'Redundant' : 'FailedRedundant',
+      Fans: status(roll('fan:')),
+      Temperatures: status(roll('temperature:')),
     },
     Bios: { Current: { Family: romVersion.split(' ')[0] ?? romVersion, VersionString: romVersion }, UefiClass: 2 },
     PowerRegulatorMode: REGULATOR[String(attrs.PowerRegulator)] ?? 'Dynamic',

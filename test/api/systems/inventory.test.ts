@@ -127,6 +127,18 @@ describe('hardware inventory (default profile)', () => {
       ['PROC 1 DIMM 1', 32768, 'DDR4', 2933, 2, 'MultiBitECC', 'Samsung'],
     );
     assert.deepEqual(m.MemoryLocation, { Socket: 1, Slot: 1 });
+    // Plain DRAM: all of it volatile.
+    assert.deepEqual(
+      [
+        m.MemoryMedia,
+        m.OperatingMemoryModes,
+        m.VolatileSizeMiB,
+        m.NonVolatileSizeMiB,
+        m.VolatileRegionSizeLimitMiB,
+        m.PersistentRegionSizeLimitMiB,
+      ],
+      [['DRAM'], ['Volatile'], 32768, 0, 32768, 0],
+    );
     assert.match(m.SerialNumber, /^[0-9A-F]{8}$/);
     const empty = dimms.find((x) => x.Id === 'proc1dimm2');
     assert.deepEqual(empty.Status, { State: 'Absent' });
