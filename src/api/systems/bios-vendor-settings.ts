@@ -9,9 +9,11 @@ import type { BootOptionDef } from '../../domain/bios/boot.js';
 import type { IscsiState } from '../../domain/bios/iscsi.js';
 import { biosMappings, nicBootSources, type BiosPciMapping } from '../../domain/bios/pci-map.js';
 import type { VendorBiosSettings, VendorValues } from '../../domain/bios/vendor-settings.js';
+import type { SettingsApplied } from '../../domain/bios/settings-applied.js';
 import { mergePatch } from '../../lib/json-merge.js';
 import { Priv } from '../../lib/privileges.js';
-import { vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { baseMessage, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { toIso } from '../../platform/clock.js';
 import { baseError } from '../../protocol/errors.js';
 import { defineType, ro, t, type ResourceType } from '../../protocol/description.js';
 import { messages } from '../../protocol/reply.js';
@@ -120,6 +122,8 @@ interface Area {
   current(): object;
   pending(): object;
   defaults(): object;
+  /** When POST last took the pending changes in. */
+  applied: SettingsApplied;
   /** Stores a pending change; throws a RedfishError for a value the ROM would refuse. */
   setPending(body: Record<string, unknown>): void;
 }
@@ -141,8 +145,15 @@ function settingsArea(
     current: () => settings.current(),
     pending: () => settings.pending(),
     defaults: () => settings.defaults(),
+    applied: settings.applied,
     setPending: (body) => settings.setPending(body as Partial<VendorValues>),
   };
+}
+
+/** The annotation's outcome of the last time POST took the pending changes in; nothing before the first. */
+function lastApplied(applied: SettingsApplied) {
+  const at = applied.at();
+  return at === null ? {} : { Time: toIso(at), Messages: [baseMessage('Success')] };
 }
 
 /** The CHAP secrets are write-only. */
@@ -177,6 +188,7 @@ function handlers(d: BiosVendorSettingsDeps): { areas: Area[]; mappings: BiosPci
       current: () => bootView(boot.get().BootOrder, boot.desiredBootDevices()),
       pending: () => bootView(boot.pending().BootOrder, boot.pending().DesiredBootDevices),
       defaults: () => ({ DefaultBootOrder: DEFAULT_BOOT_ORDER }),
+      applied: boot.applied,
       setPending(body) {
         const order = body.PersistentBootConfigOrder as string[] | undefined;
         const ids = order?.map((s) => byStructured.get(s.toLowerCase())?.id);
@@ -198,6 +210,7 @@ function handlers(d: BiosVendorSettingsDeps): { areas: Area[]; mappings: BiosPci
       current: () => ({ ...hideChap(iscsi.get()), iSCSINicSources: nicSources }),
       pending: () => ({ ...hideChap(iscsi.pending()), iSCSINicSources: nicSources }),
       defaults: () => hideChap(iscsi.defaults),
+      applied: iscsi.applied,
       setPending: (body) => iscsi.setPending(mergePatch(iscsi.pending(), body)),
     },
     settingsArea(
@@ -280,7 +293,7 @@ export function registerBiosVendorSettingsRoutes(routes: RouteTable, d: BiosVend
           Name: `${a.name} Current Settings`,
           Description: a.description,
           ...a.current(),
-          '@Redfish.Settings': settingsAnnotation(`${here}Settings/`),
+          '@Redfish.Settings': { ...settingsAnnotation(`${here}Settings/`), ...lastApplied(a.applied) },
           ...(offersBaseConfigs(d) ? { Oem: { [OEM]: { Links: { BaseConfigs: { '@odata.id': `${here}BaseConfigs/` } } } } } : {}),
         }),
       },

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { BootInfo, HostLifecycle } from '../../platform/lifecycle.js';
 import type { DocumentStore } from '../../store/documents.js';
+import { settingsApplied, type SettingsApplied } from './settings-applied.js';
 
 type VendorValue = string | number | boolean | null;
 export type VendorValues = Record<string, VendorValue>;
@@ -28,6 +29,7 @@ export interface VendorSettingsOptions<T extends VendorValues> {
 
 export class VendorBiosSettings<T extends VendorValues> {
   private readonly saved;
+  readonly applied: SettingsApplied;
 
   constructor(
     private readonly store: DocumentStore,
@@ -35,6 +37,7 @@ export class VendorBiosSettings<T extends VendorValues> {
     private readonly options: VendorSettingsOptions<T>,
   ) {
     this.saved = store.setting<Stored<T>>(options.key, { current: { ...options.defaults }, pending: {} });
+    this.applied = settingsApplied(store, options.key);
     host.onPost('ApplyBiosSettings', (boot) => this.applyPending(boot));
   }
 
@@ -74,6 +77,7 @@ export class VendorBiosSettings<T extends VendorValues> {
     let next = { ...this.options.defaults, ...s.current, ...s.pending };
     if (this.options.derive) next = this.options.derive(next, boot);
     this.saved.set({ current: next, pending: {} });
+    this.applied.mark(boot);
   }
 
   private hide(v: T): T {

@@ -134,6 +134,7 @@ describe('vendor BIOS resources with a pending area', () => {
       for (const [k, v] of Object.entries(body)) assert.deepEqual(pending[k], /Password/.test(k) ? null : v, k);
       const current = (await svc.get(uri)).body;
       for (const k of Object.keys(body)) assert.deepEqual(current[k], (before.get(uri) as any)[k], `${uri} ${k} before the reset`);
+      assert.equal(current['@Redfish.Settings'].Time, undefined, `${uri}: never applied yet`);
     }
     // Pending values survive a service restart.
     svc = await svc.restart();
@@ -142,6 +143,10 @@ describe('vendor BIOS resources with a pending area', () => {
     for (const [uri, body] of changes) {
       const current = (await svc.get(uri)).body;
       for (const [k, v] of Object.entries(body)) assert.deepEqual(current[k], /Password/.test(k) ? null : v, `${uri} ${k} after the reset`);
+      // The annotation tells when POST took them in, and how that went.
+      const applied = current['@Redfish.Settings'];
+      assert.ok(Date.parse(applied.Time) <= svc.clock.now(), uri);
+      assert.deepEqual(messageIds({ '@Message.ExtendedInfo': applied.Messages }), ['Base.1.12.Success']);
     }
     assert.match((await svc.get(LOCK)).body.ServerConfigLockDigest, /^[0-9a-f]{64}$/);
     // The ROM holds the secrets, sealed in the store.
