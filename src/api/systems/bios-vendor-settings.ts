@@ -8,7 +8,7 @@
 import type { BootOptionDef } from '../../domain/bios/boot.js';
 import type { IscsiState } from '../../domain/bios/iscsi.js';
 import { biosMappings, nicBootSources, type BiosPciMapping } from '../../domain/bios/pci-map.js';
-import type { VendorBiosSettings, VendorValues } from '../../domain/bios/vendor-settings.js';
+import { tlsCaCertificate, type VendorBiosSettings, type VendorValues } from '../../domain/bios/vendor-settings.js';
 import type { SettingsApplied } from '../../domain/bios/settings-applied.js';
 import { mergePatch } from '../../lib/json-merge.js';
 import { Priv } from '../../lib/privileges.js';
@@ -85,6 +85,36 @@ export const TlsConfigType = defineType({
     Ciphers: t.string({ maxLength: 1024, description: 'OpenSSL cipher list, colon-separated.' }),
     VerifyMode: t.enum(['NONE', 'PEER'] as const),
     HostnameCheck: t.enum(['ENABLED', 'DISABLED'] as const),
+    Certificates: ro(
+      t.array(
+        t.object(
+          {
+            FingerPrint: ro(t.string()),
+            Subject: ro(t.string()),
+            Issuer: ro(t.string()),
+            SerialNumber: ro(t.string()),
+            ValidNotBefore: ro(t.string({ format: 'date-time' })),
+            ValidNotAfter: ro(t.string({ format: 'date-time' })),
+          },
+          { typeName: 'TlsCertificate' },
+        ),
+      ),
+    ),
+    NewCertificates: t.array(
+      t.object(
+        { X509Certificate: t.string({ maxLength: 16384, description: 'A PEM CA certificate to enroll at the next POST.' }) },
+        { typeName: 'NewCertificate' },
+      ),
+      { maxItems: 64 },
+    ),
+    DeleteCertificates: t.array(
+      t.object(
+        { FingerPrint: t.string({ maxLength: 128, description: 'The FingerPrint of a certificate to remove at the next POST.' }) },
+        { typeName: 'DeleteCertificate' },
+      ),
+      { maxItems: 64 },
+    ),
+    TlsCaCertificateCount: ro(t.integer()),
   },
 });
 
@@ -222,7 +252,18 @@ function handlers(d: BiosVendorSettingsDeps): { areas: Area[]; mappings: BiosPci
       vendorBios.lock,
     ),
     settingsArea('KmsConfig', 'KmsConfig', KmsConfigType, 'Key Management', 'Key management servers of the system ROM', vendorBios.kms),
-    settingsArea('TlsConfig', 'Tlsconfig', TlsConfigType, 'UEFI HTTPS Boot TLS', 'TLS settings of UEFI HTTPS boot', vendorBios.tls),
+    {
+      ...settingsArea('TlsConfig', 'Tlsconfig', TlsConfigType, 'UEFI HTTPS Boot TLS', 'TLS settings of UEFI HTTPS boot', vendorBios.tls),
+      // A certificate the ROM could not read is refused now rather than dropped at POST.
+      setPending(body) {
+        const added = (body.NewCertificates ?? []) as { X509Certificate?: string }[];
+        added.forEach((n, i) => {
+          if (!tlsCaCertificate(n.X509Certificate ?? ''))
+            throw baseError('PropertyValueFormatError', argText(n.X509Certificate ?? ''), `NewCertificates/${i}/X509Certificate`);
+        });
+        vendorBios.tls.setPending(body as Partial<VendorValues>);
+      },
+    },
   ];
   return { areas, mappings: biosMappings(d.hardware, new Set(BIOS_ATTRIBUTES.map((a) => a.AttributeName))) };
 }

@@ -4,11 +4,12 @@
 // Write-only secrets are sealed at rest (store/secrets.ts). Bios.ResetBios
 // does not touch these resources.
 import { createHash } from 'node:crypto';
+import { parsePemCertificate, PemError, type CertificateInfo, type NameParts } from '../../platform/certificate-info.js';
 import type { BootInfo, HostLifecycle } from '../../platform/lifecycle.js';
 import type { DocumentStore } from '../../store/documents.js';
 import { settingsApplied, type SettingsApplied } from './settings-applied.js';
 
-type VendorValue = string | number | boolean | null;
+type VendorValue = string | number | boolean | null | readonly Readonly<Record<string, string>>[];
 export type VendorValues = Record<string, VendorValue>;
 
 interface Stored<T> {
@@ -118,6 +119,10 @@ const DEFAULT_KMS = {
 } satisfies VendorValues;
 
 const DEFAULT_TLS = {
+  Certificates: [],
+  NewCertificates: [],
+  DeleteCertificates: [],
+  TlsCaCertificateCount: 0,
   ProtocolVersion: 'AUTO',
   Ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384',
   VerifyMode: 'PEER',
@@ -166,5 +171,67 @@ export const KMS_CONFIG_OPTIONS: VendorSettingsOptions<VendorValues> = {
   secrets: ['KmsPassword'],
 };
 
-/** UEFI HTTPS boot TLS. */
-export const TLS_CONFIG_OPTIONS: VendorSettingsOptions<VendorValues> = { key: 'bios.tlsConfig', defaults: DEFAULT_TLS, secrets: [] };
+/** A CA certificate UEFI HTTPS boot trusts, as the ROM lists it. */
+export interface TlsCaCertificate {
+  FingerPrint: string;
+  Subject: string;
+  Issuer: string;
+  SerialNumber: string;
+  ValidNotBefore: string;
+  ValidNotAfter: string;
+}
+
+/** "CN=..., O=..., C=..." of a name's parts. */
+function nameText(n: NameParts): string {
+  const parts: [string, string | undefined][] = [
+    ['CN', n.CommonName],
+    ['OU', n.OrganizationalUnit],
+    ['O', n.Organization],
+    ['L', n.City],
+    ['ST', n.State],
+    ['C', n.Country],
+  ];
+  return parts.flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`])).join(', ');
+}
+
+/** The certificate a NewCertificates entry carries, or undefined when its PEM is not one. */
+export function tlsCaCertificate(pem: string): TlsCaCertificate | undefined {
+  let info: CertificateInfo;
+  try {
+    info = parsePemCertificate(pem);
+  } catch (e) {
+    if (e instanceof PemError) return undefined;
+    throw e;
+  }
+  return {
+    FingerPrint: info.fingerprint,
+    Subject: nameText(info.subject),
+    Issuer: nameText(info.issuer),
+    SerialNumber: info.serialNumber,
+    ValidNotBefore: info.validNotBefore,
+    ValidNotAfter: info.validNotAfter,
+  };
+}
+
+/**
+ * UEFI HTTPS boot TLS. At POST the ROM enrolls the CA certificates of NewCertificates (each once,
+ * by fingerprint; one that is not a certificate is dropped) and removes those DeleteCertificates
+ * names by FingerPrint; both lists are empty again afterwards.
+ */
+export const TLS_CONFIG_OPTIONS: VendorSettingsOptions<VendorValues> = {
+  key: 'bios.tlsConfig',
+  defaults: DEFAULT_TLS,
+  secrets: [],
+  derive: (next) => {
+    const listed = (v: VendorValue | undefined) => (Array.isArray(v) ? (v as readonly Readonly<Record<string, string>>[]) : []);
+    const gone = new Set(listed(next.DeleteCertificates).map((d) => d.FingerPrint?.toUpperCase()));
+    const certificates = new Map<string, Readonly<Record<string, string>>>();
+    for (const c of listed(next.Certificates)) certificates.set(String(c.FingerPrint), c);
+    for (const n of listed(next.NewCertificates)) {
+      const c = tlsCaCertificate(String(n.X509Certificate ?? ''));
+      if (c) certificates.set(c.FingerPrint, { ...c });
+    }
+    const kept = [...certificates.values()].filter((c) => !gone.has(String(c.FingerPrint).toUpperCase()));
+    return { ...next, Certificates: kept, NewCertificates: [], DeleteCertificates: [], TlsCaCertificateCount: kept.length };
+  },
+};

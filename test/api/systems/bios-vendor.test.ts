@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { issueCertificate } from '../../../src/platform/x509.js';
 import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const SYS = '/redfish/v1/Systems/1/';
@@ -202,5 +203,27 @@ describe('vendor BIOS resources with a pending area', () => {
     assert.equal(tls.VerifyMode, 'NONE');
     assert.equal((await svc.get(`${BIOS}iScsi/`)).body.iSCSIInitiatorName, iqn);
     assert.deepEqual((await svc.get(SYS)).body.Boot.BootOrder, newOrder);
+  });
+
+  it('enrolls the CA certificates of NewCertificates at POST and removes those DeleteCertificates names', async () => {
+    const pem = (await issueCertificate({ subject: 'CN=Boot CA,O=Example', notBefore: new Date(svc.clock.now() - 86_400_000) })).certPem;
+    let r = await svc.req('PATCH', `${TLS}Settings/`, { body: { NewCertificates: [{ X509Certificate: 'not a certificate' }] } });
+    assert.equal(r.status, 400, r.text);
+    assert.deepEqual(messageIds(r.body), ['Base.1.12.PropertyValueFormatError']);
+    r = await svc.req('PATCH', `${TLS}Settings/`, { body: { NewCertificates: [{ X509Certificate: pem }] } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal((await svc.get(TLS)).body.TlsCaCertificateCount, 0, 'nothing before the reset');
+    await resetServer();
+    let tls = (await svc.get(TLS)).body;
+    assert.equal(tls.TlsCaCertificateCount, 1);
+    const [cert] = tls.Certificates;
+    assert.deepEqual([cert.Subject, cert.Issuer], ['CN=Boot CA, O=Example', 'CN=Boot CA, O=Example']);
+    assert.match(cert.FingerPrint, /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+    assert.deepEqual([tls.NewCertificates, tls.DeleteCertificates], [[], []]);
+    r = await svc.req('PATCH', `${TLS}Settings/`, { body: { DeleteCertificates: [{ FingerPrint: cert.FingerPrint }] } });
+    assert.equal(r.status, 200, r.text);
+    await resetServer();
+    tls = (await svc.get(TLS)).body;
+    assert.deepEqual([tls.TlsCaCertificateCount, tls.Certificates], [0, []]);
   });
 });
