@@ -476,6 +476,7 @@ export function registerSmartStorageRoutes(routes: RouteTable, d: SmartStorageDe
     member: CTRL,
     type: ArrayControllerType,
     name: 'Smart Storage Array Controllers',
+    extra: () => ({ Description: 'The Smart Array controllers of the system' }),
     store: { list: () => h.ids, get: (id) => h.bySmartId(id), id: (sid) => h.ctrlId(sid) },
     show: (sid) => h.controllerBody(sid),
     privileges: read,
@@ -484,7 +485,10 @@ export function registerSmartStorageRoutes(routes: RouteTable, d: SmartStorageDe
   routes.add({
     path: `${BASE}HostBusAdapters/`,
     type: HostBusAdaptersType,
-    get: { privilege: Priv.login, handler: () => collection('Smart Storage Host Bus Adapters', []) },
+    get: {
+      privilege: Priv.login,
+      handler: () => collection('Smart Storage Host Bus Adapters', [], { Description: 'The host bus adapters of the system' }),
+    },
   });
   const drives = (only: (sid: string, x: Drive) => boolean): MemberStore<Drive, { readonly ArrayControllerId: string }> => ({
     list: (p) => storage.drives(sidOf(p)).filter((x) => only(sidOf(p), x)),
