@@ -13,7 +13,16 @@ export const VendorProcessorExtType = defineType({
     Cache: ro(
       t.array(
         t.object(
-          { Name: ro(t.string()), InstalledSizeKB: ro(t.integer({ units: 'KiBy' })), Location: ro(t.enum(['Internal', 'External'])) },
+          {
+            Name: ro(t.string()),
+            InstalledSizeKB: ro(t.integer({ units: 'KiBy' })),
+            MaximumSizeKB: ro(t.integer({ units: 'KiBy' })),
+            Location: ro(t.enum(['Internal', 'External'])),
+            Socketed: ro(t.boolean()),
+            SystemCacheType: ro(t.enum(['Unified', 'Instruction', 'Data'])),
+            CurrentSRAMType: ro(t.array(t.string())),
+            SupportedSRAMType: ro(t.array(t.string())),
+          },
           { typeName: 'Cache' },
         ),
       ),

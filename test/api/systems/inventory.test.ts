@@ -98,11 +98,11 @@ describe('hardware inventory (default profile)', () => {
     assert.deepEqual([c.TotalCores, c.TotalThreads, c.MaxSpeedMHz, c.OperatingSpeedMHz], [24, 48, 4000, 3000]);
     assert.deepEqual(c.Status, { State: 'Enabled', Health: 'OK' });
     assert.deepEqual(
-      c.Oem.Vendor.Cache.map((x: any) => [x.Name, x.InstalledSizeKB]),
+      c.Oem.Vendor.Cache.map((x: any) => [x.Name, x.InstalledSizeKB, x.MaximumSizeKB, x.Socketed]),
       [
-        ['L1-Cache', 1536],
-        ['L2-Cache', 24576],
-        ['L3-Cache', 36608],
+        ['L1-Cache', 1536, 1536, false],
+        ['L2-Cache', 24576, 24576, false],
+        ['L3-Cache', 36608, 36608, false],
       ],
     );
     const present = cpus.filter((x) => x.Status.State === 'Enabled');
