@@ -30,6 +30,7 @@ export const VendorComputerSystemExtType = defineType({
     LastBootOption: ro(t.string({ nullable: true, description: 'Structured boot string of the option the server last booted from.' })),
     AuxPowerCycleArmed: ro(t.boolean({ description: 'A SystemReset (auxiliary power cycle) waits for the next power off.' })),
     TpmState: ro(t.enum(['NotPresent', 'PresentNotInUse', 'PresentInUse'])),
+    ServerFQDN: ro(t.string({ description: 'The fully qualified domain name the running OS reports.' })),
     ...SECURE_ERASE_PROPS,
     ...SystemVendorProps,
   },

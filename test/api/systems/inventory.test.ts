@@ -170,12 +170,14 @@ describe('hardware inventory (default profile)', () => {
 
   it("shows the running OS's host name, FQDN, IPv4 address and DNS servers on each interface; nothing while it is down", async () => {
     let ifaces = await members(svc, `${SYS}EthernetInterfaces/`);
+    assert.equal((await svc.get(SYS)).body.Oem.Vendor.ServerFQDN, undefined);
     for (const i of ifaces) {
       assert.deepEqual([i.HostName, i.FQDN, i.IPv4Addresses, i.NameServers], [null, null, [], []], i.Id);
     }
     await bootHost(svc);
     const host = (await svc.get(SYS)).body.HostName as string;
     assert.match(host, /^host-/);
+    assert.equal((await svc.get(SYS)).body.Oem.Vendor.ServerFQDN, `${host}.lab.internal`);
     ifaces = await members(svc, `${SYS}EthernetInterfaces/`);
     const seen = new Set<string>();
     for (const i of ifaces) {
