@@ -115,7 +115,15 @@ export function buildHostSettings(
   p.thermal.setFanPolicy(() => fanPolicy(bios.currentAttributes()));
   const iscsi = new IscsiSettings(store, host, identity.SerialNumber);
   const vendorBios = {
-    lock: new VendorBiosSettings(store, host, serverConfigLockOptions(identity.SerialNumber)),
+    lock: new VendorBiosSettings(
+      store,
+      host,
+      serverConfigLockOptions(identity.SerialNumber, {
+        cpus: hardware.processors.map((c) => (c.present ? `${c.socket}=${c.model}` : '')).join(','),
+        dimms: hardware.memory.map((m) => (m.present ? `${m.location}=${m.partNumber}/${m.serialNumber}` : '')).join(','),
+        pciSlots: hardware.pcieDevices.map((x) => `${x.slot}=${x.name}`).join(','),
+      }),
+    ),
     kms: new VendorBiosSettings(store, host, KMS_CONFIG_OPTIONS),
     tls: new VendorBiosSettings(store, host, TLS_CONFIG_OPTIONS),
   };

@@ -206,6 +206,10 @@ const WRITE_POLICY: readonly (readonly [RegExp, readonly VendorPrivilege[]])[] =
   [/\/VirtualMedia\//, ['VirtualMediaPriv']],
   // One-button secure erase ends with the controller's factory reset: controller configuration.
   [/^POST \/redfish\/v1\/Systems\/\{SystemId\}\/Actions\/Oem\/Vendor\/VendorComputerSystemExt\.SecureSystemErase\//, ['ManagerConfigPriv']],
+  [
+    /^POST \/redfish\/v1\/Systems\/\{SystemId\}\/SecureEraseReportService\/Actions\/VendorSecureEraseReportService\.DeleteSecureEraseReport\//,
+    ['ManagerConfigPriv'],
+  ],
   // A directory test is run by who configures the controller, as on the vendor's.
   [/^POST \/redfish\/v1\/AccountService\/DirectoryTest\//, ['ManagerConfigPriv']],
   [/\/Storage\//, ['HostStorageConfigPriv']],

@@ -63,6 +63,10 @@ export async function addMemberToEveryCollection(svc: TestService): Promise<void
     body: { UserName: 'Administrator', Fingerprint: 'ab'.repeat(32) },
   });
   assert.equal(mapping.status, 201, mapping.text);
+  // A secure erase of the user data, which the power on below runs: its report has entries.
+  const erase = `/redfish/v1/Systems/${encodeURIComponent(config.systemId)}/Actions/Oem/${naming.key}/${naming.name('VendorComputerSystemExt')}.SecureSystemErase/`;
+  const erasing = await svc.req('POST', erase, { body: { SystemROMAndiLOErase: false, UserDataErase: true } });
+  assert.equal(erasing.status, 200, erasing.text);
   // Log entries (a power on, a REST API state clear armed), a metric report, a task of the TaskService.
   await resetHost(svc, 'On');
   const armed = await svc.req('POST', `${manager}Actions/Oem/${naming.key}/${naming.name('VendorMC')}.ClearRestApiState/`, { body: {} });

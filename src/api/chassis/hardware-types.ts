@@ -4,15 +4,28 @@
 import { PCIE_CLASSES } from '../../platform/hardware/profile.js';
 import { commonProps, defineType, ro, statusProp, locationProp, t } from '../../protocol/description.js';
 
+/** DMTF's PCIeInterface: a PCIe device's or storage controller's link. */
+export const pcieInterfaceProp = ro(
+  t.object(
+    {
+      PCIeType: ro(t.enum(['Gen1', 'Gen2', 'Gen3', 'Gen4', 'Gen5', 'Gen6'])),
+      MaxPCIeType: ro(t.enum(['Gen1', 'Gen2', 'Gen3', 'Gen4', 'Gen5', 'Gen6'])),
+      LanesInUse: ro(t.integer()),
+      MaxLanes: ro(t.integer()),
+    },
+    { typeName: 'PCIeInterface' },
+  ),
+);
+
 export const PortType = defineType({
   name: 'Port',
   version: '1.18.0',
   owner: 'DMTF',
-  description: 'A port of a network adapter: its link and the MAC address the system sees on it.',
+  description: "A port of a network adapter (its link and the MAC address the system sees on it) or an array controller's drive connector.",
   properties: {
     ...commonProps,
     PortId: ro(t.string()),
-    PortProtocol: ro(t.enum(['Ethernet'])),
+    PortProtocol: ro(t.enum(['Ethernet', 'SAS', 'SATA'])),
     PortType: ro(t.enum(['BidirectionalPort'])),
     LinkStatus: ro(t.enum(['LinkUp', 'LinkDown', 'NoLink', 'Starting', 'Training'])),
     LinkState: ro(t.enum(['Enabled', 'Disabled'])),
@@ -20,6 +33,7 @@ export const PortType = defineType({
     MaxSpeedGbps: ro(t.number({ units: 'Gbit/s' })),
     Width: ro(t.integer()),
     Ethernet: ro(t.object({ AssociatedMACAddresses: ro(t.array(t.string())) }, { typeName: 'EthernetProperties' })),
+    Location: locationProp,
     Status: statusProp,
   },
 });
@@ -87,17 +101,7 @@ export const PCIeDeviceType = defineType({
     SerialNumber: ro(t.string()),
     DeviceType: ro(t.enum(['SingleFunction', 'MultiFunction'])),
     FirmwareVersion: ro(t.string()),
-    PCIeInterface: ro(
-      t.object(
-        {
-          PCIeType: ro(t.enum(['Gen1', 'Gen2', 'Gen3', 'Gen4', 'Gen5', 'Gen6'])),
-          MaxPCIeType: ro(t.enum(['Gen1', 'Gen2', 'Gen3', 'Gen4', 'Gen5', 'Gen6'])),
-          LanesInUse: ro(t.integer()),
-          MaxLanes: ro(t.integer()),
-        },
-        { typeName: 'PCIeInterface' },
-      ),
-    ),
+    PCIeInterface: pcieInterfaceProp,
     Slot: ro(t.object({ Location: locationProp }, { typeName: 'Slot' })),
     Status: statusProp,
     PCIeFunctions: t.link({ readOnly: true }),

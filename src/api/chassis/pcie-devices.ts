@@ -69,7 +69,6 @@ function handlers(d: PcieDeps) {
   return { pcieDevices, deviceFunctions, deviceExists, showDevice, showFunction };
 
   function showDevice(dev: PcieDeviceSpec, at: { uri: string }) {
-    const gen = `Gen${dev.pcieGeneration}`;
     return {
       Id: dev.id,
       Name: dev.name,
@@ -79,7 +78,7 @@ function handlers(d: PcieDeps) {
       ...boardIdentity(d, dev),
       DeviceType: dev.functions.length > 1 ? 'MultiFunction' : 'SingleFunction',
       ...(dev.firmwareVersion !== undefined ? { FirmwareVersion: dev.firmwareVersion } : {}),
-      PCIeInterface: { PCIeType: gen, MaxPCIeType: gen, LanesInUse: dev.lanes, MaxLanes: dev.lanes },
+      PCIeInterface: pcieInterface(dev),
       Slot: { Location: slotLocation(dev.slot) },
       Status: d.health.status(componentKey.pcie(dev.id)),
       PCIeFunctions: { '@odata.id': `${at.uri}PCIeFunctions/` },
@@ -108,6 +107,12 @@ function handlers(d: PcieDeps) {
       },
     };
   }
+}
+
+/** A device's link, as DMTF's PCIeInterface shows it: the profile gives its generation and lanes, in use and at most. */
+export function pcieInterface(dev: Pick<PcieDeviceSpec, 'pcieGeneration' | 'lanes'>) {
+  const gen = `Gen${dev.pcieGeneration}`;
+  return { PCIeType: gen, MaxPCIeType: gen, LanesInUse: dev.lanes, MaxLanes: dev.lanes };
 }
 
 export function registerPcieRoutes(routes: RouteTable, d: PcieDeps): void {

@@ -8,10 +8,12 @@
 import type { BootOptionDef } from '../../domain/bios/boot.js';
 import type { IscsiState } from '../../domain/bios/iscsi.js';
 import { biosMappings, nicBootSources, type BiosPciMapping } from '../../domain/bios/pci-map.js';
-import type { VendorBiosSettings, VendorValues } from '../../domain/bios/vendor-settings.js';
+import { tlsCaCertificate, type VendorBiosSettings, type VendorValues } from '../../domain/bios/vendor-settings.js';
+import type { SettingsApplied } from '../../domain/bios/settings-applied.js';
 import { mergePatch } from '../../lib/json-merge.js';
 import { Priv } from '../../lib/privileges.js';
-import { vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { baseMessage, vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { toIso } from '../../platform/clock.js';
 import { baseError } from '../../protocol/errors.js';
 import { defineType, ro, t, type ResourceType } from '../../protocol/description.js';
 import { messages } from '../../protocol/reply.js';
@@ -39,6 +41,11 @@ export const ServerConfigLockType = defineType({
     ServerConfigLockStatus: t.enum(['Enabled', 'Disabled'] as const),
     ServerConfigLockPassword: t.string({ writeOnly: true, secret: true, nullable: true, maxLength: 32, pattern: '^[\\x20-\\x7E]*$' }),
     ServerConfigLockExcludeFwRevs: t.boolean(),
+    ServerConfigLockExcludeCpus: t.boolean({
+      description: 'Leave the processors out of the digest (taken when the lock is next enabled).',
+    }),
+    ServerConfigLockExcludeDimms: t.boolean({ description: 'Leave the DIMMs out of the digest.' }),
+    ServerConfigLockExcludePciSlots: t.boolean({ description: 'Leave the PCIe slots out of the digest.' }),
     ServerConfigLockDigest: ro(
       t.string({ nullable: true, description: 'Digest of the locked configuration, recorded at POST; null while unlocked.' }),
     ),
@@ -59,6 +66,11 @@ export const KmsConfigType = defineType({
     KmsAccountName: t.string({ maxLength: 64 }),
     KmsPassword: t.string({ writeOnly: true, secret: true, nullable: true, maxLength: 64 }),
     KmsRequireRedundancy: t.boolean(),
+    KeyManagementType: t.enum(['Disabled', 'Local', 'Remote'] as const),
+    DeleteUnusedEncryptionKeys: t.enum(['Disabled', 'Enabled'] as const),
+    OpalBlockSid: t.enum(['Disabled', 'Enabled'] as const, {
+      description: 'TCG Block SID: the ROM blocks taking ownership of Opal drives.',
+    }),
   },
 });
 
@@ -73,6 +85,36 @@ export const TlsConfigType = defineType({
     Ciphers: t.string({ maxLength: 1024, description: 'OpenSSL cipher list, colon-separated.' }),
     VerifyMode: t.enum(['NONE', 'PEER'] as const),
     HostnameCheck: t.enum(['ENABLED', 'DISABLED'] as const),
+    Certificates: ro(
+      t.array(
+        t.object(
+          {
+            FingerPrint: ro(t.string()),
+            Subject: ro(t.string()),
+            Issuer: ro(t.string()),
+            SerialNumber: ro(t.string()),
+            ValidNotBefore: ro(t.string({ format: 'date-time' })),
+            ValidNotAfter: ro(t.string({ format: 'date-time' })),
+          },
+          { typeName: 'TlsCertificate' },
+        ),
+      ),
+    ),
+    NewCertificates: t.array(
+      t.object(
+        { X509Certificate: t.string({ maxLength: 16384, description: 'A PEM CA certificate to enroll at the next POST.' }) },
+        { typeName: 'NewCertificate' },
+      ),
+      { maxItems: 64 },
+    ),
+    DeleteCertificates: t.array(
+      t.object(
+        { FingerPrint: t.string({ maxLength: 128, description: 'The FingerPrint of a certificate to remove at the next POST.' }) },
+        { typeName: 'DeleteCertificate' },
+      ),
+      { maxItems: 64 },
+    ),
+    TlsCaCertificateCount: ro(t.integer()),
   },
 });
 
@@ -110,6 +152,8 @@ interface Area {
   current(): object;
   pending(): object;
   defaults(): object;
+  /** When POST last took the pending changes in. */
+  applied: SettingsApplied;
   /** Stores a pending change; throws a RedfishError for a value the ROM would refuse. */
   setPending(body: Record<string, unknown>): void;
 }
@@ -131,8 +175,15 @@ function settingsArea(
     current: () => settings.current(),
     pending: () => settings.pending(),
     defaults: () => settings.defaults(),
+    applied: settings.applied,
     setPending: (body) => settings.setPending(body as Partial<VendorValues>),
   };
+}
+
+/** The annotation's outcome of the last time POST took the pending changes in; nothing before the first. */
+function lastApplied(applied: SettingsApplied) {
+  const at = applied.at();
+  return at === null ? {} : { Time: toIso(at), Messages: [baseMessage('Success')] };
 }
 
 /** The CHAP secrets are write-only. */
@@ -167,6 +218,7 @@ function handlers(d: BiosVendorSettingsDeps): { areas: Area[]; mappings: BiosPci
       current: () => bootView(boot.get().BootOrder, boot.desiredBootDevices()),
       pending: () => bootView(boot.pending().BootOrder, boot.pending().DesiredBootDevices),
       defaults: () => ({ DefaultBootOrder: DEFAULT_BOOT_ORDER }),
+      applied: boot.applied,
       setPending(body) {
         const order = body.PersistentBootConfigOrder as string[] | undefined;
         const ids = order?.map((s) => byStructured.get(s.toLowerCase())?.id);
@@ -188,6 +240,7 @@ function handlers(d: BiosVendorSettingsDeps): { areas: Area[]; mappings: BiosPci
       current: () => ({ ...hideChap(iscsi.get()), iSCSINicSources: nicSources }),
       pending: () => ({ ...hideChap(iscsi.pending()), iSCSINicSources: nicSources }),
       defaults: () => hideChap(iscsi.defaults),
+      applied: iscsi.applied,
       setPending: (body) => iscsi.setPending(mergePatch(iscsi.pending(), body)),
     },
     settingsArea(
@@ -199,7 +252,18 @@ function handlers(d: BiosVendorSettingsDeps): { areas: Area[]; mappings: BiosPci
       vendorBios.lock,
     ),
     settingsArea('KmsConfig', 'KmsConfig', KmsConfigType, 'Key Management', 'Key management servers of the system ROM', vendorBios.kms),
-    settingsArea('TlsConfig', 'Tlsconfig', TlsConfigType, 'UEFI HTTPS Boot TLS', 'TLS settings of UEFI HTTPS boot', vendorBios.tls),
+    {
+      ...settingsArea('TlsConfig', 'Tlsconfig', TlsConfigType, 'UEFI HTTPS Boot TLS', 'TLS settings of UEFI HTTPS boot', vendorBios.tls),
+      // A certificate the ROM could not read is refused now rather than dropped at POST.
+      setPending(body) {
+        const added = (body.NewCertificates ?? []) as { X509Certificate?: string }[];
+        added.forEach((n, i) => {
+          if (!tlsCaCertificate(n.X509Certificate ?? ''))
+            throw baseError('PropertyValueFormatError', argText(n.X509Certificate ?? ''), `NewCertificates/${i}/X509Certificate`);
+        });
+        vendorBios.tls.setPending(body as Partial<VendorValues>);
+      },
+    },
   ];
   return { areas, mappings: biosMappings(d.hardware, new Set(BIOS_ATTRIBUTES.map((a) => a.AttributeName))) };
 }
@@ -270,7 +334,7 @@ export function registerBiosVendorSettingsRoutes(routes: RouteTable, d: BiosVend
           Name: `${a.name} Current Settings`,
           Description: a.description,
           ...a.current(),
-          '@Redfish.Settings': settingsAnnotation(`${here}Settings/`),
+          '@Redfish.Settings': { ...settingsAnnotation(`${here}Settings/`), ...lastApplied(a.applied) },
           ...(offersBaseConfigs(d) ? { Oem: { [OEM]: { Links: { BaseConfigs: { '@odata.id': `${here}BaseConfigs/` } } } } } : {}),
         }),
       },

@@ -13,7 +13,16 @@ export const VendorProcessorExtType = defineType({
     Cache: ro(
       t.array(
         t.object(
-          { Name: ro(t.string()), InstalledSizeKB: ro(t.integer({ units: 'KiBy' })), Location: ro(t.enum(['Internal', 'External'])) },
+          {
+            Name: ro(t.string()),
+            InstalledSizeKB: ro(t.integer({ units: 'KiBy' })),
+            MaximumSizeKB: ro(t.integer({ units: 'KiBy' })),
+            Location: ro(t.enum(['Internal', 'External'])),
+            Socketed: ro(t.boolean()),
+            SystemCacheType: ro(t.enum(['Unified', 'Instruction', 'Data'])),
+            CurrentSRAMType: ro(t.array(t.string())),
+            SupportedSRAMType: ro(t.array(t.string())),
+          },
           { typeName: 'Cache' },
         ),
       ),
@@ -93,6 +102,14 @@ export const MemoryType = defineType({
     OperatingSpeedMhz: ro(t.integer({ units: 'MHz' })),
     AllowedSpeedsMHz: ro(t.array(t.integer())),
     ErrorCorrection: ro(t.enum(['NoECC', 'SingleBitECC', 'MultiBitECC', 'AddressParity'])),
+    MemoryMedia: ro(t.array(t.enum(['DRAM', 'NAND', 'Intel3DXPoint', 'Proprietary']))),
+    OperatingMemoryModes: ro(t.array(t.enum(['Volatile', 'PMEM', 'Block']))),
+    VolatileSizeMiB: ro(t.integer({ units: 'MiBy' })),
+    NonVolatileSizeMiB: ro(t.integer({ units: 'MiBy' })),
+    CacheSizeMiB: ro(t.integer({ units: 'MiBy' })),
+    LogicalSizeMiB: ro(t.integer({ units: 'MiBy' })),
+    VolatileRegionSizeLimitMiB: ro(t.integer({ units: 'MiBy' })),
+    PersistentRegionSizeLimitMiB: ro(t.integer({ units: 'MiBy' })),
     DeviceLocator: ro(t.string({ deprecated: 'Location/PartLocation/ServiceLabel' })),
     MemoryLocation: ro(
       t.object(

@@ -130,6 +130,15 @@ function handlers(d: MemoryDeps) {
       OperatingSpeedMhz: m.speedMTs,
       AllowedSpeedsMHz: [m.speedMTs],
       ErrorCorrection: 'MultiBitECC',
+      // Every profile DIMM is plain DRAM: all of it volatile, none persistent or used as a cache.
+      MemoryMedia: ['DRAM'],
+      OperatingMemoryModes: ['Volatile'],
+      VolatileSizeMiB: m.sizeMiB,
+      NonVolatileSizeMiB: 0,
+      CacheSizeMiB: 0,
+      LogicalSizeMiB: 0,
+      VolatileRegionSizeLimitMiB: m.sizeMiB,
+      PersistentRegionSizeLimitMiB: 0,
       Oem: {
         [OEM]: {
           DIMMStatus: status.Health === 'Critical' ? 'Failed' : status.Health === 'Warning' ? 'Degraded' : 'GoodInUse',

@@ -143,6 +143,11 @@ function handlers(d: PciDeps) {
   return { count: devices.length, deviceBody, slotted, slotOf: (id: string) => slotted.find((i) => devices[i]?.slot === id), slotBody };
 }
 
+/** The PCI device view of the profile's PCIe device at index i (its place, names and numbers). */
+export function pciDeviceView(d: PciDeps, i: number) {
+  return handlers(d).deviceBody(i);
+}
+
 /** The links ComputerSystem Oem/Vendor/Links gives these views. */
 export function pciLinks(uris: Services['uris']) {
   return { PCIDevices: { '@odata.id': uris.system('PCIDevices') }, PCISlots: { '@odata.id': uris.system('PCISlots') } };
@@ -157,6 +162,7 @@ export function registerPciRoutes(routes: RouteTable, d: PciDeps): void {
     member: '/redfish/v1/Systems/{SystemId}/PCIDevices/{PciDeviceId}/',
     type: PciDeviceType,
     name: 'PCI Devices',
+    extra: () => ({ Description: 'The PCI devices of the system' }),
     store: { list: () => indexes, get: (id) => indexes.find((i) => String(i + 1) === id), id: (i) => String(i + 1) },
     show: (i) => h.deviceBody(i),
     privileges: read,
@@ -166,6 +172,7 @@ export function registerPciRoutes(routes: RouteTable, d: PciDeps): void {
     member: '/redfish/v1/Systems/{SystemId}/PCISlots/{PciSlotId}/',
     type: PciSlotType,
     name: 'PCI Slots',
+    extra: () => ({ Description: 'The PCIe slots of the system and what fills them' }),
     store: { list: () => h.slotted, get: (id) => h.slotOf(id), id: (i) => d.hardware.pcieDevices[i]?.slot ?? '' },
     show: (i) => h.slotBody(i),
     privileges: read,

@@ -54,7 +54,17 @@ function handlers(d: ProcessorDeps) {
         [OEM]: {
           Cache: (['l1', 'l2', 'l3'] as const)
             .filter((level) => cache[level] !== undefined)
-            .map((level) => ({ Name: `${level.toUpperCase()}-Cache`, InstalledSizeKB: cache[level], Location: 'Internal' })),
+            // On-die caches, all of their size fitted and reported unified, as the ROM's SMBIOS tables give them.
+            .map((level) => ({
+              Name: `${level.toUpperCase()}-Cache`,
+              InstalledSizeKB: cache[level],
+              MaximumSizeKB: cache[level],
+              Location: 'Internal',
+              Socketed: false,
+              SystemCacheType: 'Unified',
+              CurrentSRAMType: ['Synchronous'],
+              SupportedSRAMType: ['Synchronous'],
+            })),
           CoresEnabled: p.cores,
           RatedSpeedMHz: p.operatingSpeedMHz,
           Characteristics: p.instructionSet.endsWith('64') ? ['64Bit'] : [],

@@ -68,7 +68,7 @@ export function secureEraseBody(d: SecureEraseDeps) {
 
 export function secureEraseHandler(d: SecureEraseDeps) {
   return (ctx: ActionContext<'/redfish/v1/Systems/{SystemId}/', typeof SECURE_ERASE_ACTION>) => {
-    d.managerFeatures.secureErase.request(ctx.body.SystemROMAndiLOErase, ctx.body.UserDataErase);
+    d.managerFeatures.secureErase.request(ctx.body.SystemROMAndiLOErase, ctx.body.UserDataErase, ctx.principal.userName);
     return success();
   };
 }

@@ -7,7 +7,7 @@
 import type { Drive, VolumeRecord } from '../../domain/storage/storage.js';
 import { DATA_GUARD, SMART_RAID } from '../../domain/storage/smart-array.js';
 import type { TaskRecord } from '../../domain/tasks.js';
-import { raidCapacity } from '../../domain/storage/raid.js';
+import { STRIP_SIZE_BYTES, raidCapacity } from '../../domain/storage/raid.js';
 import { componentUuid } from '../../platform/hardware/identity.js';
 import { toIso } from '../../platform/clock.js';
 import { Priv } from '../../lib/privileges.js';
@@ -236,7 +236,6 @@ const ConfigWriteBody = {
 } satisfies Props;
 
 const LOCATION_FORMAT = 'ControllerPort:Box:Bay';
-const STRIP_BYTES = 262144;
 const BLOCK = 512;
 const MiB = 2 ** 20;
 
@@ -266,7 +265,7 @@ function handlers(d: SmartStorageDeps) {
   const stripe = (v: VolumeRecord) => {
     const members = v.drives.map((id) => storage.drive(v.storageId, id)?.capacityBytes ?? 0);
     const smallest = Math.min(...members);
-    return STRIP_BYTES * Math.max(1, Math.round(raidCapacity(v.raidType, members) / smallest));
+    return STRIP_SIZE_BYTES * Math.max(1, Math.round(raidCapacity(v.raidType, members) / smallest));
   };
   const smartRaid = (v: VolumeRecord) => Object.keys(SMART_RAID).find((k) => SMART_RAID[k] === v.raidType) ?? v.raidType;
 
@@ -309,7 +308,7 @@ function handlers(d: SmartStorageDeps) {
       LogicalDriveName: v.name,
       Raid: smartRaid(v).replace(/^Raid/, ''),
       CapacityMiB: Math.floor(v.capacityBytes / MiB),
-      StripSizeBytes: STRIP_BYTES,
+      StripSizeBytes: STRIP_SIZE_BYTES,
       StripeSizeBytes: stripe(v),
       BlockSizeBytes: BLOCK,
       VolumeUniqueIdentifier: volumeHex(v),
@@ -336,7 +335,7 @@ function handlers(d: SmartStorageDeps) {
     ParityGroupCount: 0,
     SpareDrives: [],
     SpareRebuildMode: null,
-    StripSizeBytes: STRIP_BYTES,
+    StripSizeBytes: STRIP_SIZE_BYTES,
     StripeSizeBytes: stripe(v),
     Accelerator: storage.drive(v.storageId, v.drives[0] ?? '')?.media === 'SSD' ? 'IOBypass' : 'ControllerCache',
     VolumeUniqueIdentifier: volumeHex(v),
@@ -477,6 +476,7 @@ export function registerSmartStorageRoutes(routes: RouteTable, d: SmartStorageDe
     member: CTRL,
     type: ArrayControllerType,
     name: 'Smart Storage Array Controllers',
+    extra: () => ({ Description: 'The Smart Array controllers of the system' }),
     store: { list: () => h.ids, get: (id) => h.bySmartId(id), id: (sid) => h.ctrlId(sid) },
     show: (sid) => h.controllerBody(sid),
     privileges: read,
@@ -485,7 +485,10 @@ export function registerSmartStorageRoutes(routes: RouteTable, d: SmartStorageDe
   routes.add({
     path: `${BASE}HostBusAdapters/`,
     type: HostBusAdaptersType,
-    get: { privilege: Priv.login, handler: () => collection('Smart Storage Host Bus Adapters', []) },
+    get: {
+      privilege: Priv.login,
+      handler: () => collection('Smart Storage Host Bus Adapters', [], { Description: 'The host bus adapters of the system' }),
+    },
   });
   const drives = (only: (sid: string, x: Drive) => boolean): MemberStore<Drive, { readonly ArrayControllerId: string }> => ({
     list: (p) => storage.drives(sidOf(p)).filter((x) => only(sidOf(p), x)),

@@ -1,5 +1,6 @@
 // Resource descriptions of the storage area: Storage, StorageController, Drive,
 // Volume and SimpleStorage (DMTF), with the vendor extension of a volume.
+import { pcieInterfaceProp } from '../chassis/hardware-types.js';
 import { SANITIZATION_TYPES } from '../../domain/storage/storage.js';
 import { RAID_TYPES, VOLUME_TYPES } from '../../domain/storage/raid.js';
 import { collectionOf, commonProps, defineAction, defineType, oem, ro, statusProp, t } from '../../protocol/description.js';
@@ -65,6 +66,8 @@ export const StorageControllerType = defineType({
     SupportedDeviceProtocols: ro(t.array(t.enum(PROTOCOLS))),
     SupportedRAIDTypes: ro(t.array(t.enum(RAID_TYPES))),
     Location: locationProp,
+    PCIeInterface: pcieInterfaceProp,
+    Ports: t.link({ readOnly: true }),
     Links: ro(t.object({ PCIeFunctions: t.links({ readOnly: true }) }, { typeName: 'Links' })),
   },
 });
@@ -85,6 +88,8 @@ const storageControllerEntry = t.object(
     SupportedDeviceProtocols: ro(t.array(t.enum(PROTOCOLS))),
     SupportedRAIDTypes: ro(t.array(t.enum(RAID_TYPES))),
     Location: locationProp,
+    PCIeInterface: pcieInterfaceProp,
+    Ports: t.link({ readOnly: true }),
   },
   { typeName: 'StorageController' },
 );
@@ -198,6 +203,8 @@ export const VolumeType = defineType({
       description: 'On create: the size wanted (default: all the layout gives).',
     }),
     BlockSizeBytes: ro(t.integer({ units: 'By' })),
+    StripSizeBytes: ro(t.integer({ units: 'By' })),
+    VolumeUsage: ro(t.enum(['Data', 'SystemData', 'CacheOnly', 'SystemReserve', 'ReplicationReserve'])),
     Encrypted: t.boolean({ createOnly: true, description: 'Controller encryption is not available: only false is accepted.' }),
     Identifiers: identifiersProp,
     Operations: operationsProp,

@@ -9,7 +9,7 @@ import { Priv } from '../../lib/privileges.js';
 import { baseError, combinedError, type RedfishError } from '../../protocol/errors.js';
 import { resourceEvent, storageDeviceEvent } from '../../messages/event-messages.js';
 import type { Controller, Drive, VolumeRecord } from '../../domain/storage/storage.js';
-import { VOLUME_TYPE_OF } from '../../domain/storage/raid.js';
+import { STRIP_SIZE_BYTES, VOLUME_TYPE_OF } from '../../domain/storage/raid.js';
 import type { TaskRecord } from '../../domain/tasks.js';
 import { serviceUris } from '../../lib/resource-uris.js';
 import { addCollection, type MemberStore } from '../../protocol/collections.js';
@@ -37,8 +37,18 @@ import {
   VolumeType,
 } from './storage-types.js';
 import { OEM } from '../../protocol/naming.js';
+import { storagePortOfBay } from '../../platform/hardware/profile.js';
+import { PortType } from '../chassis/hardware-types.js';
+import { pcieInterface } from '../chassis/pcie-devices.js';
 
 /** What the storage area uses. */
+type StoragePort = Controller['ports'][number];
+
+/** The link rate of a drive's interface, Gbit/s. */
+function linkGbps(x: Pick<Drive, 'protocol'>): number {
+  return x.protocol === 'NVMe' ? 32 : x.protocol === 'SAS' ? 12 : 6;
+}
+
 export type StorageDeps = Pick<Services, 'config' | 'uris' | 'clock' | 'tasks' | 'hardware' | 'health' | 'dialect' | 'storage'>;
 
 const STORAGE = '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/';
@@ -83,9 +93,18 @@ function handlers(d: StorageDeps) {
     eraseAllowable: (params: Readonly<Record<string, string>>) => eraseAllowable(storageParamsOf(params.ChassisDriveId ?? '')),
   };
 
+  /** The connectors of a Storage's controller 0 (a Port each). */
+  const portsOf: MemberStore<StoragePort, { readonly StorageId: string }> = {
+    list: (p) => storage.controller(p.StorageId)?.ports ?? [],
+    get: (id, p) => storage.controller(p.StorageId)?.ports.find((x) => x.id === id),
+    id: (x) => x.id,
+  };
+
   return {
     controllers,
     controllerOf,
+    portsOf,
+    portBody,
     chassisDrive,
     storageBody,
     controllerBody,
@@ -111,7 +130,10 @@ function handlers(d: StorageDeps) {
 
   function controllerCommon(c: Controller) {
     const nvme = c.drives.length > 0 && c.drives.every((x) => x.protocol === 'NVMe');
+    // The PCIe device the profile ties to this controller, if it names one.
+    const pci = d.hardware.pcieDevices.find((dev) => dev.storage === c.id);
     return {
+      ...(pci ? { PCIeInterface: pcieInterface(pci) } : {}),
       Status: status(storage.controllerStatus(c.id)),
       Manufacturer: c.manufacturer,
       Model: c.model,
@@ -130,6 +152,26 @@ function handlers(d: StorageDeps) {
     };
   }
 
+  /** A connector: its link runs at the fastest drive cabled to it allows (none: no link). */
+  function portBody(port: StoragePort, at: { params: { readonly StorageId: string }; uri: string }) {
+    const c = present(storage.controller(at.params.StorageId), at);
+    const drives = c.drives.filter((x) => storagePortOfBay(x.bay) === port.id);
+    const fastest = Math.max(0, ...drives.map(linkGbps));
+    return {
+      Id: port.id,
+      Name: `Port ${port.id}`,
+      PortId: port.id,
+      PortProtocol: protocolsOf(c).includes('SAS') ? 'SAS' : 'SATA',
+      Status: status(storage.controllerStatus(c.id)),
+      Width: port.width,
+      MaxSpeedGbps: port.maxSpeedGbps,
+      CurrentSpeedGbps: drives.length ? Math.min(port.maxSpeedGbps, fastest) : null,
+      Location: {
+        PartLocation: { ServiceLabel: `Port ${port.id}`, LocationType: 'Connector', LocationOrdinalValue: c.ports.indexOf(port) + 1 },
+      },
+    };
+  }
+
   function storageBody(c: Controller) {
     const uri = storageUri(c.id);
     const drives = storage.drives(c.id).map((x) => ({ '@odata.id': driveUri(c.id, x.id) }));
@@ -139,7 +181,15 @@ function handlers(d: StorageDeps) {
       Description: 'Storage subsystem of an array controller',
       Status: status(storage.controllerStatus(c.id), storage.storageRollup(c.id)),
       Controllers: { '@odata.id': `${uri}Controllers/` },
-      StorageControllers: [{ '@odata.id': `${uri}#/StorageControllers/0`, MemberId: '0', Name: c.model, ...controllerCommon(c) }],
+      StorageControllers: [
+        {
+          '@odata.id': `${uri}#/StorageControllers/0`,
+          MemberId: '0',
+          Name: c.model,
+          ...controllerCommon(c),
+          ...(c.ports.length ? { Ports: { '@odata.id': `${uri}StorageControllers/0/Ports/` } } : {}),
+        },
+      ],
       'StorageControllers@odata.count': 1,
       Drives: drives,
       'Drives@odata.count': drives.length,
@@ -153,7 +203,14 @@ function handlers(d: StorageDeps) {
     const functions = d.hardware.pcieDevices
       .filter((dev) => dev.storage === c.id)
       .flatMap((dev) => dev.functions.map((_, i) => ({ '@odata.id': d.uris.chassis('PCIeDevices', dev.id, 'PCIeFunctions', String(i)) })));
-    return { Id: '0', Name: c.model, Description: 'Array controller', ...controllerCommon(c), Links: { PCIeFunctions: functions } };
+    return {
+      Id: '0',
+      Name: c.model,
+      Description: 'Array controller',
+      ...controllerCommon(c),
+      ...(c.ports.length ? { Ports: { '@odata.id': `${storageUri(c.id)}Controllers/0/Ports/` } } : {}),
+      Links: { PCIeFunctions: functions },
+    };
   }
 
   function simpleStorageBody(c: Controller) {
@@ -184,7 +241,7 @@ function handlers(d: StorageDeps) {
     const volumes = storage.volumesOfDrive(sid, x.id).map((v) => ({ '@odata.id': volumeUri(sid, v.id) }));
     const erase = storage.eraseOf(sid, x.id);
     const locate = storage.locateActive(sid, x.id);
-    const speed = x.protocol === 'NVMe' ? 32 : x.protocol === 'SAS' ? 12 : 6;
+    const speed = linkGbps(x);
     const index = Number(x.id);
     return {
       Id: x.id,
@@ -292,6 +349,9 @@ function handlers(d: StorageDeps) {
       VolumeType: VOLUME_TYPE_OF[v.raidType],
       CapacityBytes: v.capacityBytes,
       BlockSizeBytes: BLOCK_SIZE,
+      StripSizeBytes: STRIP_SIZE_BYTES,
+      // Every logical drive holds data: the controllers build no cache or spare volumes.
+      VolumeUsage: 'Data',
       Encrypted: false,
       Identifiers: [
         { DurableNameFormat: 'UUID', DurableName: componentUuid(c?.serialNumber ?? v.storageId, `volume:${v.id}:${toIso(v.createdAt)}`) },
@@ -460,6 +520,24 @@ export function registerStorageRoutes(routes: RouteTable, d: StorageDeps): void 
     show: h.controllerBody,
     privileges: { read: Priv.login },
   });
+  // A controller's connectors, at the DMTF place and at the StorageControllers entry's (iLO 5's).
+  const controllerId = {
+    ControllerId: (id: string, p: Readonly<Record<string, string>>) =>
+      h.controllerOf.get(id, { StorageId: p.StorageId ?? '' }) !== undefined,
+  };
+  for (const under of ['Controllers', 'StorageControllers'] as const) {
+    addCollection(routes, {
+      collection: `/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/${under}/{ControllerId}/Ports/`,
+      member: `/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/${under}/{ControllerId}/Ports/{PortId}/`,
+      type: PortType,
+      name: 'Controller Ports',
+      extra: () => ({ Description: "The array controller's drive connectors" }),
+      store: h.portsOf,
+      show: h.portBody,
+      params: controllerId,
+      privileges: { read: Priv.login },
+    });
+  }
   routes.add({
     path: '/redfish/v1/Systems/{SystemId}/Storage/{StorageId}/Drives/{DriveId}/',
     type: DriveType,

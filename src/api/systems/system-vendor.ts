@@ -6,8 +6,12 @@
 import { componentKey, type Health } from '../../platform/hardware/health.js';
 import { ro, statusProp, t, type Props } from '../../protocol/description.js';
 import type { Services } from '../services.js';
+import { powerSupplyHealth } from '../chassis/power.js';
 import { pciLinks } from './pci-devices.js';
 import { smartStorageLink } from './smart-storage.js';
+import { secureEraseReportLink } from './secure-erase-report.js';
+import { usbPortsLink } from './usb-ports.js';
+import { baseNetworkAdaptersLink } from './base-network-adapters.js';
 
 export type SystemVendorDeps = Pick<Services, 'uris' | 'hardware' | 'health' | 'bios' | 'firmware'>;
 
@@ -25,6 +29,9 @@ export const SystemVendorProps = {
         Network: health,
         Storage: health,
         PowerSupplies: ro(t.object({ Status: statusProp, PowerSuppliesMismatch: ro(t.boolean()) }, { typeName: 'PowerSuppliesHealth' })),
+        PowerSupplyRedundancy: ro(t.enum(['Redundant', 'NonRedundant', 'FailedRedundant'])),
+        Fans: health,
+        Temperatures: health,
       },
       { typeName: 'AggregateHealthStatus' },
     ),
@@ -41,6 +48,9 @@ export const SystemVendorProps = {
         PCIDevices: t.link({ readOnly: true }),
         PCISlots: t.link({ readOnly: true }),
         EthernetInterfaces: t.link({ readOnly: true }),
+        SecureEraseReportService: t.link({ readOnly: true }),
+        USBPorts: t.link({ readOnly: true }),
+        NetworkAdapters: t.link({ readOnly: true }),
       },
       { typeName: 'Links' },
     ),
@@ -86,6 +96,9 @@ export function systemVendorExtras(d: SystemVendorDeps, romVersion: string) {
       Network: status(worst(roll('nic:'), roll('port:'))),
       Storage: status(worst(roll('controller:'), roll('drive:'), roll('volume:'))),
       PowerSupplies: { ...status(psuHealth), PowerSuppliesMismatch: new Set(psus.map((p) => p.model)).size > 1 },
+      PowerSupplyRedundancy: psus.length < 2 ? 'NonRedundant' : powerSupplyHealth(d) === 'OK' ? 'Redundant' : 'FailedRedundant',
+      Fans: status(roll('fan:')),
+      Temperatures: status(roll('temperature:')),
     },
     Bios: { Current: { Family: romVersion.split(' ')[0] ?? romVersion, VersionString: romVersion }, UefiClass: 2 },
     PowerRegulatorMode: REGULATOR[String(attrs.PowerRegulator)] ?? 'Dynamic',
@@ -96,6 +109,9 @@ export function systemVendorExtras(d: SystemVendorDeps, romVersion: string) {
       SmartStorage: smartStorageLink(d.uris),
       ...pciLinks(d.uris),
       EthernetInterfaces: { '@odata.id': d.uris.system('EthernetInterfaces') },
+      ...secureEraseReportLink(d.uris),
+      ...usbPortsLink(d.uris),
+      ...baseNetworkAdaptersLink(d.uris),
     },
   };
 }

@@ -25,6 +25,7 @@ import { collectionOf } from '../../protocol/description.js';
 import { collection, success } from '../../protocol/reply.js';
 import { action, type ActionContext, type PatchContext, type RouteTable } from '../../protocol/routes.js';
 import { hostNames } from './host-name.js';
+import { hostDomain } from '../../platform/host-network.js';
 import { SECURE_ERASE_ACTION, secureEraseBody, secureEraseHandler, type SecureEraseDeps } from './secure-erase.js';
 import { pcieDeviceLinks } from '../chassis/pcie-devices.js';
 import type { Services } from '../services.js';
@@ -185,6 +186,7 @@ function handlers(d: SystemDeps) {
       LogServices: { '@odata.id': `${uri}LogServices/` },
       Processors: { '@odata.id': `${uri}Processors/` },
       Memory: { '@odata.id': `${uri}Memory/` },
+      NetworkInterfaces: { '@odata.id': `${uri}NetworkInterfaces/` },
       EthernetInterfaces: { '@odata.id': `${uri}EthernetInterfaces/` },
       PCIeDevices: pcieDeviceLinks(d),
       'PCIeDevices@odata.count': d.hardware.pcieDevices.length,
@@ -203,6 +205,8 @@ function handlers(d: SystemDeps) {
           LastBootOption: last?.structured ?? null,
           AuxPowerCycleArmed: st.auxCycleArmed,
           TpmState: !tpm.installed ? 'NotPresent' : tpm.inUse ? 'PresentInUse' : 'PresentNotInUse',
+          // The FQDN the running OS reports (the agentless management data); none while it is down.
+          ...(d.host.osRunning() ? { ServerFQDN: `${hostName.os()}.${hostDomain(d.hardware)}` } : {}),
           ...secureEraseBody(d),
           ...systemVendorExtras(d, d.firmware.biosVersion?.() ?? BIOS_ROM_VERSION),
         },

@@ -2,8 +2,9 @@
 // found, the persistent boot order, and the boot source override, whose Once
 // mode is consumed at the next boot (POST step BootDevice).
 import type { Hardware } from '../../platform/hardware/identity.js';
-import type { HostLifecycle } from '../../platform/lifecycle.js';
+import type { BootInfo, HostLifecycle } from '../../platform/lifecycle.js';
 import { vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
+import { settingsApplied, type SettingsApplied } from './settings-applied.js';
 import type { DocumentStore } from '../../store/documents.js';
 import { raidCapacity } from '../storage/raid.js';
 import { hex, nicPciPath, storagePciPath } from './pci-map.js';
@@ -213,6 +214,8 @@ export class BootSettings {
   private readonly saved;
   private readonly pendingSaved;
   private readonly desiredSaved;
+  /** When POST last took the pending changes in. */
+  readonly applied: SettingsApplied;
 
   constructor(
     store: DocumentStore,
@@ -224,12 +227,13 @@ export class BootSettings {
     private readonly iml?: (message: ExtendedInfo) => void,
   ) {
     this.saved = store.setting<BootState>('system.boot', defaultBoot(options));
+    this.applied = settingsApplied(store, 'system.boot');
     this.pendingSaved = store.setting<PendingBoot>('system.boot.pending', {});
     this.desiredSaved = store.setting<DesiredBootDevice[]>(
       'system.boot.desired',
       Array.from({ length: DESIRED_BOOT_DEVICES }, () => noDesiredDevice),
     );
-    host.onPost('ApplyBiosSettings', () => this.applyPending());
+    host.onPost('ApplyBiosSettings', (boot) => this.applyPending(boot));
     host.onPost('BootDevice', () => this.consumeOverride());
   }
 
@@ -267,11 +271,14 @@ export class BootSettings {
   }
 
   /** The POST step: the pending order and desired devices become current. */
-  private applyPending(): void {
+  private applyPending(boot: BootInfo): void {
     const p = this.pendingSaved.get();
     if (p.BootOrder && isPermutationOfOptions(p.BootOrder, this.options)) this.update({ BootOrder: p.BootOrder });
     if (p.DesiredBootDevices) this.desiredSaved.set(p.DesiredBootDevices);
-    if (p.BootOrder || p.DesiredBootDevices) this.pendingSaved.set({});
+    if (p.BootOrder || p.DesiredBootDevices) {
+      this.pendingSaved.set({});
+      this.applied.mark(boot);
+    }
   }
 
   /** The boot state, shared and frozen: checked against the options once per stored change. */

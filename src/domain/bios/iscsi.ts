@@ -3,8 +3,9 @@
 // the ROM takes in at POST (step ApplyBiosSettings). CHAP secrets are sealed at
 // rest (store/secrets.ts); a secret an older version stored in plain text reads
 // as it is and is sealed at start.
-import type { HostLifecycle } from '../../platform/lifecycle.js';
+import type { BootInfo, HostLifecycle } from '../../platform/lifecycle.js';
 import { Secrets } from '../../store/secrets.js';
+import { settingsApplied, type SettingsApplied } from './settings-applied.js';
 import type { DocumentStore, Setting } from '../../store/documents.js';
 
 /** Boot attempts the initiator has. */
@@ -58,6 +59,8 @@ export class IscsiSettings {
   /** The pending area; null while nothing is pending. */
   private readonly pendingStored: Setting<IscsiState | null>;
   readonly defaults: IscsiState;
+  /** When POST last took the pending changes in. */
+  readonly applied: SettingsApplied;
 
   constructor(
     private readonly store: DocumentStore,
@@ -66,10 +69,11 @@ export class IscsiSettings {
   ) {
     this.defaults = defaultIscsi(serialNumber);
     this.stored = store.setting<IscsiState>('bios.iscsi', this.defaults);
+    this.applied = settingsApplied(store, 'bios.iscsi');
     this.pendingStored = store.setting<IscsiState | null>('bios.iscsi.pending', null);
     if (this.stored.peek().iSCSISources.some((x) => x.iSCSIChapSecret !== null && !Secrets.isSealed(x.iSCSIChapSecret)))
       this.stored.set(this.sealed(this.get()));
-    host.onPost('ApplyBiosSettings', () => this.applyPending());
+    host.onPost('ApplyBiosSettings', (boot) => this.applyPending(boot));
   }
 
   /** The settings the ROM runs with, CHAP secrets opened. */
@@ -88,11 +92,12 @@ export class IscsiSettings {
     this.pendingStored.set(this.sealed(v));
   }
 
-  private applyPending(): void {
+  private applyPending(boot: BootInfo): void {
     const p = this.pendingStored.get();
     if (!p) return;
     this.stored.set(p);
     this.pendingStored.set(null);
+    this.applied.mark(boot);
   }
 
   private sealed(v: IscsiState): IscsiState {

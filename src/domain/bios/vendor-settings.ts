@@ -4,10 +4,12 @@
 // Write-only secrets are sealed at rest (store/secrets.ts). Bios.ResetBios
 // does not touch these resources.
 import { createHash } from 'node:crypto';
+import { parsePemCertificate, PemError, type CertificateInfo, type NameParts } from '../../platform/certificate-info.js';
 import type { BootInfo, HostLifecycle } from '../../platform/lifecycle.js';
 import type { DocumentStore } from '../../store/documents.js';
+import { settingsApplied, type SettingsApplied } from './settings-applied.js';
 
-type VendorValue = string | number | boolean | null;
+type VendorValue = string | number | boolean | null | readonly Readonly<Record<string, string>>[];
 export type VendorValues = Record<string, VendorValue>;
 
 interface Stored<T> {
@@ -28,6 +30,7 @@ export interface VendorSettingsOptions<T extends VendorValues> {
 
 export class VendorBiosSettings<T extends VendorValues> {
   private readonly saved;
+  readonly applied: SettingsApplied;
 
   constructor(
     private readonly store: DocumentStore,
@@ -35,6 +38,7 @@ export class VendorBiosSettings<T extends VendorValues> {
     private readonly options: VendorSettingsOptions<T>,
   ) {
     this.saved = store.setting<Stored<T>>(options.key, { current: { ...options.defaults }, pending: {} });
+    this.applied = settingsApplied(store, options.key);
     host.onPost('ApplyBiosSettings', (boot) => this.applyPending(boot));
   }
 
@@ -74,6 +78,7 @@ export class VendorBiosSettings<T extends VendorValues> {
     let next = { ...this.options.defaults, ...s.current, ...s.pending };
     if (this.options.derive) next = this.options.derive(next, boot);
     this.saved.set({ current: next, pending: {} });
+    this.applied.mark(boot);
   }
 
   private hide(v: T): T {
@@ -94,6 +99,9 @@ const DEFAULT_LOCK = {
   ServerConfigLockStatus: 'Disabled',
   ServerConfigLockPassword: null,
   ServerConfigLockExcludeFwRevs: false,
+  ServerConfigLockExcludeCpus: false,
+  ServerConfigLockExcludeDimms: false,
+  ServerConfigLockExcludePciSlots: false,
   ServerConfigLockDigest: null,
 } satisfies VendorValues;
 
@@ -105,30 +113,54 @@ const DEFAULT_KMS = {
   KmsAccountName: '',
   KmsPassword: null,
   KmsRequireRedundancy: false,
+  KeyManagementType: 'Disabled',
+  DeleteUnusedEncryptionKeys: 'Disabled',
+  OpalBlockSid: 'Disabled',
 } satisfies VendorValues;
 
 const DEFAULT_TLS = {
+  Certificates: [],
+  NewCertificates: [],
+  DeleteCertificates: [],
+  TlsCaCertificateCount: 0,
   ProtocolVersion: 'AUTO',
   Ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384',
   VerifyMode: 'PEER',
   HostnameCheck: 'DISABLED',
 } satisfies VendorValues;
 
-/** Server configuration lock: at POST the ROM records a digest of the configuration it locks at this boot. */
-export function serverConfigLockOptions(serialNumber: string): VendorSettingsOptions<VendorValues> {
+/** What the lock's digest may cover besides the serial number: each part's inventory, as text. */
+export interface LockedParts {
+  cpus: string;
+  dimms: string;
+  pciSlots: string;
+}
+
+/**
+ * Server configuration lock: at POST the ROM records a digest of the configuration it locks at
+ * this boot: the processors, DIMMs and PCIe slots unless excluded.
+ */
+export function serverConfigLockOptions(serialNumber: string, parts: LockedParts): VendorSettingsOptions<VendorValues> {
   return {
     key: 'bios.serverConfigLock',
     defaults: DEFAULT_LOCK,
     secrets: ['ServerConfigLockPassword'],
-    derive: (next, boot) => ({
-      ...next,
-      ServerConfigLockDigest:
-        next.ServerConfigLockStatus === 'Enabled'
-          ? createHash('sha256')
-              .update(`${serialNumber}|${boot.bootCount}|${String(next.ServerConfigLockExcludeFwRevs)}`)
-              .digest('hex')
-          : null,
-    }),
+    derive: (next, boot) => {
+      const covered = [
+        next.ServerConfigLockExcludeCpus === true ? '' : parts.cpus,
+        next.ServerConfigLockExcludeDimms === true ? '' : parts.dimms,
+        next.ServerConfigLockExcludePciSlots === true ? '' : parts.pciSlots,
+      ];
+      return {
+        ...next,
+        ServerConfigLockDigest:
+          next.ServerConfigLockStatus === 'Enabled'
+            ? createHash('sha256')
+                .update([serialNumber, boot.bootCount, String(next.ServerConfigLockExcludeFwRevs), ...covered].join('|'))
+                .digest('hex')
+            : null,
+      };
+    },
   };
 }
 
@@ -139,5 +171,67 @@ export const KMS_CONFIG_OPTIONS: VendorSettingsOptions<VendorValues> = {
   secrets: ['KmsPassword'],
 };
 
-/** UEFI HTTPS boot TLS. */
-export const TLS_CONFIG_OPTIONS: VendorSettingsOptions<VendorValues> = { key: 'bios.tlsConfig', defaults: DEFAULT_TLS, secrets: [] };
+/** A CA certificate UEFI HTTPS boot trusts, as the ROM lists it. */
+export interface TlsCaCertificate {
+  FingerPrint: string;
+  Subject: string;
+  Issuer: string;
+  SerialNumber: string;
+  ValidNotBefore: string;
+  ValidNotAfter: string;
+}
+
+/** "CN=..., O=..., C=..." of a name's parts. */
+function nameText(n: NameParts): string {
+  const parts: [string, string | undefined][] = [
+    ['CN', n.CommonName],
+    ['OU', n.OrganizationalUnit],
+    ['O', n.Organization],
+    ['L', n.City],
+    ['ST', n.State],
+    ['C', n.Country],
+  ];
+  return parts.flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`])).join(', ');
+}
+
+/** The certificate a NewCertificates entry carries, or undefined when its PEM is not one. */
+export function tlsCaCertificate(pem: string): TlsCaCertificate | undefined {
+  let info: CertificateInfo;
+  try {
+    info = parsePemCertificate(pem);
+  } catch (e) {
+    if (e instanceof PemError) return undefined;
+    throw e;
+  }
+  return {
+    FingerPrint: info.fingerprint,
+    Subject: nameText(info.subject),
+    Issuer: nameText(info.issuer),
+    SerialNumber: info.serialNumber,
+    ValidNotBefore: info.validNotBefore,
+    ValidNotAfter: info.validNotAfter,
+  };
+}
+
+/**
+ * UEFI HTTPS boot TLS. At POST the ROM enrolls the CA certificates of NewCertificates (each once,
+ * by fingerprint; one that is not a certificate is dropped) and removes those DeleteCertificates
+ * names by FingerPrint; both lists are empty again afterwards.
+ */
+export const TLS_CONFIG_OPTIONS: VendorSettingsOptions<VendorValues> = {
+  key: 'bios.tlsConfig',
+  defaults: DEFAULT_TLS,
+  secrets: [],
+  derive: (next) => {
+    const listed = (v: VendorValue | undefined) => (Array.isArray(v) ? (v as readonly Readonly<Record<string, string>>[]) : []);
+    const gone = new Set(listed(next.DeleteCertificates).map((d) => d.FingerPrint?.toUpperCase()));
+    const certificates = new Map<string, Readonly<Record<string, string>>>();
+    for (const c of listed(next.Certificates)) certificates.set(String(c.FingerPrint), c);
+    for (const n of listed(next.NewCertificates)) {
+      const c = tlsCaCertificate(String(n.X509Certificate ?? ''));
+      if (c) certificates.set(c.FingerPrint, { ...c });
+    }
+    const kept = [...certificates.values()].filter((c) => !gone.has(String(c.FingerPrint).toUpperCase()));
+    return { ...next, Certificates: kept, NewCertificates: [], DeleteCertificates: [], TlsCaCertificateCount: kept.length };
+  },
+};

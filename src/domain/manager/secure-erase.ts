@@ -6,7 +6,9 @@
 // Drive contents are not modelled, so the drive erase steps have nothing to
 // erase and complete at once; the array volumes are left as they are.
 // The statuses read Idle again after the controller's reset (a user data
-// erase alone keeps its outcome until the next erase).
+// erase alone keeps its outcome until the next erase). The erase report (what
+// was erased, when, at whose request) outlives the factory reset, as its
+// purpose is to show afterwards what happened, until deleted or the next erase.
 import type { Clock, TimerHandle } from '../../platform/clock.js';
 import type { HostLifecycle } from '../../platform/lifecycle.js';
 import { baseRefusal } from '../../messages/refusal.js';
@@ -18,11 +20,32 @@ export type EraseStatus = (typeof ERASE_STATUSES)[number];
 interface EraseState {
   SystemROMAndiLOEraseStatus: EraseStatus;
   UserDataEraseStatus: EraseStatus;
+  /** The user name that asked for the erase. */
+  requestedBy?: string;
   startedAt?: number;
   completedAt?: number;
 }
 
+export const ERASED_DEVICE_TYPES = ['UEFIStore', 'NAND', 'TPM'] as const;
+
+/** One device the last erase sanitized (NIST SP 800-88 technique: a settings reset or TPM clear is a Clear). */
+export interface EraseReportEntry {
+  deviceType: (typeof ERASED_DEVICE_TYPES)[number];
+  deviceIdentifier: string;
+  eraseType: 'Clear';
+  status: EraseStatus;
+  startedAt: number;
+  endedAt: number;
+}
+
+export interface EraseReport {
+  initiatedBy: string | null;
+  entries: EraseReportEntry[];
+}
+
 const SETTING = 'manager.secureErase';
+const REPORT = 'manager.secureEraseReport';
+const NO_REPORT: EraseReport = { initiatedBy: null, entries: [] };
 const IDLE: EraseState = { SystemROMAndiLOEraseStatus: 'Idle', UserDataEraseStatus: 'Idle' };
 /** How long the outcome stays readable before the controller's factory reset ends every session. */
 export const FACTORY_RESET_DELAY_MS = 60_000;
@@ -65,14 +88,24 @@ export class SecureErase {
     return { elapsed: s.startedAt ? Math.floor((end - s.startedAt) / 60_000) : 0, estimated: 0 };
   }
 
-  request(systemRomAndController: boolean, userData: boolean): void {
+  request(systemRomAndController: boolean, userData: boolean, requestedBy: string): void {
     const s = this.state();
     // One at a time: a new erase once the last one finished (and the controller reset, for the ROM part).
     if (s.SystemROMAndiLOEraseStatus !== 'Idle' || s.UserDataEraseStatus === 'Initiated') throw baseRefusal('ResourceInUse');
     this.setting.set({
       SystemROMAndiLOEraseStatus: systemRomAndController ? 'Initiated' : 'Idle',
       UserDataEraseStatus: userData ? 'Initiated' : 'Idle',
+      requestedBy,
     });
+  }
+
+  /** What the last erase did, device by device (empty before the first erase or once deleted). */
+  report(): Readonly<EraseReport> {
+    return this.d.store.setting<EraseReport>(REPORT, NO_REPORT).peek();
+  }
+
+  deleteReport(): void {
+    this.d.store.setting<EraseReport>(REPORT, NO_REPORT).set(NO_REPORT);
   }
 
   private run(): void {
@@ -87,11 +120,28 @@ export class SecureErase {
     }
     if (user) this.d.host.setTpm({ ...this.d.host.tpm(), inUse: false });
     const done = (asked: boolean): EraseStatus => (asked ? 'CompletedWithSuccess' : 'Idle');
+    const completedAt = this.d.clock.now();
     this.setting.set({
       SystemROMAndiLOEraseStatus: done(rom),
       UserDataEraseStatus: done(user),
+      ...(s.requestedBy !== undefined ? { requestedBy: s.requestedBy } : {}),
       startedAt,
-      completedAt: this.d.clock.now(),
+      completedAt,
+    });
+    const erased = (deviceType: EraseReportEntry['deviceType'], deviceIdentifier: string): EraseReportEntry => ({
+      deviceType,
+      deviceIdentifier,
+      eraseType: 'Clear',
+      status: 'CompletedWithSuccess',
+      startedAt,
+      endedAt: completedAt,
+    });
+    this.d.store.setting<EraseReport>(REPORT, NO_REPORT).set({
+      initiatedBy: s.requestedBy ?? null,
+      entries: [
+        ...(rom ? [erased('UEFIStore', 'System ROM settings and Secure Boot keys'), erased('NAND', 'Management controller settings')] : []),
+        ...(user ? [erased('TPM', 'Trusted Platform Module')] : []),
+      ],
     });
     this.d.record(
       `One-button secure erase completed: ${[rom && 'system ROM and controller settings', user && 'user data (TPM)'].filter(Boolean).join(', ')}.`,

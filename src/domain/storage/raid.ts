@@ -141,3 +141,6 @@ export function planVolume(level: RaidType, supported: readonly string[], drives
   }
   return requestedBytes;
 }
+
+/** The strip size the controllers build logical drives with (a Smart Array's default, 256 KiB). */
+export const STRIP_SIZE_BYTES = 262144;

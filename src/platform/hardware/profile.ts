@@ -97,6 +97,27 @@ export interface HardwareProfile {
   pcieDevices: PcieDeviceSpec[];
   /** The host OS's DNS settings; optional (DHCP-like defaults, src/platform/host-network.ts). */
   hostNetwork?: HostNetworkSpec;
+  /** The USB controller and its port connectors; optional (a server without USB shows none). */
+  usb: UsbSpec;
+}
+
+export const USB_LOCATIONS = ['Back', 'Front', 'Internal', 'InternalManagement', 'InternalSDCard', 'iLOManagement'] as const;
+export const USB_SPEEDS = ['USB1FullSpeed', 'USB2HighSpeed', 'USB3SuperSpeed'] as const;
+
+export interface UsbSpec {
+  /** The PCI address of the USB (xHCI) controller the ports hang off. */
+  controller: { bus: number; device: number; function: number };
+  /** One entry per port the controller enumerates: a USB 3 connector is two (its USB 2 and USB 3 lanes). */
+  ports: UsbPortSpec[];
+}
+
+export interface UsbPortSpec {
+  location: (typeof USB_LOCATIONS)[number];
+  /** The connector's number among those of its location (1-based); both lanes of a connector share it. */
+  instance: number;
+  speed: (typeof USB_SPEEDS)[number];
+  /** The port's number on the controller's root hub (the USB(...) node of the UEFI device path). */
+  port: number;
 }
 
 export interface HostNetworkSpec {
@@ -160,7 +181,18 @@ export interface StorageControllerSpec {
   drives: DriveSpec[];
   /** Logical drives present at first start. */
   volumes: VolumeSpec[];
+  /** The controller's drive connectors (SAS/SATA ports), as drive bays name them ("1I" of "1I:1:1"); none for direct-attached NVMe. */
+  ports: StoragePortSpec[];
   serialNumber?: string;
+}
+
+export interface StoragePortSpec {
+  /** The connector's name, e.g. "1I" (internal) or "1E" (external). */
+  id: string;
+  /** Lanes of the connector (4 for a mini-SAS HD x4). */
+  width: number;
+  /** The fastest link the connector runs, Gbit/s (12 for SAS-3). */
+  maxSpeedGbps: number;
 }
 
 export interface DriveSpec {
@@ -278,6 +310,12 @@ export interface PcieFunctionSpec {
 }
 
 export class HardwareProfileError extends Error {}
+
+/** The connector a drive bay is on: "1I" of the Smart Array bay "1I:1:1"; none for a plain bay number. */
+export function storagePortOfBay(bay: string): string | undefined {
+  const colon = bay.indexOf(':');
+  return colon > 0 ? bay.slice(0, colon) : undefined;
+}
 
 /**
  * The profile a `--hardware` value names: a path to a .yaml/.yml/.json file, or the
@@ -453,6 +491,7 @@ class Reader {
       'temperatures',
       'pcieDevices',
       'hostNetwork',
+      'usb',
     ]);
     const s = this.obj(o.system, 'system', ['manufacturer', 'model', 'sku']);
     const system = {
@@ -491,6 +530,7 @@ class Reader {
       temperatures: this.list(o, 'temperatures', '').map((v, i) => this.temperature(v, `temperatures[${i}]`, i)),
       pcieDevices: this.list(o, 'pcieDevices', '', true).map((v, i) => this.pcie(v, `pcieDevices[${i}]`)),
       ...(o.hostNetwork !== undefined ? { hostNetwork: this.hostNetwork(o.hostNetwork, 'hostNetwork') } : {}),
+      usb: this.usb(o.usb, 'usb'),
     };
     if (!profile.processors.some((x) => x.present)) this.fail('processors', 'at least one present processor', o.processors);
     if (!profile.memory.some((x) => x.present)) this.fail('memory', 'at least one present DIMM', o.memory);
@@ -696,6 +736,7 @@ class Reader {
       'raidTypes',
       'drives',
       'volumes',
+      'ports',
       'serialNumber',
     ]);
     const id = this.str(o, 'id', path);
@@ -722,6 +763,24 @@ class Reader {
       if (bays.length === 0) this.fail(`${vp}.drives`, 'at least one drive bay', vo.drives);
       return { name: this.str(vo, 'name', vp, `Logical Drive ${i + 1}`), raidType, drives: bays };
     });
+    const ports = this.list(o, 'ports', path, true).map((x, i) => {
+      const pp = `${path}.ports[${i}]`;
+      const po = this.obj(x, pp, ['id', 'width', 'maxSpeedGbps']);
+      const portId = this.str(po, 'id', pp);
+      if (!/^[A-Za-z0-9]+$/.test(portId)) this.fail(`${pp}.id`, 'letters and digits only (it is a URI segment)', portId);
+      return { id: portId, width: this.posInt(po, 'width', pp), maxSpeedGbps: this.num(po, 'maxSpeedGbps', pp, 1) };
+    });
+    this.unique(
+      ports.map((p) => p.id),
+      `${path}.ports`,
+      'id',
+    );
+    // A bay "1I:1:1" is on connector 1I: that connector must be listed.
+    drives.forEach((d, i) => {
+      const port = storagePortOfBay(d.bay);
+      if (ports.length > 0 && port !== undefined && !ports.some((p) => p.id === port))
+        this.fail(`${path}.drives[${i}].bay`, `a bay on one of the controller's ports (${ports.map((p) => p.id).join(', ')})`, d.bay);
+    });
     const serialNumber = this.optStr(o, 'serialNumber', path);
     return {
       id,
@@ -732,6 +791,7 @@ class Reader {
       raidTypes,
       drives,
       volumes,
+      ports,
       ...(serialNumber !== undefined ? { serialNumber } : {}),
     };
   }
@@ -809,6 +869,34 @@ class Reader {
     const v = this.str(o, key, path);
     if (isIP(v) !== 4) this.fail(`${path}.${key}`, 'a dotted IPv4 address', v);
     return v;
+  }
+
+  usb(v: unknown, path: string): UsbSpec {
+    if (v === undefined) return { controller: { bus: 0, device: 0, function: 0 }, ports: [] };
+    const o = this.obj(v, path, ['controller', 'ports']);
+    const cp = `${path}.controller`;
+    const c = this.obj(o.controller, cp, ['bus', 'device', 'function']);
+    const controller = {
+      bus: this.byte(c, 'bus', cp, 0, 255),
+      device: this.byte(c, 'device', cp, 0, 31),
+      function: this.byte(c, 'function', cp, 0, 7),
+    };
+    const ports = this.list(o, 'ports', path).map((x, i) => {
+      const pp = `${path}.ports[${i}]`;
+      const po = this.obj(x, pp, ['location', 'instance', 'speed', 'port']);
+      return {
+        location: this.oneOf(po, 'location', pp, USB_LOCATIONS),
+        instance: this.posInt(po, 'instance', pp),
+        speed: this.oneOf(po, 'speed', pp, USB_SPEEDS),
+        port: this.byte(po, 'port', pp, 1, 255),
+      };
+    });
+    this.unique(
+      ports.map((p) => String(p.port)),
+      `${path}.ports`,
+      'port',
+    );
+    return { controller, ports };
   }
 
   hostNetwork(v: unknown, path: string): HostNetworkSpec {

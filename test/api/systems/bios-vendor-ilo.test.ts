@@ -67,6 +67,7 @@ describe('vendor BIOS resources at the iLO place', () => {
     const after = (await svc.get(`${OEM}Boot/`)).body;
     assert.deepEqual(after.PersistentBootConfigOrder, expected);
     assert.deepEqual(after.DesiredBootDevices[0], wwn);
+    assert.equal(after['@Redfish.Settings'].Messages[0].MessageId, 'Base.1.12.Success', 'the order was taken in at POST');
     assert.equal(after.DesiredBootDevices.length, 5);
     // One model: the standard boot order is the same order.
     const system = (await svc.get(SYS)).body;

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { issueCertificate } from '../../../src/platform/x509.js';
 import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const SYS = '/redfish/v1/Systems/1/';
@@ -59,13 +60,25 @@ describe('vendor BIOS resources with a pending area', () => {
           ServerConfigLockStatus: 'Disabled',
           ServerConfigLockPassword: null,
           ServerConfigLockExcludeFwRevs: false,
+          ServerConfigLockExcludeCpus: false,
+          ServerConfigLockExcludeDimms: false,
+          ServerConfigLockExcludePciSlots: false,
           ServerConfigLockDigest: null,
         },
       ],
       [
         KMS,
         '#VendorKmsConfig.v1_0_0.VendorKmsConfig',
-        { PrimaryKmsPort: 5696, SecondaryKmsPort: 5696, KmsPassword: null, KmsRequireRedundancy: false, PrimaryKmsServer: '' },
+        {
+          PrimaryKmsPort: 5696,
+          SecondaryKmsPort: 5696,
+          KmsPassword: null,
+          KmsRequireRedundancy: false,
+          PrimaryKmsServer: '',
+          KeyManagementType: 'Disabled',
+          DeleteUnusedEncryptionKeys: 'Disabled',
+          OpalBlockSid: 'Disabled',
+        },
       ],
       [TLS, '#VendorTlsConfig.v1_0_0.VendorTlsConfig', { ProtocolVersion: 'AUTO', VerifyMode: 'PEER', HostnameCheck: 'DISABLED' }],
     ];
@@ -87,7 +100,15 @@ describe('vendor BIOS resources with a pending area', () => {
 
   it('a PATCH of a pending area answers SystemResetRequired; the current area changes at the next server reset', async () => {
     const changes: [string, Record<string, unknown>][] = [
-      [LOCK, { ServerConfigLockStatus: 'Enabled', ServerConfigLockPassword: LOCK_PASSWORD, ServerConfigLockExcludeFwRevs: true }],
+      [
+        LOCK,
+        {
+          ServerConfigLockStatus: 'Enabled',
+          ServerConfigLockPassword: LOCK_PASSWORD,
+          ServerConfigLockExcludeFwRevs: true,
+          ServerConfigLockExcludeDimms: true,
+        },
+      ],
       [
         KMS,
         {
@@ -97,6 +118,8 @@ describe('vendor BIOS resources with a pending area', () => {
           KmsAccountName: 'rom',
           KmsPassword: KMS_PASSWORD,
           KmsRequireRedundancy: true,
+          KeyManagementType: 'Remote',
+          OpalBlockSid: 'Enabled',
         },
       ],
       [TLS, { ProtocolVersion: 'TLS1.3', VerifyMode: 'NONE', HostnameCheck: 'ENABLED', Ciphers: 'TLS_AES_256_GCM_SHA384' }],
@@ -112,6 +135,7 @@ describe('vendor BIOS resources with a pending area', () => {
       for (const [k, v] of Object.entries(body)) assert.deepEqual(pending[k], /Password/.test(k) ? null : v, k);
       const current = (await svc.get(uri)).body;
       for (const k of Object.keys(body)) assert.deepEqual(current[k], (before.get(uri) as any)[k], `${uri} ${k} before the reset`);
+      assert.equal(current['@Redfish.Settings'].Time, undefined, `${uri}: never applied yet`);
     }
     // Pending values survive a service restart.
     svc = await svc.restart();
@@ -120,6 +144,10 @@ describe('vendor BIOS resources with a pending area', () => {
     for (const [uri, body] of changes) {
       const current = (await svc.get(uri)).body;
       for (const [k, v] of Object.entries(body)) assert.deepEqual(current[k], /Password/.test(k) ? null : v, `${uri} ${k} after the reset`);
+      // The annotation tells when POST took them in, and how that went.
+      const applied = current['@Redfish.Settings'];
+      assert.ok(Date.parse(applied.Time) <= svc.clock.now(), uri);
+      assert.deepEqual(messageIds({ '@Message.ExtendedInfo': applied.Messages }), ['Base.1.12.Success']);
     }
     assert.match((await svc.get(LOCK)).body.ServerConfigLockDigest, /^[0-9a-f]{64}$/);
     // The ROM holds the secrets, sealed in the store.
@@ -175,5 +203,27 @@ describe('vendor BIOS resources with a pending area', () => {
     assert.equal(tls.VerifyMode, 'NONE');
     assert.equal((await svc.get(`${BIOS}iScsi/`)).body.iSCSIInitiatorName, iqn);
     assert.deepEqual((await svc.get(SYS)).body.Boot.BootOrder, newOrder);
+  });
+
+  it('enrolls the CA certificates of NewCertificates at POST and removes those DeleteCertificates names', async () => {
+    const pem = (await issueCertificate({ subject: 'CN=Boot CA,O=Example', notBefore: new Date(svc.clock.now() - 86_400_000) })).certPem;
+    let r = await svc.req('PATCH', `${TLS}Settings/`, { body: { NewCertificates: [{ X509Certificate: 'not a certificate' }] } });
+    assert.equal(r.status, 400, r.text);
+    assert.deepEqual(messageIds(r.body), ['Base.1.12.PropertyValueFormatError']);
+    r = await svc.req('PATCH', `${TLS}Settings/`, { body: { NewCertificates: [{ X509Certificate: pem }] } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal((await svc.get(TLS)).body.TlsCaCertificateCount, 0, 'nothing before the reset');
+    await resetServer();
+    let tls = (await svc.get(TLS)).body;
+    assert.equal(tls.TlsCaCertificateCount, 1);
+    const [cert] = tls.Certificates;
+    assert.deepEqual([cert.Subject, cert.Issuer], ['CN=Boot CA, O=Example', 'CN=Boot CA, O=Example']);
+    assert.match(cert.FingerPrint, /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+    assert.deepEqual([tls.NewCertificates, tls.DeleteCertificates], [[], []]);
+    r = await svc.req('PATCH', `${TLS}Settings/`, { body: { DeleteCertificates: [{ FingerPrint: cert.FingerPrint }] } });
+    assert.equal(r.status, 200, r.text);
+    await resetServer();
+    tls = (await svc.get(TLS)).body;
+    assert.deepEqual([tls.TlsCaCertificateCount, tls.Certificates], [0, []]);
   });
 });

@@ -72,6 +72,25 @@ describe('inventory vendor extensions', () => {
     } finally {
       svc.running.services.health.clear(componentKey.cpu(1));
     }
+    // Fans, temperature sensors and the supplies' redundancy follow their components too.
+    assert.deepEqual(
+      [
+        oem.AggregateHealthStatus.Fans.Status.Health,
+        oem.AggregateHealthStatus.Temperatures.Status.Health,
+        oem.AggregateHealthStatus.PowerSupplyRedundancy,
+      ],
+      ['OK', 'OK', 'Redundant'],
+    );
+    svc.running.services.health.set(componentKey.fan(1), { Health: 'Warning' });
+    svc.running.services.health.set(componentKey.psu(2), { Health: 'Critical' });
+    try {
+      oem = (await svc.get(SYS)).body.Oem.Vendor;
+      assert.equal(oem.AggregateHealthStatus.Fans.Status.Health, 'Warning');
+      assert.equal(oem.AggregateHealthStatus.PowerSupplyRedundancy, 'FailedRedundant');
+    } finally {
+      svc.running.services.health.clear(componentKey.fan(1));
+      svc.running.services.health.clear(componentKey.psu(2));
+    }
     const r = await svc.req('PATCH', `${SYS}Bios/Settings/`, {
       body: { Attributes: { PowerOnDelay: 'Delay30Sec', AutoPowerOn: 'AlwaysPowerOn' } },
     });

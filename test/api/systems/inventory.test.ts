@@ -98,11 +98,11 @@ describe('hardware inventory (default profile)', () => {
     assert.deepEqual([c.TotalCores, c.TotalThreads, c.MaxSpeedMHz, c.OperatingSpeedMHz], [24, 48, 4000, 3000]);
     assert.deepEqual(c.Status, { State: 'Enabled', Health: 'OK' });
     assert.deepEqual(
-      c.Oem.Vendor.Cache.map((x: any) => [x.Name, x.InstalledSizeKB]),
+      c.Oem.Vendor.Cache.map((x: any) => [x.Name, x.InstalledSizeKB, x.MaximumSizeKB, x.Socketed]),
       [
-        ['L1-Cache', 1536],
-        ['L2-Cache', 24576],
-        ['L3-Cache', 36608],
+        ['L1-Cache', 1536, 1536, false],
+        ['L2-Cache', 24576, 24576, false],
+        ['L3-Cache', 36608, 36608, false],
       ],
     );
     const present = cpus.filter((x) => x.Status.State === 'Enabled');
@@ -127,6 +127,18 @@ describe('hardware inventory (default profile)', () => {
       ['PROC 1 DIMM 1', 32768, 'DDR4', 2933, 2, 'MultiBitECC', 'Samsung'],
     );
     assert.deepEqual(m.MemoryLocation, { Socket: 1, Slot: 1 });
+    // Plain DRAM: all of it volatile.
+    assert.deepEqual(
+      [
+        m.MemoryMedia,
+        m.OperatingMemoryModes,
+        m.VolatileSizeMiB,
+        m.NonVolatileSizeMiB,
+        m.VolatileRegionSizeLimitMiB,
+        m.PersistentRegionSizeLimitMiB,
+      ],
+      [['DRAM'], ['Volatile'], 32768, 0, 32768, 0],
+    );
     assert.match(m.SerialNumber, /^[0-9A-F]{8}$/);
     const empty = dimms.find((x) => x.Id === 'proc1dimm2');
     assert.deepEqual(empty.Status, { State: 'Absent' });
@@ -158,12 +170,14 @@ describe('hardware inventory (default profile)', () => {
 
   it("shows the running OS's host name, FQDN, IPv4 address and DNS servers on each interface; nothing while it is down", async () => {
     let ifaces = await members(svc, `${SYS}EthernetInterfaces/`);
+    assert.equal((await svc.get(SYS)).body.Oem.Vendor.ServerFQDN, undefined);
     for (const i of ifaces) {
       assert.deepEqual([i.HostName, i.FQDN, i.IPv4Addresses, i.NameServers], [null, null, [], []], i.Id);
     }
     await bootHost(svc);
     const host = (await svc.get(SYS)).body.HostName as string;
     assert.match(host, /^host-/);
+    assert.equal((await svc.get(SYS)).body.Oem.Vendor.ServerFQDN, `${host}.lab.internal`);
     ifaces = await members(svc, `${SYS}EthernetInterfaces/`);
     const seen = new Set<string>();
     for (const i of ifaces) {

@@ -49,5 +49,8 @@ describe('PCI devices and slots of the system', () => {
       slots.map((s: any) => [s.Id, s.Name, s.Technology, s.LinkLanes, s.Status.OperationalStatus[0].Status]),
       [['1', 'PCI-E Slot 1', 'PCIExpressGen3', 'x8', 'InUse']],
     );
+    const links = (await svc.get(SYS)).body.Oem.Vendor.Links;
+    for (const uri of [links.PCIDevices['@odata.id'], links.PCISlots['@odata.id']])
+      assert.match((await svc.get(uri)).body.Description, /^The PCI/, uri);
   });
 });

@@ -56,6 +56,9 @@ describe('Storage inventory (default profile)', () => {
     assert.equal(ctrl.FirmwareVersion, '3.53');
     assert.equal(ctrl.SerialNumber, hw.serialNumber);
     assert.equal(ctrl.SpeedGbps, 12);
+    // The link of the PCIe device the profile ties to the controller.
+    const link = { PCIeType: 'Gen3', MaxPCIeType: 'Gen3', LanesInUse: 8, MaxLanes: 8 };
+    assert.deepEqual([ctrl.PCIeInterface, legacy.PCIeInterface], [link, link]);
     assert.equal(ctrl.Links.PCIeFunctions.length, 1);
     const fn = await svc.get(ctrl.Links.PCIeFunctions[0]['@odata.id']);
     assert.equal(fn.status, 200);
@@ -103,6 +106,7 @@ describe('Storage inventory (default profile)', () => {
     const v = (await svc.get(`${ST}Volumes/1/`)).body;
     assert.equal(v['@odata.type'], '#Volume.v1_10_2.Volume');
     assert.equal(v.RAIDType, 'RAID1');
+    assert.deepEqual([v.StripSizeBytes, v.VolumeUsage], [262144, 'Data']);
     assert.equal(v.VolumeType, 'Mirrored');
     assert.equal(v.CapacityBytes, 480103981056);
     assert.equal(v.Name, 'Logical Drive 1');
