@@ -8,10 +8,10 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
+import { cannedAnswer, freePort } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -19,15 +19,6 @@ const PASSWORD = 'Bench-Pass-123';
 // info writes one JSON log line per request, as in production; BENCH_LOG_LEVEL=warn measures without it.
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const agent = new Agent({ connect: { rejectUnauthorized: false } });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Start a server pinned to CPU 0; ready when its port accepts TLS connections. */
 async function start(cmd: string[], port: number): Promise<ChildProcess> {
@@ -57,18 +48,6 @@ interface Scenario {
   path: string;
   headers: Record<string, string>;
   body?: string;
-}
-
-async function fetchCanned(base: string, s: Scenario) {
-  const headers = { ...s.headers, ...(s.body ? { 'content-type': 'application/json' } : {}) };
-  const res = await request(base + s.path, { method: s.method ?? 'GET', headers, body: s.body, dispatcher: agent });
-  const body = await res.body.text();
-  if (res.statusCode >= 300) throw new Error(`${s.method ?? 'GET'} ${s.path}: ${res.statusCode} ${body}`);
-  // The same bytes: every header the service sent, but those node writes itself.
-  const nodes = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
-  const out: Record<string, string> = {};
-  for (const [h, v] of Object.entries(res.headers)) if (!nodes.has(h) && v !== undefined) out[h] = String(v);
-  return { status: res.statusCode, headers: out, body };
 }
 
 interface Result {
@@ -221,8 +200,8 @@ async function main(): Promise<void> {
         body: JSON.stringify({ Boot: { BootSourceOverrideTarget: 'Pxe', BootSourceOverrideEnabled: 'Once' } }),
       },
     ];
-    const canned: Record<string, Awaited<ReturnType<typeof fetchCanned>>> = {};
-    for (const s of scenarios) canned[`${s.method ?? 'GET'} ${s.path}`] ??= await fetchCanned(base, s);
+    const canned: Record<string, Awaited<ReturnType<typeof cannedAnswer>>> = {};
+    for (const s of scenarios) canned[`${s.method ?? 'GET'} ${s.path}`] ??= await cannedAnswer(base + s.path, s, agent);
     const cannedFile = join(dir, 'canned.json');
     writeFileSync(cannedFile, JSON.stringify(canned));
     const bare = await start(

@@ -13,13 +13,25 @@ export const PASSWORD = 'Bench-Pass-123';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const port = (s.address() as { port: number }).port;
       s.close(() => resolve(port));
     });
   });
+}
+
+/** What the service answered to a request, as a bare server replays it (bench/bare-server.ts): every header but those node writes itself. */
+export async function cannedAnswer(url: string, o: { method?: string; headers: Record<string, string>; body?: string }, dispatcher: Agent) {
+  const headers = { ...o.headers, ...(o.body ? { 'content-type': 'application/json' } : {}) };
+  const res = await request(url, { method: (o.method ?? 'GET') as 'GET', headers, body: o.body, dispatcher });
+  const body = await res.body.text();
+  if (res.statusCode >= 300) throw new Error(`${o.method ?? 'GET'} ${url}: ${res.statusCode} ${body}`);
+  const nodes = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+  const out: Record<string, string> = {};
+  for (const [h, v] of Object.entries(res.headers)) if (!nodes.has(h) && v !== undefined) out[h] = String(v);
+  return { status: res.statusCode, headers: out, body };
 }
 
 export function rssMiB(pid: number): number {
