@@ -100,6 +100,7 @@ export function openController(config: Config, opts: StartOptions): Base {
     : opened;
   const store = new DocumentStore(db, seat?.secrets ?? (() => Secrets.loadOrCreate(dataDir)));
   const commits = new GroupCommit(db, () => store.dropCopies());
+  store.useBatches(commits);
   clock.setInterval(
     CHECKPOINT_INTERVAL_MS,
     checkpointer(db, (err) => log.warn({ err, file: dbPath }, 'WAL checkpoint failed; tried again every 10 s')),

@@ -2,6 +2,7 @@
 // Most state (accounts, subscriptions, components, tasks...) fits this shape.
 import { deepFreeze } from '../lib/freeze.js';
 import { atomically, type SqlConnection } from './database.js';
+import type { Batches } from './group-commit.js';
 import { Secrets } from './secrets.js';
 
 export interface DocumentCollection<T> {
@@ -50,12 +51,15 @@ interface Row {
  * from an in-memory copy of each kind, loaded on first use. A transaction that
  * throws drops the copies, so they never show a rolled-back write.
  */
-export class DocumentStore {
+export class DocumentStore implements Batches {
   private readonly stmts;
   private readonly kinds = new Map<string, Kind>();
   /** Every stored setting's text, once the first setting is read (all at once: a fleet's resting database is not opened again for one). */
   private readonly settings = new Map<string, string>();
   private settingsLoaded = false;
+  /** Settings written in the open batch, stored once as it commits: the requests of a turn often write the same one. */
+  private readonly heldSettings = new Map<string, string>();
+  private batches?: Batches;
   private secretKey?: Secrets;
   private readonly loadSecrets?: () => Secrets;
   private changes = 0;
@@ -90,6 +94,32 @@ export class DocumentStore {
    */
   get generation(): number {
     return this.changes;
+  }
+
+  /** Writes may be held for the end of the open batch (the group commit's, store/group-commit.ts). */
+  useBatches(batches: Batches): void {
+    this.batches = batches;
+  }
+
+  defer(flush: () => void, drop: () => void): boolean {
+    return this.batches?.defer(flush, drop) ?? false;
+  }
+
+  private readonly storeHeldSettings = (): void => {
+    for (const [key, text] of this.heldSettings) this.stmts.putSetting.run(key, text);
+    this.heldSettings.clear();
+  };
+
+  /** A lost batch's settings (its rollback's dropCopies() forgets what reads showed of them). */
+  private readonly dropHeldSettings = (): void => this.heldSettings.clear();
+
+  /** Every stored setting's text (read once). */
+  private loadSettings(): Map<string, string> {
+    if (!this.settingsLoaded) {
+      for (const r of this.stmts.allSettings.all() as { key: string; value: string }[]) this.settings.set(r.key, r.value);
+      this.settingsLoaded = true;
+    }
+    return this.settings;
   }
 
   /** Seals the values areas keep secret at rest (listener headers, CHAP secrets, license keys). */
@@ -185,14 +215,7 @@ export class DocumentStore {
    * object until the next set().
    */
   setting<T>(key: string, def: T): Setting<T> {
-    const s = this.stmts;
-    const text = (): string | undefined => {
-      if (!this.settingsLoaded) {
-        for (const r of s.allSettings.all() as { key: string; value: string }[]) this.settings.set(r.key, r.value);
-        this.settingsLoaded = true;
-      }
-      return this.settings.get(key);
-    };
+    const text = (): string | undefined => this.loadSettings().get(key);
     let frozen: { text: string | undefined; value: Readonly<T> } | undefined;
     return {
       get: () => {
@@ -208,15 +231,20 @@ export class DocumentStore {
       },
       set: (value) => {
         const t = JSON.stringify(value);
-        s.putSetting.run(key, t);
+        // Loaded first: a later load must not bring back the stored value over a held one.
+        const settings = this.loadSettings();
+        if (this.defer(this.storeHeldSettings, this.dropHeldSettings)) this.heldSettings.set(key, t);
+        else this.stmts.putSetting.run(key, t);
         this.changes++;
-        this.settings.set(key, t);
+        settings.set(key, t);
       },
     };
   }
 
   /** Run fn atomically: all of its writes land, or none. */
   transaction<R>(fn: () => R): R {
+    // What the batch held so far goes in before: a rollback of fn's writes drops only those.
+    this.storeHeldSettings();
     try {
       return atomically(this.db, fn);
     } catch (e) {
@@ -230,6 +258,7 @@ export class DocumentStore {
     this.changes++;
     this.kinds.clear();
     this.settings.clear();
+    this.heldSettings.clear();
     this.settingsLoaded = false;
   }
 }

@@ -4,12 +4,25 @@
 // small write (its WAL frames and locks); shared, it is paid once per turn rather
 // than once per statement. An acknowledged write is still committed before its
 // answer, so it survives kill -9 (and, with synchronous=FULL, a power loss).
+// Writes that the batch's requests repeat (a setting written by each) or that cost less together
+// (the event log's rows) are held until the batch commits and then written once, inside it.
 import type { SqlConnection } from './database.js';
 
-export class GroupCommit {
+/** What the store's writers see of the group commit: whether a batch is open, and work held for its end. */
+export interface Batches {
+  /**
+   * Run `flush` just before the open batch commits, inside its transaction (once, however often it
+   * is asked), or `drop` if the batch is lost; false when no batch is open: the caller writes at once.
+   */
+  defer(flush: () => void, drop: () => void): boolean;
+}
+
+export class GroupCommit implements Batches {
   /** The open batch's waiters; undefined while no batch is open. */
   private waiting: { resolve: () => void; reject: (e: unknown) => void }[] | undefined;
   private scheduled: NodeJS.Immediate | undefined;
+  /** The open batch's held writes: how to store them, and how to forget them. */
+  private readonly held = new Map<() => void, () => void>();
   private readonly beginStatement;
   private readonly commitStatement;
   private readonly rollbackStatement;
@@ -35,6 +48,12 @@ export class GroupCommit {
     this.scheduled = setImmediate(() => this.commit());
   }
 
+  defer(flush: () => void, drop: () => void): boolean {
+    if (!this.waiting) return false;
+    this.held.set(flush, drop);
+    return true;
+  }
+
   /** Resolves once everything written so far is committed; rejects if its commit failed. */
   settled(): Promise<void> {
     const waiting = this.waiting;
@@ -49,9 +68,14 @@ export class GroupCommit {
     this.waiting = undefined;
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = undefined;
+    const held = [...this.held];
+    this.held.clear();
     try {
+      // The held writes go in first, inside the batch's transaction.
+      for (const [flush] of held) flush();
       if (this.db.inTransaction) this.commitStatement.run();
     } catch (e) {
+      for (const [, drop] of held) drop();
       try {
         if (this.db.inTransaction) this.rollbackStatement.run();
       } catch {
