@@ -54,8 +54,13 @@ export class SseStream {
   }
 
   /** Open a stream (the event service's, or another) with a session token or Basic credentials, each on a new connection. */
-  static open(svc: TestService, auth: { token: string } | { user: string; password: string }, uri = SSE_URI): Promise<SseStream> {
-    const headers: Record<string, string> = { accept: 'text/event-stream' };
+  static open(
+    svc: Pick<TestService, 'url'>,
+    auth: { token: string } | { user: string; password: string },
+    uri = SSE_URI,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<SseStream> {
+    const headers: Record<string, string> = { accept: 'text/event-stream', ...extraHeaders };
     if ('token' in auth) headers['x-auth-token'] = auth.token;
     else headers.authorization = basic(auth.user, auth.password);
     return new Promise((resolve, reject) => {

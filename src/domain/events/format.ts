@@ -12,10 +12,19 @@ export interface ParsedMessageId {
   key: string;
 }
 
+/** Ids parsed so far (every write logs an event); at most 1,000, so ids clients make up cannot grow it without bound. */
+const parsedIds = new Map<string, ParsedMessageId | undefined>();
+const PARSED_IDS_KEPT = 1000;
+
 export function parseMessageId(id: string): ParsedMessageId | undefined {
-  if (!MESSAGE_ID.test(id)) return undefined;
-  const [prefix, major, minor, key] = id.split('.') as [string, string, string, string];
-  return { prefix, version: `${major}.${minor}`, key };
+  if (parsedIds.has(id)) return parsedIds.get(id);
+  let parsed: ParsedMessageId | undefined;
+  if (MESSAGE_ID.test(id)) {
+    const [prefix, major, minor, key] = id.split('.') as [string, string, string, string];
+    parsed = Object.freeze({ prefix, version: `${major}.${minor}`, key });
+  }
+  if (parsedIds.size < PARSED_IDS_KEPT) parsedIds.set(id, parsed);
+  return parsed;
 }
 
 export const EVENT_TYPES: readonly EventType[] = ['Alert', 'ResourceAdded', 'ResourceRemoved', 'ResourceUpdated', 'StatusChange', 'Other'];

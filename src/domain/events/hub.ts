@@ -99,7 +99,7 @@ export class EventHub {
   private paused = false;
 
   constructor(private readonly d: HubDeps) {
-    this.outbox = new EventOutbox(d.store.db);
+    this.outbox = new EventOutbox(d.store.db, d.store);
     this.subs = new SubscriptionStore(d.store);
     const style = d.wireStyle ?? ((json: string) => json);
     this.sender = d.sender ?? new HttpsSender(d.clock, undefined, style);
