@@ -30,16 +30,23 @@ export function formatMessage(text: string, args: readonly (string | number)[]):
   });
 }
 
+/** Each registry's message ids, each made once: every write's event has one, and the same string is hashed once wherever it is a key. */
+const messageIds = new WeakMap<RegistryDef, Map<string, string>>();
+
 export function makeMessage(reg: RegistryDef, key: string, args: readonly (string | number)[], relatedProperties?: string[]): ExtendedInfo {
   const def = reg.messages[key];
   if (!def) throw new Error(`unknown message ${reg.prefix}.${key}`);
   if (def.paramTypes.length !== args.length) {
     throw new Error(`${reg.prefix}.${key} takes ${def.paramTypes.length} arguments, got ${args.length}`);
   }
+  let ids = messageIds.get(reg);
+  if (!ids) messageIds.set(reg, (ids = new Map()));
+  let messageId = ids.get(key);
+  if (messageId === undefined) ids.set(key, (messageId = `${registryId(reg)}.${key}`));
   const info: ExtendedInfo = {
     '@odata.type': '#Message.v1_3_0.Message',
-    MessageId: `${registryId(reg)}.${key}`,
-    Message: formatMessage(def.message, args),
+    MessageId: messageId,
+    Message: args.length ? formatMessage(def.message, args) : def.message,
     // A `number` ParamType says what the text shows; the argument itself is a string (DMTF Message schema).
     MessageArgs: args.map(String),
     MessageSeverity: def.severity,

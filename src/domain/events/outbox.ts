@@ -139,11 +139,12 @@ export class EventOutbox {
    */
   append(e: Omit<LoggedEvent, 'id'>, targets: readonly { id: string; cap: number; pending: number }[]): LoggedEvent {
     const id = this.nextId++;
-    const row = [id, e.kind, e.prefix ?? null, e.messageId ?? null, e.eventType ?? null, e.origin ?? null, JSON.stringify(e.body)];
+    const body = JSON.stringify(e.body);
     if (targets.length === 0 && this.batches?.defer(this.storeHeld, this.dropHeld)) {
-      this.held.push(...row);
+      this.held.push(id, e.kind, e.prefix ?? null, e.messageId ?? null, e.eventType ?? null, e.origin ?? null, body);
       return { ...e, id };
     }
+    const row = [id, e.kind, e.prefix ?? null, e.messageId ?? null, e.eventType ?? null, e.origin ?? null, body];
     // The batch's earlier rows first: the log's ids then go in in order.
     this.storeHeld();
     // One statement is atomic by itself: no transaction (or savepoint) around it.
