@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { buildPackage } from '../src/tools/fwpkg.js';
+import { runMain } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const PASSWORD = 'Bench-Pass-123';
@@ -176,10 +177,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);

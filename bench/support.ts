@@ -124,3 +124,14 @@ export async function startEventListeners(count: number) {
   const { ports } = await ask<{ ports: number[] }>();
   return { proc, ports, ask, cert };
 }
+
+/** Run a benchmark's main: exit 0 when it is done (servers it started may still hold the loop), 1 with the error when it fails. */
+export function runMain(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Agent, request } from 'undici';
-import { PASSWORD, cannedAnswer, freePort, sleep } from './support.js';
+import { PASSWORD, cannedAnswer, freePort, runMain, sleep } from './support.js';
 
 const ROUNDS = Number(process.env.WRK_ROUNDS ?? 3);
 const SECONDS = Number(process.env.WRK_SECONDS ?? 10);
@@ -131,10 +131,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);
