@@ -103,7 +103,7 @@ export function openController(config: Config, opts: StartOptions): Base {
   store.useBatches(commits);
   clock.setInterval(
     CHECKPOINT_INTERVAL_MS,
-    checkpointer(db, (err) => log.warn({ err, file: dbPath }, 'WAL checkpoint failed; tried again every 10 s')),
+    checkpointer(db, (err) => log.warn({ err, file: dbPath }, 'WAL checkpoint failed; tried again every 10 s'), durability),
   );
 
   const uuidSetting = store.setting<string | null>(SERVICE_UUID_SETTING, null);

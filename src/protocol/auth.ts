@@ -73,7 +73,10 @@ export class Authentication<A extends AuthAccount = AuthAccount, S extends AuthS
   private readonly cacheKey = randomBytes(32);
   private readonly basicCache = new Map<string, { accountId: string; generation: number; expires: number }>();
   /** Per connection: the last verified Authorization header, with the same lifetime rules as the cache. */
-  private readonly basicBySocket = new WeakMap<object, { header: string; accountId: string; generation: number; expires: number }>();
+  private readonly basicBySocket = new WeakMap<
+    object,
+    { header: string; accountId: string; generation: number; expires: number; principal: Principal }
+  >();
   /** Per connection: the last token that authenticated, and its session. */
   private readonly tokenBySocket = new WeakMap<object, { token: string; session: S }>();
   /** Connections holding a slot of the session limit (Basic or certificate), oldest first, with their account. */
@@ -348,7 +351,8 @@ export class Authentication<A extends AuthAccount = AuthAccount, S extends AuthS
       const account = this.accounts.peek(memo.accountId);
       if (account && canLogIn(account)) {
         for (const p of this.policies) p.beforeLogin(account, req);
-        return this.principalOf(account, 'basic');
+        // Made under the same generation of the accounts: no key to build and look up again.
+        return memo.principal;
       }
     }
 
@@ -372,8 +376,9 @@ export class Authentication<A extends AuthAccount = AuthAccount, S extends AuthS
     const socket = req.socket;
     this.holdConnectionSlot(req, account);
     const entry = this.basicCache.get(key) ?? this.rememberVerified(key, account.Id, now);
-    if (socket) this.basicBySocket.set(socket, { header, ...entry });
-    return this.principalOf(account, 'basic');
+    const principal = this.principalOf(account, 'basic');
+    if (socket) this.basicBySocket.set(socket, { header, ...entry, principal });
+    return principal;
   }
 
   /** The first Basic request of a connection takes a slot, released when the socket closes; none left: 503. */

@@ -35,8 +35,8 @@ export interface BiosState {
 
 /** Facts the ROM reports rather than stores: read-only attributes. */
 export interface PlatformFacts {
-  serialNumber: string;
-  productId: string;
+  readonly serialNumber: string;
+  readonly productId: string;
   romVersion(): string;
 }
 
@@ -98,11 +98,11 @@ export class BiosSettings {
    */
   currentAttributes(): Readonly<Record<string, AttrValue>> {
     const s = this.saved.peek();
-    const reported = this.reported();
-    return this.views.get('current', [s, ...Object.values(reported)], (): Record<string, AttrValue> => ({
+    // Keyed by the reported facts that can change (the serial number and product id cannot): asked at every GET of a system.
+    return this.views.get('current', [s, this.facts.romVersion(), this.host.tpm().installed], (): Record<string, AttrValue> => ({
       ...this.defaults,
       ...s.current,
-      ...reported,
+      ...this.reported(),
       AdminPassword: null,
       PowerOnPassword: null,
     })) as Readonly<Record<string, AttrValue>>;

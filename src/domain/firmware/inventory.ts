@@ -98,6 +98,12 @@ export function factoryDigest(name: string, version: string): string {
 export class Inventory {
   private readonly docs: Record<InventoryKind, DocumentCollection<InventoryItem>>;
   private readonly listeners: ((item: InventoryItem) => void)[] = [];
+  /** byDeviceClass's answers, for the lists (shared, frozen) they were found in. */
+  private classes?: {
+    firmware: readonly Readonly<InventoryItem>[];
+    software: readonly Readonly<InventoryItem>[];
+    found: Map<string, readonly Readonly<InventoryItem>[]>;
+  };
 
   /** `factoryVersions` (device class → version) replaces the factory versions of a new controller (a fleet manifest's). */
   constructor(
@@ -126,9 +132,20 @@ export class Inventory {
     return this.docs[kind].get(id);
   }
 
-  /** The items of a device class (firmware first, then software), shared and frozen: read them only. */
-  byDeviceClass(deviceClass: string): Readonly<InventoryItem>[] {
-    return [...this.docs.firmware.peekList(), ...this.docs.software.peekList()].filter((i) => i.DeviceClass === deviceClass);
+  /**
+   * The items of a device class (firmware first, then software), shared and frozen. Found again
+   * only when the inventory changes: the system ROM's version is asked at every GET of a system.
+   */
+  byDeviceClass(deviceClass: string): readonly Readonly<InventoryItem>[] {
+    const firmware = this.docs.firmware.peekList();
+    const software = this.docs.software.peekList();
+    if (this.classes?.firmware !== firmware || this.classes.software !== software) this.classes = { firmware, software, found: new Map() };
+    let items = this.classes.found.get(deviceClass);
+    if (!items) {
+      items = Object.freeze([...firmware, ...software].filter((i) => i.DeviceClass === deviceClass));
+      this.classes.found.set(deviceClass, items);
+    }
+    return items;
   }
 
   controllerVersion(): string {

@@ -4,18 +4,23 @@
 // controller with its network off does. Only the host enables it again (on the
 // vendor's controller from its UEFI utilities; here the control API's host
 // actions, which stand for the host). Kept across restarts.
-import type { DocumentStore } from '../../store/documents.js';
+import type { DocumentStore, Setting } from '../../store/documents.js';
 
 const SETTING = 'manager.functionalityEnabled';
 
 export class ControllerFunctionality {
-  constructor(private readonly store: DocumentStore) {}
+  // Made once: the listener asks at every request, and a Setting made anew parses (or clones) its value at its first peek.
+  private readonly stored: Setting<boolean>;
+
+  constructor(store: DocumentStore) {
+    this.stored = store.setting<boolean>(SETTING, true);
+  }
 
   enabled(): boolean {
-    return this.store.setting<boolean>(SETTING, true).peek();
+    return this.stored.peek();
   }
 
   set(enabled: boolean): void {
-    this.store.setting<boolean>(SETTING, true).set(enabled);
+    this.stored.set(enabled);
   }
 }
