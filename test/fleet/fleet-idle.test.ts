@@ -86,6 +86,29 @@ describe('a fleet at rest and delivering events', () => {
     });
   });
 
+  it('sweeps sessions only while a controller has one: an idle controller holds no sweep timer', async () => {
+    const clock = clocks[5]!;
+    const idle = clock.pending;
+    const login = await request(`${fleet.url(5)}/redfish/v1/SessionService/Sessions/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ UserName: ADMIN_USER, Password: ADMIN_PASSWORD }),
+      dispatcher: agent,
+    });
+    await login.body.dump();
+    assert.equal(login.statusCode, 201);
+    assert.equal(clock.pending, idle + 1, 'the sweep starts with the first session');
+    const token = String(login.headers['x-auth-token']);
+    const out = await request(`${fleet.url(5)}${String(login.headers.location).replace(/^https:\/\/[^/]+/, '')}`, {
+      method: 'DELETE',
+      headers: { 'x-auth-token': token },
+      dispatcher: agent,
+    });
+    await out.body.dump();
+    assert.ok(out.statusCode < 300, String(out.statusCode));
+    assert.equal(clock.pending, idle, 'and ends with the last');
+  });
+
   const subscriptions: string[] = [];
   it('delivers every controller’s event to one listener over a few shared connections, retrying as each subscription says', async () => {
     await every(async (i) => {
