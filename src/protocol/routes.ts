@@ -183,7 +183,8 @@ export interface Match {
 }
 
 interface Node {
-  literal: Map<string, Node>;
+  /** Made for a node with literal children only: most nodes are leaves, and a fleet holds a table per controller. */
+  literal?: Map<string, Node>;
   param?: { name: string; node: Node };
   entry?: {
     route: AnyRoute;
@@ -194,7 +195,7 @@ interface Node {
   };
 }
 
-const newNode = (): Node => ({ literal: new Map() });
+const newNode = (): Node => ({});
 
 /** The {Param} names of a path template, in order. */
 export function paramNamesOf(path: string): string[] {
@@ -409,10 +410,11 @@ export class RouteTable {
         node = node.param.node;
       } else {
         const key = seg.toLowerCase();
-        let next = node.literal.get(key);
+        const literal = (node.literal ??= new Map());
+        let next = literal.get(key);
         if (!next) {
           next = newNode();
-          node.literal.set(key, next);
+          literal.set(key, next);
         }
         node = next;
       }
@@ -424,7 +426,7 @@ export class RouteTable {
   private walk(node: Node, segs: string[], i: number, params: Record<string, string>): Node | undefined {
     if (i === segs.length) return node.entry ? node : undefined;
     const seg = segs[i] as string;
-    const lit = node.literal.get(seg.toLowerCase());
+    const lit = node.literal?.get(seg.toLowerCase());
     if (lit) {
       const found = this.walk(lit, segs, i + 1, params);
       if (found) return found;
