@@ -246,6 +246,17 @@ function templateOf(path: string): { template: readonly string[]; paramNames: re
   return t;
 }
 
+/** ActionInfo bodies that depend on nothing but the action and dialect: one per process, not per table. */
+const actionInfos = new WeakMap<ActionDef, Map<DialectName, Readonly<Record<string, unknown>>>>();
+
+function fixedActionInfo(def: ActionDef, dialect: DialectName): Readonly<Record<string, unknown>> {
+  let byDialect = actionInfos.get(def);
+  if (!byDialect) actionInfos.set(def, (byDialect = new Map()));
+  let body = byDialect.get(dialect);
+  if (!body) byDialect.set(dialect, (body = Object.freeze(actionInfoBody(def, dialect))));
+  return body;
+}
+
 /** Paths remembered by match(); the table is fixed once built, so a path always matches the same way. */
 const MATCH_CACHE_MAX = 2048;
 const MATCH_CACHE_PATH_MAX = 512;
@@ -343,7 +354,7 @@ export class RouteTable {
   private addActionInfo(route: AnyRoute, action: ActionRoute<string, any>): void {
     const def: ActionDef = action.def;
     if (!hasParameters(def)) return;
-    const fixed = action.allowable ? undefined : Object.freeze(actionInfoBody(def, this.dialect));
+    const fixed = action.allowable ? undefined : fixedActionInfo(def, this.dialect);
     this.add({
       path: actionInfoPath(route.path, def),
       type: ActionInfoType,
