@@ -50,6 +50,8 @@ export default tseslint.config(
           // The parts a class makes for itself and no one else sees.
           privateParts: {
             'src/domain/events/hub.ts': ['EventOutbox', 'SubscriptionStore', 'HttpsSender', 'SseStreams', 'DeliveryWorker'],
+            // A controller's own, unless a fleet hands it shared ones.
+            'src/domain/events/delivery.ts': ['OutboundConnections'],
           },
         },
       ],

@@ -9,6 +9,8 @@ import { PASSWORD } from './support.js';
 export { PASSWORD, rssMiB, sleep } from './support.js';
 export const BASE_PORT = Number(process.env.FLEET_BASE_PORT ?? 30000);
 export const NOFILE = Number(process.env.FLEET_NOFILE ?? 20000);
+/** How long a start may take: 10,000 controllers on a loaded machine take minutes. */
+const START_TIMEOUT_S = Number(process.env.FLEET_START_TIMEOUT_S ?? 1800);
 // As bench/http.ts: 32 Basic connections on one controller need more than the default 20 session slots.
 export const LIMITS = ['--max-sessions', '256', '--max-sessions-per-account', '256'];
 export const auth = `Basic ${Buffer.from(`Administrator:${PASSWORD}`).toString('base64')}`;
@@ -47,7 +49,7 @@ export async function start(args: string[], cpus = '0', extraFlags: string[] = [
   let out = '';
   proc.stdout.on('data', (d) => (out += d));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line in 600 s:\n${out}`)), 600_000);
+    const timer = setTimeout(() => reject(new Error(`no listening line in ${START_TIMEOUT_S} s:\n${out}`)), START_TIMEOUT_S * 1000);
     proc.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
     proc.stdout.on('data', () => {
       if (/Redfish (fleet|service) listening/.test(out)) {

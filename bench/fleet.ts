@@ -16,6 +16,8 @@
 // Prints one table and writes bench/fleet-results.json. Events across a fleet: bench/fleet-events.ts;
 // memory under hours of load: bench/fleet-soak.ts.
 //   FLEET_SIZE=10000 BENCH_SECONDS=10 npm run bench:fleet
+//   FLEET_PARTS=start,poll (of start, poll, latency, spread, kill; default all) runs some of them:
+//   at 10,000 on a loaded machine each start takes minutes.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,6 +45,7 @@ const SIZE = Number(process.env.FLEET_SIZE ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ALTERNATIONS = Number(process.env.FLEET_ALTERNATIONS ?? 3);
 const TWO_CORES = process.env.FLEET_TWO_CORES !== '0';
+const PARTS = new Set((process.env.FLEET_PARTS ?? 'start,poll,latency,spread,kill').split(','));
 const CONNECTIONS = 32;
 /** A fleet manager's parallel polls. */
 const POLLERS = 64;
@@ -200,7 +203,7 @@ async function main(): Promise<void> {
     await stop(first);
     let firstTwo: number | undefined;
     let restartTwo: number | undefined;
-    if (TWO_CORES) {
+    if (TWO_CORES && PARTS.has('start')) {
       const twoCores = join(root, 'fleet-2');
       const f = await start(fleetArgs(twoCores, SIZE), '0,1');
       await stop(f);
@@ -231,7 +234,7 @@ async function main(): Promise<void> {
 
     const origins = Array.from({ length: SIZE }, (_, i) => `https://127.0.0.1:${BASE_PORT + i}`);
     const polls: { fleet: number; bare: number; fleetSeconds: number }[] = [];
-    for (let k = 0; k < ALTERNATIONS; k++) {
+    for (let k = 0; k < (PARTS.has('poll') ? ALTERNATIONS : 0); k++) {
       const f = await poll(origins);
       const b = await poll(origins.map(() => `https://127.0.0.1:${BARE_PORT}`));
       polls.push({ fleet: f.perSecond, bare: b.perSecond, fleetSeconds: f.seconds });
@@ -239,13 +242,14 @@ async function main(): Promise<void> {
     bare.kill('SIGTERM');
 
     const latency: Record<string, { p50: number; p99: number }> = {};
-    for (const i of [0, Math.floor(SIZE / 2), SIZE - 1]) latency[`controller ${i}`] = await sequential(BASE_PORT + i);
-    const singleLatency = await sequential(SINGLE_PORT);
+    if (PARTS.has('latency'))
+      for (const i of [0, Math.floor(SIZE / 2), SIZE - 1]) latency[`controller ${i}`] = await sequential(BASE_PORT + i);
+    const singleLatency = PARTS.has('latency') ? await sequential(SINGLE_PORT) : { p50: NaN, p99: NaN };
 
     // The same load generator for both (one autocannon per connection): on 32 controllers, and all on the single one.
     const spreads: { fleet: Awaited<ReturnType<typeof spread>>; single: Awaited<ReturnType<typeof spread>> }[] = [];
     const spreadPorts = Array.from({ length: CONNECTIONS }, (_, k) => BASE_PORT + Math.floor((k * SIZE) / CONNECTIONS));
-    for (let k = 0; k < ALTERNATIONS; k++) {
+    for (let k = 0; k < (PARTS.has('spread') ? ALTERNATIONS : 0); k++) {
       spreads.push({
         fleet: await spread(spreadPorts, SECONDS),
         single: await spread(
@@ -258,16 +262,16 @@ async function main(): Promise<void> {
     await stop(single);
     await stop(fleet);
 
-    const kill = await killTest(join(root, 'kill'));
+    const kill = PARTS.has('kill') ? await killTest(join(root, 'kill')) : undefined;
 
     const perController = (idleRss - baseRss) / (SIZE - 1);
     const pollRatio = median(polls.map((p) => p.fleet / p.bare));
     const spreadRatio = median(spreads.map((x) => x.fleet.rps / x.single.rps));
     const s = (ms: number | undefined) => (ms === undefined ? 'not run' : `${(ms / 1000).toFixed(1)} s`);
-    const mid = <T>(xs: T[], ratio: (x: T) => number) => xs.find((x) => ratio(x) === median(xs.map(ratio)))!;
+    const mid = <T>(xs: T[], ratio: (x: T) => number) => xs.find((x) => ratio(x) === median(xs.map(ratio)));
     const midSpread = mid(spreads, (x) => x.fleet.rps / x.single.rps);
     const midPoll = mid(polls, (p) => p.fleet / p.bare);
-    printTable([
+    const rows: [string, string, string][] = [
       [`descriptor limit (prlimit --nofile)`, String(NOFILE), ''],
       [`start, ${SIZE} controllers, fresh data dir, one core`, s(firstMs), '< 60 s at 10,000'],
       [`start, ${SIZE} controllers, restart, one core`, s(fleet.wallMs), '< 45 s at 10,000'],
@@ -278,43 +282,56 @@ async function main(): Promise<void> {
       ['RSS per controller above the base', `${perController.toFixed(3)} MiB`, '< 0.55 MiB'],
       ['RSS after the load', `${Math.round(loadedRss)} MiB`, ''],
       ['RSS idle, single controller (npm start)', `${Math.round(singleRss)} MiB`, ''],
-      [
-        `poll of all ${SIZE}: new TLS connection, GET root + Systems/1/, ${POLLERS} at a time`,
-        `${midPoll.fleetSeconds.toFixed(1)} s, ${Math.round(midPoll.fleet)} connections/s`,
-        '< 60 s at 10,000',
-      ],
-      ['the same against bare node:https', `${Math.round(midPoll.bare)} connections/s`, ''],
-      [
-        'TLS handshakes + 2 GETs, fleet / bare (median)',
-        `${(100 * pollRatio).toFixed(0)}% (${polls.map((p) => `${((100 * p.fleet) / p.bare).toFixed(0)}%`).join(', ')})`,
-        '',
-      ],
+    ];
+    if (midPoll) {
+      rows.push(
+        [
+          `poll of all ${SIZE}: new TLS connection, GET root + Systems/1/, ${POLLERS} at a time`,
+          `${midPoll.fleetSeconds.toFixed(1)} s, ${Math.round(midPoll.fleet)} connections/s`,
+          '< 60 s at 10,000',
+        ],
+        ['the same against bare node:https', `${Math.round(midPoll.bare)} connections/s`, ''],
+        [
+          'TLS handshakes + 2 GETs, fleet / bare (median)',
+          `${(100 * pollRatio).toFixed(0)}% (${polls.map((p) => `${((100 * p.fleet) / p.bare).toFixed(0)}%`).join(', ')})`,
+          '',
+        ],
+      );
+    }
+    rows.push(
       ...Object.entries(latency).map(([k, v]): [string, string, string] => [
         `GET Systems/1/, one at a time, ${k}: p50 / p99`,
         `${v.p50} / ${v.p99} ms`,
         `single: ${singleLatency.p50} / ${singleLatency.p99} ms`,
       ]),
-      [
-        `GET Systems/1/, ${CONNECTIONS} connections on ${CONNECTIONS} controllers`,
-        `${Math.round(midSpread.fleet.rps)} req/s, p99 ${midSpread.fleet.p99} ms`,
-        'p99 < 10 ms',
-      ],
-      [
-        `GET Systems/1/, ${CONNECTIONS} connections on a single controller`,
-        `${Math.round(midSpread.single.rps)} req/s, p99 ${midSpread.single.p99} ms`,
-        '',
-      ],
-      [
-        'fleet throughput / single (median)',
-        `${(100 * spreadRatio).toFixed(0)}% (${spreads.map((x) => `${((100 * x.fleet.rps) / x.single.rps).toFixed(0)}%`).join(', ')})`,
-        '≥ 80%',
-      ],
-      [
+    );
+    if (midSpread) {
+      rows.push(
+        [
+          `GET Systems/1/, ${CONNECTIONS} connections on ${CONNECTIONS} controllers`,
+          `${Math.round(midSpread.fleet.rps)} req/s, p99 ${midSpread.fleet.p99} ms`,
+          'p99 < 10 ms',
+        ],
+        [
+          `GET Systems/1/, ${CONNECTIONS} connections on a single controller`,
+          `${Math.round(midSpread.single.rps)} req/s, p99 ${midSpread.single.p99} ms`,
+          '',
+        ],
+        [
+          'fleet throughput / single (median)',
+          `${(100 * spreadRatio).toFixed(0)}% (${spreads.map((x) => `${((100 * x.fleet.rps) / x.single.rps).toFixed(0)}%`).join(', ')})`,
+          '≥ 80%',
+        ],
+      );
+    }
+    if (kill) {
+      rows.push([
         `kill -9 under writes to all ${SIZE}`,
         `${kill.acknowledged} acknowledged on ${kill.controllers} controllers, ${kill.lost} lost`,
         '0 lost',
-      ],
-    ]);
+      ]);
+    }
+    printTable(rows);
     writeFileSync(
       'bench/fleet-results.json',
       `${JSON.stringify({ size: SIZE, nofile: NOFILE, firstMs, restartMs: fleet.wallMs, firstTwoCoresMs: firstTwo, restartTwoCoresMs: restartTwo, baseRss, idleRss, loadedRss, perController, singleRss, polls, pollRatio, latency, singleLatency, spreads, spreadRatio, kill }, null, 2)}\n`,

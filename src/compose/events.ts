@@ -74,6 +74,7 @@ export function buildEvents(
       const a = accounts.peek(id);
       return a !== undefined && accounts.roleOf(a) === 'Administrator';
     },
+    outbound: b.seat?.outbound,
     // Events carry canonical vendor names (MessageIds, types) like every body, spelled as served.
     wireStyle: naming.identity ? spell : (json) => spell(naming.outwardJson(json)),
   });

@@ -1,5 +1,6 @@
 // What a fleet (src/fleet/) hands each controller it starts: shared where it is safe, made once for all.
 import type { FactoryState, FleetView } from '../domain/fleet/fleet-view.js';
+import type { OutboundConnections } from '../domain/events/delivery.js';
 import type { VendorSigningKey } from '../domain/firmware/signing.js';
 import type { VendorLicenseKey } from '../domain/licensing/license-keys.js';
 import type { ConnectionBudget, SharedPorts } from '../http/shared-ports.js';
@@ -26,6 +27,8 @@ export interface ControllerSeat {
   connections?: ConnectionBudget;
   /** The bound on databases open at once, shared by the fleet's controllers. */
   databases?: DatabasePool;
+  /** Event deliveries' connections, shared by the fleet's controllers: bounded per destination. */
+  outbound?: OutboundConnections;
   /** The key secrets are sealed with at rest: the fleet's, in its data dir. */
   secrets: Secrets;
   /** How the controller leaves the factory: applied on its first start only. */

@@ -1,7 +1,8 @@
 // How a fleet shares the process's file descriptors (ulimit -n): its listening sockets (one per
 // controller on a port of its own, one per port for controllers with addresses of their own),
-// the connections its clients hold, and what is left for databases, three descriptors each
-// (the file, its -wal and -shm), kept open for the most recently used controllers.
+// the connections its clients hold, the outbound connections its event deliveries share, and
+// what is left for databases, three descriptors each (the file, its -wal and -shm), kept open
+// for the most recently used controllers.
 import { readFileSync } from 'node:fs';
 import { FleetManifestError } from './manifest.js';
 
@@ -10,6 +11,11 @@ export const FIXED_DESCRIPTORS = 64;
 export const DESCRIPTORS_PER_DATABASE = 3;
 /** Fewer open databases than this would close one at nearly every write. */
 export const MIN_OPEN_DATABASES = 16;
+/** Outbound connections to one event destination, shared by every controller that delivers there. */
+const OUTBOUND_PER_ORIGIN = 16;
+/** The outbound share: a twentieth of the limit, between these. */
+const OUTBOUND_LEAST = 8;
+const OUTBOUND_MOST = 512;
 
 export class FleetCapacityError extends FleetManifestError {}
 
@@ -19,8 +25,16 @@ export interface DescriptorBudget {
   listeners: number;
   /** Connections every controller together may hold; more are closed as they arrive. */
   connections: number;
+  /** Event deliveries' connections: per destination, and destinations at once in each TLS mode (two). */
+  outbound: { perOrigin: number; maxOrigins: number };
   /** Databases open at once; the others rest, closed, until used. */
   databases: number;
+}
+
+/** Outbound connections within `total` descriptors: two TLS modes, each to maxOrigins destinations of perOrigin. */
+function outboundShare(total: number): { perOrigin: number; maxOrigins: number } {
+  const perOrigin = Math.min(OUTBOUND_PER_ORIGIN, Math.floor(total / 2));
+  return { perOrigin, maxOrigins: Math.floor(total / (2 * perOrigin)) };
 }
 
 /** The soft limit on open files, from /proc/self/limits (Linux); undefined elsewhere or when unlimited. */
@@ -46,21 +60,25 @@ export function planDescriptors(
   listeners: number,
   maxConnections: number,
 ): DescriptorBudget {
-  if (limit === undefined) return { limit, listeners, connections: maxConnections, databases: controllers };
+  if (limit === undefined) {
+    return { limit, listeners, connections: maxConnections, outbound: outboundShare(OUTBOUND_MOST), databases: controllers };
+  }
   const connections = Math.max(32, Math.min(maxConnections, Math.floor(limit / 10)));
-  const databases = Math.floor((limit - FIXED_DESCRIPTORS - listeners - connections) / DESCRIPTORS_PER_DATABASE);
+  const outbound = outboundShare(Math.max(OUTBOUND_LEAST, Math.min(OUTBOUND_MOST, Math.floor(limit / 20))));
+  const outboundTotal = 2 * outbound.perOrigin * outbound.maxOrigins;
+  const databases = Math.floor((limit - FIXED_DESCRIPTORS - listeners - connections - outboundTotal) / DESCRIPTORS_PER_DATABASE);
   const needed = Math.min(controllers, MIN_OPEN_DATABASES);
   if (databases < needed) {
-    const least = FIXED_DESCRIPTORS + listeners + connections + needed * DESCRIPTORS_PER_DATABASE;
+    const least = FIXED_DESCRIPTORS + listeners + connections + outboundTotal + needed * DESCRIPTORS_PER_DATABASE;
     const hint =
       listeners > 1
         ? ' or give the controllers addresses of their own on one port (--fleet-addresses: one listening socket for all)'
         : ', or run fewer controllers in this process';
     throw new FleetCapacityError(
       `a fleet of ${controllers} controllers needs at least ${least} file descriptors (${listeners} listening sockets, ` +
-        `${connections} connections, ${needed} open databases of ${DESCRIPTORS_PER_DATABASE} each, ${FIXED_DESCRIPTORS} for the process); ` +
+        `${connections} connections, ${outboundTotal} for event deliveries, ${needed} open databases of ${DESCRIPTORS_PER_DATABASE} each, ${FIXED_DESCRIPTORS} for the process); ` +
         `the limit is ${limit} (ulimit -n): raise it (ulimit -n, prlimit --nofile, LimitNOFILE=)${hint}`,
     );
   }
-  return { limit, listeners, connections, databases: Math.min(controllers, databases) };
+  return { limit, listeners, connections, outbound, databases: Math.min(controllers, databases) };
 }

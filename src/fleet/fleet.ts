@@ -21,6 +21,7 @@ import {
 import { ipv4ToNumber, numberToIpv4, type Config } from '../config.js';
 import { generatePassword, hashPassword, verifyPassword } from '../domain/accounts/passwords.js';
 import { VendorSigningKey } from '../domain/firmware/signing.js';
+import { OutboundConnections } from '../domain/events/delivery.js';
 import type { FleetMemberState, FleetView } from '../domain/fleet/fleet-view.js';
 import { ensureVendorLicenseKey } from '../domain/licensing/license-keys.js';
 import { readDataFile } from '../lib/data-file-error.js';
@@ -88,6 +89,8 @@ export interface FleetOptions {
   /** The clock of each controller (tests: a ManualClock each); default the wall clock, movable with --enable-control. */
   clock?: (index: number) => Clock | undefined;
   logger?: Logger;
+  /** The descriptor limit to share (tests); default the process's (ulimit -n). */
+  descriptorLimit?: number;
 }
 
 /** The members this process serves: indexes, addresses, ports, data dirs, and what each is made of. */
@@ -141,12 +144,19 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
   // Controllers with addresses of their own share one listening socket per port; on ports of their own, one each.
   const listeners = config.fleetAddresses === undefined ? undefined : new SharedPorts();
   const ports = listeners ? 1 : members.length;
-  const descriptors = planDescriptors(descriptorLimit(), members.length, ports + (config.ssdpPort ? 1 : 0), config.maxConnections);
+  const descriptors = planDescriptors(
+    opts.descriptorLimit ?? descriptorLimit(),
+    members.length,
+    ports + (config.ssdpPort ? 1 : 0),
+    config.maxConnections,
+  );
   const databases = new DatabasePool(descriptors.databases);
   const connections = new ConnectionBudget(descriptors.connections);
+  const outbound = new OutboundConnections(descriptors.outbound);
   log.info(
     descriptors,
     `file descriptor limit ${descriptors.limit ?? 'unbounded'}: ${ports} socket(s) to accept on, ${descriptors.connections} connections, ` +
+      `${outbound.maxConnections} for event deliveries (${descriptors.outbound.perOrigin} per destination), ` +
       `${descriptors.databases} of ${members.length} databases open at once (the others are opened when used)`,
   );
 
@@ -191,6 +201,7 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
         Limit: descriptors.limit ?? null,
         ListeningSockets: ports,
         Connections: descriptors.connections,
+        EventDeliveryConnections: outbound.maxConnections ?? 0,
         ConnectionsOpen: connections.held,
         DatabasesOpenAtOnce: databases.maxOpen,
         DatabasesOpen: databases.openCount,
@@ -221,6 +232,7 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
     listeners,
     connections,
     databases,
+    outbound,
   });
 
   let next = 0;
@@ -246,7 +258,10 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
       clock: opts.clock?.(m.index),
     });
   };
-  const closeAll = () => Promise.all(running.map((r) => r?.close()));
+  const closeAll = async () => {
+    await Promise.all(running.map((r) => r?.close()));
+    await outbound.close();
+  };
   try {
     await Promise.all(
       Array.from({ length: Math.min(START_CONCURRENCY, members.length) }, async () => {

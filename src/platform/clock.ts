@@ -138,6 +138,11 @@ export class ManualClock implements Clock {
     return this.target;
   }
 
+  /** Timers set and not yet fired or cancelled (periodic ones count once). */
+  get pending(): number {
+    return this.timers.length;
+  }
+
   setTimer(delayMs: number, fn: () => void): TimerHandle {
     return this.add(this.current + Math.max(0, delayMs), fn);
   }

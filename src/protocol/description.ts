@@ -291,11 +291,27 @@ export function oem<P extends Props, const O extends { readOnly?: boolean } = Re
   return t.object({ [OEM]: vendorObject(type, o) }, { ...o, typeName: 'Oem' });
 }
 
-/** A collection type for members of `member`, named `<Member>Collection`. */
+/** Collection types made so far, by member type: a fleet's route tables each ask for the same ones. */
+const collectionTypes = new WeakMap<object, Map<string, ResourceType<Props, any>>>();
+
+/** A collection type for members of `member`, named `<Member>Collection` (one per member, description and autoExpand). */
 export function collectionOf<M extends ResourceType<Props, undefined>>(
   member: M,
   description = `A collection of ${member.name} resources.`,
   o: { autoExpand?: boolean } = {},
+): ResourceType<Props, M> {
+  let made = collectionTypes.get(member);
+  if (!made) collectionTypes.set(member, (made = new Map()));
+  const key = `${o.autoExpand ?? ''}\0${description}`;
+  let type = made.get(key) as ResourceType<Props, M> | undefined;
+  if (!type) made.set(key, (type = newCollectionType(member, description, o)));
+  return type;
+}
+
+function newCollectionType<M extends ResourceType<Props, undefined>>(
+  member: M,
+  description: string,
+  o: { autoExpand?: boolean },
 ): ResourceType<Props, M> {
   return {
     name: `${member.name}Collection`,

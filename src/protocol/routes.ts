@@ -182,19 +182,32 @@ export interface Match {
   readonly membersAlias?: boolean;
 }
 
-interface Node {
-  literal: Map<string, Node>;
-  param?: { name: string; node: Node };
-  entry?: {
-    route: AnyRoute;
-    template: readonly string[];
-    paramNames: readonly string[];
-    action?: ActionRoute<string, any>;
-    membersAlias?: boolean;
-  };
+/** What a table serves at a path: its own (the route and its handlers are each table's). */
+interface Entry {
+  route: AnyRoute;
+  action?: ActionRoute<string, any>;
+  membersAlias?: boolean;
 }
 
-const newNode = (): Node => ({ literal: new Map() });
+/**
+ * A node of the path trie every route table of the process shares (a fleet has a table per
+ * controller, all declaring the same paths): a table keeps only its entries, by the node's slot.
+ * A path another table declared and this one did not has no entry here, so matching goes on.
+ */
+interface Node {
+  /** Made for a node with literal children only: most nodes are leaves. */
+  literal?: Map<string, Node>;
+  /** One per parameter name some table declared here: one table uses one (checked as it declares). */
+  params?: { name: string; node: Node }[];
+  /** Set once some table has a route ending here. */
+  slot?: number;
+  template?: readonly string[];
+  paramNames?: readonly string[];
+}
+
+const newNode = (): Node => ({});
+const sharedRoot = newNode();
+let slots = 0;
 
 /** The {Param} names of a path template, in order. */
 export function paramNamesOf(path: string): string[] {
@@ -233,6 +246,17 @@ function templateOf(path: string): { template: readonly string[]; paramNames: re
   return t;
 }
 
+/** ActionInfo bodies that depend on nothing but the action and dialect: one per process, not per table. */
+const actionInfos = new WeakMap<ActionDef, Map<DialectName, Readonly<Record<string, unknown>>>>();
+
+function fixedActionInfo(def: ActionDef, dialect: DialectName): Readonly<Record<string, unknown>> {
+  let byDialect = actionInfos.get(def);
+  if (!byDialect) actionInfos.set(def, (byDialect = new Map()));
+  let body = byDialect.get(dialect);
+  if (!body) byDialect.set(dialect, (body = Object.freeze(actionInfoBody(def, dialect))));
+  return body;
+}
+
 /** Paths remembered by match(); the table is fixed once built, so a path always matches the same way. */
 const MATCH_CACHE_MAX = 2048;
 const MATCH_CACHE_PATH_MAX = 512;
@@ -247,7 +271,10 @@ export class RouteTable {
     readonly naming: Naming = CANONICAL_NAMING,
   ) {}
 
-  private readonly root = newNode();
+  /** Entries by their node's slot in the shared trie. */
+  private readonly entries: (Entry | undefined)[] = [];
+  /** The parameter name this table declared under each node that has one. */
+  private readonly paramAt = new Map<Node, string>();
   private readonly all: AnyRoute[] = [];
   private readonly matched = new Map<string, Match | undefined>();
   private readonly resolvers = new Map<string, ParamResolver>();
@@ -327,7 +354,7 @@ export class RouteTable {
   private addActionInfo(route: AnyRoute, action: ActionRoute<string, any>): void {
     const def: ActionDef = action.def;
     if (!hasParameters(def)) return;
-    const fixed = action.allowable ? undefined : Object.freeze(actionInfoBody(def, this.dialect));
+    const fixed = action.allowable ? undefined : fixedActionInfo(def, this.dialect);
     this.add({
       path: actionInfoPath(route.path, def),
       type: ActionInfoType,
@@ -381,58 +408,65 @@ export class RouteTable {
       return undefined;
     }
     const params: Record<string, string> = {};
-    const node = this.walk(this.root, segments, 0, params);
-    const entry = node?.entry;
+    const node = this.walk(sharedRoot, segments, 0, params);
+    const entry = node && this.entries[node.slot!];
     if (!entry) return undefined;
-    const canonical = entry.template.map((seg) => (seg.startsWith('{') ? encodeURIComponent(params[seg.slice(1, -1)] ?? '') : seg));
+    const canonical = node.template!.map((seg) => (seg.startsWith('{') ? encodeURIComponent(params[seg.slice(1, -1)] ?? '') : seg));
     const trailing = entry.route.file && !entry.action && !entry.membersAlias ? '' : '/';
     return Object.freeze({
       route: entry.route,
       params: Object.freeze(params),
-      paramNames: entry.paramNames,
+      paramNames: node.paramNames!,
       uri: `/${canonical.join('/')}${trailing}`,
       action: entry.action,
       membersAlias: entry.membersAlias,
     });
   }
 
-  private insert(path: string, entry: Omit<NonNullable<Node['entry']>, 'template' | 'paramNames'>): void {
+  private insert(path: string, entry: Entry): void {
     const { template, paramNames } = templateOf(path);
-    let node = this.root;
+    let node = sharedRoot;
     for (const seg of template) {
       if (seg.startsWith('{') && seg.endsWith('}')) {
         const name = seg.slice(1, -1);
-        if (node.param && node.param.name !== name) {
-          throw new Error(`conflicting parameter names {${node.param.name}} and {${name}} in ${path}`);
+        const declared = this.paramAt.get(node);
+        if (declared !== undefined && declared !== name) {
+          throw new Error(`conflicting parameter names {${declared}} and {${name}} in ${path}`);
         }
-        node.param ??= { name, node: newNode() };
-        node = node.param.node;
+        this.paramAt.set(node, name);
+        const params = (node.params ??= []);
+        let next = params.find((p) => p.name === name);
+        if (!next) params.push((next = { name, node: newNode() }));
+        node = next.node;
       } else {
         const key = seg.toLowerCase();
-        let next = node.literal.get(key);
+        const literal = (node.literal ??= new Map());
+        let next = literal.get(key);
         if (!next) {
           next = newNode();
-          node.literal.set(key, next);
+          literal.set(key, next);
         }
         node = next;
       }
     }
-    if (node.entry) throw new Error(`duplicate route ${path}`);
-    node.entry = { ...entry, template, paramNames };
+    if (node.slot === undefined) Object.assign(node, { slot: slots++, template, paramNames });
+    if (this.entries[node.slot!]) throw new Error(`duplicate route ${path}`);
+    this.entries[node.slot!] = entry;
   }
 
   private walk(node: Node, segs: string[], i: number, params: Record<string, string>): Node | undefined {
-    if (i === segs.length) return node.entry ? node : undefined;
+    if (i === segs.length) return node.slot !== undefined && this.entries[node.slot] ? node : undefined;
     const seg = segs[i] as string;
-    const lit = node.literal.get(seg.toLowerCase());
+    const lit = node.literal?.get(seg.toLowerCase());
     if (lit) {
       const found = this.walk(lit, segs, i + 1, params);
       if (found) return found;
     }
-    if (node.param && seg !== '') {
-      const found = this.walk(node.param.node, segs, i + 1, params);
+    if (seg === '') return undefined;
+    for (const p of node.params ?? []) {
+      const found = this.walk(p.node, segs, i + 1, params);
       if (found) {
-        params[node.param.name] = seg;
+        params[p.name] = seg;
         return found;
       }
     }

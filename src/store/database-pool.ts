@@ -9,8 +9,9 @@ import type Database from 'better-sqlite3';
 import type { Db, Durability, SqlConnection, SqlStatement } from './database.js';
 
 export class DatabasePool {
+  /** Open connections, least recently used first (a use moves one to the end). */
   private readonly openNow = new Set<PooledDatabase>();
-  private tick = 0;
+  private lastUsed?: PooledDatabase;
   /** Openings of a connection that rested. */
   reopened = 0;
 
@@ -21,9 +22,12 @@ export class DatabasePool {
     return this.openNow.size;
   }
 
-  /** @internal a connection is used: it goes to the end of the queue. */
-  touch(): number {
-    return ++this.tick;
+  /** @internal an open connection is used: it goes to the end of the queue. */
+  touch(c: PooledDatabase): void {
+    if (this.lastUsed === c) return;
+    this.lastUsed = c;
+    this.openNow.delete(c);
+    this.openNow.add(c);
   }
 
   /** @internal a connection joins open (its first opening), or opens again after resting. */
@@ -36,13 +40,18 @@ export class DatabasePool {
   /** @internal */
   closed(c: PooledDatabase): void {
     this.openNow.delete(c);
+    if (this.lastUsed === c) this.lastUsed = undefined;
   }
 
-  /** Close the least recently used idle connection while the pool is full (a scan: rare next to an opening's cost). */
+  /** Close the least recently used idle connection while the pool is full (the first outside a transaction, in use order). */
   private makeRoom(): void {
     while (this.openNow.size >= this.maxOpen) {
       let oldest: PooledDatabase | undefined;
-      for (const c of this.openNow) if (!c.inTransaction && (!oldest || c.lastUse < oldest.lastUse)) oldest = c;
+      for (const c of this.openNow) {
+        if (c.inTransaction) continue;
+        oldest = c;
+        break;
+      }
       // Every open connection is inside a transaction (a turn's group commits): go over the bound rather than fail.
       if (!oldest) return;
       oldest.rest();
@@ -55,7 +64,6 @@ export class PooledDatabase implements SqlConnection {
   private db: Db | undefined;
   private closedForGood = false;
   opening = 0;
-  lastUse = 0;
 
   constructor(
     private readonly pool: DatabasePool,
@@ -65,13 +73,14 @@ export class PooledDatabase implements SqlConnection {
   ) {
     pool.opened(this, false);
     this.db = first;
-    this.lastUse = pool.touch();
   }
 
   /** The open connection, opened again if it rested. */
   connection(): Db {
-    this.lastUse = this.pool.touch();
-    if (this.db) return this.db;
+    if (this.db) {
+      this.pool.touch(this);
+      return this.db;
+    }
     if (this.closedForGood) throw new TypeError('The database connection is not open');
     this.pool.opened(this);
     this.db = this.reopen();

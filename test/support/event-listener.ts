@@ -30,6 +30,10 @@ export class EventListener {
   readonly received: Delivery[] = [];
   /** Every request, answered or not (fail/hang included). */
   attempts = 0;
+  /** TLS connections accepted, and the most open at once. */
+  connectionsMade = 0;
+  mostOpen = 0;
+  private openNow = 0;
   mode: ListenerMode = 'ok';
   private server?: Server;
   private readonly hanging: ServerResponse[] = [];
@@ -67,6 +71,11 @@ export class EventListener {
         this.received.push({ path: req.url ?? '', headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
         res.writeHead(204).end();
       });
+    });
+    server.on('secureConnection', (socket) => {
+      this.connectionsMade++;
+      this.mostOpen = Math.max(this.mostOpen, ++this.openNow);
+      socket.once('close', () => this.openNow--);
     });
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
     this.port = (server.address() as AddressInfo).port;

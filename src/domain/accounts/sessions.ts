@@ -1,7 +1,7 @@
 // Login sessions. Kept in memory only: a real controller drops them on reset.
 // Tokens are looked up by their SHA-256 and compared in constant time.
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../../platform/clock.js';
+import type { Clock, TimerHandle } from '../../platform/clock.js';
 
 export interface SessionRecord {
   Id: string;
@@ -45,16 +45,16 @@ export class Sessions {
   private readonly endListeners: ((s: SessionRecord, why: SessionEndReason) => void)[] = [];
   /** Other holders of the shared connection limit (Basic-authenticated connections). */
   private readonly otherSlots: (() => number)[] = [];
-  private readonly sweeper;
+  /** The expiry sweep, running only while there are sessions (an idle fleet's controllers have none). */
+  private sweeper?: TimerHandle;
+  private stopped = false;
   /** Bumped whenever a session starts or ends, so views of the set can be kept until it changes. */
   version = 0;
 
   constructor(
     private readonly clock: Clock,
     private readonly options: SessionOptions,
-  ) {
-    this.sweeper = clock.setInterval(10_000, () => this.expire());
-  }
+  ) {}
 
   /** Create a session; throws SessionLimitError when every slot is taken. */
   create(account: { Id: string; UserName: string }, origin: string): { session: SessionRecord; token: string } {
@@ -73,6 +73,7 @@ export class Sessions {
       tokenHash: digest(token),
     };
     this.byHash.set(session.tokenHash.toString('hex'), session);
+    if (!this.stopped) this.sweeper ??= this.clock.setInterval(10_000, () => this.expire());
     this.byId.set(session.Id, session);
     this.version++;
     return { session, token };
@@ -130,7 +131,9 @@ export class Sessions {
 
   /** Stop the expiry sweep (service shutdown; the clock may outlive the service). */
   stop(): void {
-    this.sweeper.cancel();
+    this.stopped = true;
+    this.sweeper?.cancel();
+    this.sweeper = undefined;
   }
 
   addSlotHolder(count: () => number): void {
@@ -177,6 +180,10 @@ export class Sessions {
   private remove(s: SessionRecord, why: SessionEndReason): void {
     this.byHash.delete(s.tokenHash.toString('hex'));
     this.byId.delete(s.Id);
+    if (this.byId.size === 0) {
+      this.sweeper?.cancel();
+      this.sweeper = undefined;
+    }
     this.version++;
     for (const fn of this.endListeners) fn(s, why);
   }

@@ -88,6 +88,9 @@ export class UserTempThresholds {
 
   /** Sample the sensors and record crossings of the effective thresholds. */
   check(): void {
+    // Without a threshold there is nothing to compare: an idle fleet's controllers read no sensors.
+    const { effective } = this.state;
+    if (!effective.Warning && !effective.Critical) return;
     const readings = this.sensors.readings();
     let exceeded = this.state.exceeded;
     for (const alert of ALERT_TYPES) {

@@ -25,10 +25,45 @@ export interface DeliveryTarget {
 /** true when the listener accepted the event (2xx), otherwise why not. */
 export type DeliveryResult = true | string;
 
-/** POSTs events over HTTPS with undici; TLS is checked only when the subscription asks for it. */
-export class HttpsSender {
+/** How long an idle outbound connection is kept for the next delivery. */
+const KEEP_ALIVE_MS = 30_000;
+
+/**
+ * The outbound connections event deliveries use: one per controller, or one for a whole fleet,
+ * which bounds them (a fleet's share of the descriptor limit) however many controllers deliver:
+ * at most `perOrigin` connections to a destination and `maxOrigins` destinations at once, in
+ * each of the two TLS modes. Deliveries beyond wait their turn on those connections.
+ */
+export class OutboundConnections {
   /** Made on the first delivery that needs each. */
   private agents: { insecure?: Agent; verified?: Agent } = {};
+
+  constructor(private readonly bound?: { perOrigin: number; maxOrigins: number }) {}
+
+  /** The most descriptors these connections hold (undefined: unbounded). */
+  get maxConnections(): number | undefined {
+    return this.bound && 2 * this.bound.perOrigin * this.bound.maxOrigins;
+  }
+
+  agent(verify: boolean): Agent {
+    const { Agent } = undici();
+    const o = {
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      ...(this.bound ? { connections: this.bound.perOrigin, maxOrigins: this.bound.maxOrigins } : {}),
+    };
+    if (verify) return (this.agents.verified ??= new Agent({ ...o, connect: { rejectUnauthorized: true } }));
+    return (this.agents.insecure ??= new Agent({ ...o, connect: { rejectUnauthorized: false } }));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.agents.insecure?.destroy(), this.agents.verified?.destroy()]);
+  }
+}
+
+/** POSTs events over HTTPS with undici; TLS is checked only when the subscription asks for it. */
+export class HttpsSender {
+  /** A controller's own, unless a fleet shares its connections (closed by the fleet then). */
+  private readonly connections: OutboundConnections;
   /** Set by the control API: why a destination cannot be reached now (an injected fault), else undefined. */
   unreachable?: (destination: string) => string | undefined;
   /** Deliveries in flight: a shutdown aborts them (their events stay owed in the outbox). */
@@ -39,12 +74,9 @@ export class HttpsSender {
     private readonly clock: Clock,
     private readonly timeoutMs = DELIVERY_TIMEOUT_MS,
     private readonly style: (json: string) => string = (json) => json,
-  ) {}
-
-  private agent(verify: boolean): Agent {
-    const { Agent } = undici();
-    if (verify) return (this.agents.verified ??= new Agent({ connect: { rejectUnauthorized: true }, keepAliveTimeout: 30_000 }));
-    return (this.agents.insecure ??= new Agent({ connect: { rejectUnauthorized: false }, keepAliveTimeout: 30_000 }));
+    private readonly shared?: OutboundConnections,
+  ) {
+    this.connections = shared ?? new OutboundConnections();
   }
 
   /** POST events (in order, together: see wireBody) to the target. */
@@ -64,7 +96,7 @@ export class HttpsSender {
         method: 'POST',
         headers,
         body: wireJson(events, target.Context, this.style),
-        dispatcher: this.agent(target.VerifyCertificate),
+        dispatcher: this.connections.agent(target.VerifyCertificate),
         signal: ac.signal,
       });
       await res.body.dump();
@@ -84,12 +116,13 @@ export class HttpsSender {
   /**
    * Abort the deliveries in flight and close the connections. A listener that holds a delivery
    * open must not hold up a shutdown: the clock's deadline no longer fires once the service's
-   * timers are cancelled, and closing the agents would wait for the answer.
+   * timers are cancelled, and closing the agents would wait for the answer. A fleet's shared
+   * connections stay for the other controllers.
    */
   async close(): Promise<void> {
     this.closed = true;
     for (const ac of this.inFlight) ac.abort();
-    await Promise.all([this.agents.insecure?.destroy(), this.agents.verified?.destroy()]);
+    if (!this.shared) await this.connections.close();
   }
 }
 

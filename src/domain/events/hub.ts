@@ -11,7 +11,7 @@ import { vendorResourceEvent } from '../../messages/event-messages.js';
 import { formatMessage } from '../../messages/messages.js';
 import { toIso, type Clock } from '../../platform/clock.js';
 import type { DocumentStore, Setting } from '../../store/documents.js';
-import { DeliveryWorker, HttpsSender } from './delivery.js';
+import { DeliveryWorker, HttpsSender, type OutboundConnections } from './delivery.js';
 import type { EventPredicate } from './filter.js';
 import { parseMessageId, subscriptionWants, type EventRecordBody, type LoggedEvent } from './format.js';
 import { EventOutbox } from './outbox.js';
@@ -77,6 +77,8 @@ export interface HubDeps {
   isAdministrator?: (accountId: string) => boolean;
   /** Outbound HTTPS; tests and the benchmark use the default. */
   sender?: HttpsSender;
+  /** A fleet's outbound connections, shared by its controllers; a controller's own otherwise. */
+  outbound?: OutboundConnections;
   /** How events spell URIs on the wire (the service's dialect); default as the areas write them. */
   wireStyle?: (json: string) => string;
 }
@@ -102,7 +104,7 @@ export class EventHub {
     this.outbox = new EventOutbox(d.store.db, d.store);
     this.subs = new SubscriptionStore(d.store);
     const style = d.wireStyle ?? ((json: string) => json);
-    this.sender = d.sender ?? new HttpsSender(d.clock, undefined, style);
+    this.sender = d.sender ?? new HttpsSender(d.clock, undefined, style, d.outbound);
     this.settingDoc = d.store.setting('event.service', DEFAULT_SETTINGS);
     this.pending = this.outbox.pendingCounts();
     this.sse = new SseStreams(
@@ -387,6 +389,9 @@ export class EventHub {
     if (!this.current().ServiceEnabled) return undefined;
     const probe = { ...e, id: 0 };
     const wanted = this.subs.list().filter((s) => subscriptionWants(s, probe));
+    // A periodic sample nobody takes now is not logged: an idle controller's report costs no write.
+    // (A stream that reconnects later replays events, not the samples it missed.)
+    if (e.kind === 'MetricReport' && wanted.length === 0 && this.sse.count() === 0) return undefined;
     const targets = wanted.map((s) => ({ id: s.Id, cap: s.Vendor.RequestedMaxEventsToQueue, pending: this.pending.get(s.Id) ?? 0 }));
     const logged = this.outbox.append(e, targets);
     for (const t of targets) {

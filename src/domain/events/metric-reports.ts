@@ -1,7 +1,10 @@
 // Periodic metric reports of the simulated sensors (TelemetryService): one
-// definition, "SensorReadings", generated on the controller clock, kept (the
-// latest report survives restarts) and handed to the event hub for
-// EventFormatType MetricReport subscribers and SSE streams.
+// definition, "SensorReadings", generated on the controller clock and handed to
+// the event hub for EventFormatType MetricReport subscribers and SSE streams.
+// The definition's schedule is stored; the latest report is kept in memory only,
+// as a controller keeps sensor samples: a fleet's ten thousand idle controllers
+// would otherwise write (and open a resting database) every minute each. After a
+// restart the collection is empty until the first report.
 import { toIso, type Clock, type TimerHandle } from '../../platform/clock.js';
 import type { SensorReading, SensorSource } from '../../platform/sensors.js';
 import type { DocumentStore } from '../../store/documents.js';
@@ -45,8 +48,8 @@ export function formatDuration(seconds: number): string {
 export class MetricReports {
   private timer?: TimerHandle;
   private readonly schedule: { get(): ReportSchedule; set(v: ReportSchedule): void };
-  private readonly latestDoc: { get(): Record<string, unknown> | null; set(v: Record<string, unknown> | null): void };
-  private readonly sequence: { get(): number; set(v: number): void };
+  private latestReport?: Record<string, unknown>;
+  private sequence = 0;
 
   constructor(
     store: DocumentStore,
@@ -62,8 +65,6 @@ export class MetricReports {
     },
   ) {
     this.schedule = store.setting('telemetry.schedule', DEFAULT_SCHEDULE);
-    this.latestDoc = store.setting<Record<string, unknown> | null>('telemetry.report.latest', null);
-    this.sequence = store.setting('telemetry.report.sequence', 0);
   }
 
   start(): void {
@@ -85,7 +86,7 @@ export class MetricReports {
   }
 
   latest(): Record<string, unknown> | undefined {
-    return this.latestDoc.get() ?? undefined;
+    return this.latestReport;
   }
 
   /** The sensors the reports read, as they read now. */
@@ -101,8 +102,7 @@ export class MetricReports {
   /** Take a report now, keep it as the latest, and send it to subscribers. */
   generate(): Record<string, unknown> {
     const now = toIso(this.clock.now());
-    const seq = this.sequence.get() + 1;
-    this.sequence.set(seq);
+    const seq = ++this.sequence;
     const values: MetricValue[] = this.sensors()
       .readings()
       .map((r) => ({
@@ -122,7 +122,7 @@ export class MetricReports {
       MetricReportDefinition: { '@odata.id': this.uris.metricReportDefinition(SENSOR_REPORT_ID) },
       MetricValues: values,
     };
-    this.latestDoc.set(report);
+    this.latestReport = report;
     this.hub.publishMetricReport(report, this.uris.metricReportDefinition(SENSOR_REPORT_ID));
     return report;
   }

@@ -38,6 +38,8 @@ export interface FleetDescriptors {
   /** Connections every controller together may hold, and hold now. */
   Connections: number;
   ConnectionsOpen: number;
+  /** Outbound connections event deliveries of every controller share, at most. */
+  EventDeliveryConnections: number;
   /** Databases open at once at most, open now, and opened again after resting since the start. */
   DatabasesOpenAtOnce: number;
   DatabasesOpen: number;
