@@ -55,6 +55,7 @@ function handlers(d: CertificateMappingDeps) {
     return collection(
       'User Certificate Mappings',
       cl.listMappings().map((m) => mappingUri(m.Id)),
+      { Description: 'The client certificates mapped to local accounts for certificate login' },
     );
   }
 

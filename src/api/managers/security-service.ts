@@ -48,7 +48,9 @@ import {
   VendorCertAuthType,
   VendorHttpsCertType,
   VendorSecurityServiceType,
+  IDENTITY_CERTIFICATES,
 } from './security-types.js';
+import { CertificateCollectionType } from '../certificates/certificate-types.js';
 
 export type SecurityServiceDeps = Pick<
   Services,
@@ -128,6 +130,7 @@ function handlers(d: SecurityServiceDeps) {
       // The vendor's controller reports the cipher suite of the connection reading it.
       ...(ctx.socket ? { CurrentCipher: ctx.socket.getCipher().standardName } : {}),
       LoginSecurityBanner: { IsEnabled: false },
+      ...Object.fromEntries(IDENTITY_CERTIFICATES.map((n) => [n, { Certificates: { '@odata.id': `${ctx.uri}${n}/Certificates/` } }])),
       Links: {
         CertificateAuthentication: certAuth,
         CertAuth: certAuth,
@@ -137,6 +140,15 @@ function handlers(d: SecurityServiceDeps) {
         SecurityDashboard: { '@odata.id': `${ctx.uri}SecurityDashboard/` },
       },
     };
+  }
+
+  /**
+   * The controller is an iLO 5 of a Gen10 (Plus) server: it has the slots for the identity
+   * certificates of later generations, and none in them, as the real one shows.
+   */
+  function getIdentityCertificates(ctx: Context<SecurityServicePath>) {
+    const set = ctx.uri.split('/').at(-3);
+    return collection(`${set} Certificate Collection`, [], { Description: `The ${set} certificates of the management controller` });
   }
 
   const sso = d.managerFeatures.sso;
@@ -290,6 +302,7 @@ function handlers(d: SecurityServiceDeps) {
     return collection(
       'Trusted CA Certificates',
       cl.listCas().map((c) => `${ctx.uri}${c.Id}/`),
+      { Description: 'The CA certificates certificate login trusts' },
     );
   }
 
@@ -325,6 +338,7 @@ function handlers(d: SecurityServiceDeps) {
 
   return {
     getSecurityService,
+    getIdentityCertificates,
     getCertAuth,
     patchCertAuth,
     postImportCaCertificate,
@@ -358,6 +372,15 @@ export function registerSecurityServiceRoutes(routes: RouteTable, d: SecuritySer
     type: VendorSecurityServiceType,
     get: { privilege: Priv.login, handler: h.getSecurityService },
   });
+  for (const path of [
+    '/redfish/v1/Managers/{ManagerId}/SecurityService/iLOIDevID/Certificates/',
+    '/redfish/v1/Managers/{ManagerId}/SecurityService/iLOLDevID/Certificates/',
+    '/redfish/v1/Managers/{ManagerId}/SecurityService/SystemIDevID/Certificates/',
+    '/redfish/v1/Managers/{ManagerId}/SecurityService/SystemIAK/Certificates/',
+    '/redfish/v1/Managers/{ManagerId}/SecurityService/PlatformCert/Certificates/',
+    '/redfish/v1/Managers/{ManagerId}/SecurityService/PlatformCertUpdate/Certificates/',
+  ] as const)
+    routes.add({ path, type: CertificateCollectionType, get: { privilege: Priv.login, handler: h.getIdentityCertificates } });
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/',
     type: VendorCertAuthType,
@@ -418,6 +441,7 @@ export function registerSecurityServiceRoutes(routes: RouteTable, d: SecuritySer
     member: '/redfish/v1/Managers/{ManagerId}/SecurityService/SecurityDashboard/SecurityParams/{SecurityParamId}/',
     type: VendorMCSecurityParamType,
     name: 'Security Parameters',
+    extra: () => ({ Description: 'The security settings the dashboard rates' }),
     store: {
       list: () => h.currentParams(),
       get: (id: string) => h.currentParams().find((p) => p.Id === id),

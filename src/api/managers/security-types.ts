@@ -18,6 +18,18 @@ const certInfo = t.object(
   { readOnly: true, typeName: 'X509CertificateInformation' },
 );
 
+/**
+ * The controller's and the platform's identity certificates (DICE/SPDM device identities, TPM
+ * attestation keys, the platform certificate), each a certificate collection, by iLO 5's names.
+ */
+export const IDENTITY_CERTIFICATES = ['iLOIDevID', 'iLOLDevID', 'SystemIDevID', 'SystemIAK', 'PlatformCert', 'PlatformCertUpdate'] as const;
+
+const certificateSet = t.object({ Certificates: t.link({ readOnly: true }) }, { readOnly: true, typeName: 'CertificateSet' });
+const identityCertificateProps = Object.fromEntries(IDENTITY_CERTIFICATES.map((n) => [n, certificateSet])) as Record<
+  (typeof IDENTITY_CERTIFICATES)[number],
+  typeof certificateSet
+>;
+
 export const VendorSecurityServiceType = defineType({
   name: oemType('SecurityService'),
   version: '1.0.0',
@@ -29,6 +41,7 @@ export const VendorSecurityServiceType = defineType({
     SecurityState: ro(t.enum(['Production', 'HighSecurity', 'FIPS'])),
     CurrentCipher: ro(t.string({ volatile: true, description: 'The cipher suite of the connection that asks.' })),
     LoginSecurityBanner: t.object({ IsEnabled: ro(t.boolean()) }, { readOnly: true, typeName: 'LoginSecurityBanner' }),
+    ...identityCertificateProps,
     Links: t.object(
       {
         CertificateAuthentication: t.link(),

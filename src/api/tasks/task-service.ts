@@ -123,6 +123,7 @@ function handlers(d: TaskServiceDeps) {
     return {
       Id: 'TaskService',
       Name: 'Task Service',
+      Description: 'Long-running operations of the service',
       ServiceEnabled: true,
       CompletedTaskOverWritePolicy: 'Oldest',
       LifeCycleEventOnTaskStateChange: true,
@@ -136,6 +137,7 @@ function handlers(d: TaskServiceDeps) {
     return collection(
       'Task Collection',
       d.tasks.list().map((x) => serviceUris.task(x.Id)),
+      { Description: 'The tasks of the service, running and kept' },
     );
   }
 
