@@ -118,6 +118,12 @@ export const EventServiceType = defineType({
     DeliveryRetryAttempts: t.integer({ minimum: 0, maximum: 100 }),
     DeliveryRetryIntervalSeconds: t.integer({ minimum: 5, maximum: 3600, units: 's' }),
     EventFormatTypes: ro(t.array(t.enum(['Event', 'MetricReport']))),
+    EventTypesForSubscription: ro(
+      t.array(t.enum(EVENT_TYPES), {
+        description: 'The EventTypes a subscription may filter on.',
+        deprecated: 'RegistryPrefixes and ResourceTypes',
+      }),
+    ),
     RegistryPrefixes: ro(t.array(t.string())),
     ServerSentEventUri: ro(t.string({ format: 'uri-reference' })),
     SSEFilterPropertiesSupported: ro(

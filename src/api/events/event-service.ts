@@ -2,6 +2,7 @@
 // events. The engine (durable outbox, delivery loops, SSE streams) lives in
 // src/domain/events/hub.ts; this module declares the resources over it.
 import { Representations } from '../../lib/memo.js';
+import { EVENT_TYPES } from '../../domain/events/format.js';
 import { FilterSyntaxError, SSE_FILTER_PROPERTIES, parseEventFilter, type EventPredicate } from '../../domain/events/filter.js';
 import type { EventHub, SubscriptionView } from '../../domain/events/hub.js';
 import { serviceUris } from '../../lib/resource-uris.js';
@@ -117,6 +118,7 @@ function handlers(d: EventServiceDeps) {
       DeliveryRetryAttempts: settings.DeliveryRetryAttempts,
       DeliveryRetryIntervalSeconds: settings.DeliveryRetryIntervalSeconds,
       EventFormatTypes: ['Event', 'MetricReport'],
+      EventTypesForSubscription: [...EVENT_TYPES],
       RegistryPrefixes: hub.prefixes(),
       ServerSentEventUri: SSE_URI,
       SSEFilterPropertiesSupported: {
