@@ -7,6 +7,7 @@
 // network protocol settings: writing it here or on NetworkProtocol changes both.
 import {
   DEFAULT_HOST_INTERFACE,
+  MAX_IPV6_STATIC_ADDRESSES,
   changeManagerNic,
   dhcpLease,
   hostInterfaceSetting,
@@ -75,11 +76,22 @@ function handlers(d: ManagerInterfaceDeps) {
           ]
         : nic.IPv4StaticAddresses.map((a) => ({ ...a, AddressOrigin: 'Static' })),
       IPv4StaticAddresses: nic.IPv4StaticAddresses.map((a) => ({ ...a })),
-      IPv6Addresses: [{ Address: linkLocalIpv6(mac), PrefixLength: 64, AddressOrigin: 'LinkLocal', AddressState: 'Preferred' }],
-      MaxIPv6StaticAddresses: 0,
+      IPv6Addresses: [
+        { Address: linkLocalIpv6(mac), PrefixLength: 64, AddressOrigin: 'LinkLocal', AddressState: 'Preferred' },
+        ...nic.IPv6StaticAddresses.map((a) => ({ ...a, AddressOrigin: 'Static', AddressState: 'Preferred' })),
+      ],
+      MaxIPv6StaticAddresses: MAX_IPV6_STATIC_ADDRESSES,
+      IPv6StaticAddresses: nic.IPv6StaticAddresses.map((a) => ({ ...a })),
+      IPv6StaticDefaultGateways: nic.IPv6StaticDefaultGateways.map((g) => ({ ...g })),
+      // No IPv6 router advertises itself on the simulated network: only a static gateway is used.
+      IPv6DefaultGateway: nic.IPv6StaticDefaultGateways[0]?.Address ?? '::',
+      IPv6AddressPolicyTable: nic.IPv6AddressPolicyTable.map((p) => ({ ...p })),
       NameServers: [...(dhcp && nic.DHCPv4.UseDNSServers ? [lease.NameServer] : []), ...nic.StaticNameServers],
       StaticNameServers: [...nic.StaticNameServers],
       DHCPv4: { ...nic.DHCPv4 },
+      DHCPv6: { ...nic.DHCPv6 },
+      StatelessAddressAutoConfig: { ...nic.StatelessAddressAutoConfig },
+      VLAN: { ...nic.VLAN },
       Links: { Chassis: { '@odata.id': d.uris.chassis() } },
     };
   }
@@ -112,7 +124,14 @@ function handlers(d: ManagerInterfaceDeps) {
       MaxIPv6StaticAddresses: 0,
       NameServers: [],
       StaticNameServers: [],
-      DHCPv4: { DHCPEnabled: false, UseDNSServers: false, UseDomainName: false, UseGateway: false, UseNTPServers: false },
+      DHCPv4: {
+        DHCPEnabled: false,
+        UseDNSServers: false,
+        UseDomainName: false,
+        UseGateway: false,
+        UseNTPServers: false,
+        UseStaticRoutes: false,
+      },
       Links: { HostInterface: { '@odata.id': `${managerUri}HostInterfaces/1/` } },
     };
   }
