@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ResourceUris } from '../lib/resource-uris.js';
 import type { ActivityLog } from '../domain/control/activity.js';
+import type { TrustedCas } from '../platform/trusted-cas.js';
 import type { ScenarioControl } from '../domain/control/control.js';
 import type { FaultRules } from '../domain/control/fault-rules.js';
 import type { AccountPolicy } from '../domain/accounts/account-policy.js';
@@ -81,6 +82,8 @@ export interface Services {
   events: EventBus;
   /** Event subscriptions, the durable outbox, delivery and SSE (EventService). */
   eventHub: EventHub;
+  /** The CA certificates event delivery trusts (EventService CACertificates). */
+  eventCas: TrustedCas;
   /** The periodic sensor metric report (TelemetryService). */
   metricReports: MetricReports;
   /** The simulated server's lifecycle: power, POST hooks, OS, TPM. */

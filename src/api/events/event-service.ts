@@ -16,6 +16,7 @@ import type { Principal } from '../../protocol/principal.js';
 import { StreamReply, collection, created } from '../../protocol/reply.js';
 import {
   action,
+  missing,
   present,
   type ActionContext,
   type Context,
@@ -28,18 +29,24 @@ import {
   EventDestinationCollectionType,
   EventDestinationType,
   EventServiceType,
+  ImportEventCaAction,
   ResumeSubscription,
   SubmitTestEvent,
   SuspendSubscription,
+  VendorEventServiceType,
 } from './event-service-types.js';
 import { OEM } from '../../protocol/naming.js';
+import { odataType } from '../../protocol/description.js';
+import { DEFAULT_MAX_EVENTS_TO_QUEUE } from '../../domain/events/subscriptions.js';
+import { VendorCACertificateCollectionType, VendorCACertificateType, caBody, importTrustedCa } from '../certificates/certificate-types.js';
 
 export const EVENT_SERVICE_URI = '/redfish/v1/EventService/';
 const SUBSCRIPTIONS_URI = '/redfish/v1/EventService/Subscriptions/';
+const CA_CERTIFICATES_URI = '/redfish/v1/EventService/CACertificates/';
 const SSE_URI = '/redfish/v1/EventService/SSE/';
 
 /** What the event service reads. */
-export type EventServiceDeps = Pick<Services, 'eventHub' | 'sessions' | 'accounts' | 'log' | 'store'>;
+export type EventServiceDeps = Pick<Services, 'eventHub' | 'eventCas' | 'events' | 'sessions' | 'accounts' | 'log' | 'store'>;
 
 type Destination = typeof EventDestinationType.properties;
 type SubscriptionPath = '/redfish/v1/EventService/Subscriptions/{SubscriptionId}/';
@@ -106,6 +113,10 @@ function handlers(d: EventServiceDeps) {
     postResumeSubscription,
     postSuspendSubscription,
     getSse,
+    postImportCaCertificate,
+    getCaCertificates,
+    getCaCertificate,
+    deleteCaCertificate,
   };
 
   function getEventService() {
@@ -129,7 +140,37 @@ function handlers(d: EventServiceDeps) {
       },
       Status: { State: settings.ServiceEnabled ? 'Enabled' : 'Disabled', Health: 'OK' },
       Subscriptions: { '@odata.id': SUBSCRIPTIONS_URI },
+      Oem: {
+        [OEM]: {
+          '@odata.type': odataType(VendorEventServiceType),
+          CACertificates: { '@odata.id': CA_CERTIFICATES_URI },
+          RequestedMaxEventsToQueueDefault: DEFAULT_MAX_EVENTS_TO_QUEUE,
+          // iLO's value for a subscription that never expires, as none does here.
+          TTLCountDefault: 999_999,
+          TTLUnitsDefault: 'minutes',
+        },
+      },
     };
+  }
+
+  function postImportCaCertificate(ctx: ActionContext<'/redfish/v1/EventService/', typeof ImportEventCaAction>) {
+    return importTrustedCa(d.eventCas, ctx.body.Certificate, CA_CERTIFICATES_URI, d.events);
+  }
+
+  function getCaCertificates() {
+    return collection(
+      'Event Service CA Certificates',
+      d.eventCas.list().map((c) => `${CA_CERTIFICATES_URI}${c.Id}/`),
+      { Description: 'The CA certificates event delivery trusts, besides the system roots' },
+    );
+  }
+
+  function getCaCertificate(ctx: Context<'/redfish/v1/EventService/CACertificates/{CertificateId}/'>) {
+    return caBody(present(d.eventCas.get(ctx.params.CertificateId), ctx));
+  }
+
+  function deleteCaCertificate(ctx: Context<'/redfish/v1/EventService/CACertificates/{CertificateId}/'>): void {
+    if (!d.eventCas.delete(ctx.params.CertificateId)) throw missing(ctx);
   }
 
   function patchEventService(ctx: PatchContext<'/redfish/v1/EventService/', typeof EventServiceType.properties>): void {
@@ -251,7 +292,22 @@ export function registerEventServiceRoutes(routes: RouteTable, d: EventServiceDe
     type: EventServiceType,
     get: { privilege: Priv.login, handler: h.getEventService },
     patch: { privilege: Priv.managerConfig, handler: h.patchEventService },
-    actions: [action(SubmitTestEvent, Priv.managerConfig, h.postSubmitTestEvent)],
+    actions: [
+      action(SubmitTestEvent, Priv.managerConfig, h.postSubmitTestEvent),
+      action(ImportEventCaAction, Priv.managerConfig, h.postImportCaCertificate),
+    ],
+  });
+  routes.add({
+    path: '/redfish/v1/EventService/CACertificates/',
+    type: VendorCACertificateCollectionType,
+    get: { privilege: Priv.login, handler: h.getCaCertificates },
+  });
+  routes.add({
+    path: '/redfish/v1/EventService/CACertificates/{CertificateId}/',
+    type: VendorCACertificateType,
+    params: { CertificateId: (id) => d.eventCas.get(id) !== undefined },
+    get: { privilege: Priv.login, handler: h.getCaCertificate },
+    delete: { privilege: Priv.managerConfig, handler: h.deleteCaCertificate },
   });
   routes.add({
     path: '/redfish/v1/EventService/Subscriptions/',

@@ -24,6 +24,7 @@ export type ResetToDefaultsDeps = Pick<
   | 'directories'
   | 'certificateLogin'
   | 'eventHub'
+  | 'eventCas'
   | 'httpsCertificate'
   | 'https'
   | 'controller'

@@ -4,14 +4,13 @@
 import { X509Certificate } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
-import type { TrustedCa } from '../../domain/accounts/certificate-login.js';
 import { requireFeature } from '../../domain/licensing/tiers.js';
 import { Priv, vendorPrivilegesOfRole } from '../../lib/privileges.js';
 import { baseError, vendorError } from '../../protocol/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
-import { CertificateError, describeCertificate } from '../../platform/x509-verify.js';
+import { describeCertificate } from '../../platform/x509-verify.js';
 import type { AuthRequest, Authenticator } from '../../protocol/auth.js';
-import { collection, created, existing, json } from '../../protocol/reply.js';
+import { collection, json } from '../../protocol/reply.js';
 import {
   action,
   missing,
@@ -43,14 +42,18 @@ import {
   GenerateCsrAction,
   ImportCACertificateAction,
   ImportCertificateAction,
-  VendorCACertificateCollectionType,
-  VendorCACertificateType,
   VendorCertAuthType,
   VendorHttpsCertType,
   VendorSecurityServiceType,
   IDENTITY_CERTIFICATES,
 } from './security-types.js';
-import { CertificateCollectionType } from '../certificates/certificate-types.js';
+import {
+  CertificateCollectionType,
+  VendorCACertificateCollectionType,
+  VendorCACertificateType,
+  caBody,
+  importTrustedCa,
+} from '../certificates/certificate-types.js';
 
 export type SecurityServiceDeps = Pick<
   Services,
@@ -102,20 +105,6 @@ function presentedOn(socket: TLSSocket): ReturnType<typeof presentedCertificates
   let known = presentedBySocket.get(socket);
   if (known === undefined) presentedBySocket.set(socket, (known = presentedCertificates(socket) ?? null));
   return known ?? undefined;
-}
-
-/** Run a certificate check; what it finds wrong is a 400 naming the reason. */
-function checked<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof CertificateError) throw vendorError('CertificateInvalid', 'Certificate', e.message).about('Certificate');
-    throw e;
-  }
-}
-
-function caBody(ca: TrustedCa) {
-  return { Id: ca.Id, Name: 'Trusted CA Certificate', CertificateString: ca.Pem, X509CertificateInformation: ca.Info };
 }
 
 function handlers(d: SecurityServiceDeps) {
@@ -289,13 +278,9 @@ function handlers(d: SecurityServiceDeps) {
   }
 
   function postImportCaCertificate(ctx: ActionContext<CertAuthPath, typeof ImportCACertificateAction>) {
-    const { ca, created: isNew } = checked(() => cl.importCa(ctx.body.Certificate));
+    const answer = importTrustedCa(cl.cas, ctx.body.Certificate, `${resourceOfAction(ctx.uri)}CACertificates/`, d.events);
     d.https.setClientCAs(cl.caPems());
-    const uri = `${resourceOfAction(ctx.uri)}CACertificates/${ca.Id}/`;
-    // Answered like a POST to a collection: the new member with Location; the same CA again changes nothing.
-    if (!isNew) return existing(uri, caBody(ca));
-    d.events.publish(resourceEvent('ResourceCreated'), uri, 'ResourceAdded');
-    return created(uri, caBody(ca));
+    return answer;
   }
 
   function getCaCertificates(ctx: Context<CaCertificatesPath>) {

@@ -1,22 +1,10 @@
 // Resource descriptions of the manager's SecurityService: certificate login
 // (its switch and trusted CA certificates) and the HTTPS certificate.
 import { SSO_TRUST_MODES } from '../../domain/manager/single-sign-on.js';
-import { collectionOf, defineAction, defineType, ro, t } from '../../protocol/description.js';
+import { defineAction, defineType, ro, t } from '../../protocol/description.js';
 import { OEM, controllerType, oemType } from '../../protocol/naming.js';
 import { VendorAccountPrivilegesProps } from '../accounts/account-types.js';
-
-const certInfo = t.object(
-  {
-    Subject: t.string(),
-    Issuer: t.string(),
-    SerialNumber: t.string(),
-    ValidNotBefore: t.dateTime(),
-    ValidNotAfter: t.dateTime(),
-    Fingerprint: t.string(),
-    FingerprintHashAlgorithm: t.string(),
-  },
-  { readOnly: true, typeName: 'X509CertificateInformation' },
-);
+import { certInfo } from '../certificates/certificate-types.js';
 
 /**
  * The controller's and the platform's identity certificates (DICE/SPDM device identities, TPM
@@ -55,21 +43,6 @@ export const VendorSecurityServiceType = defineType({
     ),
   },
 });
-
-export const VendorCACertificateType = defineType({
-  name: oemType('CACertificate'),
-  version: '1.0.0',
-  owner: OEM,
-  description: 'A trusted CA certificate for certificate login.',
-  properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    CertificateString: ro(t.string()),
-    X509CertificateInformation: certInfo,
-  },
-});
-
-export const VendorCACertificateCollectionType = collectionOf(VendorCACertificateType);
 
 export const ImportCACertificateAction = defineAction({
   name: `${oemType('CertAuth')}.ImportCACertificate`,

@@ -2,6 +2,7 @@
 // in order and a slow or dead listener only ever holds up itself. Each loop has
 // at most one request in flight, so concurrency is bounded by the subscription
 // limit; every request has a deadline on the controller clock.
+import { rootCertificates } from 'node:tls';
 import type { Agent } from 'undici';
 import { accepted } from '../../lib/http-client.js';
 import { undici } from '../../lib/undici.js';
@@ -25,10 +26,15 @@ export interface DeliveryTarget {
 /** true when the listener accepted the event (2xx), otherwise why not. */
 export type DeliveryResult = true | string;
 
-/** POSTs events over HTTPS with undici; TLS is checked only when the subscription asks for it. */
+/**
+ * POSTs events over HTTPS with undici; TLS is checked only when the subscription asks for it,
+ * against the system's roots and the CA certificates imported for event delivery.
+ */
 export class HttpsSender {
   /** Made on the first delivery that needs each. */
   private agents: { insecure?: Agent; verified?: Agent } = {};
+  /** The imported CAs the verifying agent was made with: a change makes it again. */
+  private verifiedWith = '';
   /** Set by the control API: why a destination cannot be reached now (an injected fault), else undefined. */
   unreachable?: (destination: string) => string | undefined;
   /** Deliveries in flight: a shutdown aborts them (their events stay owed in the outbox). */
@@ -39,11 +45,24 @@ export class HttpsSender {
     private readonly clock: Clock,
     private readonly timeoutMs = DELIVERY_TIMEOUT_MS,
     private readonly style: (json: string) => string = (json) => json,
+    /** PEMs of the CA certificates trusted besides the system's roots. */
+    private readonly trustedCas: () => readonly string[] = () => [],
   ) {}
 
   private agent(verify: boolean): Agent {
     const { Agent } = undici();
-    if (verify) return (this.agents.verified ??= new Agent({ connect: { rejectUnauthorized: true }, keepAliveTimeout: 30_000 }));
+    if (verify) {
+      const extra = this.trustedCas();
+      const key = extra.join('');
+      if (!this.agents.verified || key !== this.verifiedWith) {
+        // Deliveries in flight keep the old agent until they end.
+        void this.agents.verified?.close();
+        this.verifiedWith = key;
+        const ca = extra.length ? { ca: [...rootCertificates, ...extra] } : {};
+        this.agents.verified = new Agent({ connect: { rejectUnauthorized: true, ...ca }, keepAliveTimeout: 30_000 });
+      }
+      return this.agents.verified;
+    }
     return (this.agents.insecure ??= new Agent({ connect: { rejectUnauthorized: false }, keepAliveTimeout: 30_000 }));
   }
 

@@ -77,6 +77,8 @@ export interface HubDeps {
   isAdministrator?: (accountId: string) => boolean;
   /** Outbound HTTPS; tests and the benchmark use the default. */
   sender?: HttpsSender;
+  /** PEMs of the CA certificates deliveries trust besides the system's roots. */
+  trustedCas?: () => readonly string[];
   /** How events spell URIs on the wire (the service's dialect); default as the areas write them. */
   wireStyle?: (json: string) => string;
 }
@@ -102,7 +104,7 @@ export class EventHub {
     this.outbox = new EventOutbox(d.store.db);
     this.subs = new SubscriptionStore(d.store);
     const style = d.wireStyle ?? ((json: string) => json);
-    this.sender = d.sender ?? new HttpsSender(d.clock, undefined, style);
+    this.sender = d.sender ?? new HttpsSender(d.clock, undefined, style, d.trustedCas);
     this.settingDoc = d.store.setting('event.service', DEFAULT_SETTINGS);
     this.pending = this.outbox.pendingCounts();
     this.sse = new SseStreams(
