@@ -113,6 +113,8 @@ export interface Services {
   accountPolicy: AccountPolicy;
   /** LDAP and Active Directory settings of the AccountService (stored and validated only). */
   directories: DirectorySettingsStore;
+  /** The CA certificates LDAP connections would trust (stored only, as the directory settings). */
+  ldapCas: TrustedCas;
   /** Certificate login: trusted CAs, user certificate mappings, the login decision. */
   certificateLogin: CertificateLogin;
   /** UEFI Secure Boot state and key databases. */

@@ -100,18 +100,22 @@ export function caBody(ca: TrustedCa) {
   return { Id: ca.Id, Name: 'Trusted CA Certificate', CertificateString: ca.Pem, X509CertificateInformation: ca.Info };
 }
 
+/** Run a certificate check; what it finds wrong is a 400 naming the reason and the property. */
+export function checkedCertificate<T>(property: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof CertificateError) throw vendorError('CertificateInvalid', property, e.message).about(property);
+    throw e;
+  }
+}
+
 /**
  * An ImportCACertificate action, answered like a POST to the collection: the new member with
  * Location; the same CA again changes nothing. What is wrong with the certificate is a 400 naming it.
  */
 export function importTrustedCa(cas: TrustedCas, pem: string, collectionUri: string, events: EventBus) {
-  let imported;
-  try {
-    imported = cas.import(pem);
-  } catch (e) {
-    if (e instanceof CertificateError) throw vendorError('CertificateInvalid', 'Certificate', e.message).about('Certificate');
-    throw e;
-  }
+  const imported = checkedCertificate('Certificate', () => cas.import(pem));
   const uri = `${collectionUri}${imported.ca.Id}/`;
   if (!imported.created) return existing(uri, caBody(imported.ca));
   events.publish(resourceEvent('ResourceCreated'), uri, 'ResourceAdded');

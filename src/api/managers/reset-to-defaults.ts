@@ -22,6 +22,7 @@ export type ResetToDefaultsDeps = Pick<
   | 'accounts'
   | 'accountPolicy'
   | 'directories'
+  | 'ldapCas'
   | 'certificateLogin'
   | 'eventHub'
   | 'eventCas'

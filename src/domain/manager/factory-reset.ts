@@ -76,6 +76,8 @@ export interface FactoryResetDeps {
   accounts: Accounts;
   accountPolicy: AccountPolicy;
   directories: DirectorySettingsStore;
+  /** The LDAP CA certificates: directory settings. */
+  ldapCas: TrustedCas;
   certificateLogin: CertificateLogin;
   eventHub: EventHub;
   /** The CA certificates event delivery trusts. */
@@ -109,6 +111,7 @@ export async function resetToDefaults(type: ResetToDefaultsType, d: FactoryReset
     }
     d.accountPolicy.update(DEFAULT_ACCOUNT_POLICY);
     d.directories.reset();
+    for (const ca of d.ldapCas.list()) d.ldapCas.delete(ca.Id);
     d.certificateLogin.setEnabled(false);
     for (const ca of d.certificateLogin.listCas()) d.certificateLogin.deleteCa(ca.Id);
     for (const s of d.eventHub.list()) d.eventHub.remove(s.Id);
