@@ -36,6 +36,7 @@ import type { VirtualMedia } from '../domain/manager/virtual-media.js';
 import type { ActiveHealth } from '../domain/manager/active-health.js';
 import type { ControllerBackups } from '../domain/manager/backup.js';
 import type { CloudConnect } from '../domain/manager/cloud-connect.js';
+import type { RemoteSupport } from '../domain/manager/remote-support.js';
 import type { FederationGroups } from '../domain/manager/federation.js';
 import type { ControllerFunctionality } from '../domain/manager/functionality.js';
 import type { KeyManager } from '../domain/manager/key-manager.js';
@@ -187,6 +188,8 @@ export interface ManagerFeatures {
   sso: SingleSignOn;
   keyManager: KeyManager;
   cloudConnect: CloudConnect;
+  /** Remote support registration and maintenance mode. */
+  remoteSupport: RemoteSupport;
   securityDashboard: SecurityDashboard;
   /** Off (DisableiLOFunctionality): the listener drops every Redfish request until the host enables it again. */
   functionality: ControllerFunctionality;
