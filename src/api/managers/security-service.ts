@@ -266,6 +266,7 @@ function handlers(d: SecurityServiceDeps) {
       Name: 'Certificate Authentication',
       CertificateLoginEnabled: cl.settings().CertificateLoginEnabled,
       CACertificates: { '@odata.id': `${ctx.uri}CACertificates/` },
+      Links: { UserCertificateMapping: { '@odata.id': '/redfish/v1/AccountService/UserCertificateMapping/' } },
       LoginReadiness: { Ready: unmet.length === 0, UnmetPreconditions: unmet },
     };
   }

@@ -60,6 +60,10 @@ export const VendorCertAuthType = defineType({
     Name: ro(t.string()),
     CertificateLoginEnabled: t.boolean(),
     CACertificates: t.link({ readOnly: true }),
+    Links: t.object(
+      { UserCertificateMapping: t.link({ readOnly: true, description: 'The user certificates mapped to accounts.' }) },
+      { readOnly: true, typeName: 'Links' },
+    ),
     LoginReadiness: t.object(
       { Ready: t.boolean(), UnmetPreconditions: t.array(t.string()) },
       {

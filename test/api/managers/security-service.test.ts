@@ -54,4 +54,10 @@ describe('security service', () => {
       assert.equal((await svc.req('POST', uri, { body: {} })).status, 405);
     }
   });
+
+  it('CertificateAuthentication links the user certificate mappings certificate login reads', async () => {
+    const link = (await svc.get(CERT_AUTH)).body.Links.UserCertificateMapping['@odata.id'];
+    assert.equal(link, '/redfish/v1/AccountService/UserCertificateMapping/');
+    assert.equal((await svc.get(link)).status, 200);
+  });
 });
