@@ -12,7 +12,8 @@ import {
   PARITIES,
   STOP_BITS,
 } from '../../domain/manager/interfaces.js';
-import { commonProps, defineType, ro, statusProp, t } from '../../protocol/description.js';
+import { commonProps, defineType, oem, ro, statusProp, t } from '../../protocol/description.js';
+import { OEM, controllerType } from '../../protocol/naming.js';
 
 const Ipv4Address = t.object(
   {
@@ -33,6 +34,60 @@ const Ipv6Address = t.object(
   },
   { readOnly: true, typeName: 'IPv6Address' },
 );
+
+const roBoolean = () => ro(t.boolean());
+
+/** The controller's view of its own NICs, as its vendor shows it: the DMTF settings again, in the vendor's terms. */
+export const VendorMCEthernetInterfaceType = defineType({
+  name: controllerType('EthernetNetworkInterface'),
+  version: '1.0.0',
+  owner: OEM,
+  description:
+    "The management controller's NIC in its vendor's terms: which port it is, and its DHCP, DNS and IPv6 settings (as the DMTF properties show them).",
+  properties: {
+    InterfaceType: ro(t.enum(['Dedicated', 'Shared', 'HostInterface'])),
+    ConfigurationSettings: ro(
+      t.enum(['Current', 'SomePendingReset'], { description: 'Current: every setting is in effect (none waits for a reset).' }),
+    ),
+    NICEnabled: roBoolean(),
+    NICSupportsIPv6: roBoolean(),
+    HostName: ro(t.string()),
+    DomainName: ro(t.string({ description: 'The DNS domain; empty: none is configured.' })),
+    DHCPv4: ro(
+      t.object(
+        {
+          Enabled: roBoolean(),
+          UseDNSServers: roBoolean(),
+          UseDomainName: roBoolean(),
+          UseGateway: roBoolean(),
+          UseNTPServers: roBoolean(),
+          UseStaticRoutes: roBoolean(),
+        },
+        { typeName: 'DHCPv4' },
+      ),
+    ),
+    DHCPv6: ro(
+      t.object(
+        {
+          StatefulModeEnabled: roBoolean(),
+          StatelessModeEnabled: roBoolean(),
+          UseDNSServers: roBoolean(),
+          UseDomainName: roBoolean(),
+          UseNTPServers: roBoolean(),
+          UseRapidCommit: roBoolean(),
+        },
+        { typeName: 'DHCPv6' },
+      ),
+    ),
+    IPv4: ro(t.object({ DNSServers: ro(t.array(t.string())) }, { typeName: 'IPv4' })),
+    IPv6: ro(
+      t.object(
+        { DNSServers: ro(t.array(t.string())), SLAACEnabled: roBoolean(), StaticDefaultGateway: ro(t.string()) },
+        { typeName: 'IPv6' },
+      ),
+    ),
+  },
+});
 
 export const EthernetInterfaceType = defineType({
   name: 'EthernetInterface',
@@ -128,6 +183,7 @@ export const EthernetInterfaceType = defineType({
       { Chassis: t.link({ readOnly: true }), HostInterface: t.link({ readOnly: true }), Ports: t.links({ readOnly: true }) },
       { readOnly: true, typeName: 'Links' },
     ),
+    Oem: oem(VendorMCEthernetInterfaceType, { readOnly: true }),
   },
 });
 

@@ -24,7 +24,16 @@ import { managerMacAddress } from '../../platform/identity.js';
 import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import type { PatchContext, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { EthernetInterfaceType, HostInterfaceType, SerialInterfaceType } from './manager-interface-types.js';
+import { EthernetInterfaceType, HostInterfaceType, SerialInterfaceType, VendorMCEthernetInterfaceType } from './manager-interface-types.js';
+import { isIP } from 'node:net';
+import { OEM } from '../../protocol/naming.js';
+import { odataType } from '../../protocol/description.js';
+
+/** An object without one of its keys. */
+function withoutKey<T extends object, K extends keyof T>(o: T, key: K): Omit<T, K> {
+  const { [key]: _dropped, ...rest } = o;
+  return rest;
+}
 
 export type ManagerInterfaceDeps = Pick<Services, 'config' | 'uris' | 'store' | 'logs' | 'serviceUuid'>;
 
@@ -93,6 +102,30 @@ function handlers(d: ManagerInterfaceDeps) {
       StatelessAddressAutoConfig: { ...nic.StatelessAddressAutoConfig },
       VLAN: { ...nic.VLAN },
       Links: { Chassis: { '@odata.id': d.uris.chassis() } },
+      Oem: {
+        [OEM]: {
+          '@odata.type': odataType(VendorMCEthernetInterfaceType),
+          InterfaceType: 'Dedicated',
+          ConfigurationSettings: 'Current',
+          NICEnabled: true,
+          NICSupportsIPv6: true,
+          HostName: host,
+          DomainName: '',
+          DHCPv4: { Enabled: nic.DHCPv4.DHCPEnabled, ...withoutKey(nic.DHCPv4, 'DHCPEnabled') },
+          DHCPv6: {
+            StatefulModeEnabled: nic.DHCPv6.OperatingMode === 'Stateful',
+            // Stateful DHCPv6 takes the stateless options too.
+            StatelessModeEnabled: nic.DHCPv6.OperatingMode !== 'Disabled',
+            ...withoutKey(nic.DHCPv6, 'OperatingMode'),
+          },
+          IPv4: { DNSServers: nic.StaticNameServers.filter((s) => isIP(s) === 4) },
+          IPv6: {
+            DNSServers: nic.StaticNameServers.filter((s) => isIP(s) === 6),
+            SLAACEnabled: nic.StatelessAddressAutoConfig.IPv6AutoConfigEnabled,
+            StaticDefaultGateway: nic.IPv6StaticDefaultGateways[0]?.Address ?? '::',
+          },
+        },
+      },
     };
   }
 
@@ -133,6 +166,14 @@ function handlers(d: ManagerInterfaceDeps) {
         UseStaticRoutes: false,
       },
       Links: { HostInterface: { '@odata.id': `${managerUri}HostInterfaces/1/` } },
+      Oem: {
+        [OEM]: {
+          '@odata.type': odataType(VendorMCEthernetInterfaceType),
+          InterfaceType: 'HostInterface',
+          ConfigurationSettings: 'Current',
+          NICSupportsIPv6: true,
+        },
+      },
     };
   }
 

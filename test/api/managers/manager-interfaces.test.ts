@@ -105,6 +105,9 @@ describe('manager interfaces', () => {
     ]);
     assert.deepEqual(n.StaticNameServers, ['192.0.2.53', '2001:db8::53']);
     assert.deepEqual(n.NameServers, ['192.0.2.53', '2001:db8::53']);
+    assert.deepEqual(n.Oem.Vendor.IPv4.DNSServers, ['192.0.2.53']);
+    assert.deepEqual(n.Oem.Vendor.IPv6.DNSServers, ['2001:db8::53']);
+    assert.equal(n.Oem.Vendor.DHCPv4.Enabled, false);
 
     const cases: [unknown, string][] = [
       [{ IPv4StaticAddresses: [{ Address: '192.0.2.300', SubnetMask: '255.255.255.0' }] }, 'Base.1.12.PropertyValueFormatError'],
@@ -183,6 +186,19 @@ describe('manager interfaces', () => {
     assert.equal(n.IPv6DefaultGateway, '2001:db8::1');
     assert.equal(n.IPv6AddressPolicyTable.length, 2);
     assert.deepEqual(plain(n.VLAN), { VLANEnable: true, VLANId: 42 });
+    // The vendor's view of the same settings.
+    const vendor = n.Oem.Vendor;
+    assert.equal(vendor['@odata.type'], '#VendorMCEthernetNetworkInterface.v1_0_0.VendorMCEthernetNetworkInterface');
+    assert.equal(vendor.InterfaceType, 'Dedicated');
+    assert.equal(vendor.HostName, n.HostName);
+    assert.equal(vendor.DHCPv4.Enabled, n.DHCPv4.DHCPEnabled);
+    assert.equal(vendor.DHCPv4.UseStaticRoutes, false);
+    assert.equal(vendor.DHCPv6.StatefulModeEnabled, false);
+    assert.equal(vendor.DHCPv6.StatelessModeEnabled, true);
+    assert.equal(vendor.DHCPv6.UseRapidCommit, true);
+    assert.equal(vendor.IPv6.SLAACEnabled, false);
+    assert.equal(vendor.IPv6.StaticDefaultGateway, '2001:db8::1');
+    assert.equal((await svc.get(USB_NIC)).body.Oem.Vendor.InterfaceType, 'HostInterface');
 
     const cases: [unknown, string][] = [
       [{ IPv6StaticAddresses: [{ Address: '192.0.2.1', PrefixLength: 64 }] }, 'Base.1.12.PropertyValueFormatError'],
