@@ -16,7 +16,6 @@ import type { Principal } from '../../protocol/principal.js';
 import { StreamReply, collection, created } from '../../protocol/reply.js';
 import {
   action,
-  missing,
   present,
   type ActionContext,
   type Context,
@@ -36,6 +35,8 @@ import {
   VendorEventServiceType,
 } from './event-service-types.js';
 import { OEM } from '../../protocol/naming.js';
+import { addCollection } from '../../protocol/collections.js';
+import type { TrustedCa } from '../../platform/trusted-cas.js';
 import { odataType } from '../../protocol/description.js';
 import { DEFAULT_MAX_EVENTS_TO_QUEUE } from '../../domain/events/subscriptions.js';
 import { VendorCACertificateCollectionType, VendorCACertificateType, caBody, importTrustedCa } from '../certificates/certificate-types.js';
@@ -114,9 +115,6 @@ function handlers(d: EventServiceDeps) {
     postSuspendSubscription,
     getSse,
     postImportCaCertificate,
-    getCaCertificates,
-    getCaCertificate,
-    deleteCaCertificate,
   };
 
   function getEventService() {
@@ -155,22 +153,6 @@ function handlers(d: EventServiceDeps) {
 
   function postImportCaCertificate(ctx: ActionContext<'/redfish/v1/EventService/', typeof ImportEventCaAction>) {
     return importTrustedCa(d.eventCas, ctx.body.Certificate, CA_CERTIFICATES_URI, d.events);
-  }
-
-  function getCaCertificates() {
-    return collection(
-      'Event Service CA Certificates',
-      d.eventCas.list().map((c) => `${CA_CERTIFICATES_URI}${c.Id}/`),
-      { Description: 'The CA certificates event delivery trusts, besides the system roots' },
-    );
-  }
-
-  function getCaCertificate(ctx: Context<'/redfish/v1/EventService/CACertificates/{CertificateId}/'>) {
-    return caBody(present(d.eventCas.get(ctx.params.CertificateId), ctx));
-  }
-
-  function deleteCaCertificate(ctx: Context<'/redfish/v1/EventService/CACertificates/{CertificateId}/'>): void {
-    if (!d.eventCas.delete(ctx.params.CertificateId)) throw missing(ctx);
   }
 
   function patchEventService(ctx: PatchContext<'/redfish/v1/EventService/', typeof EventServiceType.properties>): void {
@@ -297,17 +279,19 @@ export function registerEventServiceRoutes(routes: RouteTable, d: EventServiceDe
       action(ImportEventCaAction, Priv.managerConfig, h.postImportCaCertificate),
     ],
   });
-  routes.add({
-    path: '/redfish/v1/EventService/CACertificates/',
-    type: VendorCACertificateCollectionType,
-    get: { privilege: Priv.login, handler: h.getCaCertificates },
-  });
-  routes.add({
-    path: '/redfish/v1/EventService/CACertificates/{CertificateId}/',
+  addCollection(routes, {
+    collection: '/redfish/v1/EventService/CACertificates/',
+    member: '/redfish/v1/EventService/CACertificates/{CertificateId}/',
     type: VendorCACertificateType,
-    params: { CertificateId: (id) => d.eventCas.get(id) !== undefined },
-    get: { privilege: Priv.login, handler: h.getCaCertificate },
-    delete: { privilege: Priv.managerConfig, handler: h.deleteCaCertificate },
+    collectionType: VendorCACertificateCollectionType,
+    name: 'Event Service CA Certificates',
+    extra: () => ({ Description: 'The CA certificates event delivery trusts, besides the system roots' }),
+    store: { list: () => d.eventCas.list(), get: (id: string) => d.eventCas.get(id), id: (ca: TrustedCa) => ca.Id },
+    show: caBody,
+    privileges: { read: Priv.login, write: Priv.managerConfig },
+    remove: (ca) => {
+      d.eventCas.delete(ca.Id);
+    },
   });
   routes.add({
     path: '/redfish/v1/EventService/Subscriptions/',
