@@ -60,6 +60,7 @@ export const TaskServiceType = defineType({
   properties: {
     Id: ro(t.string()),
     Name: ro(t.string()),
+    Description: ro(t.string()),
     ServiceEnabled: ro(t.boolean()),
     CompletedTaskOverWritePolicy: ro(t.enum(['Manual', 'Oldest'])),
     LifeCycleEventOnTaskStateChange: ro(t.boolean()),
