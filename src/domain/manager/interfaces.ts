@@ -204,18 +204,18 @@ export function changeManagerNic(current: ManagerNicSettings, change: ManagerNic
 /** The IPv6 parts of a change, applied to next; what is wrong in them. */
 function changeIpv6(next: ManagerNicSettings, change: ManagerNicChange): ExtendedInfo[] {
   const problems: ExtendedInfo[] = [];
-  const bad = (key: 'PropertyValueFormatError' | 'PropertyMissing' | 'PropertyValueOutOfRange', value: string, at: string) =>
-    problems.push(...(key === 'PropertyMissing' ? baseRefusal(key, at) : baseRefusal(key, value, at)).about(at).infos);
+  const missing = (at: string) => problems.push(...baseRefusal('PropertyMissing', at).about(at).infos);
+  const malformed = (value: string, at: string) => problems.push(...baseRefusal('PropertyValueFormatError', value, at).about(at).infos);
   const tooMany = (list: readonly unknown[], max: number, at: string) => {
-    if (list.length > max) bad('PropertyValueOutOfRange', String(list.length), at);
+    if (list.length > max) problems.push(...baseRefusal('PropertyValueOutOfRange', String(list.length), at).about(at).infos);
   };
   if (change.IPv6StaticAddresses !== undefined) {
     const list: Ipv6StaticAddress[] = [];
     change.IPv6StaticAddresses.forEach((a, i) => {
       const at = `IPv6StaticAddresses/${i}`;
-      if (a.Address === undefined) return bad('PropertyMissing', '', `${at}/Address`);
-      if (a.PrefixLength === undefined) return bad('PropertyMissing', '', `${at}/PrefixLength`);
-      if (isIP(a.Address) !== 6) return bad('PropertyValueFormatError', a.Address, `${at}/Address`);
+      if (a.Address === undefined) return missing(`${at}/Address`);
+      if (a.PrefixLength === undefined) return missing(`${at}/PrefixLength`);
+      if (isIP(a.Address) !== 6) return malformed(a.Address, `${at}/Address`);
       list.push({ Address: a.Address, PrefixLength: a.PrefixLength });
       return undefined;
     });
@@ -226,8 +226,8 @@ function changeIpv6(next: ManagerNicSettings, change: ManagerNicChange): Extende
     const list: { Address: string }[] = [];
     change.IPv6StaticDefaultGateways.forEach((g, i) => {
       const at = `IPv6StaticDefaultGateways/${i}/Address`;
-      if (g.Address === undefined) return bad('PropertyMissing', '', at);
-      if (isIP(g.Address) !== 6) return bad('PropertyValueFormatError', g.Address, at);
+      if (g.Address === undefined) return missing(at);
+      if (isIP(g.Address) !== 6) return malformed(g.Address, at);
       list.push({ Address: g.Address });
       return undefined;
     });
@@ -238,11 +238,11 @@ function changeIpv6(next: ManagerNicSettings, change: ManagerNicChange): Extende
     const list: Ipv6Policy[] = [];
     change.IPv6AddressPolicyTable.forEach((p, i) => {
       const at = `IPv6AddressPolicyTable/${i}`;
-      if (p.Prefix === undefined) return bad('PropertyMissing', '', `${at}/Prefix`);
-      if (p.Precedence === undefined) return bad('PropertyMissing', '', `${at}/Precedence`);
+      if (p.Prefix === undefined) return missing(`${at}/Prefix`);
+      if (p.Precedence === undefined) return missing(`${at}/Precedence`);
       const [address = '', length, ...rest] = p.Prefix.split('/');
       if (isIP(address) !== 6 || length === undefined || !/^\d{1,3}$/.test(length) || Number(length) > 128 || rest.length)
-        return bad('PropertyValueFormatError', p.Prefix, `${at}/Prefix`);
+        return malformed(p.Prefix, `${at}/Prefix`);
       list.push({ Prefix: p.Prefix, Precedence: p.Precedence, Label: p.Label ?? null });
       return undefined;
     });
