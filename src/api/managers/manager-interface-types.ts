@@ -52,7 +52,6 @@ export const VendorMCEthernetInterfaceType = defineType({
     NICEnabled: roBoolean(),
     NICSupportsIPv6: roBoolean(),
     HostName: ro(t.string()),
-    DomainName: ro(t.string({ description: 'The DNS domain; empty: none is configured.' })),
     DHCPv4: ro(
       t.object(
         {

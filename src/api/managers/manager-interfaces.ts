@@ -110,10 +110,9 @@ function handlers(d: ManagerInterfaceDeps) {
           NICEnabled: true,
           NICSupportsIPv6: true,
           HostName: host,
-          DomainName: '',
           DHCPv4: { Enabled: nic.DHCPv4.DHCPEnabled, ...withoutKey(nic.DHCPv4, 'DHCPEnabled') },
           DHCPv6: {
-            StatefulModeEnabled: nic.DHCPv6.OperatingMode === 'Stateful',
+            StatefulModeEnabled: nic.DHCPv6.OperatingMode === 'Stateful' || nic.DHCPv6.OperatingMode === 'Enabled',
             // Stateful DHCPv6 takes the stateless options too.
             StatelessModeEnabled: nic.DHCPv6.OperatingMode !== 'Disabled',
             ...withoutKey(nic.DHCPv6, 'OperatingMode'),

@@ -13,7 +13,7 @@ import { action, type ActionContext, type Context, type RouteTable } from '../..
 import { LogEntryCollectionType } from '../logs/log-services.js';
 import type { Services } from '../services.js';
 
-export type RemoteSupportDeps = Pick<Services, 'managerFeatures'>;
+export type RemoteSupportDeps = Pick<Services, 'managerFeatures' | 'dialect'>;
 
 type RemoteSupportPath = '/redfish/v1/Managers/{ManagerId}/RemoteSupportService/';
 
@@ -48,7 +48,8 @@ export const VendorRemoteSupportType = defineType({
     LastTransmissionType: ro(t.enum(TRANSMISSION_TYPES)),
     LastTransmissionError: ro(t.string()),
     LastTransmissionDate: ro(t.dateTime()),
-    ServiceEventLogs: t.link({ readOnly: true }),
+    // DMTF's LogEntryCollection allows no such place: served in iLO's dialect only.
+    ServiceEventLogs: t.link({ readOnly: true, onlyIn: 'spec' }),
   },
   actions: [RegisterRemoteSupportAction, ServerMaintenanceAction],
 });
@@ -102,6 +103,8 @@ export function registerRemoteSupportRoutes(routes: RouteTable, d: RemoteSupport
       action(ServerMaintenanceAction, Priv.managerConfig, h.postServerMaintenance),
     ],
   });
+  // iLO's dialect only: DMTF's LogEntryCollection has no place under a vendor resource.
+  if (d.dialect.name !== 'spec') return;
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/RemoteSupportService/ServiceEventLogs/',
     type: LogEntryCollectionType,

@@ -26,7 +26,8 @@ export interface DhcpV4Settings {
   UseStaticRoutes: boolean;
 }
 
-export const DHCPV6_MODES = ['Stateful', 'Stateless', 'Disabled'] as const;
+/** Enabled: DMTF's name (since EthernetInterface 1.8) for the stateful mode, which takes the stateless options too. */
+export const DHCPV6_MODES = ['Enabled', 'Stateful', 'Stateless', 'Disabled'] as const;
 
 export interface DhcpV6Settings {
   OperatingMode: (typeof DHCPV6_MODES)[number];
@@ -66,7 +67,7 @@ export const DEFAULT_MANAGER_NIC: ManagerNicSettings = {
   DHCPv4: { DHCPEnabled: true, UseDNSServers: true, UseGateway: true, UseNTPServers: false, UseDomainName: true, UseStaticRoutes: true },
   IPv4StaticAddresses: [],
   StaticNameServers: [],
-  DHCPv6: { OperatingMode: 'Stateful', UseDNSServers: true, UseDomainName: true, UseNTPServers: false, UseRapidCommit: false },
+  DHCPv6: { OperatingMode: 'Enabled', UseDNSServers: true, UseDomainName: true, UseNTPServers: false, UseRapidCommit: false },
   StatelessAddressAutoConfig: { IPv6AutoConfigEnabled: true },
   IPv6StaticAddresses: [],
   IPv6StaticDefaultGateways: [],

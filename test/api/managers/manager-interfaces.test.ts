@@ -144,7 +144,7 @@ describe('manager interfaces', () => {
   it('static IPv6, DHCPv6, SLAAC, the address policy table and the VLAN: factory values, stored, shown, validated, kept across a restart', async () => {
     const before = (await svc.get(NIC)).body;
     assert.deepEqual(plain(before.DHCPv6), {
-      OperatingMode: 'Stateful',
+      OperatingMode: 'Enabled',
       UseDNSServers: true,
       UseDomainName: true,
       UseNTPServers: false,
