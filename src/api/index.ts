@@ -29,6 +29,7 @@ import { registerManagerInterfaceRoutes } from './managers/manager-interfaces.js
 import { registerManagerRoutes } from './managers/managers.js';
 import { registerNetworkProtocolRoutes } from './managers/network-protocol.js';
 import { registerSecurityServiceRoutes } from './managers/security-service.js';
+import { registerRemoteSupportRoutes } from './managers/remote-support.js';
 import { registerSnmpServiceRoutes } from './managers/snmp-service.js';
 import { registerVirtualMediaRoutes } from './managers/virtual-media.js';
 import { registerRegistryRoutes } from './root/registries.js';
@@ -98,6 +99,7 @@ export function registerAllRoutes(s: Services): void {
   registerLicenseServiceRoutes(r, s);
   registerVirtualMediaRoutes(r, s);
   registerSecurityServiceRoutes(r, s);
+  registerRemoteSupportRoutes(r, s);
   registerCertificateServiceRoutes(r, s);
   registerLogServiceRoutes(r, s);
   registerEventServiceRoutes(r, s);

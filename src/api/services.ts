@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ResourceUris } from '../lib/resource-uris.js';
 import type { ActivityLog } from '../domain/control/activity.js';
+import type { TrustedCas } from '../platform/trusted-cas.js';
 import type { ScenarioControl } from '../domain/control/control.js';
 import type { FaultRules } from '../domain/control/fault-rules.js';
 import type { AccountPolicy } from '../domain/accounts/account-policy.js';
@@ -35,6 +36,7 @@ import type { VirtualMedia } from '../domain/manager/virtual-media.js';
 import type { ActiveHealth } from '../domain/manager/active-health.js';
 import type { ControllerBackups } from '../domain/manager/backup.js';
 import type { CloudConnect } from '../domain/manager/cloud-connect.js';
+import type { RemoteSupport } from '../domain/manager/remote-support.js';
 import type { FederationGroups } from '../domain/manager/federation.js';
 import type { ControllerFunctionality } from '../domain/manager/functionality.js';
 import type { KeyManager } from '../domain/manager/key-manager.js';
@@ -81,6 +83,8 @@ export interface Services {
   events: EventBus;
   /** Event subscriptions, the durable outbox, delivery and SSE (EventService). */
   eventHub: EventHub;
+  /** The CA certificates event delivery trusts (EventService CACertificates). */
+  eventCas: TrustedCas;
   /** The periodic sensor metric report (TelemetryService). */
   metricReports: MetricReports;
   /** The simulated server's lifecycle: power, POST hooks, OS, TPM. */
@@ -110,6 +114,8 @@ export interface Services {
   accountPolicy: AccountPolicy;
   /** LDAP and Active Directory settings of the AccountService (stored and validated only). */
   directories: DirectorySettingsStore;
+  /** The CA certificates LDAP connections would trust (stored only, as the directory settings). */
+  ldapCas: TrustedCas;
   /** Certificate login: trusted CAs, user certificate mappings, the login decision. */
   certificateLogin: CertificateLogin;
   /** UEFI Secure Boot state and key databases. */
@@ -182,6 +188,8 @@ export interface ManagerFeatures {
   sso: SingleSignOn;
   keyManager: KeyManager;
   cloudConnect: CloudConnect;
+  /** Remote support registration and maintenance mode. */
+  remoteSupport: RemoteSupport;
   securityDashboard: SecurityDashboard;
   /** Off (DisableiLOFunctionality): the listener drops every Redfish request until the host enables it again. */
   functionality: ControllerFunctionality;

@@ -2,6 +2,7 @@
 // authentication and the password and lockout policy; and the controller's HTTPS identity.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { trustedCas, type TrustedCa } from '../platform/trusted-cas.js';
 import type { Services } from '../api/services.js';
 import type { Config } from '../config.js';
 import { AccountPolicy } from '../domain/accounts/account-policy.js';
@@ -18,7 +19,7 @@ import { Authentication } from '../protocol/auth.js';
 import { INITIAL_PASSWORD_FILE, type Base } from './base.js';
 import type { ControllerSeat } from './seat.js';
 
-export type Access = Pick<Services, 'accounts' | 'sessions' | 'auth' | 'accountPolicy' | 'directories'>;
+export type Access = Pick<Services, 'accounts' | 'sessions' | 'auth' | 'accountPolicy' | 'directories' | 'ldapCas'>;
 
 /** The parts, and the generated first administrator password when this start made one. */
 export async function buildAccess(b: Base, controller: ControllerLifecycle): Promise<{ access: Access; generatedPassword?: string }> {
@@ -46,7 +47,9 @@ export async function buildAccess(b: Base, controller: ControllerLifecycle): Pro
   });
   const accountPolicy = new AccountPolicy(store, accounts, clock, log);
   auth.addLoginPolicy(accountPolicy);
-  return { access: { accounts, sessions, auth, accountPolicy, directories: new DirectorySettingsStore(store) }, generatedPassword };
+  const directories = new DirectorySettingsStore(store);
+  const ldapCas = trustedCas(store.collection<TrustedCa>('directory.ldap.ca'), clock);
+  return { access: { accounts, sessions, auth, accountPolicy, directories, ldapCas }, generatedPassword };
 }
 
 /**

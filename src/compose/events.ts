@@ -18,6 +18,7 @@ import { TASK_EVENT_REGISTRY } from '../messages/registries/task-event.js';
 import { VENDOR_REGISTRY } from '../messages/registries/vendor.js';
 import { VENDOR_RESOURCE_EVENT_REGISTRY } from '../messages/registries/vendor-resource-event.js';
 import { BIOS_REGISTRY_ID, biosRegistryDocument } from '../platform/bios-attributes.js';
+import { trustedCas, type TrustedCa } from '../platform/trusted-cas.js';
 import { dialect } from '../protocol/dialect.js';
 import type { Naming } from '../protocol/naming.js';
 import type { Access } from './access.js';
@@ -44,7 +45,7 @@ export function buildRegistries(naming: Naming): RegistryFiles {
   return registries;
 }
 
-export type Events = Pick<Services, 'events' | 'eventHub' | 'metricReports'>;
+export type Events = Pick<Services, 'events' | 'eventHub' | 'metricReports' | 'eventCas'>;
 
 /**
  * The bus, and subscriptions with their durable outbox, delivery and SSE: listening from here on,
@@ -61,6 +62,7 @@ export function buildEvents(
   const spell = dialect(config.dialect).json;
   const { accounts, sessions } = access;
   const events = new EventBus(clock, log);
+  const eventCas = trustedCas(store.collection<TrustedCa>('event.ca'), clock);
   const eventHub = new EventHub({
     store,
     clock,
@@ -69,6 +71,7 @@ export function buildEvents(
     registries,
     uris: b.uris,
     maxSubscriptions: () => config.maxSubscriptions,
+    trustedCas: () => eventCas.pems(),
     maxStreamsPerAccount: () => config.maxSsePerAccount,
     isAdministrator: (id) => {
       const a = accounts.peek(id);
@@ -86,7 +89,7 @@ export function buildEvents(
   watchSessions(events, sessions, b.uris);
   // Sensors are read per report: they are built later (buildSensors).
   const metricReports = new MetricReports(store, clock, sensors, eventHub, b.uris);
-  return { events, eventHub, metricReports };
+  return { events, eventHub, metricReports, eventCas };
 }
 
 export type Licensing = Pick<Services, 'installedLicense' | 'certificateLogin'>;

@@ -4,6 +4,7 @@
 import type { Services } from '../api/services.js';
 import { ActiveHealth } from '../domain/manager/active-health.js';
 import { ControllerBackups } from '../domain/manager/backup.js';
+import { RemoteSupport } from '../domain/manager/remote-support.js';
 import { CloudConnect } from '../domain/manager/cloud-connect.js';
 import { FederationGroups } from '../domain/manager/federation.js';
 import { ControllerFunctionality } from '../domain/manager/functionality.js';
@@ -32,6 +33,7 @@ export function buildManagerFeatures(
       sso: new SingleSignOn(store),
       keyManager: new KeyManager(store, clock),
       cloudConnect: new CloudConnect(store),
+      remoteSupport: new RemoteSupport(store, clock),
       securityDashboard: new SecurityDashboard(store),
       functionality: new ControllerFunctionality(store),
       activeHealth: new ActiveHealth(store, clock, {

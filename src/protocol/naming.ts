@@ -62,10 +62,22 @@ function iloProduct(generation: number | undefined): ControllerProduct {
       VENDNAM: 'Hewlett-Packard Enterprise',
       VNIC: 'Virtual NIC',
       WWW: 'www.hpe.com',
+      WWWAHSV: 'www.hpe.com/servers/ahsv',
       WWWBMC: 'www.hpe.com/servers/ilo',
       WWWDOC: 'www.hpe.com/support/ilo-docs',
+      WWWERS: 'www.hpe.com/services/getconnected',
+      WWWGLIS: 'www.hpe.com/glis',
+      // InfoSight's link is iLO 5's alone (iLO 6's reference no longer lists it).
+      ...(n === 5 ? { WWWINFOSIGHT: 'infosight.hpe.com' } : {}),
+      WWWIOL: 'www.hpe.com/info/insightonline',
+      WWWLIC: 'www.hpe.com/info/ilo',
+      WWWLML: 'www.hpe.com/support',
+      WWWPASS: 'www.hpe.com/support/hpesc',
+      WWWPRV: 'www.hpe.com/info/privacy',
+      WWWQSPEC: 'www.hpe.com/info/qs',
       WWWRESTDOC: 'www.hpe.com/us/en/servers/restful-api.html',
       WWWSUP: `www.hpe.com/support/ilo${n}`,
+      WWWSWLIC: 'www.hpe.com/software/SWLicensing',
     },
   };
 }

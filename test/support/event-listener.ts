@@ -16,14 +16,20 @@ export type ListenerMode = 'ok' | 'fail' | 'hang';
 
 let certificate: Promise<IssuedCertificate> | undefined;
 function listenerCertificate(): Promise<IssuedCertificate> {
-  certificate ??= issueCertificate({
+  certificate ??= issueListenerCertificate();
+  return certificate;
+}
+
+/** A listener's certificate for 127.0.0.1: self-signed, or signed by issuer. */
+export function issueListenerCertificate(issuer?: IssuedCertificate): Promise<IssuedCertificate> {
+  return issueCertificate({
     subject: 'CN=localhost',
     dnsNames: ['localhost'],
     ipAddresses: ['127.0.0.1'],
     usage: ['server'],
     notBefore: new Date(Date.now() - 60_000),
+    ...(issuer ? { issuer } : {}),
   });
-  return certificate;
 }
 
 export class EventListener {
@@ -43,8 +49,9 @@ export class EventListener {
     public port: number,
   ) {}
 
-  static async start(port = 0): Promise<EventListener> {
-    const l = new EventListener(await listenerCertificate(), port);
+  /** Listen on port (0: any), with a self-signed certificate unless given one. */
+  static async start(port = 0, cert?: IssuedCertificate): Promise<EventListener> {
+    const l = new EventListener(cert ?? (await listenerCertificate()), port);
     await l.open();
     return l;
   }

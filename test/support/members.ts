@@ -59,6 +59,19 @@ export async function addMemberToEveryCollection(svc: TestService): Promise<void
     body: { Certificate: ca.certPem },
   });
   assert.equal(imported.status, 201, imported.text);
+  // The same CA trusted for event delivery and for LDAP.
+  const eventCa = await svc.req(
+    'POST',
+    `/redfish/v1/EventService/Actions/Oem/${naming.key}/${naming.name('VendorEventService')}.ImportCACertificate/`,
+    {
+      body: { Certificate: ca.certPem },
+    },
+  );
+  assert.equal(eventCa.status, 201, eventCa.text);
+  const ldapCa = await svc.req('POST', '/redfish/v1/AccountService/ExternalAccountProviders/LDAP/Certificates/', {
+    body: { CertificateString: ca.certPem, CertificateType: 'PEM' },
+  });
+  assert.equal(ldapCa.status, 201, ldapCa.text);
   const mapping = await svc.req('POST', '/redfish/v1/AccountService/UserCertificateMapping/', {
     body: { UserName: 'Administrator', Fingerprint: 'ab'.repeat(32) },
   });

@@ -17,7 +17,11 @@ import type { DirectoryKind } from '../../domain/accounts/directory-settings.js'
 import type { AccountRecord } from '../../domain/accounts/accounts.js';
 import { Priv, ROLES, ROLE_IDS, roleOf, type RoleId } from '../../lib/privileges.js';
 import { baseError } from '../../protocol/errors.js';
-import { collectionOf } from '../../protocol/description.js';
+import { collectionOf, t, type Props } from '../../protocol/description.js';
+import { addCollection } from '../../protocol/collections.js';
+import type { TrustedCa } from '../../platform/trusted-cas.js';
+import { parsePemCertificate } from '../../platform/certificate-info.js';
+import { CertificateType, certificateProperties, checkedCertificate } from '../certificates/certificate-types.js';
 import type { Principal } from '../../protocol/principal.js';
 import { collection, created } from '../../protocol/reply.js';
 import { present, type Context, type PatchContext, type PostContext, type RouteTable } from '../../protocol/routes.js';
@@ -25,13 +29,27 @@ import type { Services } from '../services.js';
 import { AccountServiceType, ManagerAccountType, NewAccountBody, RoleType } from './account-types.js';
 import { OEM } from '../../protocol/naming.js';
 
-export type AccountServiceDeps = Pick<Services, 'config' | 'store' | 'accounts' | 'accountPolicy' | 'sessions' | 'directories'>;
+export type AccountServiceDeps = Pick<
+  Services,
+  'config' | 'store' | 'accounts' | 'accountPolicy' | 'sessions' | 'directories' | 'ldapCas' | 'events'
+>;
 
 type AccountPath = '/redfish/v1/AccountService/Accounts/{AccountId}/';
 type RolePath = '/redfish/v1/AccountService/Roles/{RoleId}/';
 type AccountBody = PatchContext<AccountPath, typeof ManagerAccountType.properties>['body'];
 
 const accountUri = (id: string) => `/redfish/v1/AccountService/Accounts/${id}/`;
+const LDAP_CERTIFICATES_URI = '/redfish/v1/AccountService/ExternalAccountProviders/LDAP/Certificates/';
+
+/** What a client sends to add an LDAP CA certificate. */
+const LdapCertificateBody = {
+  CertificateString: t.string({ required: true }),
+  CertificateType: t.enum(['PEM'], { required: true }),
+} satisfies Props;
+
+function ldapCertificateBody(ca: TrustedCa) {
+  return { Id: ca.Id, Name: 'LDAP CA Certificate', ...certificateProperties(parsePemCertificate(ca.Pem)) };
+}
 
 function accountBody(d: AccountServiceDeps, a: AccountRecord) {
   const role = d.accounts.roleOf(a);
@@ -114,7 +132,8 @@ function handlers(d: AccountServiceDeps) {
       DefaultPassword: null,
       DirectorySettings: {
         LdapAuthenticationMode: ldap.ServiceEnabled ? 'DefaultSchema' : 'Disabled',
-        LdapCaCertificateLoaded: false,
+        LdapCaCertificateLoaded: d.ldapCas.count() > 0,
+        LdapCaCertificates: { '@odata.id': LDAP_CERTIFICATES_URI },
         LdapServerPort: port ? Number(port) : 636,
       },
       KerberosSettings: { KDCServerPort: 88, KerberosRealm: null },
@@ -126,6 +145,7 @@ function handlers(d: AccountServiceDeps) {
     const { Authentication, ServiceAddresses, ...rest } = directories.get(kind);
     return {
       AccountProviderType: kind === 'LDAP' ? 'LDAPService' : 'ActiveDirectoryService',
+      ...(kind === 'LDAP' ? { Certificates: { '@odata.id': LDAP_CERTIFICATES_URI } } : {}),
       ...rest,
       // An unset server reads as one empty address, as on the vendor's controller (clients read the first).
       ServiceAddresses: ServiceAddresses.length ? ServiceAddresses : [''],
@@ -260,6 +280,23 @@ export function registerAccountServiceRoutes(routes: RouteTable, d: AccountServi
     // The account as it now is (e.g. PasswordChangeRequired false after a password change, DSP0266).
     patch: { privilege: [['UserConfigPriv'], ['ConfigureSelf']], respond: 'representation', handler: h.patchAccount },
     delete: { privilege: Priv.userConfig, handler: h.deleteAccount },
+  });
+  addCollection(routes, {
+    collection: '/redfish/v1/AccountService/ExternalAccountProviders/LDAP/Certificates/',
+    member: '/redfish/v1/AccountService/ExternalAccountProviders/LDAP/Certificates/{CertificateId}/',
+    type: CertificateType,
+    name: 'LDAP CA Certificates',
+    extra: () => ({ Description: 'The CA certificates a connection to the LDAP directory trusts (stored only)' }),
+    store: { list: () => d.ldapCas.list(), get: (id: string) => d.ldapCas.get(id), id: (ca: TrustedCa) => ca.Id },
+    show: ldapCertificateBody,
+    privileges: { read: Priv.login, write: Priv.userConfig },
+    create: {
+      body: LdapCertificateBody,
+      handler: (ctx) => checkedCertificate('CertificateString', () => d.ldapCas.import(ctx.body.CertificateString).ca),
+    },
+    remove: (ca) => {
+      d.ldapCas.delete(ca.Id);
+    },
   });
   routes.add({
     path: '/redfish/v1/AccountService/Roles/',

@@ -89,6 +89,7 @@ export const VendorAccountServiceType = defineType({
       {
         LdapAuthenticationMode: ro(t.enum(['Disabled', 'DefaultSchema', 'ExtendedSchema'])),
         LdapCaCertificateLoaded: ro(t.boolean()),
+        LdapCaCertificates: t.link({ readOnly: true }),
         LdapServerPort: ro(t.integer()),
       },
       { readOnly: true, typeName: 'DirectorySettings' },
@@ -112,6 +113,7 @@ const ExternalAccountProviderProp = t.object(
       description: `Up to ${MAX_SERVICE_ADDRESSES} directory servers: host names or IP addresses (with an optional :port), or ldap:// or ldaps:// URIs.`,
     }),
     PasswordSet: ro(t.boolean({ description: 'True when a bind password is stored.' })),
+    Certificates: t.link({ readOnly: true, description: "LDAP's: the CA certificates a connection to the directory trusts." }),
     Authentication: t.object(
       {
         AuthenticationType: t.enum(AUTHENTICATION_TYPES),

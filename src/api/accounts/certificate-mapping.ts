@@ -1,7 +1,8 @@
 // UserCertificateMapping: which client certificate logs in as which user.
 // POST {UserName, Fingerprint} where Fingerprint carries the user's PEM
 // certificate (or its SHA-256 fingerprint); only the fingerprint is kept.
-import { canonicalFingerprint, fingerprintOf, type CertificateMapping } from '../../domain/accounts/certificate-login.js';
+import { canonicalFingerprint, type CertificateMapping } from '../../domain/accounts/certificate-login.js';
+import { fingerprintOf } from '../../platform/trusted-cas.js';
 import { Priv } from '../../lib/privileges.js';
 import { baseError, vendorError } from '../../protocol/errors.js';
 import { CertificateError, parseCertificates } from '../../platform/x509-verify.js';
@@ -55,6 +56,7 @@ function handlers(d: CertificateMappingDeps) {
     return collection(
       'User Certificate Mappings',
       cl.listMappings().map((m) => mappingUri(m.Id)),
+      { Description: 'The client certificates mapped to local accounts for certificate login' },
     );
   }
 

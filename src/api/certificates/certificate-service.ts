@@ -8,11 +8,11 @@ import { DEFAULT_DATABASES, USER_DATABASES } from '../../domain/secure-boot/data
 import { baseError } from '../../protocol/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
 import { parsePemCertificate } from '../../platform/certificate-info.js';
-import { collectionOf, commonProps, defineAction, defineType, t } from '../../protocol/description.js';
+import { commonProps, defineAction, defineType, t } from '../../protocol/description.js';
 import { collection, json } from '../../protocol/reply.js';
 import { action, type ActionContext, type RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { CertificateType, certificateProperties } from '../systems/secure-boot-types.js';
+import { CertificateCollectionType, CertificateType, certificateProperties } from './certificate-types.js';
 
 export type CertificateServiceDeps = Pick<Services, 'uris' | 'httpsCertificate' | 'secureBoot' | 'events' | 'log' | 'routes'>;
 
@@ -134,6 +134,7 @@ function handlers(d: CertificateServiceDeps) {
     return {
       Id: 'CertificateLocations',
       Name: 'Certificate Locations',
+      Description: 'Every certificate the service holds',
       Links: { Certificates: [httpsCertUri, ...secureBoot].map((uri) => ({ '@odata.id': uri })) },
     };
   }
@@ -184,7 +185,7 @@ export function registerCertificateServiceRoutes(routes: RouteTable, d: Certific
   });
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/NetworkProtocol/HTTPS/Certificates/',
-    type: collectionOf(CertificateType),
+    type: CertificateCollectionType,
     get: { privilege: Priv.login, handler: h.getHttpsCertificates },
   });
   routes.add({

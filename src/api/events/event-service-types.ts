@@ -107,6 +107,27 @@ export const SubmitTestEvent = defineAction({
   },
 });
 
+/** The vendor's part of the EventService: the CA certificates deliveries trust, and the defaults of a subscription. */
+export const VendorEventServiceType = defineType({
+  name: oemType('EventService'),
+  version: '1.0.0',
+  owner: OEM,
+  description: "The CA certificates event delivery trusts, and what a new subscription's vendor settings default to.",
+  properties: {
+    CACertificates: t.link({ readOnly: true }),
+    RequestedMaxEventsToQueueDefault: ro(t.integer({ description: 'Pending events a subscription keeps unless it asks otherwise.' })),
+    TTLCountDefault: ro(t.integer({ description: 'TTLUnits a subscription lives; 999999: for ever (subscriptions here never expire).' })),
+    TTLUnitsDefault: ro(t.enum(['minutes'])),
+  },
+});
+
+export const ImportEventCaAction = defineAction({
+  name: `${oemType('EventService')}.ImportCACertificate`,
+  oem: true,
+  description: 'Trust a CA certificate (PEM) for event delivery to subscriptions that verify the listener (VerifyCertificate).',
+  parameters: { Certificate: t.string({ required: true }) },
+});
+
 export const EventServiceType = defineType({
   name: 'EventService',
   version: '1.12.0',
@@ -118,6 +139,12 @@ export const EventServiceType = defineType({
     DeliveryRetryAttempts: t.integer({ minimum: 0, maximum: 100 }),
     DeliveryRetryIntervalSeconds: t.integer({ minimum: 5, maximum: 3600, units: 's' }),
     EventFormatTypes: ro(t.array(t.enum(['Event', 'MetricReport']))),
+    EventTypesForSubscription: ro(
+      t.array(t.enum(EVENT_TYPES), {
+        description: 'The EventTypes a subscription may filter on.',
+        deprecated: 'RegistryPrefixes and ResourceTypes',
+      }),
+    ),
     RegistryPrefixes: ro(t.array(t.string())),
     ServerSentEventUri: ro(t.string({ format: 'uri-reference' })),
     SSEFilterPropertiesSupported: ro(
@@ -139,6 +166,7 @@ export const EventServiceType = defineType({
     ),
     Status: statusProp,
     Subscriptions: t.link({ readOnly: true }),
+    Oem: oem(VendorEventServiceType, { readOnly: true }),
   },
-  actions: [SubmitTestEvent],
+  actions: [SubmitTestEvent, ImportEventCaAction],
 });

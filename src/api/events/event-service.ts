@@ -2,6 +2,7 @@
 // events. The engine (durable outbox, delivery loops, SSE streams) lives in
 // src/domain/events/hub.ts; this module declares the resources over it.
 import { Representations } from '../../lib/memo.js';
+import { EVENT_TYPES } from '../../domain/events/format.js';
 import { FilterSyntaxError, SSE_FILTER_PROPERTIES, parseEventFilter, type EventPredicate } from '../../domain/events/filter.js';
 import type { EventHub, SubscriptionView } from '../../domain/events/hub.js';
 import { serviceUris } from '../../lib/resource-uris.js';
@@ -27,18 +28,26 @@ import {
   EventDestinationCollectionType,
   EventDestinationType,
   EventServiceType,
+  ImportEventCaAction,
   ResumeSubscription,
   SubmitTestEvent,
   SuspendSubscription,
+  VendorEventServiceType,
 } from './event-service-types.js';
 import { OEM } from '../../protocol/naming.js';
+import { addCollection } from '../../protocol/collections.js';
+import type { TrustedCa } from '../../platform/trusted-cas.js';
+import { odataType } from '../../protocol/description.js';
+import { DEFAULT_MAX_EVENTS_TO_QUEUE } from '../../domain/events/subscriptions.js';
+import { VendorCACertificateCollectionType, VendorCACertificateType, caBody, importTrustedCa } from '../certificates/certificate-types.js';
 
 export const EVENT_SERVICE_URI = '/redfish/v1/EventService/';
 const SUBSCRIPTIONS_URI = '/redfish/v1/EventService/Subscriptions/';
+const CA_CERTIFICATES_URI = '/redfish/v1/EventService/CACertificates/';
 const SSE_URI = '/redfish/v1/EventService/SSE/';
 
 /** What the event service reads. */
-export type EventServiceDeps = Pick<Services, 'eventHub' | 'sessions' | 'accounts' | 'log' | 'store'>;
+export type EventServiceDeps = Pick<Services, 'eventHub' | 'eventCas' | 'events' | 'sessions' | 'accounts' | 'log' | 'store'>;
 
 type Destination = typeof EventDestinationType.properties;
 type SubscriptionPath = '/redfish/v1/EventService/Subscriptions/{SubscriptionId}/';
@@ -105,6 +114,7 @@ function handlers(d: EventServiceDeps) {
     postResumeSubscription,
     postSuspendSubscription,
     getSse,
+    postImportCaCertificate,
   };
 
   function getEventService() {
@@ -117,6 +127,7 @@ function handlers(d: EventServiceDeps) {
       DeliveryRetryAttempts: settings.DeliveryRetryAttempts,
       DeliveryRetryIntervalSeconds: settings.DeliveryRetryIntervalSeconds,
       EventFormatTypes: ['Event', 'MetricReport'],
+      EventTypesForSubscription: [...EVENT_TYPES],
       RegistryPrefixes: hub.prefixes(),
       ServerSentEventUri: SSE_URI,
       SSEFilterPropertiesSupported: {
@@ -127,7 +138,21 @@ function handlers(d: EventServiceDeps) {
       },
       Status: { State: settings.ServiceEnabled ? 'Enabled' : 'Disabled', Health: 'OK' },
       Subscriptions: { '@odata.id': SUBSCRIPTIONS_URI },
+      Oem: {
+        [OEM]: {
+          '@odata.type': odataType(VendorEventServiceType),
+          CACertificates: { '@odata.id': CA_CERTIFICATES_URI },
+          RequestedMaxEventsToQueueDefault: DEFAULT_MAX_EVENTS_TO_QUEUE,
+          // iLO's value for a subscription that never expires, as none does here.
+          TTLCountDefault: 999_999,
+          TTLUnitsDefault: 'minutes',
+        },
+      },
     };
+  }
+
+  function postImportCaCertificate(ctx: ActionContext<'/redfish/v1/EventService/', typeof ImportEventCaAction>) {
+    return importTrustedCa(d.eventCas, ctx.body.Certificate, CA_CERTIFICATES_URI, d.events);
   }
 
   function patchEventService(ctx: PatchContext<'/redfish/v1/EventService/', typeof EventServiceType.properties>): void {
@@ -249,7 +274,24 @@ export function registerEventServiceRoutes(routes: RouteTable, d: EventServiceDe
     type: EventServiceType,
     get: { privilege: Priv.login, handler: h.getEventService },
     patch: { privilege: Priv.managerConfig, handler: h.patchEventService },
-    actions: [action(SubmitTestEvent, Priv.managerConfig, h.postSubmitTestEvent)],
+    actions: [
+      action(SubmitTestEvent, Priv.managerConfig, h.postSubmitTestEvent),
+      action(ImportEventCaAction, Priv.managerConfig, h.postImportCaCertificate),
+    ],
+  });
+  addCollection(routes, {
+    collection: '/redfish/v1/EventService/CACertificates/',
+    member: '/redfish/v1/EventService/CACertificates/{CertificateId}/',
+    type: VendorCACertificateType,
+    collectionType: VendorCACertificateCollectionType,
+    name: 'Event Service CA Certificates',
+    extra: () => ({ Description: 'The CA certificates event delivery trusts, besides the system roots' }),
+    store: { list: () => d.eventCas.list(), get: (id: string) => d.eventCas.get(id), id: (ca: TrustedCa) => ca.Id },
+    show: caBody,
+    privileges: { read: Priv.login, write: Priv.managerConfig },
+    remove: (ca) => {
+      d.eventCas.delete(ca.Id);
+    },
   });
   routes.add({
     path: '/redfish/v1/EventService/Subscriptions/',

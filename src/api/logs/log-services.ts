@@ -51,7 +51,7 @@ export const LogEntryType = defineType({
 });
 
 // DMTF's LogEntryCollection marks Members OData.AutoExpand: entries are shown whole.
-const LogEntryCollectionType = collectionOf(LogEntryType, 'The records of a log.', { autoExpand: true });
+export const LogEntryCollectionType = collectionOf(LogEntryType, 'The records of a log.', { autoExpand: true });
 
 /** A maintenance note a user adds to the IML (the vendor's: ilorest serverlogs --selectlog=IML -m). */
 const MaintenanceNoteBody = {

@@ -82,6 +82,7 @@ export function registerFederationRoutes(routes: RouteTable, d: FederationDeps):
     member: '/redfish/v1/Managers/{ManagerId}/FederationPeers/{GroupId}/',
     type: VendorMCFederationPeersType,
     name: 'Federation Peers',
+    extra: () => ({ Description: 'The peers of each federation group the controller is a member of' }),
     store,
     show: (g) => ({ Id: g.Name, Name: g.Name, Peers: [] }),
     privileges: { read: Priv.login },

@@ -1,8 +1,19 @@
 // Resource descriptions of the controller's own interfaces: its Ethernet
 // interfaces (the dedicated management port and the host interface's virtual
 // USB NIC), its serial interface and the Redfish host interface.
-import { BIT_RATES, DATA_BITS, FLOW_CONTROLS, MAX_STATIC_NAME_SERVERS, PARITIES, STOP_BITS } from '../../domain/manager/interfaces.js';
-import { commonProps, defineType, ro, statusProp, t } from '../../protocol/description.js';
+import {
+  BIT_RATES,
+  DATA_BITS,
+  DHCPV6_MODES,
+  FLOW_CONTROLS,
+  MAX_IPV6_STATIC_ADDRESSES,
+  MAX_IPV6_STATIC_GATEWAYS,
+  MAX_STATIC_NAME_SERVERS,
+  PARITIES,
+  STOP_BITS,
+} from '../../domain/manager/interfaces.js';
+import { commonProps, defineType, oem, ro, statusProp, t } from '../../protocol/description.js';
+import { OEM, controllerType } from '../../protocol/naming.js';
 
 const Ipv4Address = t.object(
   {
@@ -24,12 +35,65 @@ const Ipv6Address = t.object(
   { readOnly: true, typeName: 'IPv6Address' },
 );
 
+const roBoolean = () => ro(t.boolean());
+
+/** The controller's view of its own NICs, as its vendor shows it: the DMTF settings again, in the vendor's terms. */
+export const VendorMCEthernetInterfaceType = defineType({
+  name: controllerType('EthernetNetworkInterface'),
+  version: '1.0.0',
+  owner: OEM,
+  description:
+    "The management controller's NIC in its vendor's terms: which port it is, and its DHCP, DNS and IPv6 settings (as the DMTF properties show them).",
+  properties: {
+    InterfaceType: ro(t.enum(['Dedicated', 'Shared', 'HostInterface'])),
+    ConfigurationSettings: ro(
+      t.enum(['Current', 'SomePendingReset'], { description: 'Current: every setting is in effect (none waits for a reset).' }),
+    ),
+    NICEnabled: roBoolean(),
+    NICSupportsIPv6: roBoolean(),
+    HostName: ro(t.string()),
+    DHCPv4: ro(
+      t.object(
+        {
+          Enabled: roBoolean(),
+          UseDNSServers: roBoolean(),
+          UseDomainName: roBoolean(),
+          UseGateway: roBoolean(),
+          UseNTPServers: roBoolean(),
+          UseStaticRoutes: roBoolean(),
+        },
+        { typeName: 'DHCPv4' },
+      ),
+    ),
+    DHCPv6: ro(
+      t.object(
+        {
+          StatefulModeEnabled: roBoolean(),
+          StatelessModeEnabled: roBoolean(),
+          UseDNSServers: roBoolean(),
+          UseDomainName: roBoolean(),
+          UseNTPServers: roBoolean(),
+          UseRapidCommit: roBoolean(),
+        },
+        { typeName: 'DHCPv6' },
+      ),
+    ),
+    IPv4: ro(t.object({ DNSServers: ro(t.array(t.string())) }, { typeName: 'IPv4' })),
+    IPv6: ro(
+      t.object(
+        { DNSServers: ro(t.array(t.string())), SLAACEnabled: roBoolean(), StaticDefaultGateway: ro(t.string()) },
+        { typeName: 'IPv6' },
+      ),
+    ),
+  },
+});
+
 export const EthernetInterfaceType = defineType({
   name: 'EthernetInterface',
   version: '1.12.4',
   owner: 'DMTF',
   description:
-    "A network interface. The manager's: its dedicated management port (writable IPv4 settings, stored only) and the host interface's virtual USB NIC; the system's: one per NIC port of the hardware profile (read-only).",
+    "A network interface. The manager's: its dedicated management port (writable IPv4, IPv6 and VLAN settings, stored only) and the host interface's virtual USB NIC; the system's: one per NIC port of the hardware profile (read-only).",
   properties: {
     ...commonProps,
     Status: statusProp,
@@ -67,13 +131,58 @@ export const EthernetInterfaceType = defineType({
         UseDomainName: t.boolean(),
         UseGateway: t.boolean(),
         UseNTPServers: t.boolean(),
+        UseStaticRoutes: t.boolean(),
       },
       { typeName: 'DHCPv4Configuration' },
+    ),
+    DHCPv6: t.object(
+      {
+        OperatingMode: t.enum(DHCPV6_MODES),
+        UseDNSServers: t.boolean(),
+        UseDomainName: t.boolean(),
+        UseNTPServers: t.boolean(),
+        UseRapidCommit: t.boolean(),
+      },
+      { typeName: 'DHCPv6Configuration' },
+    ),
+    StatelessAddressAutoConfig: t.object({ IPv6AutoConfigEnabled: t.boolean() }, { typeName: 'StatelessAddressAutoConfiguration' }),
+    IPv6StaticAddresses: t.array(
+      t.object(
+        { Address: t.string({ description: 'An IPv6 address.' }), PrefixLength: t.integer({ minimum: 1, maximum: 128 }) },
+        { typeName: 'IPv6StaticAddress' },
+      ),
+      { description: `Up to ${MAX_IPV6_STATIC_ADDRESSES} static IPv6 addresses.` },
+    ),
+    IPv6StaticDefaultGateways: t.array(
+      t.object({ Address: t.string({ description: 'An IPv6 address.' }) }, { typeName: 'IPv6GatewayStaticAddress' }),
+      {
+        description: `Up to ${MAX_IPV6_STATIC_GATEWAYS} static IPv6 default gateway.`,
+      },
+    ),
+    IPv6DefaultGateway: ro(t.string({ description: 'The IPv6 default gateway in use (:: for none).' })),
+    IPv6AddressPolicyTable: t.array(
+      t.object(
+        {
+          Prefix: t.string({ description: 'An IPv6 prefix: address/length.' }),
+          Precedence: t.integer({ minimum: 1, maximum: 100 }),
+          Label: t.integer({ minimum: 0, maximum: 100, nullable: true }),
+        },
+        { typeName: 'IPv6AddressPolicyEntry' },
+      ),
+      { description: 'The RFC 6724 address selection policy table.' },
+    ),
+    VLAN: t.object(
+      {
+        VLANEnable: t.boolean({ description: 'True needs a VLANId.' }),
+        VLANId: t.integer({ minimum: 1, maximum: 4094, nullable: true }),
+      },
+      { typeName: 'VLAN' },
     ),
     Links: t.object(
       { Chassis: t.link({ readOnly: true }), HostInterface: t.link({ readOnly: true }), Ports: t.links({ readOnly: true }) },
       { readOnly: true, typeName: 'Links' },
     ),
+    Oem: oem(VendorMCEthernetInterfaceType, { readOnly: true }),
   },
 });
 

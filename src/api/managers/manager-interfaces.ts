@@ -7,6 +7,7 @@
 // network protocol settings: writing it here or on NetworkProtocol changes both.
 import {
   DEFAULT_HOST_INTERFACE,
+  MAX_IPV6_STATIC_ADDRESSES,
   changeManagerNic,
   dhcpLease,
   hostInterfaceSetting,
@@ -23,7 +24,16 @@ import { managerMacAddress } from '../../platform/identity.js';
 import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import type { PatchContext, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { EthernetInterfaceType, HostInterfaceType, SerialInterfaceType } from './manager-interface-types.js';
+import { EthernetInterfaceType, HostInterfaceType, SerialInterfaceType, VendorMCEthernetInterfaceType } from './manager-interface-types.js';
+import { isIP } from 'node:net';
+import { OEM } from '../../protocol/naming.js';
+import { odataType } from '../../protocol/description.js';
+
+/** An object without one of its keys. */
+function withoutKey<T extends object, K extends keyof T>(o: T, key: K): Omit<T, K> {
+  const { [key]: _dropped, ...rest } = o;
+  return rest;
+}
 
 export type ManagerInterfaceDeps = Pick<Services, 'config' | 'uris' | 'store' | 'logs' | 'serviceUuid'>;
 
@@ -75,12 +85,46 @@ function handlers(d: ManagerInterfaceDeps) {
           ]
         : nic.IPv4StaticAddresses.map((a) => ({ ...a, AddressOrigin: 'Static' })),
       IPv4StaticAddresses: nic.IPv4StaticAddresses.map((a) => ({ ...a })),
-      IPv6Addresses: [{ Address: linkLocalIpv6(mac), PrefixLength: 64, AddressOrigin: 'LinkLocal', AddressState: 'Preferred' }],
-      MaxIPv6StaticAddresses: 0,
+      IPv6Addresses: [
+        { Address: linkLocalIpv6(mac), PrefixLength: 64, AddressOrigin: 'LinkLocal', AddressState: 'Preferred' },
+        ...nic.IPv6StaticAddresses.map((a) => ({ ...a, AddressOrigin: 'Static', AddressState: 'Preferred' })),
+      ],
+      MaxIPv6StaticAddresses: MAX_IPV6_STATIC_ADDRESSES,
+      IPv6StaticAddresses: nic.IPv6StaticAddresses.map((a) => ({ ...a })),
+      IPv6StaticDefaultGateways: nic.IPv6StaticDefaultGateways.map((g) => ({ ...g })),
+      // No IPv6 router advertises itself on the simulated network: only a static gateway is used.
+      IPv6DefaultGateway: nic.IPv6StaticDefaultGateways[0]?.Address ?? '::',
+      IPv6AddressPolicyTable: nic.IPv6AddressPolicyTable.map((p) => ({ ...p })),
       NameServers: [...(dhcp && nic.DHCPv4.UseDNSServers ? [lease.NameServer] : []), ...nic.StaticNameServers],
       StaticNameServers: [...nic.StaticNameServers],
       DHCPv4: { ...nic.DHCPv4 },
+      DHCPv6: { ...nic.DHCPv6 },
+      StatelessAddressAutoConfig: { ...nic.StatelessAddressAutoConfig },
+      VLAN: { ...nic.VLAN },
       Links: { Chassis: { '@odata.id': d.uris.chassis() } },
+      Oem: {
+        [OEM]: {
+          '@odata.type': odataType(VendorMCEthernetInterfaceType),
+          InterfaceType: 'Dedicated',
+          ConfigurationSettings: 'Current',
+          NICEnabled: true,
+          NICSupportsIPv6: true,
+          HostName: host,
+          DHCPv4: { Enabled: nic.DHCPv4.DHCPEnabled, ...withoutKey(nic.DHCPv4, 'DHCPEnabled') },
+          DHCPv6: {
+            StatefulModeEnabled: nic.DHCPv6.OperatingMode === 'Stateful' || nic.DHCPv6.OperatingMode === 'Enabled',
+            // Stateful DHCPv6 takes the stateless options too.
+            StatelessModeEnabled: nic.DHCPv6.OperatingMode !== 'Disabled',
+            ...withoutKey(nic.DHCPv6, 'OperatingMode'),
+          },
+          IPv4: { DNSServers: nic.StaticNameServers.filter((s) => isIP(s) === 4) },
+          IPv6: {
+            DNSServers: nic.StaticNameServers.filter((s) => isIP(s) === 6),
+            SLAACEnabled: nic.StatelessAddressAutoConfig.IPv6AutoConfigEnabled,
+            StaticDefaultGateway: nic.IPv6StaticDefaultGateways[0]?.Address ?? '::',
+          },
+        },
+      },
     };
   }
 
@@ -112,8 +156,23 @@ function handlers(d: ManagerInterfaceDeps) {
       MaxIPv6StaticAddresses: 0,
       NameServers: [],
       StaticNameServers: [],
-      DHCPv4: { DHCPEnabled: false, UseDNSServers: false, UseDomainName: false, UseGateway: false, UseNTPServers: false },
+      DHCPv4: {
+        DHCPEnabled: false,
+        UseDNSServers: false,
+        UseDomainName: false,
+        UseGateway: false,
+        UseNTPServers: false,
+        UseStaticRoutes: false,
+      },
       Links: { HostInterface: { '@odata.id': `${managerUri}HostInterfaces/1/` } },
+      Oem: {
+        [OEM]: {
+          '@odata.type': odataType(VendorMCEthernetInterfaceType),
+          InterfaceType: 'HostInterface',
+          ConfigurationSettings: 'Current',
+          NICSupportsIPv6: true,
+        },
+      },
     };
   }
 

@@ -119,6 +119,7 @@ const oemLinks = [
   'FederationGroups',
   'FederationPeers',
   'LicenseService',
+  'RemoteSupport',
   'SecurityService',
   'SNMPService',
 ] as const;
@@ -290,6 +291,7 @@ function handlers(d: ManagerDeps) {
             FederationGroups: { '@odata.id': `${self}FederationGroups/` },
             FederationPeers: { '@odata.id': `${self}FederationPeers/` },
             LicenseService: { '@odata.id': `${self}LicenseService/` },
+            RemoteSupport: { '@odata.id': `${self}RemoteSupportService/` },
             SecurityService: { '@odata.id': `${self}SecurityService/` },
             SNMPService: { '@odata.id': `${self}SnmpService/` },
           },

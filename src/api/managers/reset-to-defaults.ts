@@ -22,8 +22,10 @@ export type ResetToDefaultsDeps = Pick<
   | 'accounts'
   | 'accountPolicy'
   | 'directories'
+  | 'ldapCas'
   | 'certificateLogin'
   | 'eventHub'
+  | 'eventCas'
   | 'httpsCertificate'
   | 'https'
   | 'controller'
@@ -40,7 +42,7 @@ export const ResetToDefaultsAction = defineAction({
 
 /** The vendor services a factory reset puts back. */
 function vendorServicesOf(f: Services['managerFeatures']) {
-  return [f.federation, f.snmp, f.sso, f.keyManager, f.securityDashboard, { reset: () => f.cloudConnect.disable() }];
+  return [f.federation, f.snmp, f.sso, f.keyManager, f.securityDashboard, f.remoteSupport, { reset: () => f.cloudConnect.disable() }];
 }
 
 /** The controller's factory reset of a type, and its restart (also what a one-button secure erase ends with). */

@@ -4,14 +4,13 @@
 import { X509Certificate } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
-import type { TrustedCa } from '../../domain/accounts/certificate-login.js';
 import { requireFeature } from '../../domain/licensing/tiers.js';
 import { Priv, vendorPrivilegesOfRole } from '../../lib/privileges.js';
 import { baseError, vendorError } from '../../protocol/errors.js';
 import { resourceEvent } from '../../messages/event-messages.js';
-import { CertificateError, describeCertificate } from '../../platform/x509-verify.js';
+import { describeCertificate } from '../../platform/x509-verify.js';
 import type { AuthRequest, Authenticator } from '../../protocol/auth.js';
-import { collection, created, existing, json } from '../../protocol/reply.js';
+import { collection, json } from '../../protocol/reply.js';
 import {
   action,
   missing,
@@ -43,12 +42,18 @@ import {
   GenerateCsrAction,
   ImportCACertificateAction,
   ImportCertificateAction,
-  VendorCACertificateCollectionType,
-  VendorCACertificateType,
   VendorCertAuthType,
   VendorHttpsCertType,
   VendorSecurityServiceType,
+  IDENTITY_CERTIFICATES,
 } from './security-types.js';
+import {
+  CertificateCollectionType,
+  VendorCACertificateCollectionType,
+  VendorCACertificateType,
+  caBody,
+  importTrustedCa,
+} from '../certificates/certificate-types.js';
 
 export type SecurityServiceDeps = Pick<
   Services,
@@ -102,20 +107,6 @@ function presentedOn(socket: TLSSocket): ReturnType<typeof presentedCertificates
   return known ?? undefined;
 }
 
-/** Run a certificate check; what it finds wrong is a 400 naming the reason. */
-function checked<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof CertificateError) throw vendorError('CertificateInvalid', 'Certificate', e.message).about('Certificate');
-    throw e;
-  }
-}
-
-function caBody(ca: TrustedCa) {
-  return { Id: ca.Id, Name: 'Trusted CA Certificate', CertificateString: ca.Pem, X509CertificateInformation: ca.Info };
-}
-
 function handlers(d: SecurityServiceDeps) {
   const cl = d.certificateLogin;
 
@@ -128,6 +119,7 @@ function handlers(d: SecurityServiceDeps) {
       // The vendor's controller reports the cipher suite of the connection reading it.
       ...(ctx.socket ? { CurrentCipher: ctx.socket.getCipher().standardName } : {}),
       LoginSecurityBanner: { IsEnabled: false },
+      ...Object.fromEntries(IDENTITY_CERTIFICATES.map((n) => [n, { Certificates: { '@odata.id': `${ctx.uri}${n}/Certificates/` } }])),
       Links: {
         CertificateAuthentication: certAuth,
         CertAuth: certAuth,
@@ -137,6 +129,15 @@ function handlers(d: SecurityServiceDeps) {
         SecurityDashboard: { '@odata.id': `${ctx.uri}SecurityDashboard/` },
       },
     };
+  }
+
+  /**
+   * The controller is an iLO 5 of a Gen10 (Plus) server: it has the slots for the identity
+   * certificates of later generations, and none in them, as the real one shows.
+   */
+  function getIdentityCertificates(ctx: Context<SecurityServicePath>) {
+    const set = ctx.uri.split('/').at(-3);
+    return collection(`${set} Certificate Collection`, [], { Description: `The ${set} certificates of the management controller` });
   }
 
   const sso = d.managerFeatures.sso;
@@ -265,6 +266,7 @@ function handlers(d: SecurityServiceDeps) {
       Name: 'Certificate Authentication',
       CertificateLoginEnabled: cl.settings().CertificateLoginEnabled,
       CACertificates: { '@odata.id': `${ctx.uri}CACertificates/` },
+      Links: { UserCertificateMapping: { '@odata.id': '/redfish/v1/AccountService/UserCertificateMapping/' } },
       LoginReadiness: { Ready: unmet.length === 0, UnmetPreconditions: unmet },
     };
   }
@@ -277,19 +279,16 @@ function handlers(d: SecurityServiceDeps) {
   }
 
   function postImportCaCertificate(ctx: ActionContext<CertAuthPath, typeof ImportCACertificateAction>) {
-    const { ca, created: isNew } = checked(() => cl.importCa(ctx.body.Certificate));
+    const answer = importTrustedCa(cl.cas, ctx.body.Certificate, `${resourceOfAction(ctx.uri)}CACertificates/`, d.events);
     d.https.setClientCAs(cl.caPems());
-    const uri = `${resourceOfAction(ctx.uri)}CACertificates/${ca.Id}/`;
-    // Answered like a POST to a collection: the new member with Location; the same CA again changes nothing.
-    if (!isNew) return existing(uri, caBody(ca));
-    d.events.publish(resourceEvent('ResourceCreated'), uri, 'ResourceAdded');
-    return created(uri, caBody(ca));
+    return answer;
   }
 
   function getCaCertificates(ctx: Context<CaCertificatesPath>) {
     return collection(
       'Trusted CA Certificates',
       cl.listCas().map((c) => `${ctx.uri}${c.Id}/`),
+      { Description: 'The CA certificates certificate login trusts' },
     );
   }
 
@@ -325,6 +324,7 @@ function handlers(d: SecurityServiceDeps) {
 
   return {
     getSecurityService,
+    getIdentityCertificates,
     getCertAuth,
     patchCertAuth,
     postImportCaCertificate,
@@ -358,6 +358,15 @@ export function registerSecurityServiceRoutes(routes: RouteTable, d: SecuritySer
     type: VendorSecurityServiceType,
     get: { privilege: Priv.login, handler: h.getSecurityService },
   });
+  for (const path of [
+    '/redfish/v1/Managers/{ManagerId}/SecurityService/iLOIDevID/Certificates/',
+    '/redfish/v1/Managers/{ManagerId}/SecurityService/iLOLDevID/Certificates/',
+    '/redfish/v1/Managers/{ManagerId}/SecurityService/SystemIDevID/Certificates/',
+    '/redfish/v1/Managers/{ManagerId}/SecurityService/SystemIAK/Certificates/',
+    '/redfish/v1/Managers/{ManagerId}/SecurityService/PlatformCert/Certificates/',
+    '/redfish/v1/Managers/{ManagerId}/SecurityService/PlatformCertUpdate/Certificates/',
+  ] as const)
+    routes.add({ path, type: CertificateCollectionType, get: { privilege: Priv.login, handler: h.getIdentityCertificates } });
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/',
     type: VendorCertAuthType,
@@ -418,6 +427,7 @@ export function registerSecurityServiceRoutes(routes: RouteTable, d: SecuritySer
     member: '/redfish/v1/Managers/{ManagerId}/SecurityService/SecurityDashboard/SecurityParams/{SecurityParamId}/',
     type: VendorMCSecurityParamType,
     name: 'Security Parameters',
+    extra: () => ({ Description: 'The security settings the dashboard rates' }),
     store: {
       list: () => h.currentParams(),
       get: (id: string) => h.currentParams().find((p) => p.Id === id),

@@ -1,22 +1,22 @@
 // Resource descriptions of the manager's SecurityService: certificate login
 // (its switch and trusted CA certificates) and the HTTPS certificate.
 import { SSO_TRUST_MODES } from '../../domain/manager/single-sign-on.js';
-import { collectionOf, defineAction, defineType, ro, t } from '../../protocol/description.js';
+import { defineAction, defineType, ro, t } from '../../protocol/description.js';
 import { OEM, controllerType, oemType } from '../../protocol/naming.js';
 import { VendorAccountPrivilegesProps } from '../accounts/account-types.js';
+import { certInfo } from '../certificates/certificate-types.js';
 
-const certInfo = t.object(
-  {
-    Subject: t.string(),
-    Issuer: t.string(),
-    SerialNumber: t.string(),
-    ValidNotBefore: t.dateTime(),
-    ValidNotAfter: t.dateTime(),
-    Fingerprint: t.string(),
-    FingerprintHashAlgorithm: t.string(),
-  },
-  { readOnly: true, typeName: 'X509CertificateInformation' },
-);
+/**
+ * The controller's and the platform's identity certificates (DICE/SPDM device identities, TPM
+ * attestation keys, the platform certificate), each a certificate collection, by iLO 5's names.
+ */
+export const IDENTITY_CERTIFICATES = ['iLOIDevID', 'iLOLDevID', 'SystemIDevID', 'SystemIAK', 'PlatformCert', 'PlatformCertUpdate'] as const;
+
+const certificateSet = t.object({ Certificates: t.link({ readOnly: true }) }, { readOnly: true, typeName: 'CertificateSet' });
+const identityCertificateProps = Object.fromEntries(IDENTITY_CERTIFICATES.map((n) => [n, certificateSet])) as Record<
+  (typeof IDENTITY_CERTIFICATES)[number],
+  typeof certificateSet
+>;
 
 export const VendorSecurityServiceType = defineType({
   name: oemType('SecurityService'),
@@ -29,6 +29,7 @@ export const VendorSecurityServiceType = defineType({
     SecurityState: ro(t.enum(['Production', 'HighSecurity', 'FIPS'])),
     CurrentCipher: ro(t.string({ volatile: true, description: 'The cipher suite of the connection that asks.' })),
     LoginSecurityBanner: t.object({ IsEnabled: ro(t.boolean()) }, { readOnly: true, typeName: 'LoginSecurityBanner' }),
+    ...identityCertificateProps,
     Links: t.object(
       {
         CertificateAuthentication: t.link(),
@@ -42,21 +43,6 @@ export const VendorSecurityServiceType = defineType({
     ),
   },
 });
-
-export const VendorCACertificateType = defineType({
-  name: oemType('CACertificate'),
-  version: '1.0.0',
-  owner: OEM,
-  description: 'A trusted CA certificate for certificate login.',
-  properties: {
-    Id: ro(t.string()),
-    Name: ro(t.string()),
-    CertificateString: ro(t.string()),
-    X509CertificateInformation: certInfo,
-  },
-});
-
-export const VendorCACertificateCollectionType = collectionOf(VendorCACertificateType);
 
 export const ImportCACertificateAction = defineAction({
   name: `${oemType('CertAuth')}.ImportCACertificate`,
@@ -74,6 +60,10 @@ export const VendorCertAuthType = defineType({
     Name: ro(t.string()),
     CertificateLoginEnabled: t.boolean(),
     CACertificates: t.link({ readOnly: true }),
+    Links: t.object(
+      { UserCertificateMapping: t.link({ readOnly: true, description: 'The user certificates mapped to accounts.' }) },
+      { readOnly: true, typeName: 'Links' },
+    ),
     LoginReadiness: t.object(
       { Ready: t.boolean(), UnmetPreconditions: t.array(t.string()) },
       {

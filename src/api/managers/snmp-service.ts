@@ -196,6 +196,7 @@ export function registerSnmpServiceRoutes(routes: RouteTable, d: SnmpServiceDeps
     member: '/redfish/v1/Managers/{ManagerId}/SnmpService/SNMPAlertDestinations/{DestinationId}/',
     type: VendorSNMPAlertDestinationType,
     name: 'SNMP Alert Destinations',
+    extra: () => ({ Description: 'Where the controller sends SNMP alerts' }),
     store: { list: () => snmp.destinations(), get: (id: string) => snmp.destination(id), id: (x: Readonly<AlertDestination>) => x.Id },
     show: destinationBody,
     privileges: { read: Priv.login, write: Priv.managerConfig },
@@ -213,6 +214,6 @@ export function registerSnmpServiceRoutes(routes: RouteTable, d: SnmpServiceDeps
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/SnmpService/SNMPUsers/',
     type: collectionOf(VendorSNMPUserType),
-    get: { privilege: Priv.login, handler: () => collection('SNMP Users', []) },
+    get: { privilege: Priv.login, handler: () => collection('SNMP Users', [], { Description: 'The SNMPv3 users of the controller' }) },
   });
 }

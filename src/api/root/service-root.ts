@@ -73,10 +73,21 @@ const MONIKER_KEYS = [
   'VENDNAM',
   'VNIC',
   'WWW',
+  'WWWAHSV',
   'WWWBMC',
   'WWWDOC',
+  'WWWERS',
+  'WWWGLIS',
+  'WWWINFOSIGHT',
+  'WWWIOL',
+  'WWWLIC',
+  'WWWLML',
+  'WWWPASS',
+  'WWWPRV',
+  'WWWQSPEC',
   'WWWRESTDOC',
   'WWWSUP',
+  'WWWSWLIC',
 ] as const;
 
 /** What iLO's clients read first (ilorest: the controller's generation and firmware for its version gates). */

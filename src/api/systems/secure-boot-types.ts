@@ -1,10 +1,8 @@
 // Resource descriptions of the Secure Boot area (DMTF SecureBoot 1.1.0,
-// SecureBootDatabase 1.0.0, Certificate 1.8.0, Signature 1.0.2).
-import type { CertificateInfo } from '../../platform/certificate-info.js';
+// SecureBootDatabase 1.0.0, Signature 1.0.2; Certificate is api/certificates').
 import type { Props } from '../../protocol/description.js';
 import { collectionOf, defineAction, defineType, ro, t, commonProps } from '../../protocol/description.js';
-
-const GUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+import { GUID } from '../certificates/certificate-types.js';
 
 export const SecureBootResetKeys = defineAction({
   name: 'SecureBoot.ResetKeys',
@@ -50,58 +48,6 @@ export const SecureBootDatabaseType = defineType({
   },
   actions: [SecureBootDatabaseResetKeys],
 });
-
-const identifier = t.object(
-  {
-    CommonName: ro(t.string()),
-    Organization: ro(t.string()),
-    OrganizationalUnit: ro(t.string()),
-    City: ro(t.string()),
-    State: ro(t.string()),
-    Country: ro(t.string()),
-    Email: ro(t.string()),
-  },
-  { readOnly: true, typeName: 'Identifier' },
-);
-
-export const CertificateType = defineType({
-  name: 'Certificate',
-  version: '1.11.0',
-  owner: 'DMTF',
-  description: 'An X.509 certificate.',
-  properties: {
-    ...commonProps,
-    CertificateString: ro(t.string({ nullable: true })),
-    CertificateType: ro(t.enum(['PEM', 'PEMchain', 'PKCS7', 'PKCS12'], { nullable: true })),
-    Issuer: identifier,
-    Subject: identifier,
-    ValidNotBefore: ro(t.dateTime()),
-    ValidNotAfter: ro(t.dateTime()),
-    SerialNumber: ro(t.string()),
-    Fingerprint: ro(t.string()),
-    FingerprintHashAlgorithm: ro(t.string()),
-    SignatureAlgorithm: ro(t.string()),
-    UefiSignatureOwner: ro(t.string({ nullable: true, pattern: GUID })),
-    KeyUsage: ro(t.array(t.string())),
-  },
-});
-
-/** The Certificate properties every certificate resource shows, from its parsed PEM. */
-export function certificateProperties(info: CertificateInfo): Record<string, unknown> {
-  return {
-    CertificateString: info.pem,
-    CertificateType: 'PEM',
-    Issuer: { ...info.issuer },
-    Subject: { ...info.subject },
-    ValidNotBefore: info.validNotBefore,
-    ValidNotAfter: info.validNotAfter,
-    SerialNumber: info.serialNumber,
-    Fingerprint: info.fingerprint,
-    FingerprintHashAlgorithm: 'TPM_ALG_SHA256',
-    SignatureAlgorithm: info.signatureAlgorithm,
-    ...(info.keyUsage.length ? { KeyUsage: [...info.keyUsage] } : {}),
-  };
-}
 
 /** What a client sends to enroll a certificate (the schema's required-on-create properties). */
 export const CertificateEnrollBody = {

@@ -23,7 +23,6 @@ import {
 import type { Services } from '../services.js';
 import {
   CertificateEnrollBody,
-  CertificateType,
   SecureBootDatabaseCollectionType,
   SecureBootDatabaseResetKeys,
   SecureBootDatabaseType,
@@ -31,8 +30,8 @@ import {
   SecureBootType,
   SignatureAddBody,
   SignatureType,
-  certificateProperties,
 } from './secure-boot-types.js';
+import { CertificateType, certificateProperties } from '../certificates/certificate-types.js';
 
 /** What the Secure Boot area uses. */
 export type SecureBootDeps = Pick<Services, 'uris' | 'secureBoot' | 'events'>;

@@ -60,6 +60,7 @@ export const TaskServiceType = defineType({
   properties: {
     Id: ro(t.string()),
     Name: ro(t.string()),
+    Description: ro(t.string()),
     ServiceEnabled: ro(t.boolean()),
     CompletedTaskOverWritePolicy: ro(t.enum(['Manual', 'Oldest'])),
     LifeCycleEventOnTaskStateChange: ro(t.boolean()),
@@ -123,6 +124,7 @@ function handlers(d: TaskServiceDeps) {
     return {
       Id: 'TaskService',
       Name: 'Task Service',
+      Description: 'Long-running operations of the service',
       ServiceEnabled: true,
       CompletedTaskOverWritePolicy: 'Oldest',
       LifeCycleEventOnTaskStateChange: true,
@@ -136,6 +138,7 @@ function handlers(d: TaskServiceDeps) {
     return collection(
       'Task Collection',
       d.tasks.list().map((x) => serviceUris.task(x.Id)),
+      { Description: 'The tasks of the service, running and kept' },
     );
   }
 

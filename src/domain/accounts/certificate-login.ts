@@ -2,21 +2,13 @@
 // trusted CA certificates, the user certificate mappings, and the decision
 // whether a presented client certificate may log in. Every precondition is
 // checked on every request; the first unmet one is named, never skipped.
-import { createHash, randomBytes, type X509Certificate } from 'node:crypto';
+import type { X509Certificate } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
-import { describeCertificate, keyPolicyProblem, parseCertificates, verifyChain, CertificateError } from '../../platform/x509-verify.js';
+import { parseCertificates, verifyChain } from '../../platform/x509-verify.js';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
+import { fingerprintOf, nextFreeId, trustedCas, type TrustedCa, type TrustedCas } from '../../platform/trusted-cas.js';
 import type { AccountRecord, Accounts } from './accounts.js';
 import { FEATURE_TIER, tierAtLeast, type LicenseState } from '../licensing/tiers.js';
-
-export interface TrustedCa {
-  Id: string;
-  Pem: string;
-  /** SHA-256 fingerprint, colon-separated upper-case hex. */
-  Fingerprint: string;
-  Info: Record<string, unknown>;
-  Imported: number;
-}
 
 export interface CertificateMapping {
   Id: string;
@@ -50,12 +42,9 @@ export function canonicalFingerprint(text: string): string | undefined {
   return out && FINGERPRINT.test(out) ? out : undefined;
 }
 
-export function fingerprintOf(cert: X509Certificate): string {
-  return cert.fingerprint256.toUpperCase();
-}
-
 export class CertificateLogin {
-  private readonly cas: DocumentCollection<TrustedCa>;
+  /** The CA certificates client certificates are checked against. */
+  readonly cas: TrustedCas;
   private readonly maps: DocumentCollection<CertificateMapping>;
   private readonly setting;
 
@@ -65,7 +54,7 @@ export class CertificateLogin {
     private readonly clock: Clock,
     private readonly env: CertLoginEnvironment,
   ) {
-    this.cas = store.collection<TrustedCa>('certauth.ca');
+    this.cas = trustedCas(store.collection<TrustedCa>('certauth.ca'), clock);
     this.maps = store.collection<CertificateMapping>('certauth.mapping');
     this.setting = store.setting<CertLoginSettings>('certauth.settings', { CertificateLoginEnabled: false });
     // Mappings follow their account: deleting it removes them, a rename renames them.
@@ -99,24 +88,7 @@ export class CertificateLogin {
 
   /** Import one CA certificate; throws CertificateError saying why it cannot be used. */
   importCa(pemText: string): { ca: TrustedCa; created: boolean } {
-    const certs = parseCertificates(pemText);
-    if (certs.length !== 1) throw new CertificateError('send exactly one CA certificate per request');
-    const cert = certs[0] as X509Certificate;
-    if (!cert.ca) throw new CertificateError('it is not a CA certificate (basicConstraints CA:TRUE is missing)');
-    const weakKey = keyPolicyProblem(cert);
-    if (weakKey) throw new CertificateError(weakKey);
-    const fp = fingerprintOf(cert);
-    const existing = this.cas.list().find((c) => c.Fingerprint === fp);
-    if (existing) return { ca: existing, created: false };
-    const ca: TrustedCa = {
-      Id: this.nextId(this.cas),
-      Pem: cert.toString(),
-      Fingerprint: fp,
-      Info: describeCertificate(cert),
-      Imported: this.clock.now(),
-    };
-    this.cas.put(ca.Id, ca);
-    return { ca, created: true };
+    return this.cas.import(pemText);
   }
 
   deleteCa(id: string): boolean {
@@ -124,7 +96,7 @@ export class CertificateLogin {
   }
 
   caPems(): string[] {
-    return this.cas.list().map((c) => c.Pem);
+    return this.cas.pems();
   }
 
   // -- user certificate mappings ----------------------------------------------
@@ -143,7 +115,7 @@ export class CertificateLogin {
 
   addMapping(account: AccountRecord, fingerprint: string): CertificateMapping {
     const m: CertificateMapping = {
-      Id: this.nextId(this.maps),
+      Id: nextFreeId(this.maps.ids()),
       UserName: account.UserName,
       AccountId: account.Id,
       Fingerprint: fingerprint,
@@ -188,11 +160,5 @@ export class CertificateLogin {
     if (!account.Enabled || !account.Privileges.LoginPriv)
       return { ok: false, precondition: `the mapped user ${account.UserName} is disabled or may not log in` };
     return { ok: true, account };
-  }
-
-  private nextId(c: DocumentCollection<unknown>): string {
-    const used = new Set(c.ids());
-    for (let i = 1; i < 10_000; i++) if (!used.has(String(i))) return String(i);
-    return createHash('sha256').update(randomBytes(16)).digest('hex').slice(0, 12);
   }
 }

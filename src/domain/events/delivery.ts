@@ -2,6 +2,7 @@
 // in order and a slow or dead listener only ever holds up itself. Each loop has
 // at most one request in flight, so concurrency is bounded by the subscription
 // limit; every request has a deadline on the controller clock.
+import { rootCertificates } from 'node:tls';
 import type { Agent } from 'undici';
 import { accepted } from '../../lib/http-client.js';
 import { undici } from '../../lib/undici.js';
@@ -32,38 +33,61 @@ const KEEP_ALIVE_MS = 30_000;
  * The outbound connections event deliveries use: one per controller, or one for a whole fleet,
  * which bounds them (a fleet's share of the descriptor limit) however many controllers deliver:
  * at most `perOrigin` connections to a destination and `maxOrigins` destinations at once, in
- * each of the two TLS modes. Deliveries beyond wait their turn on those connections.
+ * the unverified mode and in each set of trusted CAs. Deliveries beyond wait their turn.
  */
 export class OutboundConnections {
   /** Made on the first delivery that needs each. */
-  private agents: { insecure?: Agent; verified?: Agent } = {};
+  private insecure?: Agent;
+  /** Verifying agents by the CA certificates they trust besides the system's roots ('' for none). */
+  private readonly verified = new Map<string, Agent>();
 
   constructor(private readonly bound?: { perOrigin: number; maxOrigins: number }) {}
 
-  /** The most descriptors these connections hold (undefined: unbounded). */
+  /** The most descriptors these connections hold with one set of trusted CAs (undefined: unbounded). */
   get maxConnections(): number | undefined {
     return this.bound && 2 * this.bound.perOrigin * this.bound.maxOrigins;
   }
 
-  agent(verify: boolean): Agent {
+  agent(verify: boolean, trustedCas: readonly string[] = []): Agent {
     const { Agent } = undici();
     const o = {
       keepAliveTimeout: KEEP_ALIVE_MS,
       ...(this.bound ? { connections: this.bound.perOrigin, maxOrigins: this.bound.maxOrigins } : {}),
     };
-    if (verify) return (this.agents.verified ??= new Agent({ ...o, connect: { rejectUnauthorized: true } }));
-    return (this.agents.insecure ??= new Agent({ ...o, connect: { rejectUnauthorized: false } }));
+    if (!verify) return (this.insecure ??= new Agent({ ...o, connect: { rejectUnauthorized: false } }));
+    const key = trustedCas.join('');
+    let agent = this.verified.get(key);
+    if (!agent) {
+      const ca = trustedCas.length ? { ca: [...rootCertificates, ...trustedCas] } : {};
+      agent = new Agent({ ...o, connect: { rejectUnauthorized: true, ...ca } });
+      this.verified.set(key, agent);
+    }
+    return agent;
+  }
+
+  /** Closes the verifying agents no longer trusted by anyone (deliveries in flight end first). */
+  retire(keep: (trustedCas: string) => boolean): void {
+    for (const [key, agent] of this.verified)
+      if (key !== '' && !keep(key)) {
+        this.verified.delete(key);
+        void agent.close();
+      }
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.agents.insecure?.destroy(), this.agents.verified?.destroy()]);
+    await Promise.all([this.insecure?.destroy(), ...[...this.verified.values()].map((a) => a.destroy())]);
   }
 }
 
-/** POSTs events over HTTPS with undici; TLS is checked only when the subscription asks for it. */
+/**
+ * POSTs events over HTTPS with undici; TLS is checked only when the subscription asks for it,
+ * against the system's roots and the CA certificates imported for event delivery.
+ */
 export class HttpsSender {
   /** A controller's own, unless a fleet shares its connections (closed by the fleet then). */
   private readonly connections: OutboundConnections;
+  /** The imported CAs the last verified delivery trusted. */
+  private verifiedWith = '';
   /** Set by the control API: why a destination cannot be reached now (an injected fault), else undefined. */
   unreachable?: (destination: string) => string | undefined;
   /** Deliveries in flight: a shutdown aborts them (their events stay owed in the outbox). */
@@ -75,8 +99,20 @@ export class HttpsSender {
     private readonly timeoutMs = DELIVERY_TIMEOUT_MS,
     private readonly style: (json: string) => string = (json) => json,
     private readonly shared?: OutboundConnections,
+    /** PEMs of the CA certificates trusted besides the system's roots. */
+    private readonly trustedCas: () => readonly string[] = () => [],
   ) {
     this.connections = shared ?? new OutboundConnections();
+  }
+
+  private dispatcher(verify: boolean): Agent {
+    if (!verify) return this.connections.agent(false);
+    const cas = this.trustedCas();
+    const key = cas.join('');
+    // A controller's own connections trust only its current CAs; a fleet's keep every set in use.
+    if (!this.shared && key !== this.verifiedWith) this.connections.retire((k) => k === key);
+    this.verifiedWith = key;
+    return this.connections.agent(true, cas);
   }
 
   /** POST events (in order, together: see wireBody) to the target. */
@@ -96,7 +132,7 @@ export class HttpsSender {
         method: 'POST',
         headers,
         body: wireJson(events, target.Context, this.style),
-        dispatcher: this.connections.agent(target.VerifyCertificate),
+        dispatcher: this.dispatcher(target.VerifyCertificate),
         signal: ac.signal,
       });
       await res.body.dump();

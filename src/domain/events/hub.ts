@@ -79,6 +79,8 @@ export interface HubDeps {
   sender?: HttpsSender;
   /** A fleet's outbound connections, shared by its controllers; a controller's own otherwise. */
   outbound?: OutboundConnections;
+  /** PEMs of the CA certificates deliveries trust besides the system's roots. */
+  trustedCas?: () => readonly string[];
   /** How events spell URIs on the wire (the service's dialect); default as the areas write them. */
   wireStyle?: (json: string) => string;
 }
@@ -104,7 +106,7 @@ export class EventHub {
     this.outbox = new EventOutbox(d.store.db, d.store);
     this.subs = new SubscriptionStore(d.store);
     const style = d.wireStyle ?? ((json: string) => json);
-    this.sender = d.sender ?? new HttpsSender(d.clock, undefined, style, d.outbound);
+    this.sender = d.sender ?? new HttpsSender(d.clock, undefined, style, d.outbound, d.trustedCas);
     this.settingDoc = d.store.setting('event.service', DEFAULT_SETTINGS);
     this.pending = this.outbox.pendingCounts();
     this.sse = new SseStreams(

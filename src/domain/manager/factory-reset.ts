@@ -15,7 +15,7 @@
 //             key manager, the security dashboard's ignored risks,
 //             certificate login (off, trusted CAs removed), the HTTPS
 //             certificate (a new self-signed one unless the operator gave
-//             --tls-cert), event subscriptions and EventService settings,
+//             --tls-cert), event subscriptions, EventService settings and CA certificates,
 //             the serial port
 //             -> every type
 // Kept by every type: the logs (the reset itself is recorded), the license,
@@ -31,6 +31,7 @@ import type { Accounts } from '../accounts/accounts.js';
 import type { CertificateLogin } from '../accounts/certificate-login.js';
 import type { DirectorySettingsStore } from '../accounts/directory-settings.js';
 import { generatePassword } from '../accounts/passwords.js';
+import type { TrustedCas } from '../../platform/trusted-cas.js';
 import { DEFAULT_SETTINGS as DEFAULT_EVENT_SERVICE, type EventHub } from '../events/hub.js';
 import { DEFAULT_ALERTING, writeAlerting } from './alerting.js';
 import { DEFAULT_DATE_TIME, writeDateTime } from './date-time.js';
@@ -75,8 +76,12 @@ export interface FactoryResetDeps {
   accounts: Accounts;
   accountPolicy: AccountPolicy;
   directories: DirectorySettingsStore;
+  /** The LDAP CA certificates: directory settings. */
+  ldapCas: TrustedCas;
   certificateLogin: CertificateLogin;
   eventHub: EventHub;
+  /** The CA certificates event delivery trusts. */
+  eventCas: TrustedCas;
   httpsCertificate: HttpsCertificate;
   /** The listener's trusted client CAs (certificate login). */
   https: { setClientCAs(pems: string[]): void };
@@ -106,9 +111,11 @@ export async function resetToDefaults(type: ResetToDefaultsType, d: FactoryReset
     }
     d.accountPolicy.update(DEFAULT_ACCOUNT_POLICY);
     d.directories.reset();
+    for (const ca of d.ldapCas.list()) d.ldapCas.delete(ca.Id);
     d.certificateLogin.setEnabled(false);
     for (const ca of d.certificateLogin.listCas()) d.certificateLogin.deleteCa(ca.Id);
     for (const s of d.eventHub.list()) d.eventHub.remove(s.Id);
+    for (const ca of d.eventCas.list()) d.eventCas.delete(ca.Id);
     d.eventHub.updateSettings(DEFAULT_EVENT_SERVICE);
     serialSetting(d.store).set(DEFAULT_SERIAL);
     writeDateTime(d.store, DEFAULT_DATE_TIME);

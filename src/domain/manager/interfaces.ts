@@ -23,28 +23,78 @@ export interface DhcpV4Settings {
   UseGateway: boolean;
   UseNTPServers: boolean;
   UseDomainName: boolean;
+  UseStaticRoutes: boolean;
+}
+
+/** Enabled: DMTF's name (since EthernetInterface 1.8) for the stateful mode, which takes the stateless options too. */
+export const DHCPV6_MODES = ['Enabled', 'Stateful', 'Stateless', 'Disabled'] as const;
+
+export interface DhcpV6Settings {
+  OperatingMode: (typeof DHCPV6_MODES)[number];
+  UseDNSServers: boolean;
+  UseDomainName: boolean;
+  UseNTPServers: boolean;
+  UseRapidCommit: boolean;
+}
+
+export interface Ipv6StaticAddress {
+  Address: string;
+  PrefixLength: number;
+}
+
+/** An entry of the RFC 6724 address selection policy table. */
+export interface Ipv6Policy {
+  Prefix: string;
+  Precedence: number;
+  Label: number | null;
 }
 
 export interface ManagerNicSettings {
   DHCPv4: DhcpV4Settings;
   IPv4StaticAddresses: Ipv4StaticAddress[];
   StaticNameServers: string[];
+  DHCPv6: DhcpV6Settings;
+  StatelessAddressAutoConfig: { IPv6AutoConfigEnabled: boolean };
+  IPv6StaticAddresses: Ipv6StaticAddress[];
+  IPv6StaticDefaultGateways: { Address: string }[];
+  IPv6AddressPolicyTable: Ipv6Policy[];
+  VLAN: { VLANEnable: boolean; VLANId: number | null };
 }
 
 export const MANAGER_NIC_SETTING = 'manager.ethernet';
 /** As the vendor's controllers leave the factory: DHCP for everything but NTP, nothing static. */
 export const DEFAULT_MANAGER_NIC: ManagerNicSettings = {
-  DHCPv4: { DHCPEnabled: true, UseDNSServers: true, UseGateway: true, UseNTPServers: false, UseDomainName: true },
+  DHCPv4: { DHCPEnabled: true, UseDNSServers: true, UseGateway: true, UseNTPServers: false, UseDomainName: true, UseStaticRoutes: true },
   IPv4StaticAddresses: [],
   StaticNameServers: [],
+  DHCPv6: { OperatingMode: 'Enabled', UseDNSServers: true, UseDomainName: true, UseNTPServers: false, UseRapidCommit: false },
+  StatelessAddressAutoConfig: { IPv6AutoConfigEnabled: true },
+  IPv6StaticAddresses: [],
+  IPv6StaticDefaultGateways: [],
+  // The vendor's controller ships with the IPv4-mapped entry of RFC 6724's table.
+  IPv6AddressPolicyTable: [{ Prefix: '::ffff:0:0/96', Precedence: 35, Label: null }],
+  VLAN: { VLANEnable: false, VLANId: null },
 };
-/** The dedicated port has one IPv4 address, and up to three DNS servers, as on the vendor's controller. */
+/**
+ * The dedicated port has one IPv4 address and up to three DNS servers, four static IPv6 addresses
+ * and one static IPv6 default gateway, as on the vendor's controller.
+ */
 export const MAX_IPV4_STATIC_ADDRESSES = 1;
 export const MAX_STATIC_NAME_SERVERS = 3;
+export const MAX_IPV6_STATIC_ADDRESSES = 4;
+export const MAX_IPV6_STATIC_GATEWAYS = 1;
 
 export function readManagerNic(store: DocumentStore): ManagerNicSettings {
   const stored = store.setting<ManagerNicSettings>(MANAGER_NIC_SETTING, DEFAULT_MANAGER_NIC).get();
-  return { ...DEFAULT_MANAGER_NIC, ...stored, DHCPv4: { ...DEFAULT_MANAGER_NIC.DHCPv4, ...stored.DHCPv4 } };
+  // Settings stored by an older version lack the parts added since: those keep their defaults.
+  return {
+    ...DEFAULT_MANAGER_NIC,
+    ...stored,
+    DHCPv4: { ...DEFAULT_MANAGER_NIC.DHCPv4, ...stored.DHCPv4 },
+    DHCPv6: { ...DEFAULT_MANAGER_NIC.DHCPv6, ...stored.DHCPv6 },
+    StatelessAddressAutoConfig: { ...DEFAULT_MANAGER_NIC.StatelessAddressAutoConfig, ...stored.StatelessAddressAutoConfig },
+    VLAN: { ...DEFAULT_MANAGER_NIC.VLAN, ...stored.VLAN },
+  };
 }
 
 export function writeManagerNic(store: DocumentStore, value: ManagerNicSettings): void {
@@ -71,6 +121,12 @@ export interface ManagerNicChange {
   readonly DHCPv4?: Partial<DhcpV4Settings>;
   readonly IPv4StaticAddresses?: readonly { readonly Address?: string; readonly SubnetMask?: string; readonly Gateway?: string | null }[];
   readonly StaticNameServers?: readonly string[];
+  readonly DHCPv6?: Partial<DhcpV6Settings>;
+  readonly StatelessAddressAutoConfig?: { readonly IPv6AutoConfigEnabled?: boolean };
+  readonly IPv6StaticAddresses?: readonly { readonly Address?: string; readonly PrefixLength?: number }[];
+  readonly IPv6StaticDefaultGateways?: readonly { readonly Address?: string }[];
+  readonly IPv6AddressPolicyTable?: readonly { readonly Prefix?: string; readonly Precedence?: number; readonly Label?: number | null }[];
+  readonly VLAN?: { readonly VLANEnable?: boolean; readonly VLANId?: number | null };
 }
 
 /**
@@ -83,10 +139,15 @@ export interface ManagerNicChange {
 export function changeManagerNic(current: ManagerNicSettings, change: ManagerNicChange): ManagerNicSettings {
   const problems: ExtendedInfo[] = [];
   const next: ManagerNicSettings = {
+    ...current,
     DHCPv4: { ...current.DHCPv4, ...definedOnly(change.DHCPv4 ?? {}) },
     IPv4StaticAddresses: current.IPv4StaticAddresses.map((a) => ({ ...a })),
     StaticNameServers: [...current.StaticNameServers],
+    DHCPv6: { ...current.DHCPv6, ...definedOnly(change.DHCPv6 ?? {}) },
+    StatelessAddressAutoConfig: { ...current.StatelessAddressAutoConfig, ...definedOnly(change.StatelessAddressAutoConfig ?? {}) },
+    VLAN: { ...current.VLAN, ...definedOnly(change.VLAN ?? {}) },
   };
+  problems.push(...changeIpv6(next, change));
   if (change.IPv4StaticAddresses !== undefined) {
     next.IPv4StaticAddresses = [];
     change.IPv4StaticAddresses.forEach((a, i) => {
@@ -131,11 +192,64 @@ export function changeManagerNic(current: ManagerNicSettings, change: ManagerNic
       );
     } else next.StaticNameServers = servers;
   }
+  if (next.VLAN.VLANEnable && next.VLAN.VLANId === null && !problems.length) {
+    problems.push(...baseRefusal('PropertyValueConflict', 'VLAN/VLANEnable', 'VLAN/VLANId').about('VLAN/VLANEnable').infos);
+  }
   if (!next.DHCPv4.DHCPEnabled && next.IPv4StaticAddresses.length === 0 && !problems.length) {
     problems.push(...baseRefusal('PropertyValueConflict', 'DHCPv4/DHCPEnabled', 'IPv4StaticAddresses').about('DHCPv4/DHCPEnabled').infos);
   }
   if (problems.length) throw new Refusal(problems);
   return next;
+}
+
+/** The IPv6 parts of a change, applied to next; what is wrong in them. */
+function changeIpv6(next: ManagerNicSettings, change: ManagerNicChange): ExtendedInfo[] {
+  const problems: ExtendedInfo[] = [];
+  const missing = (at: string) => problems.push(...baseRefusal('PropertyMissing', at).about(at).infos);
+  const malformed = (value: string, at: string) => problems.push(...baseRefusal('PropertyValueFormatError', value, at).about(at).infos);
+  const tooMany = (list: readonly unknown[], max: number, at: string) => {
+    if (list.length > max) problems.push(...baseRefusal('PropertyValueOutOfRange', String(list.length), at).about(at).infos);
+  };
+  if (change.IPv6StaticAddresses !== undefined) {
+    const list: Ipv6StaticAddress[] = [];
+    change.IPv6StaticAddresses.forEach((a, i) => {
+      const at = `IPv6StaticAddresses/${i}`;
+      if (a.Address === undefined) return missing(`${at}/Address`);
+      if (a.PrefixLength === undefined) return missing(`${at}/PrefixLength`);
+      if (isIP(a.Address) !== 6) return malformed(a.Address, `${at}/Address`);
+      list.push({ Address: a.Address, PrefixLength: a.PrefixLength });
+      return undefined;
+    });
+    tooMany(list, MAX_IPV6_STATIC_ADDRESSES, 'IPv6StaticAddresses');
+    next.IPv6StaticAddresses = list;
+  }
+  if (change.IPv6StaticDefaultGateways !== undefined) {
+    const list: { Address: string }[] = [];
+    change.IPv6StaticDefaultGateways.forEach((g, i) => {
+      const at = `IPv6StaticDefaultGateways/${i}/Address`;
+      if (g.Address === undefined) return missing(at);
+      if (isIP(g.Address) !== 6) return malformed(g.Address, at);
+      list.push({ Address: g.Address });
+      return undefined;
+    });
+    tooMany(list, MAX_IPV6_STATIC_GATEWAYS, 'IPv6StaticDefaultGateways');
+    next.IPv6StaticDefaultGateways = list;
+  }
+  if (change.IPv6AddressPolicyTable !== undefined) {
+    const list: Ipv6Policy[] = [];
+    change.IPv6AddressPolicyTable.forEach((p, i) => {
+      const at = `IPv6AddressPolicyTable/${i}`;
+      if (p.Prefix === undefined) return missing(`${at}/Prefix`);
+      if (p.Precedence === undefined) return missing(`${at}/Precedence`);
+      const [address = '', length, ...rest] = p.Prefix.split('/');
+      if (isIP(address) !== 6 || length === undefined || !/^\d{1,3}$/.test(length) || Number(length) > 128 || rest.length)
+        return malformed(p.Prefix, `${at}/Prefix`);
+      list.push({ Prefix: p.Prefix, Precedence: p.Precedence, Label: p.Label ?? null });
+      return undefined;
+    });
+    next.IPv6AddressPolicyTable = list;
+  }
+  return problems;
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {

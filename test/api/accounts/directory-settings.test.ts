@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { issueCertificate } from '../../../src/platform/x509.js';
 import { messageIds, startTestService, type TestService } from '../../support/service.js';
 
 const AS = '/redfish/v1/AccountService/';
@@ -200,5 +201,40 @@ describe('AccountService LDAP and ActiveDirectory settings', () => {
       assert.equal((await svc.get(AS, { auth })).body.LDAP.Authentication.Password, null);
     }
     assert.notDeepEqual((await svc.get(AS)).body.LDAP.ServiceAddresses, ['evil.example']);
+  });
+
+  it("LDAP's CA certificates: added by POST (one CA certificate, PEM), shown as DMTF Certificates, kept across a restart, deleted", async () => {
+    const certs = '/redfish/v1/AccountService/ExternalAccountProviders/LDAP/Certificates/';
+    const before = (await svc.get(AS)).body;
+    assert.equal(before.LDAP.Certificates['@odata.id'], certs);
+    assert.equal(before.ActiveDirectory.Certificates, undefined);
+    assert.equal(before.Oem.Vendor.DirectorySettings.LdapCaCertificates['@odata.id'], certs);
+    assert.equal(before.Oem.Vendor.DirectorySettings.LdapCaCertificateLoaded, false);
+    assert.deepEqual((await svc.get(certs)).body.Members, []);
+
+    const ca = await issueCertificate({
+      subject: 'CN=Directory CA, O=Example',
+      ca: true,
+      notBefore: new Date(svc.clock.now() - 86_400_000),
+    });
+    const r = await svc.req('POST', certs, { body: { CertificateString: ca.certPem, CertificateType: 'PEM' } });
+    assert.equal(r.status, 201, r.text);
+    const member = r.headers.location as string;
+    assert.equal(r.body['@odata.type'], '#Certificate.v1_11_0.Certificate');
+    assert.equal(r.body.Subject.CommonName, 'Directory CA');
+    assert.equal(r.body.CertificateString.trim(), ca.certPem.trim());
+
+    const leaf = await issueCertificate({ subject: 'CN=not a CA', notBefore: new Date(svc.clock.now() - 86_400_000) });
+    const bad = await svc.req('POST', certs, { body: { CertificateString: leaf.certPem, CertificateType: 'PEM' } });
+    assert.equal(bad.status, 400, bad.text);
+    const byReader = await svc.req('POST', certs, { body: { CertificateString: ca.certPem, CertificateType: 'PEM' }, auth: reader });
+    assert.equal(byReader.status, 403);
+
+    svc = await svc.restart();
+    assert.deepEqual((await svc.get(certs)).body.Members, [{ '@odata.id': member }]);
+    assert.equal((await svc.get(AS)).body.Oem.Vendor.DirectorySettings.LdapCaCertificateLoaded, true);
+    assert.equal((await svc.req('DELETE', member)).status, 200);
+    assert.equal((await svc.get(member)).status, 404);
+    assert.equal((await svc.get(AS)).body.Oem.Vendor.DirectorySettings.LdapCaCertificateLoaded, false);
   });
 });

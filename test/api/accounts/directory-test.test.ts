@@ -17,7 +17,12 @@ describe('AccountService vendor directory properties and DirectoryTest', () => {
 
   it('shows the directory settings as the vendor does, following the LDAP settings and the password policy', async () => {
     let oem = (await svc.get(AS)).body.Oem.Vendor;
-    assert.deepEqual(oem.DirectorySettings, { LdapAuthenticationMode: 'Disabled', LdapCaCertificateLoaded: false, LdapServerPort: 636 });
+    assert.deepEqual(oem.DirectorySettings, {
+      LdapAuthenticationMode: 'Disabled',
+      LdapCaCertificateLoaded: false,
+      LdapCaCertificates: { '@odata.id': '/redfish/v1/AccountService/ExternalAccountProviders/LDAP/Certificates/' },
+      LdapServerPort: 636,
+    });
     assert.deepEqual(oem.KerberosSettings, { KDCServerPort: 88, KerberosRealm: null });
     assert.equal(oem.MinPasswordLength, 8);
     assert.equal(oem.DirectoryTest['@odata.id'], TEST);

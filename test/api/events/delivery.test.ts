@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { EventHub } from '../../../src/domain/events/hub.js';
-import { EventListener, waitFor } from '../../support/event-listener.js';
+import { issueCertificate } from '../../../src/platform/x509.js';
+import { EventListener, issueListenerCertificate, waitFor } from '../../support/event-listener.js';
 import { startTestService, type TestService } from '../../support/service.js';
 
 const SUBS = '/redfish/v1/EventService/Subscriptions/';
@@ -260,6 +261,45 @@ describe('event delivery', () => {
     await waitFor(() => hubOf(svc).deliveryState(id).waitingForRetry, 'the failed attempt');
     assert.equal(l.attempts, 0, 'the TLS handshake fails before any request');
     assert.match(hubOf(svc).get(id)?.lastError ?? '', /CERT|SELF_SIGNED|certificate/i);
+  });
+
+  it("VerifyCertificate true delivers to a listener whose CA is imported into EventService's CACertificates, and not once it is deleted", async () => {
+    const ca = await issueCertificate({ subject: 'CN=Listener CA', ca: true, notBefore: new Date(Date.now() - 60_000) });
+    const l = await EventListener.start(0, await issueListenerCertificate(ca));
+    listeners.push(l);
+    const es = (await svc.get('/redfish/v1/EventService/')).body;
+    const cas = es.Oem.Vendor.CACertificates['@odata.id'];
+    assert.equal(cas, '/redfish/v1/EventService/CACertificates/');
+    const importAt = es.Oem.Vendor.Actions['#VendorEventService.ImportCACertificate'].target;
+    assert.equal(importAt, '/redfish/v1/EventService/Actions/Oem/Vendor/VendorEventService.ImportCACertificate/');
+
+    const id = await subscribe(svc, { Destination: l.url, Context: 'ca', RegistryPrefixes: ['StorageDevice'], VerifyCertificate: true });
+    await testEvent(svc, 1);
+    await waitFor(() => hubOf(svc).deliveryState(id).waitingForRetry, 'the refused attempt');
+    assert.equal(l.attempts, 0);
+
+    const imported = await svc.req('POST', importAt, { body: { Certificate: ca.certPem } });
+    assert.equal(imported.status, 201, imported.text);
+    const member = imported.headers.location as string;
+    assert.deepEqual((await svc.get(cas)).body.Members, [{ '@odata.id': member }]);
+    assert.equal((await svc.get(member)).body.X509CertificateInformation.Subject, 'CN=Listener CA');
+    // Not a CA certificate: refused, naming why.
+    const leaf = await svc.req('POST', importAt, { body: { Certificate: (await issueListenerCertificate()).certPem } });
+    assert.equal(leaf.status, 400, leaf.text);
+
+    await svc.clock.advance(30_000);
+    await waitFor(() => l.events().length === 1, 'the delivery once the CA is trusted');
+
+    // Kept across a restart; deleted, the listener is refused again.
+    svc = await svc.restart();
+    assert.equal((await svc.get(cas)).body['Members@odata.count'], 1);
+    assert.equal((await svc.req('DELETE', member)).status, 200);
+    assert.equal((await svc.get(member)).status, 404);
+    await testEvent(svc, 2);
+    await waitFor(() => hubOf(svc).deliveryState(id).waitingForRetry, 'the refused attempt after the delete');
+    // (Event 1 may come twice: delivery is at least once across a restart.)
+    assert.ok(!l.events().some((e) => e.MessageArgs[0] === '2'));
+    assert.match(hubOf(svc).get(id)?.lastError ?? '', /CERT|VERIFY|certificate/i);
   });
 
   it('loses nothing across a listener outage and a service restart, and keeps the order', async () => {

@@ -26,6 +26,12 @@ describe('EventService', () => {
     assert.equal(r.body.DeliveryRetryAttempts, 3);
     assert.equal(r.body.DeliveryRetryIntervalSeconds, 30);
     assert.deepEqual(r.body.EventFormatTypes, ['Event', 'MetricReport']);
+    // iLO's clients read the event types a subscription may name here; the test event takes the same.
+    assert.deepEqual(
+      r.body.EventTypesForSubscription,
+      r.body.Actions['#EventService.SubmitTestEvent']['EventType@Redfish.AllowableValues'],
+    );
+    assert.ok(r.body.EventTypesForSubscription.includes('Alert'));
     for (const p of ['Base', 'ResourceEvent', 'TaskEvent', 'VendorResourceEvents', 'StorageDevice'])
       assert.ok(r.body.RegistryPrefixes.includes(p), p);
     assert.equal(r.body.ServerSentEventUri, '/redfish/v1/EventService/SSE/');

@@ -184,6 +184,43 @@ describe('controller vendor services', () => {
     assert.deepEqual(media.Controller.Status, { Health: 'OK', State: 'Enabled' });
   });
 
+  it('RemoteSupportService: a registration fails (no route to remote support) and says why; the maintenance mode is kept across a restart', async () => {
+    const RS = `${M}RemoteSupportService/`;
+    assert.equal((await svc.get(M)).body.Oem.Vendor.Links.RemoteSupport['@odata.id'], RS);
+    const rs = (await svc.get(RS)).body;
+    assert.equal(rs['@odata.type'], '#VendorRemoteSupport.v1_0_0.VendorRemoteSupport');
+    assert.equal(rs.RemoteSupportEnabled, false);
+    assert.equal(rs.MaintenanceModeEnabled, false);
+    assert.equal(rs.LastTransmissionType, 'NoTransmission');
+    assert.equal(rs.LastTransmissionDate, undefined);
+    const events = (await svc.get(rs.ServiceEventLogs['@odata.id'])).body;
+    assert.equal(events['@odata.type'], '#LogEntryCollection.LogEntryCollection');
+    assert.deepEqual(events.Members, []);
+    const register = rs.Actions['#VendorRemoteSupport.RegisterDeviceToRemoteSupport'].target;
+    assert.deepEqual(rs.Actions['#VendorRemoteSupport.RegisterDeviceToRemoteSupport']['ConnectionType@Redfish.AllowableValues'], [
+      'DirectConnect',
+      'CentralConnect',
+    ]);
+
+    const noServer = await svc.req('POST', register, { body: { ConnectionType: 'CentralConnect' } });
+    assert.equal(noServer.status, 400);
+    assert.ok(messageIds(noServer.body).includes('Base.1.12.ActionParameterMissing'), noServer.text);
+    await ok('POST', register, { ConnectionType: 'CentralConnect', DestinationUrl: 'irs.example.com', DestinationPort: 7906 });
+    const failed = (await svc.get(RS)).body;
+    assert.equal(failed.RemoteSupportEnabled, false);
+    assert.equal(failed.LastTransmissionType, 'Registration');
+    assert.match(failed.LastTransmissionError, /irs\.example\.com cannot be reached/);
+    assert.equal(failed.LastTransmissionDate, new Date(svc.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+
+    await ok('POST', rs.Actions['#VendorRemoteSupport.ServerMaintenance'].target, { MaintenanceMode: 'Set' });
+    svc = await svc.restart();
+    const kept = (await svc.get(RS)).body;
+    assert.equal(kept.MaintenanceModeEnabled, true);
+    assert.equal(kept.LastTransmissionType, 'Registration');
+    await ok('POST', rs.Actions['#VendorRemoteSupport.ServerMaintenance'].target, { MaintenanceMode: 'Clear' });
+    assert.equal((await svc.get(RS)).body.MaintenanceModeEnabled, false);
+  });
+
   it('keeps the settings across a restart', async () => {
     await ok('POST', `${M}FederationGroups/`, { Name: 'kept', Key: 'kept-key' });
     await ok('PATCH', `${M}DateTime/`, { TimeZone: { Index: 17 } });

@@ -10,6 +10,9 @@ const NP = `${MANAGER}NetworkProtocol/`;
 const SERIAL = `${MANAGER}SerialInterfaces/1/`;
 const HI = `${MANAGER}HostInterfaces/1/`;
 
+/** An object without its annotations (@Redfish.WriteableProperties...). */
+const plain = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([k]) => !k.startsWith('@')));
+
 describe('manager interfaces', () => {
   let svc: TestService;
   const operator = { user: 'operator', password: 'Operator-Pass-1' };
@@ -102,6 +105,9 @@ describe('manager interfaces', () => {
     ]);
     assert.deepEqual(n.StaticNameServers, ['192.0.2.53', '2001:db8::53']);
     assert.deepEqual(n.NameServers, ['192.0.2.53', '2001:db8::53']);
+    assert.deepEqual(n.Oem.Vendor.IPv4.DNSServers, ['192.0.2.53']);
+    assert.deepEqual(n.Oem.Vendor.IPv6.DNSServers, ['2001:db8::53']);
+    assert.equal(n.Oem.Vendor.DHCPv4.Enabled, false);
 
     const cases: [unknown, string][] = [
       [{ IPv4StaticAddresses: [{ Address: '192.0.2.300', SubnetMask: '255.255.255.0' }] }, 'Base.1.12.PropertyValueFormatError'],
@@ -133,6 +139,102 @@ describe('manager interfaces', () => {
     const dhcp = (await svc.get(NIC)).body;
     assert.equal(dhcp.IPv4Addresses[0].AddressOrigin, 'DHCP');
     assert.equal(dhcp.NameServers.length, 3);
+  });
+
+  it('static IPv6, DHCPv6, SLAAC, the address policy table and the VLAN: factory values, stored, shown, validated, kept across a restart', async () => {
+    const before = (await svc.get(NIC)).body;
+    assert.deepEqual(plain(before.DHCPv6), {
+      OperatingMode: 'Enabled',
+      UseDNSServers: true,
+      UseDomainName: true,
+      UseNTPServers: false,
+      UseRapidCommit: false,
+    });
+    assert.equal(before.DHCPv4.UseStaticRoutes, true);
+    assert.deepEqual(plain(before.StatelessAddressAutoConfig), { IPv6AutoConfigEnabled: true });
+    assert.deepEqual(before.IPv6StaticAddresses, []);
+    assert.equal(before.MaxIPv6StaticAddresses, 4);
+    assert.equal(before.IPv6DefaultGateway, '::');
+    assert.deepEqual(before.IPv6AddressPolicyTable.map(plain), [{ Prefix: '::ffff:0:0/96', Precedence: 35, Label: null }]);
+    assert.deepEqual(plain(before.VLAN), { VLANEnable: false, VLANId: null });
+
+    const r = await svc.req('PATCH', NIC, {
+      body: {
+        DHCPv4: { UseStaticRoutes: false },
+        DHCPv6: { OperatingMode: 'Stateless', UseRapidCommit: true },
+        StatelessAddressAutoConfig: { IPv6AutoConfigEnabled: false },
+        IPv6StaticAddresses: [{ Address: '2001:db8::10', PrefixLength: 64 }],
+        IPv6StaticDefaultGateways: [{ Address: '2001:db8::1' }],
+        IPv6AddressPolicyTable: [
+          { Prefix: '::1/128', Precedence: 50, Label: 0 },
+          { Prefix: '::ffff:0:0/96', Precedence: 35, Label: 4 },
+        ],
+        VLAN: { VLANEnable: true, VLANId: 42 },
+      },
+    });
+    assert.equal(r.status, 200, r.text);
+    svc = await svc.restart();
+    const n = (await svc.get(NIC)).body;
+    assert.equal(n.DHCPv4.UseStaticRoutes, false);
+    assert.equal(n.DHCPv6.OperatingMode, 'Stateless');
+    assert.equal(n.DHCPv6.UseRapidCommit, true);
+    assert.equal(n.DHCPv6.UseDNSServers, true);
+    assert.deepEqual(plain(n.StatelessAddressAutoConfig), { IPv6AutoConfigEnabled: false });
+    assert.deepEqual(n.IPv6StaticAddresses.map(plain), [{ Address: '2001:db8::10', PrefixLength: 64 }]);
+    assert.ok(n.IPv6Addresses.some((a: any) => a.Address === '2001:db8::10' && a.AddressOrigin === 'Static'));
+    assert.deepEqual(n.IPv6StaticDefaultGateways.map(plain), [{ Address: '2001:db8::1' }]);
+    assert.equal(n.IPv6DefaultGateway, '2001:db8::1');
+    assert.equal(n.IPv6AddressPolicyTable.length, 2);
+    assert.deepEqual(plain(n.VLAN), { VLANEnable: true, VLANId: 42 });
+    // The vendor's view of the same settings.
+    const vendor = n.Oem.Vendor;
+    assert.equal(vendor['@odata.type'], '#VendorMCEthernetNetworkInterface.v1_0_0.VendorMCEthernetNetworkInterface');
+    assert.equal(vendor.InterfaceType, 'Dedicated');
+    assert.equal(vendor.HostName, n.HostName);
+    assert.equal(vendor.DHCPv4.Enabled, n.DHCPv4.DHCPEnabled);
+    assert.equal(vendor.DHCPv4.UseStaticRoutes, false);
+    assert.equal(vendor.DHCPv6.StatefulModeEnabled, false);
+    assert.equal(vendor.DHCPv6.StatelessModeEnabled, true);
+    assert.equal(vendor.DHCPv6.UseRapidCommit, true);
+    assert.equal(vendor.IPv6.SLAACEnabled, false);
+    assert.equal(vendor.IPv6.StaticDefaultGateway, '2001:db8::1');
+    assert.equal((await svc.get(USB_NIC)).body.Oem.Vendor.InterfaceType, 'HostInterface');
+
+    const cases: [unknown, string][] = [
+      [{ IPv6StaticAddresses: [{ Address: '192.0.2.1', PrefixLength: 64 }] }, 'Base.1.12.PropertyValueFormatError'],
+      [{ IPv6StaticAddresses: [{ Address: '2001:db8::10' }] }, 'Base.1.12.PropertyMissing'],
+      [{ IPv6StaticAddresses: [{ Address: '2001:db8::10', PrefixLength: 129 }] }, 'Base.1.12.PropertyValueOutOfRange'],
+      [
+        { IPv6StaticAddresses: ['::a', '::b', '::c', '::d', '::e'].map((Address) => ({ Address, PrefixLength: 64 })) },
+        'Base.1.12.PropertyValueOutOfRange',
+      ],
+      [{ IPv6StaticDefaultGateways: [{ Address: '2001:db8::1' }, { Address: '2001:db8::2' }] }, 'Base.1.12.PropertyValueOutOfRange'],
+      [{ IPv6AddressPolicyTable: [{ Prefix: '2001:db8::/200', Precedence: 10 }] }, 'Base.1.12.PropertyValueFormatError'],
+      [{ IPv6AddressPolicyTable: [{ Prefix: '::1/128' }] }, 'Base.1.12.PropertyMissing'],
+      [{ DHCPv6: { OperatingMode: 'Sometimes' } }, 'Base.1.12.PropertyValueNotInList'],
+      [{ VLAN: { VLANId: 4095 } }, 'Base.1.12.PropertyValueOutOfRange'],
+      [{ VLAN: { VLANEnable: true, VLANId: null } }, 'Base.1.12.PropertyValueConflict'],
+      [{ IPv6DefaultGateway: '2001:db8::1' }, 'Base.1.12.PropertyNotWritable'],
+    ];
+    for (const [body, id] of cases) {
+      const bad = await svc.req('PATCH', NIC, { body });
+      assert.equal(bad.status, 400, JSON.stringify(body));
+      assert.ok(messageIds(bad.body).includes(id), `${JSON.stringify(body)}: ${messageIds(bad.body).join()}`);
+    }
+    assert.deepEqual(plain((await svc.get(NIC)).body.VLAN), { VLANEnable: true, VLANId: 42 });
+
+    // Manager.ResetToDefaults (network) puts the factory values back.
+    const reset = await svc.req('POST', `${MANAGER}Actions/Manager.ResetToDefaults/`, { body: { ResetType: 'ResetAll' } });
+    assert.equal(reset.status, 200, reset.text);
+    svc = await svc.restart();
+    const factory = (await svc.get(NIC)).body;
+    assert.deepEqual(factory.VLAN, before.VLAN);
+    assert.deepEqual(factory.IPv6StaticAddresses, []);
+    assert.deepEqual(factory.DHCPv6, before.DHCPv6);
+    // The reset took the users the other tests read with.
+    const accounts = svc.running.services.accounts;
+    await accounts.create({ UserName: operator.user, Password: operator.password, RoleId: 'Operator' });
+    await accounts.create({ UserName: reader.user, Password: reader.password, RoleId: 'ReadOnly' });
   });
 
   it('the host interface NIC is not writable', async () => {

@@ -39,4 +39,25 @@ describe('security service', () => {
     assert.deepEqual(again.body, member.body);
     assert.equal((await svc.get(`${CERT_AUTH}CACertificates/`)).body['Members@odata.count'], 1);
   });
+
+  it("links the controller's identity certificate sets, each an empty certificate collection as on an iLO 5 of a Gen10 Plus server", async () => {
+    const security = (await svc.get('/redfish/v1/Managers/1/SecurityService/')).body;
+    for (const set of ['iLOIDevID', 'iLOLDevID', 'SystemIDevID', 'SystemIAK', 'PlatformCert', 'PlatformCertUpdate']) {
+      const uri = `/redfish/v1/Managers/1/SecurityService/${set}/Certificates/`;
+      assert.equal(security[set].Certificates['@odata.id'], uri);
+      const r = await svc.get(uri);
+      assert.equal(r.status, 200, uri);
+      assert.equal(r.body['@odata.type'], '#CertificateCollection.CertificateCollection');
+      assert.deepEqual(r.body.Members, []);
+      assert.equal(r.body['Members@odata.count'], 0);
+      assert.match(r.body.Description, new RegExp(set));
+      assert.equal((await svc.req('POST', uri, { body: {} })).status, 405);
+    }
+  });
+
+  it('CertificateAuthentication links the user certificate mappings certificate login reads', async () => {
+    const link = (await svc.get(CERT_AUTH)).body.Links.UserCertificateMapping['@odata.id'];
+    assert.equal(link, '/redfish/v1/AccountService/UserCertificateMapping/');
+    assert.equal((await svc.get(link)).status, 200);
+  });
 });

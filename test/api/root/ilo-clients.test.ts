@@ -32,6 +32,9 @@ describe('iLO clients, --oem-name Hpe', () => {
     assert.equal(oem.Manager[0].HostName, (await svc.get('/redfish/v1/Managers/1/NetworkProtocol/')).body.HostName);
     assert.equal(oem.Moniker.PRODGEN, 'iLO 5');
     assert.equal(oem.Moniker.VENDABR, 'HPE');
+    assert.equal(oem.Moniker.WWWSUP, 'www.hpe.com/support/ilo5');
+    assert.equal(oem.Moniker.WWWGLIS, 'www.hpe.com/glis');
+    assert.equal(oem.Moniker.WWWINFOSIGHT, 'infosight.hpe.com');
     assert.equal(oem.Sessions.LocalLoginEnabled, true);
     assert.equal(oem.Sessions.CertificateLoginEnabled, false);
     assert.equal(oem.Time, new Date(svc.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'));
