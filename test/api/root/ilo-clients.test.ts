@@ -84,6 +84,22 @@ describe('iLO clients, --oem-name Hpe', () => {
     }
   });
 
+  it('describes every DIMM slot as iLO does, an empty one too (ilorest serverinfo --all prints each)', async () => {
+    const members = (await svc.get(`${SYSTEM}Memory/?$expand=.`)).body.Members;
+    const empty = members.find((m: any) => m.Status.State === 'Absent');
+    assert.deepEqual(
+      [empty.MemoryType, empty.CapacityMiB, empty.Oem.Hpe.DIMMStatus, empty.Oem.Hpe.MinimumVoltageVoltsX10],
+      ['DRAM', 0, 'NotPresent', 0],
+    );
+    // The default profile's filled slots: Samsung 32 GiB DDR4 RDIMMs, 1.2 V.
+    const dimm = members.find((m: any) => m.Status.State === 'Enabled');
+    assert.deepEqual(
+      [dimm.MemoryType, dimm.MemoryDeviceType, dimm.CapacityMiB, dimm.Oem.Hpe.DIMMStatus],
+      ['DRAM', 'DDR4', 32768, 'GoodInUse'],
+    );
+    assert.deepEqual([dimm.Oem.Hpe.BaseModuleType, dimm.Oem.Hpe.MinimumVoltageVoltsX10, dimm.Oem.Hpe.VendorName], ['RDIMM', 12, 'Samsung']);
+  });
+
   it('cold-boots the server through HpeComputerSystemExt.SystemReset, as ilorest reboot ColdBoot asks', async () => {
     const target = `${SYSTEM}Actions/Oem/Hpe/HpeComputerSystemExt.SystemReset/`;
     assert.deepEqual(
