@@ -218,9 +218,14 @@ export class Naming {
     return out;
   }
 
-  /** A URI as the vendor lists it: iLO spells settings objects `…/settings/`. */
-  listedUri(uri: string): string {
-    return this.lowerCaseSettings ? uri.replace(/\/Settings\/$/, '/settings/') : uri;
+  /**
+   * A settings object's URI as the vendor spells it wherever it shows (its route, its @odata.id, the
+   * SettingsObject link, the ResourceDirectory): iLO's `…/settings/`. A client that meets two
+   * spellings holds two copies and PATCHes both, the second with a stale ETag. Typed as given: a
+   * route template keeps its parameters.
+   */
+  listedUri<U extends string>(uri: U): U {
+    return (this.lowerCaseSettings ? uri.replace(/\/Settings\/$/, '/settings/') : uri) as U;
   }
 
   /** Properties as served: the canonical key under each `Oem` object becomes the wire name. */
