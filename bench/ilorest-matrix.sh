@@ -322,8 +322,14 @@ if [ "${DESTRUCTIVE:-0}" = 1 ]; then
   if want iloreset; then begin iloreset
     run iloreset; sleep 3; check "service back after iloreset" wait_up; login; end; fi
   if want onebuttonerase; then begin onebuttonerase
-    run --timeout 600 onebuttonerase --confirm
-    check "erase completed" jqt --arg o "$OEM" '.Oem[$o].SystemROMAndiLOEraseStatus == "CompletedWithSuccess" or .Oem[$o].SystemROMAndiLOEraseStatus == "Idle"' <<< "$(rf /redfish/v1/Systems/1/)"
+    # --nomonitor: ilorest 3.6.0.0's monitor ends by reading an undefined `options` (rc=255) on every
+    # path, whatever the controller answers; the erase's progress is read over Redfish instead
+    # a BIOS setting the erase must put back to its default
+    curl -sk -u "$USER_:$PASS_" -X PATCH -H 'Content-Type: application/json' -d '{"Attributes":{"ServerName":"r28-erase"}}' "$URL/redfish/v1/Systems/1/Bios/Settings/" >/dev/null
+    run --timeout 600 onebuttonerase --confirm --nomonitor
+    erased() { for _ in $(seq 1 120); do jqt --arg o "$OEM" '.Oem[$o] | (.SystemROMAndiLOEraseStatus == "CompletedWithSuccess" and .UserDataEraseStatus == "CompletedWithSuccess") or .SystemROMAndiLOEraseStatus == "Idle"' <<< "$(rf /redfish/v1/Systems/1/)" && return 0; sleep 1; done; return 1; }
+    check "erase completed" erased
+    check "BIOS settings at their defaults" jqt '.Attributes.ServerName == ""' <<< "$(rf /redfish/v1/Systems/1/Bios/)"
     sleep 65; check "service back after the erase's factory reset" wait_up; login; end; fi
   if want factorydefaults; then begin factorydefaults
     run factorydefaults; sleep 3; check "service back after factorydefaults" wait_up; login; end; fi
