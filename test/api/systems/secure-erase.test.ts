@@ -76,7 +76,7 @@ describe('one-button secure erase as ilorest asks it, --oem-name Hpe', () => {
     assert.deepEqual([system.Oem.Hpe.SystemROMAndiLOEraseStatus, system.Oem.Hpe.UserDataEraseStatus], ['Idle', 'Idle']);
     const key = Object.keys(system.Oem.Hpe.Actions).find((k) => k.includes('SecureSystemErase'));
     assert.equal(key, '#HpeComputerSystemExt.SecureSystemErase');
-    const erase = await req('POST', system.Oem.Hpe.Actions[key!].target, { SystemROMAndiLOErase: true, UserDataErase: true });
+    const erase = await req('POST', system.Oem.Hpe.Actions[key].target, { SystemROMAndiLOErase: true, UserDataErase: true });
     assert.equal(erase.status, 200, erase.text);
     const restart = await req('POST', system.Actions['#ComputerSystem.Reset'].target, { ResetType: 'ForceRestart' });
     assert.equal(restart.status, 200, restart.text);
