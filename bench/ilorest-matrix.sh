@@ -332,7 +332,8 @@ if [ "${DESTRUCTIVE:-0}" = 1 ]; then
     check "BIOS settings at their defaults" jqt '.Attributes.ServerName == ""' <<< "$(rf /redfish/v1/Systems/1/Bios/)"
     sleep 65; check "service back after the erase's factory reset" wait_up; login; end; fi
   if want factorydefaults; then begin factorydefaults
-    run factorydefaults; sleep 3; check "service back after factorydefaults" wait_up; login; end; fi
+    # the controller resets a few seconds after it answered: wait for that reset to begin
+    run factorydefaults; check "the controller reset after factorydefaults" wait_down; check "service back after factorydefaults" wait_up; login; end; fi
   if want disableilofunctionality; then begin disableilofunctionality
     run disableilofunctionality --force
     check "no answer while disabled" test "$(rfcode /redfish/v1/)" = 000; end; fi
