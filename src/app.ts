@@ -45,7 +45,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   // The data dir, clock, log and database; the service UUID, hardware and component health.
   const base = openController(config, opts);
   const { clock, store, seat } = base;
-  const naming = Naming.of(config.oemName);
+  const naming = Naming.of(config.oemName, base.hardware.system.model);
   // What every part hooks into: the server's power, POST steps and OS, and the controller's resets.
   const lifecycles = {
     host: new HostLifecycle(),

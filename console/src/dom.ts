@@ -104,7 +104,7 @@ export function bytes(n: unknown): string {
   return `${v.toFixed(i === 0 ? 0 : 1)} ${units[i]}`;
 }
 
-/** A property by dotted path ("Status.Health", "Oem.Vendor.PostState"). */
+/** A property by dotted path ("Status.Health", "BootProgress.LastState"). */
 export function pick(obj: unknown, path: string): unknown {
   let v: unknown = obj;
   for (const k of path.split('.')) {
@@ -114,9 +114,16 @@ export function pick(obj: unknown, path: string): unknown {
   return v;
 }
 
-/** A property of a resource's vendor object (Oem/<name>, whatever name the service is run with). */
-export function vendorPick(obj: unknown, path: string): unknown {
-  const oem = pick(obj, 'Oem');
-  const name = oem !== null && typeof oem === 'object' ? Object.keys(oem).find((k) => !k.startsWith('@')) : undefined;
-  return name === undefined ? undefined : pick(oem, `${name}.${path}`);
+/** The key of the vendor's Oem objects, as the service names it (--oem-name): read once from the service root. */
+let oemName = '';
+
+/** The service's OEM name, from its root's Oem object (the one place the console learns it). */
+export function useOemName(root: unknown): void {
+  const oem = pick(root, 'Oem');
+  oemName = (oem !== null && typeof oem === 'object' ? Object.keys(oem).find((k) => !k.startsWith('@')) : undefined) ?? '';
+}
+
+/** A property of a resource's vendor object (Oem/<name>.<path>; path '' for the object itself). */
+export function vendorPick(obj: unknown, path = ''): unknown {
+  return pick(obj, path ? `Oem.${oemName}.${path}` : `Oem.${oemName}`);
 }

@@ -4,7 +4,7 @@ import { currentSession, login, logout, whenExpired, get, send, type Json } from
 import { activity } from './activity.js';
 import { control, controlsAvailable } from './control.js';
 import { fleet, fleetAvailable } from './fleet.js';
-import { fill, h, health, pick, text } from './dom.js';
+import { fill, h, health, pick, text, useOemName, vendorPick } from './dom.js';
 import { origins, openEventStream } from './sse.js';
 import { CHASSIS, SYSTEM, VIEWS, type View, type ViewContext } from './views.js';
 
@@ -97,6 +97,7 @@ function showPasswordChange(account: string): void {
 async function showConsole(): Promise<void> {
   const session = currentSession();
   if (!session) return showLogin();
+  useOemName(await get('/redfish/v1/'));
   views = [...VIEWS];
   if (await controlsAvailable()) views.push(control, activity);
   if (await fleetAvailable()) views.push(fleet);
@@ -214,7 +215,7 @@ function replaceKeepingInput(main: HTMLElement, node: Node): void {
 }
 
 function inTransition(sys: Json): boolean {
-  const post = pick(sys, 'Oem.Vendor.PostState');
+  const post = vendorPick(sys, 'PostState');
   return String(sys.PowerState).startsWith('Powering') || (sys.PowerState === 'On' && typeof post === 'string' && !SETTLED_POST.has(post));
 }
 
@@ -224,7 +225,7 @@ function renderSummary(el: HTMLElement, sys: Json, chassis: Json): void {
     h('span', {}, 'System ', health(pick(sys, 'Status.Health'), 'health-system')),
     h('span', {}, 'Chassis ', health(pick(chassis, 'Status.Health'), 'health-chassis')),
     h('span', {}, 'Power ', h('strong', { id: 'summary-power' }, text(sys.PowerState))),
-    h('span', {}, 'POST ', h('strong', { id: 'summary-post' }, text(pick(sys, 'Oem.Vendor.PostState')))),
+    h('span', {}, 'POST ', h('strong', { id: 'summary-post' }, text(vendorPick(sys, 'PostState')))),
   );
 }
 

@@ -4,7 +4,7 @@
 import { CHASSIS, SYSTEM, get, getOptional, members, send, type Json } from './api.js';
 import { biosEditor } from './bios-editor.js';
 import { sensorCharts } from './charts.js';
-import { bytes, h, health, pick, table, text, type Child } from './dom.js';
+import { bytes, h, health, pick, table, text, vendorPick, type Child } from './dom.js';
 import { firmwareUpload } from './firmware-upload.js';
 
 export { CHASSIS, SYSTEM } from './api.js';
@@ -74,7 +74,7 @@ const power: View = {
         'Server',
         facts([
           ['Power', h('span', { class: `power power-${String(sys.PowerState).toLowerCase()}` }, text(sys.PowerState)), 'power-state'],
-          ['POST', text(pick(sys, 'Oem.Vendor.PostState')), 'post-state'],
+          ['POST', text(vendorPick(sys, 'PostState')), 'post-state'],
           ['Boot progress', text(pick(sys, 'BootProgress.LastState')), 'boot-progress'],
           ['Since', text(pick(sys, 'BootProgress.LastStateTime'))],
           ['System health', health(pick(sys, 'Status.Health'))],
@@ -223,9 +223,9 @@ const updates: View = {
       get(`${UPDATE}ComponentRepository/`),
       members(`${UPDATE}ComponentRepository/`),
     ]);
-    const q = pick(queue, 'Oem.Vendor.QueueStatus') as Json | undefined;
-    const free = pick(repo, 'Oem.Vendor.FreeSizeBytes');
-    const total = pick(repo, 'Oem.Vendor.TotalSizeBytes');
+    const q = vendorPick(queue, 'QueueStatus') as Json | undefined;
+    const free = vendorPick(repo, 'FreeSizeBytes');
+    const total = vendorPick(repo, 'TotalSizeBytes');
     const used = typeof free === 'number' && typeof total === 'number' && total > 0 ? (total - free) / total : 0;
     const bar = h('div', { class: 'bar' }, h('div', { class: 'bar-fill' }));
     (bar.firstChild as HTMLElement).style.width = `${Math.round(used * 100)}%`;
@@ -308,7 +308,7 @@ const subscriptions: View = {
 
 /** The vendor's delivery fields of a subscription, whatever they are. */
 function deliveryOf(s: Json): string {
-  const vendor = (pick(s, 'Oem.Vendor') ?? {}) as Json;
+  const vendor = (vendorPick(s) ?? {}) as Json;
   const parts = Object.entries(vendor)
     .filter(([k, v]) => !k.startsWith('@') && (typeof v !== 'object' || v === null))
     .map(([k, v]) => `${k}: ${text(v)}`);

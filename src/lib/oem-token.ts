@@ -9,6 +9,13 @@ export type Oem = typeof OEM;
 /** What the controller's own types add to the prefix (`VendorMC.ClearRestApiState`); iLO's is `iLO`. */
 export const CONTROLLER = 'MC';
 
+/**
+ * The controller's own firmware as areas name it (its inventory entry, the messages about it); the
+ * service shows the vendor's name for it (iLO's "iLO 5"). Other product names in prose start with
+ * the token as a word ("Vendor Smart Array …") and show the vendor's label ("HPE Smart Array …").
+ */
+export const CONTROLLER_FIRMWARE = `${OEM} Management Controller`;
+
 /** A vendor type's canonical name: oemType('ComputerSystemExt') is "VendorComputerSystemExt". */
 export function oemType<const B extends string>(base: B): `${Oem}${B}` {
   return `${OEM}${base}`;

@@ -5,7 +5,7 @@
 // targets). The default name is the canonical one, so the default service renames nothing.
 import type { RegistryDef } from '../messages/registry-types.js';
 import type { ActionDef, Prop, Props, ResourceType } from './description.js';
-import { CONTROLLER, isOemName, OEM, oemType } from '../lib/oem-token.js';
+import { CONTROLLER, CONTROLLER_FIRMWARE, isOemName, OEM, oemType } from '../lib/oem-token.js';
 
 export { controllerType, OEM, oemType } from '../lib/oem-token.js';
 
@@ -13,6 +13,8 @@ export { controllerType, OEM, oemType } from '../lib/oem-token.js';
 export interface ControllerProduct {
   model: string;
   type: string;
+  /** Its firmware's name in the firmware inventory and in messages (iLO's "iLO 5"). */
+  firmwareName: string;
   moniker: Readonly<Record<string, string>>;
 }
 
@@ -40,6 +42,7 @@ function iloProduct(generation: number | undefined): ControllerProduct {
   return {
     model: type,
     type,
+    firmwareName: type,
     // The root's Oem/Hpe/Moniker, as iLO 5 and 6 show it.
     moniker: {
       ADVLIC: 'iLO Advanced',
@@ -118,11 +121,27 @@ const CANONICAL_NAME = new RegExp(`^${OEM}(?=$|[A-Z0-9._])`);
 
 const namings = new Map<string, Naming>();
 
+/** The generation of a server model ("VS380 Gen10": 10). */
+function generationOf(systemModel: string | undefined): number | undefined {
+  const generation = systemModel && /\bGen(\d+)\b/.exec(systemModel)?.[1];
+  return generation ? Number(generation) : undefined;
+}
+
+/** Where bodies carry product names and text a person reads (manufacturers, inventory names, messages). */
+const PROSE_KEYS: ReadonlySet<string> = new Set(['Manufacturer', 'Name', 'MessageArgs', 'Message']);
+/** The token as the first word of a name in prose ("Vendor Smart Array"), not "VendorX.Y" or "Oem/Vendor/". */
+const PROSE_TOKEN = new RegExp(`(?<![A-Za-z0-9#/.])${OEM}(?= )`);
+const PROSE_TOKEN_ALL = new RegExp(PROSE_TOKEN.source, 'g');
+
 export class Naming {
-  /** The naming of a name, shared: every controller of a fleet serves the same descriptions and registries. */
-  static of(name: string): Naming {
-    let n = namings.get(name);
-    if (!n) namings.set(name, (n = new Naming(name)));
+  /**
+   * The naming of a name for a server model (its generation picks the vendor's controller), shared:
+   * every controller of a fleet serves the same descriptions and registries.
+   */
+  static of(name: string, systemModel?: string): Naming {
+    const key = `${name} ${generationOf(systemModel) ?? ''}`;
+    let n = namings.get(key);
+    if (!n) namings.set(key, (n = new Naming(name, systemModel)));
     return n;
   }
 
@@ -142,7 +161,10 @@ export class Naming {
   private readonly ownCanonical: ReadonlyMap<string, string>;
   private readonly renamed = new WeakMap<object, object>();
 
-  constructor(name: string = OEM) {
+  /** The controller's firmware name, for the prose that names it (CONTROLLER_FIRMWARE). */
+  private readonly controllerFirmware: string;
+
+  constructor(name: string = OEM, systemModel?: string) {
     if (!isOemName(name)) throw new Error(`an OEM name is a letter followed by letters and digits, got '${name}'`);
     this.key = name;
     this.identity = name === OEM;
@@ -156,16 +178,17 @@ export class Naming {
     this.actionValues = known?.actionValues ?? {};
     this.lowerCaseSettings = known?.lowerCaseSettings ?? false;
     this.canonicalKeys = new Map([...this.keys].map(([c, w]) => [w, c]));
+    this.controllerFirmware = this.controller(systemModel ?? '').firmwareName;
   }
 
   /** The controller of a server model ("VS380 Gen10") as the vendor names it; the product's "MC 6" for any other vendor. */
   controller(systemModel: string): ControllerProduct {
-    const generation = /\bGen(\d+)\b/.exec(systemModel)?.[1];
-    if (this.product) return this.product(generation === undefined ? undefined : Number(generation));
+    if (this.product) return this.product(generationOf(systemModel));
     const type = `${CONTROLLER} 6`;
     return {
       model: `${this.label} ${type}`,
       type,
+      firmwareName: CONTROLLER_FIRMWARE.replace(OEM, this.label),
       moniker: {
         BMC: CONTROLLER,
         CLASS: 'Baseboard Management Controller',
@@ -230,9 +253,14 @@ export class Naming {
     return out;
   }
 
-  /** A URI as the vendor lists it: iLO spells settings objects `…/settings/`. */
-  listedUri(uri: string): string {
-    return this.lowerCaseSettings ? uri.replace(/\/Settings\/$/, '/settings/') : uri;
+  /**
+   * A settings object's URI as the vendor spells it wherever it shows (its route, its @odata.id, the
+   * SettingsObject link, the ResourceDirectory): iLO's `…/settings/`. A client that meets two
+   * spellings holds two copies and PATCHes both, the second with a stale ETag. Typed as given: a
+   * route template keeps its parameters.
+   */
+  listedUri<U extends string>(uri: U): U {
+    return (this.lowerCaseSettings ? uri.replace(/\/Settings\/$/, '/settings/') : uri) as U;
   }
 
   /** Properties as served: the canonical key under each `Oem` object becomes the wire name. */
@@ -337,6 +365,8 @@ export class Naming {
   private value(s: string, key: string): string {
     if (key === 'OemPrivileges') return this.keys.get(s) ?? s;
     if (!s.includes(OEM)) return s;
+    if (key === 'Manufacturer' && s === OEM) return this.label;
+    if (PROSE_KEYS.has(key) && PROSE_TOKEN.test(s)) s = this.prose(s);
     switch (key) {
       case 'MessageId':
       case 'code':
@@ -356,6 +386,11 @@ export class Naming {
       default:
         return this.string(s);
     }
+  }
+
+  /** Text a person reads: the controller's firmware by its name, the vendor by its label ("HPE Smart Array …"). */
+  private prose(s: string): string {
+    return s.replaceAll(CONTROLLER_FIRMWARE, this.controllerFirmware).replace(PROSE_TOKEN_ALL, this.label);
   }
 
   /** "#VendorX.v1_0_0.VendorX", "/redfish/v1/…/Oem/Vendor/VendorX.Y/", "#/Oem/Vendor/Z", "Oem/Vendor/Z". */

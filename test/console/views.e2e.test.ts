@@ -212,3 +212,34 @@ describe('web console views in Chromium (issue 29)', { skip: browserSkip() }, ()
     assert.deepEqual(problems, [], 'no script error or CSP violation');
   });
 });
+
+// The views read the vendor's objects under the name the service publishes (its root's Oem key).
+describe('web console views under --oem-name Hpe', { skip: browserSkip() }, () => {
+  let svc: TestService;
+  let browser: Browser;
+
+  before(async () => {
+    buildConsole();
+    [svc, browser] = await Promise.all([startTestService({ config: { oemName: 'Hpe' } }), launchChromium()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await svc?.close();
+  });
+
+  it("Power and Updates show the server's POST state and the task queue from Oem/Hpe", async () => {
+    const { page, problems } = await openConsole(browser, svc.url);
+    await loginThroughPage(page, ADMIN_USER, ADMIN_PASSWORD);
+    await openTab(page, 'power');
+    await waitText(page, '#post-state', 'PowerOff');
+    await waitText(page, '#summary-post', 'PowerOff');
+    await page.click('button[data-reset="On"]');
+    await svc.clock.advance(8_000);
+    await waitText(page, '#post-state', 'FinishedPost');
+    await waitText(page, '#summary-post', 'FinishedPost');
+    await openTab(page, 'updates');
+    const queue = (await svc.get('/redfish/v1/UpdateService/UpdateTaskQueue/')).body.Oem.Hpe.QueueStatus.State;
+    await waitText(page, '#queue-state', queue);
+    assert.deepEqual(problems, []);
+  });
+});

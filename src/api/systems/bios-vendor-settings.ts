@@ -334,7 +334,7 @@ export function registerBiosVendorSettingsRoutes(routes: RouteTable, d: BiosVend
           Name: `${a.name} Current Settings`,
           Description: a.description,
           ...a.current(),
-          '@Redfish.Settings': { ...settingsAnnotation(`${here}Settings/`), ...lastApplied(a.applied) },
+          '@Redfish.Settings': { ...settingsAnnotation(d.naming.listedUri(`${here}Settings/`)), ...lastApplied(a.applied) },
           ...(offersBaseConfigs(d) ? { Oem: { [OEM]: { Links: { BaseConfigs: { '@odata.id': `${here}BaseConfigs/` } } } } } : {}),
         }),
       },
@@ -342,7 +342,7 @@ export function registerBiosVendorSettingsRoutes(routes: RouteTable, d: BiosVend
       ...(a.segment === 'iScsi' && place.spelling === 'legacy' ? { patch: { ...write, handler: patchPending } } : {}),
     });
     routes.add({
-      path: `${bios}${segment}/Settings/`,
+      path: d.naming.listedUri(`${bios}${segment}/Settings/`),
       type: a.type,
       get: {
         ...read,

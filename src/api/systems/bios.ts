@@ -83,7 +83,7 @@ function handlers(d: BiosDeps) {
       Attributes: attributes,
       ResetBiosToDefaultsPending: st.resetToDefaults,
       '@Redfish.Settings': {
-        ...settingsAnnotation(`${uri}Bios/Settings/`),
+        ...settingsAnnotation(d.naming.listedUri(`${uri}Bios/Settings/`)),
         ...(st.appliedAt !== null ? { Time: toIso(st.appliedAt) } : {}),
         Messages: st.messages,
       },
@@ -148,7 +148,7 @@ export function registerBiosRoutes(routes: RouteTable, d: BiosDeps): void {
     actions: [action(RESET_BIOS, Priv.hostBios, h.postResetBios), action(CHANGE_PASSWORD, Priv.hostBios, h.postChangePassword)],
   });
   routes.add({
-    path: '/redfish/v1/Systems/{SystemId}/Bios/Settings/',
+    path: d.naming.listedUri('/redfish/v1/Systems/{SystemId}/Bios/Settings/'),
     type: BiosType,
     get: { privilege: Priv.login, handler: h.getPending },
     patch: { privilege: Priv.hostBios, body: PendingBody, handler: h.patchPending },

@@ -78,7 +78,10 @@ export const VendorMemoryExtType = defineType({
   description: 'Vendor extension of a memory module: its status as the system ROM reports it.',
   properties: {
     DIMMStatus: ro(t.enum(['GoodInUse', 'NotPresent', 'Degraded', 'Failed'])),
+    BaseModuleType: ro(t.enum(['RDIMM', 'UDIMM', 'SO_DIMM', 'LRDIMM'])),
     MaxOperatingSpeedMTs: ro(t.integer({ units: 'MT/s' })),
+    MinimumVoltageVoltsX10: ro(t.integer({ units: 'dV' })),
+    VendorName: ro(t.string()),
   },
 });
 

@@ -58,7 +58,7 @@ const MemoryCollectionType = {
 };
 
 /** Operating voltage of a DIMM generation, millivolts (JEDEC). */
-const DIMM_MILLIVOLTS: Readonly<Record<string, number>> = { DDR4: 1200, DDR5: 1100 };
+const DIMM_MILLIVOLTS: Readonly<Record<string, number>> = { DDR3: 1500, DDR4: 1200, DDR5: 1100 };
 
 type Dimm = Hardware['memory'][number];
 
@@ -114,22 +114,21 @@ function handlers(d: MemoryDeps) {
       Status: status,
       Links: { Chassis: { '@odata.id': chassis } },
     };
-    if (!m.present) return { ...base, Oem: { [OEM]: { DIMMStatus: 'NotPresent' } } };
+    // An empty slot still names its kind and bus as iLO shows it (clients print every slot).
+    const slot = { MemoryType: 'DRAM', DataWidthBits: 64, BusWidthBits: 72, ErrorCorrection: 'MultiBitECC' };
+    if (!m.present) return { ...base, ...slot, CapacityMiB: 0, Oem: { [OEM]: { DIMMStatus: 'NotPresent', MinimumVoltageVoltsX10: 0 } } };
     return {
       ...base,
-      MemoryType: 'DRAM',
+      ...slot,
       MemoryDeviceType: m.type,
       BaseModuleType: 'RDIMM',
       CapacityMiB: m.sizeMiB,
-      DataWidthBits: 64,
-      BusWidthBits: 72,
       Manufacturer: m.manufacturer,
       PartNumber: m.partNumber,
       SerialNumber: m.serialNumber,
       RankCount: m.rank,
       OperatingSpeedMhz: m.speedMTs,
       AllowedSpeedsMHz: [m.speedMTs],
-      ErrorCorrection: 'MultiBitECC',
       // Every profile DIMM is plain DRAM: all of it volatile, none persistent or used as a cache.
       MemoryMedia: ['DRAM'],
       OperatingMemoryModes: ['Volatile'],
@@ -142,7 +141,10 @@ function handlers(d: MemoryDeps) {
       Oem: {
         [OEM]: {
           DIMMStatus: status.Health === 'Critical' ? 'Failed' : status.Health === 'Warning' ? 'Degraded' : 'GoodInUse',
+          BaseModuleType: 'RDIMM',
           MaxOperatingSpeedMTs: m.speedMTs,
+          MinimumVoltageVoltsX10: Math.round((DIMM_MILLIVOLTS[m.type] ?? 0) / 100),
+          VendorName: m.manufacturer,
         },
       },
     };

@@ -2,6 +2,7 @@
 // Persisted; versions change only when the flasher writes an image.
 import { createHash } from 'node:crypto';
 import type { DocumentCollection, DocumentStore } from '../../store/documents.js';
+import { CONTROLLER_FIRMWARE } from '../../lib/oem-token.js';
 
 export type InventoryKind = 'firmware' | 'software';
 
@@ -45,7 +46,7 @@ const FACTORY: Omit<InventoryItem, 'ImageDigest' | 'Targets'>[] = [
   {
     Id: '1',
     kind: 'firmware',
-    Name: 'Vendor Management Controller',
+    Name: CONTROLLER_FIRMWARE,
     Version: '1.40',
     Updateable: true,
     DeviceClass: 'BMC',

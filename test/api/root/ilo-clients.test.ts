@@ -87,6 +87,43 @@ describe('iLO clients, --oem-name Hpe', () => {
     }
   });
 
+  it('describes every DIMM slot as iLO does, an empty one too (ilorest serverinfo --all prints each)', async () => {
+    const members = (await svc.get(`${SYSTEM}Memory/?$expand=.`)).body.Members;
+    const empty = members.find((m: any) => m.Status.State === 'Absent');
+    assert.deepEqual(
+      [empty.MemoryType, empty.CapacityMiB, empty.Oem.Hpe.DIMMStatus, empty.Oem.Hpe.MinimumVoltageVoltsX10],
+      ['DRAM', 0, 'NotPresent', 0],
+    );
+    // The default profile's filled slots: Samsung 32 GiB DDR4 RDIMMs, 1.2 V.
+    const dimm = members.find((m: any) => m.Status.State === 'Enabled');
+    assert.deepEqual(
+      [dimm.MemoryType, dimm.MemoryDeviceType, dimm.CapacityMiB, dimm.Oem.Hpe.DIMMStatus],
+      ['DRAM', 'DDR4', 32768, 'GoodInUse'],
+    );
+    assert.deepEqual([dimm.Oem.Hpe.BaseModuleType, dimm.Oem.Hpe.MinimumVoltageVoltsX10, dimm.Oem.Hpe.VendorName], ['RDIMM', 12, 'Samsung']);
+  });
+
+  it("spells each settings object …/settings/ wherever it shows, as iLO does, so ilorest holds one copy and PATCHes it once (bootorder's 412)", async () => {
+    const listed = new Set(((await svc.get(RD)).body.Instances as any[]).map((i) => i['@odata.id']));
+    for (const current of [`${SYSTEM}Bios/`, ...['Boot', 'iScsi', 'ServerConfigLock'].map((n) => `${SYSTEM}Bios/Oem/Hpe/${n}/`)]) {
+      const link = (await svc.get(current)).body['@Redfish.Settings'].SettingsObject['@odata.id'];
+      assert.equal(link, `${current}settings/`);
+      assert.ok(listed.has(link), link);
+      assert.equal((await svc.get(link)).body['@odata.id'], link);
+    }
+    // ilorest bootorder [2] --commit: the pending order PATCHed with the ETag it read, twice in a row.
+    const pending = `${SYSTEM}Bios/Oem/Hpe/Boot/settings/`;
+    for (let i = 0; i < 2; i++) {
+      const now = await svc.get(pending);
+      const [first, second, ...rest] = now.body.PersistentBootConfigOrder;
+      const r = await svc.req('PATCH', pending, {
+        body: { PersistentBootConfigOrder: [second, first, ...rest] },
+        headers: { 'If-Match': now.headers.etag as string },
+      });
+      assert.equal(r.status, 200, r.text);
+    }
+  });
+
   it('cold-boots the server through HpeComputerSystemExt.SystemReset, as ilorest reboot ColdBoot asks', async () => {
     const target = `${SYSTEM}Actions/Oem/Hpe/HpeComputerSystemExt.SystemReset/`;
     assert.deepEqual(

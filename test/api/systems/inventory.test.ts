@@ -142,7 +142,8 @@ describe('hardware inventory (default profile)', () => {
     assert.match(m.SerialNumber, /^[0-9A-F]{8}$/);
     const empty = dimms.find((x) => x.Id === 'proc1dimm2');
     assert.deepEqual(empty.Status, { State: 'Absent' });
-    assert.equal(empty.CapacityMiB, undefined);
+    // As iLO shows an empty slot: no module, so no capacity (0) and no maker.
+    assert.deepEqual([empty.CapacityMiB, empty.Manufacturer], [0, undefined]);
     assert.equal(empty.Oem.Vendor.DIMMStatus, 'NotPresent');
     const total = dimms.filter((x) => x.Status.State !== 'Absent').reduce((a, x) => a + x.CapacityMiB, 0);
     assert.equal((await svc.get(SYS)).body.MemorySummary.TotalSystemMemoryGiB, total / 1024);

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
+import { CONTROLLER_RESET_DELAY_MS } from '../../../src/domain/firmware/flasher.js';
 import { makePackage, startImageServer, upload, type ImageServer } from '../../support/firmware.js';
 import { installLicense } from '../../support/licenses.js';
 import { startTestService, type TestService } from '../../support/service.js';
@@ -95,5 +96,34 @@ describe('iLO firmware protocol with --oem-name Hpe', () => {
     await svc.running.services.tasks.whenDone(r.body.Id);
     assert.equal((await hpe()).State, 'Complete');
     assert.equal((await get(svc, `${US}FirmwareInventory/2/`)).body.Oem.Hpe.PendingVersion, 'U30 v9.91');
+  });
+
+  // Last: the controller's reset after its flash ends every session.
+  it("names the controller's firmware iLO 5 and the vendor HPE; the inventory, the manager and the root show one version", async () => {
+    const system = (await get(svc, '/redfish/v1/Systems/1/')).body;
+    assert.equal(system.Manufacturer, 'HPE');
+    assert.equal((await get(svc, '/redfish/v1/Chassis/1/')).body.Manufacturer, 'HPE');
+    const names = (await expanded(`${US}FirmwareInventory/`)).map((m) => m.Name);
+    assert.equal(names[0], 'iLO 5');
+    assert.ok(names.includes('HPE Smart Array P408i-a SR'), names.join(', '));
+    assert.ok(!names.some((n) => /Vendor/.test(n)), names.join(', '));
+
+    const bin = await makePackage(svc, { targets: ['BMC'], version: '2.72', file: 'ilo.bin' });
+    files.set('/ilo.bin', bin.data);
+    const r = await post(svc, `${US}Actions/UpdateService.SimpleUpdate/`, { ImageURI: `${images.url}/ilo.bin` });
+    assert.equal(r.status, 202, r.text);
+    await svc.running.services.tasks.whenDone(r.body.Id);
+    await svc.clock.advance(CONTROLLER_RESET_DELAY_MS);
+    const task = await svc.get(`/redfish/v1/TaskService/Tasks/${r.body.Id}/`, { auth: 'basic' });
+    const updated = task.body.Messages.find((m: any) => m.MessageId === 'Hpe.1.0.FirmwareUpdated');
+    assert.deepEqual(updated.MessageArgs, ['iLO 5', '1.40', '2.72']);
+    assert.match(updated.Message, /^iLO 5 was updated from version 1\.40 to version 2\.72\.$/);
+    const iml = (await svc.get('/redfish/v1/Systems/1/LogServices/IML/Entries/?$expand=.', { auth: 'basic' })).body.Members;
+    assert.ok(iml.some((e: any) => e.MessageId === 'Hpe.1.0.FirmwareUpdated' && e.MessageArgs[0] === 'iLO 5'));
+
+    const root = (await svc.get('/redfish/v1/', { auth: 'none' })).body.Oem.Hpe.Manager[0];
+    const manager = (await svc.get('/redfish/v1/Managers/1/', { auth: 'basic' })).body;
+    const inventory = (await svc.get(`${US}FirmwareInventory/1/`, { auth: 'basic' })).body;
+    assert.deepEqual([root.ManagerFirmwareVersion, manager.FirmwareVersion, inventory.Version], ['2.72', '2.72', '2.72']);
   });
 });
