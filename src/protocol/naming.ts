@@ -33,6 +33,12 @@ interface Vendor {
   actionValues?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
   /** Settings objects spelled in lower case in what lists them (iLO's `…/bios/settings`). */
   lowerCaseSettings?: boolean;
+  /**
+   * Settings objects carry no more members than the resource they stage (no
+   * `@Redfish.WriteableProperties`): ilorest's `pending` diffs the two and fails on a member the
+   * current one lacks.
+   */
+  plainSettings?: boolean;
 }
 
 /** iLO 5 sits in Gen10 (and Gen10 Plus) servers, iLO 6 in Gen11, iLO 7 in Gen12. */
@@ -109,6 +115,7 @@ const VENDORS: Readonly<Record<string, Vendor>> = {
     // iLO's SystemReset also cold-boots the server (main power removed and restored).
     actionValues: { [`${oemType('ComputerSystemExt')}.SystemReset`]: { ResetType: ['ColdBoot'] } },
     lowerCaseSettings: true,
+    plainSettings: true,
   },
 };
 
@@ -157,6 +164,7 @@ export class Naming {
   private readonly keys: ReadonlyMap<string, string>;
   private readonly actionValues: NonNullable<Vendor['actionValues']>;
   private readonly lowerCaseSettings: boolean;
+  private readonly plainSettings: boolean;
   private readonly canonicalKeys: ReadonlyMap<string, string>;
   private readonly ownCanonical: ReadonlyMap<string, string>;
   private readonly renamed = new WeakMap<object, object>();
@@ -177,6 +185,7 @@ export class Naming {
     this.keys = new Map(Object.entries(known?.properties ?? {}));
     this.actionValues = known?.actionValues ?? {};
     this.lowerCaseSettings = known?.lowerCaseSettings ?? false;
+    this.plainSettings = known?.plainSettings ?? false;
     this.canonicalKeys = new Map([...this.keys].map(([c, w]) => [w, c]));
     this.controllerFirmware = this.controller(systemModel ?? '').firmwareName;
   }
@@ -261,6 +270,11 @@ export class Naming {
    */
   listedUri<U extends string>(uri: U): U {
     return (this.lowerCaseSettings ? uri.replace(/\/Settings\/$/, '/settings/') : uri) as U;
+  }
+
+  /** Whether the resource at a URI names its writable properties (`@Redfish.WriteableProperties`). */
+  annotatesWritable(uri: string): boolean {
+    return !(this.plainSettings && /\/settings\/$/i.test(uri));
   }
 
   /** Properties as served: the canonical key under each `Oem` object becomes the wire name. */

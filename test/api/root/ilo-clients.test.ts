@@ -124,6 +124,20 @@ describe('iLO clients, --oem-name Hpe', () => {
     }
   });
 
+  it('serves each settings object with no member its current resource lacks, as iLO does (ilorest pending diffs the two)', async () => {
+    await svc.req('PATCH', `${SYSTEM}Bios/settings/`, { body: { Attributes: { ServerName: 'pending-name' } } });
+    for (const area of ['', ...['Boot', 'iScsi', 'ServerConfigLock', 'KmsConfig', 'TlsConfig'].map((n) => `Oem/Hpe/${n}/`)]) {
+      const current = (await svc.get(`${SYSTEM}Bios/${area}`)).body;
+      const settings = (await svc.get(`${SYSTEM}Bios/${area}settings/`)).body;
+      assert.deepEqual(
+        Object.keys(settings).filter((k) => !(k in current)),
+        [],
+        area || 'Bios',
+      );
+    }
+    assert.equal((await svc.get(`${SYSTEM}Bios/settings/`)).body.Attributes.ServerName, 'pending-name');
+  });
+
   it('cold-boots the server through HpeComputerSystemExt.SystemReset, as ilorest reboot ColdBoot asks', async () => {
     const target = `${SYSTEM}Actions/Oem/Hpe/HpeComputerSystemExt.SystemReset/`;
     assert.deepEqual(
