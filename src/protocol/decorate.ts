@@ -91,7 +91,7 @@ function decorateNew(
   if (type && mayHide(type.properties))
     dropHidden(resource, type.properties, (p) => (dialect?.hidesDeprecated === true && p.deprecated !== undefined) || !offeredIn(p, name));
   const writable = route && type && writableProps(route, params);
-  if (writable && naming.annotatesWritable(uri)) annotateWritable(resource, writable, dialect?.hidesDeprecated ?? false);
+  if (writable && naming.annotatesWritable) annotateWritable(resource, writable, dialect?.hidesDeprecated ?? false);
   // A page (applyPaging) carries the count of the whole collection already.
   if (Array.isArray(resource.Members) && resource['Members@odata.count'] === undefined)
     resource['Members@odata.count'] = resource.Members.length;

@@ -34,11 +34,10 @@ interface Vendor {
   /** Settings objects spelled in lower case in what lists them (iLO's `…/bios/settings`). */
   lowerCaseSettings?: boolean;
   /**
-   * Settings objects carry no more members than the resource they stage (no
-   * `@Redfish.WriteableProperties`): ilorest's `pending` diffs the two and fails on a member the
-   * current one lacks.
+   * No `@Redfish.WriteableProperties` (iLO names none): ilorest's `pending` diffs a settings object
+   * with its current resource and fails on a member only one of them has.
    */
-  plainSettings?: boolean;
+  unannotatedWrites?: boolean;
 }
 
 /** iLO 5 sits in Gen10 (and Gen10 Plus) servers, iLO 6 in Gen11, iLO 7 in Gen12. */
@@ -115,7 +114,7 @@ const VENDORS: Readonly<Record<string, Vendor>> = {
     // iLO's SystemReset also cold-boots the server (main power removed and restored).
     actionValues: { [`${oemType('ComputerSystemExt')}.SystemReset`]: { ResetType: ['ColdBoot'] } },
     lowerCaseSettings: true,
-    plainSettings: true,
+    unannotatedWrites: true,
   },
 };
 
@@ -164,7 +163,7 @@ export class Naming {
   private readonly keys: ReadonlyMap<string, string>;
   private readonly actionValues: NonNullable<Vendor['actionValues']>;
   private readonly lowerCaseSettings: boolean;
-  private readonly plainSettings: boolean;
+  private readonly unannotatedWrites: boolean;
   private readonly canonicalKeys: ReadonlyMap<string, string>;
   private readonly ownCanonical: ReadonlyMap<string, string>;
   private readonly renamed = new WeakMap<object, object>();
@@ -185,7 +184,7 @@ export class Naming {
     this.keys = new Map(Object.entries(known?.properties ?? {}));
     this.actionValues = known?.actionValues ?? {};
     this.lowerCaseSettings = known?.lowerCaseSettings ?? false;
-    this.plainSettings = known?.plainSettings ?? false;
+    this.unannotatedWrites = known?.unannotatedWrites ?? false;
     this.canonicalKeys = new Map([...this.keys].map(([c, w]) => [w, c]));
     this.controllerFirmware = this.controller(systemModel ?? '').firmwareName;
   }
@@ -272,9 +271,9 @@ export class Naming {
     return (this.lowerCaseSettings ? uri.replace(/\/Settings\/$/, '/settings/') : uri) as U;
   }
 
-  /** Whether the resource at a URI names its writable properties (`@Redfish.WriteableProperties`). */
-  annotatesWritable(uri: string): boolean {
-    return !(this.plainSettings && /\/settings\/$/i.test(uri));
+  /** Whether resources name their writable properties (`@Redfish.WriteableProperties`). */
+  get annotatesWritable(): boolean {
+    return !this.unannotatedWrites;
   }
 
   /** Properties as served: the canonical key under each `Oem` object becomes the wire name. */

@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { issueCertificate } from '../../src/platform/x509.js';
+import type { Props } from '../../src/protocol/description.js';
 import type { AnyRoute } from '../../src/protocol/routes.js';
 import { isoImage } from '../support/media.js';
 import { addMemberToEveryCollection } from '../support/members.js';
@@ -76,6 +77,24 @@ function* unchangedWrites(v: Record<string, unknown>, inner = false): Generator<
     else if (Array.isArray(x) && isObject(x[0]))
       for (const w of unchangedWrites(x[0], true)) yield { [name]: [w, ...x.slice(1).map(() => ({}))] };
     else if (isObject(x)) for (const w of unchangedWrites(x, true)) yield { [name]: w };
+  }
+}
+
+/**
+ * The same writes taken from the route's description, where the service names no writable
+ * properties (iLO's naming shows no @Redfish.WriteableProperties).
+ */
+function* describedWrites(v: Record<string, unknown>, props: Props): Generator<Record<string, unknown>> {
+  for (const [name, prop] of Object.entries(props)) {
+    const x = v[name];
+    if (x === undefined || prop.readOnly || prop.createOnly) continue;
+    if (['string', 'number', 'boolean'].includes(typeof x)) yield { [name]: x };
+    else if (prop.type === 'object' && isObject(x))
+      for (const w of prop.additionalProperties ? unchangedWrites(x, true) : describedWrites(x, prop.properties)) yield { [name]: w };
+    else if (prop.type === 'array' && Array.isArray(x))
+      if (prop.items.type === 'object' && isObject(x[0]))
+        for (const w of describedWrites(x[0], prop.items.properties)) yield { [name]: [w, ...x.slice(1).map(() => ({}))] };
+      else if (!isObject(x[0])) yield { [name]: x };
   }
 }
 
@@ -202,7 +221,9 @@ describe('response contract', () => {
           const now = await svc.get(uri);
           const fixed = writes(image)[route.path]?.body;
           const tried: string[] = [];
-          for (const write of fixed ? [fixed] : unchangedWrites(now.body)) {
+          const described = (route.patch.body as Props | undefined) ?? (route.type as { properties?: Props } | undefined)?.properties ?? {};
+          const candidates = fixed ? [fixed] : oemName ? describedWrites(now.body, described) : unchangedWrites(now.body);
+          for (const write of candidates) {
             const r = await svc.req('PATCH', uri, {
               body: { ...write, NotAProperty: 1 },
               headers: { 'If-Match': now.headers.etag ?? '*' },
