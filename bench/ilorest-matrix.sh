@@ -295,7 +295,10 @@ if want iscsiconfig; then begin iscsiconfig
   run iscsiconfig --add 1
   check "attempt 1 on a NIC port pending" jqt '.iSCSISources[0].iSCSINicSource != "" and .iSCSISources[0].iSCSIAttemptName != ""' <<< "$(rf /redfish/v1/Systems/1/Bios/Oem/Hpe/iScsi/Settings/)"; end; fi
 if want pending; then begin pending
-  run pending; end; fi
+  curl -sk -o /dev/null -u "$USER_:$PASS_" -X PATCH -H 'Content-Type: application/json' \
+    -d '{"Attributes":{"ServerOtherInfo":"matrix-pending"}}' "$URL/redfish/v1/Systems/1/Bios/settings/"
+  run pending
+  check "the pending BIOS change listed" grep -q 'Pending=matrix-pending' "$OUT/logs/$CUR-$N.log"; end; fi
 
 # ---------- Smart Array commands ----------
 if want smartarray; then begin smartarray
