@@ -9,6 +9,9 @@
 // lower-cased, trailing slashes dropped, `Oem/<name>` becomes `Oem/Hpe`) and, per template, to
 // the set of leaf property paths (array indexes collapsed to [], @odata.* left out, BIOS
 // attribute names and other open maps cut at the map, the service's OEM name mapped to Hpe).
+// A reference template is served by the service URIs it matches segment by segment: its {id}
+// matches a collection member, its literal segment a URI segment equal to it (so HPE's
+// `logservices/iml` matches the member `iml`, not the member `event`).
 //
 //   npm run bench:ilo-coverage -- --ref DIR [--ref DIR2 ...] --url https://127.0.0.1:18600 \
 //       --user Administrator --password PASS [--oem-name Vendor] [--top 25] [--json out.json]
@@ -279,7 +282,14 @@ interface Reduced {
   templates: Map<string, { uris: string[]; props: Set<string>; type: string }>;
 }
 
-function reduceTree(tree: Tree, oem: string, extraCols: Set<string>): Reduced {
+/** One served URI: its template's segments, its own segments (lower-cased, OEM name mapped), its properties. */
+interface ServedUri {
+  template: string[];
+  segments: string[];
+  props: Set<string>;
+}
+
+function reduceTree(tree: Tree, oem: string, extraCols: Set<string>, served?: ServedUri[]): Reduced {
   const of = templater(tree, oem, extraCols);
   const templates: Reduced['templates'] = new Map();
   for (const [uri, body] of tree) {
@@ -290,10 +300,42 @@ function reduceTree(tree: Tree, oem: string, extraCols: Set<string>): Reduced {
     e.uris.push(uri);
     if (!e.type && isObj(body) && typeof body['@odata.type'] === 'string')
       e.type = body['@odata.type'].replace(/^#/, '').replace(/\.v\d+_\d+_\d+/, '');
-    if (key(uri).includes('/schemastore/') || key(uri).includes('/registrystore/')) continue; // file contents, not resources
-    for (const p of leafPaths(body, oem)) e.props.add(p);
+    const fileContents = key(uri).includes('/schemastore/') || key(uri).includes('/registrystore/'); // not resources
+    const props = fileContents ? new Set<string>() : leafPaths(body, oem);
+    for (const p of props) e.props.add(p);
+    if (served) {
+      const template = t.split('/');
+      const segments = key(uri).split('/');
+      // `Oem/<name>` is `Oem/Hpe` in the URI's own segments too.
+      for (let i = 1; i < segments.length; i++) if (segments[i - 1] === 'oem' && template[i] === 'hpe') segments[i] = 'hpe';
+      served.push({ template, segments, props });
+    }
   }
   return { templates };
+}
+
+/**
+ * The service's side of one reference template: the union of the properties of every served URI
+ * it matches (its {id} a member, its literal segment the URI's own segment), or undefined.
+ */
+function matcher(served: ServedUri[]): (refTemplate: string) => Set<string> | undefined {
+  const byLength = new Map<number, ServedUri[]>();
+  for (const s of served) {
+    const list = byLength.get(s.segments.length) ?? [];
+    list.push(s);
+    byLength.set(s.segments.length, list);
+  }
+  return (refTemplate) => {
+    const ref = refTemplate.split('/');
+    let props: Set<string> | undefined;
+    for (const s of byLength.get(ref.length) ?? []) {
+      const hit = ref.every((r, i) => (r === '{id}' ? s.template[i] === '{id}' : s.segments[i] === r));
+      if (!hit) continue;
+      props ??= new Set();
+      for (const p of s.props) props.add(p);
+    }
+    return props;
+  };
 }
 
 function reduceSpec(spec: Spec): Reduced {
@@ -494,7 +536,7 @@ function area(t: string): string {
   return a;
 }
 
-function score(refName: string, ref: Reduced, svc: Reduced, top: number): Score {
+function score(refName: string, ref: Reduced, svcProps: (refTemplate: string) => Set<string> | undefined, top: number): Score {
   const missingTemplates: Score['missingTemplates'] = [];
   const missingProps: Score['missingProps'] = [];
   const areas = new Map<string, { templates: number; served: number; props: number; shown: number }>();
@@ -508,18 +550,18 @@ function score(refName: string, ref: Reduced, svc: Reduced, top: number): Score 
     a.templates++;
     a.props += e.props.size;
     refPropsAll += e.props.size;
-    const s = svc.templates.get(t);
+    const s = svcProps(t);
     if (!s) {
       missingTemplates.push({ template: t, type: e.type, properties: e.props.size });
       continue;
     }
     served++;
     a.served++;
-    const pre = prefixesOf(s.props);
+    const pre = prefixesOf(s);
     const miss: string[] = [];
     let ok = 0;
     for (const p of e.props) {
-      if (shown(p, s.props, pre)) ok++;
+      if (shown(p, s, pre)) ok++;
       else miss.push(p);
     }
     refPropsMatched += e.props.size;
@@ -598,8 +640,9 @@ async function main(): Promise<void> {
     // Collections the reference knows are collections on the service side too (a fresh service may list no member).
     const refCols = new Set<string>();
     for (const t of ref.templates.keys()) if (t.endsWith('/{id}')) refCols.add(t.slice(0, -'/{id}'.length));
-    const svc = reduceTree(svcTree, oem, refCols);
-    const s = score(refPath, ref, svc, 1e9);
+    const served: ServedUri[] = [];
+    reduceTree(svcTree, oem, refCols, served);
+    const s = score(refPath, ref, matcher(served), 1e9);
     scores.push(s);
     print(s, o.top);
   }
