@@ -637,9 +637,11 @@ async function main(): Promise<void> {
   for (const refPath of o.refs) {
     const isSpec = refPath.endsWith('.json') && statSync(refPath).isFile();
     const ref = isSpec ? reduceSpec(JSON.parse(readFileSync(refPath, 'utf8')) as Spec) : reduceTree(loadMockup(refPath), 'Hpe', new Set());
-    // Collections the reference knows are collections on the service side too (a fresh service may list no member).
+    // Collections the reference knows are collections on the service side too (a fresh service may list no
+    // member; a member may sit in an array, as StorageControllers/0/ does): every parent of an {id}.
     const refCols = new Set<string>();
-    for (const t of ref.templates.keys()) if (t.endsWith('/{id}')) refCols.add(t.slice(0, -'/{id}'.length));
+    for (const t of ref.templates.keys())
+      for (let i = t.indexOf('/{id}'); i >= 0; i = t.indexOf('/{id}', i + 1)) refCols.add(t.slice(0, i));
     const served: ServedUri[] = [];
     reduceTree(svcTree, oem, refCols, served);
     const s = score(refPath, ref, matcher(served), 1e9);
