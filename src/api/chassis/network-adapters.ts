@@ -119,3 +119,9 @@ export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapt
     privileges: { read: Priv.login },
   });
 }
+
+/** The adapters' ports as the chassis shows them, for the system's NetworkInterfaces to list under their own URIs. */
+export function adapterPortsOf(d: NetworkAdapterDeps) {
+  const h = handlers(d);
+  return { store: h.adapterPorts, show: h.showPort, adapterExists: h.adapterExists };
+}

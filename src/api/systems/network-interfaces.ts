@@ -1,6 +1,7 @@
 // The system's network interfaces (Systems/{SystemId}/NetworkInterfaces/, DMTF NetworkInterface):
-// one per NIC of the hardware profile, with the NIC's id, linking the chassis' NetworkAdapter and
-// its Ports. Every installed adapter is discovered (the collection's vendor MemberContents says so).
+// one per NIC of the hardware profile, with the NIC's id, linking the chassis' NetworkAdapter, and
+// its Ports: the adapter's, shown under the interface's own URI as iLO 6 does. Every installed
+// adapter is discovered (the collection's vendor MemberContents says so).
 import { Priv } from '../../lib/privileges.js';
 import { componentKey } from '../../platform/hardware/health.js';
 import type { ResolvedNic } from '../../platform/hardware/identity.js';
@@ -9,6 +10,8 @@ import { collectionOf, commonProps, defineType, oem, ro, statusProp, t } from '.
 import { OEM, oemType } from '../../protocol/naming.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { adapterPortsOf } from '../chassis/network-adapters.js';
+import { PortType } from '../chassis/hardware-types.js';
 
 export type NetworkInterfaceDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
 
@@ -47,7 +50,7 @@ function handlers(d: NetworkInterfaceDeps) {
     Name: nic.model,
     Description: `The system's view of the network adapter ${nic.id}`,
     Status: d.health.status(componentKey.nic(nic.id)),
-    Ports: { '@odata.id': d.uris.chassis('NetworkAdapters', nic.id, 'Ports') },
+    Ports: { '@odata.id': d.uris.system('NetworkInterfaces', nic.id, 'Ports') },
     Links: { NetworkAdapter: { '@odata.id': d.uris.chassis('NetworkAdapters', nic.id) } },
   });
   return { store, interfaceBody };
@@ -68,6 +71,22 @@ export function registerNetworkInterfaceRoutes(routes: RouteTable, d: NetworkInt
     }),
     store: h.store,
     show: h.interfaceBody,
+    privileges: { read: Priv.login },
+  });
+  const ports = adapterPortsOf(d);
+  addCollection(routes, {
+    collection: '/redfish/v1/Systems/{SystemId}/NetworkInterfaces/{NetworkInterfaceId}/Ports/',
+    member: '/redfish/v1/Systems/{SystemId}/NetworkInterfaces/{NetworkInterfaceId}/Ports/{PortId}/',
+    type: PortType,
+    name: 'Port Collection',
+    extra: ({ NetworkInterfaceId }) => ({ Description: `The ports of the network interface ${NetworkInterfaceId}` }),
+    params: { NetworkInterfaceId: ports.adapterExists },
+    store: {
+      list: ({ NetworkInterfaceId }) => ports.store.list({ NetworkAdapterId: NetworkInterfaceId }),
+      get: (id, { NetworkInterfaceId }) => ports.store.get(id, { NetworkAdapterId: NetworkInterfaceId }),
+      id: ports.store.id,
+    },
+    show: ports.show,
     privileges: { read: Priv.login },
   });
 }
