@@ -151,6 +151,8 @@ export interface Services {
     controllerVersion(): string;
     /** System ROM version, once the update area knows it; the system area falls back to its own. */
     biosVersion?(): string;
+    /** The redundant system ROM's version, once the update area knows it. */
+    backupBiosVersion?(): string | undefined;
     /** The installed version of a device class of the firmware inventory, once the update area knows it. */
     installedVersion?(deviceClass: string): string | undefined;
   };

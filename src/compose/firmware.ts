@@ -8,7 +8,7 @@ import { Flasher } from '../domain/firmware/flasher.js';
 import type { FirmwareServices } from '../domain/firmware/index.js';
 import { IntegrityScanner } from '../domain/firmware/integrity.js';
 import { InvalidImages } from '../domain/firmware/invalid-images.js';
-import { Inventory } from '../domain/firmware/inventory.js';
+import { Inventory, REDUNDANT_ROM } from '../domain/firmware/inventory.js';
 import { ComponentRepository } from '../domain/firmware/repository.js';
 import { VendorSigningKey } from '../domain/firmware/signing.js';
 import { UpdateStatus } from '../domain/firmware/update-state.js';
@@ -80,6 +80,7 @@ export function buildFirmware(b: Base, { host, controller }: Lifecycles, p: Host
     firmware: {
       controllerVersion: () => inventory.controllerVersion(),
       biosVersion: () => inventory.byDeviceClass('SystemROM')[0]?.Version ?? 'unknown',
+      backupBiosVersion: () => inventory.list('firmware').find((i) => i.Name === REDUNDANT_ROM)?.Version,
       installedVersion: (deviceClass: string) => inventory.byDeviceClass(deviceClass)[0]?.Version,
     },
   };

@@ -104,7 +104,11 @@ export const ComputerSystemType = defineType({
     ),
     MemorySummary: ro(
       t.object(
-        { TotalSystemMemoryGiB: ro(t.number()), Status: { ...statusProp, deprecated: 'the Status of each Memory' } },
+        {
+          TotalSystemMemoryGiB: ro(t.number()),
+          TotalSystemPersistentMemoryGiB: ro(t.number()),
+          Status: { ...statusProp, deprecated: 'the Status of each Memory' },
+        },
         { typeName: 'MemorySummary' },
       ),
     ),

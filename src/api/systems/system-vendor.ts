@@ -1,8 +1,9 @@
 // What the computer system's vendor extension shows besides POST and boot state (iLO's
-// HpeComputerSystemExt): component health rolled up per kind, the system ROM, the power
-// settings the BIOS holds (power regulator, automatic power-on, power-on delay), and links
-// to the vendor's views of the system. Each comes from the health registry, the firmware
-// or the BIOS settings the ROM runs with.
+// HpeComputerSystemExt): component health rolled up per kind, the system ROM and its backup,
+// how far the controller's device discovery got, the power settings the BIOS holds (power
+// regulator, automatic power-on, power-on delay), and links to the vendor's views of the
+// system. Each comes from the health registry, the firmware inventory, the server's phase or
+// the BIOS settings the ROM runs with.
 import { componentKey, type Health } from '../../platform/hardware/health.js';
 import { ro, statusProp, t, type Props } from '../../protocol/description.js';
 import type { Services } from '../services.js';
@@ -16,13 +17,23 @@ import { baseNetworkAdaptersLink } from './base-network-adapters.js';
 export type SystemVendorDeps = Pick<Services, 'uris' | 'hardware' | 'health' | 'bios' | 'firmware'>;
 
 const health = ro(t.object({ Status: statusProp }, { typeName: 'HealthStatus' }));
-const rom = ro(t.object({ Family: ro(t.string()), VersionString: ro(t.string()) }, { typeName: 'RomVersion' }));
+const rom = ro(
+  t.object(
+    { Family: ro(t.string()), VersionString: ro(t.string()), MajorVersion: ro(t.integer()), MinorVersion: ro(t.integer()) },
+    { typeName: 'RomVersion' },
+  ),
+);
+/** iLO's discovery states: of the devices on auxiliary and main power, of the array controllers, of the OS agent's. */
+const DISCOVERY = ['Initial', 'Busy', 'vAuxDeviceDiscoveryComplete', 'vMainDeviceDiscoveryComplete', 'DataIncomplete'] as const;
+const ARRAY_DISCOVERY = ['Initial', 'Busy', 'PendingSoftwareRAID', 'Complete', 'Cached'] as const;
+const AGENT_DISCOVERY = ['Initial', 'Busy', 'Complete', 'NoAMS'] as const;
 
 /** The properties these add to the vendor extension's description. */
 export const SystemVendorProps = {
   AggregateHealthStatus: ro(
     t.object(
       {
+        AggregateServerHealth: ro(t.enum(['OK', 'Warning', 'Critical'])),
         BiosOrHardwareHealth: health,
         Processors: health,
         Memory: health,
@@ -36,7 +47,18 @@ export const SystemVendorProps = {
       { typeName: 'AggregateHealthStatus' },
     ),
   ),
-  Bios: ro(t.object({ Current: rom, UefiClass: ro(t.integer()) }, { typeName: 'Bios' })),
+  Bios: ro(t.object({ Current: rom, Backup: rom, UefiClass: ro(t.integer()) }, { typeName: 'Bios' })),
+  DeviceDiscoveryComplete: ro(
+    t.object(
+      {
+        DeviceDiscovery: ro(t.enum(DISCOVERY, { volatile: true })),
+        SmartArrayDiscovery: ro(t.enum(ARRAY_DISCOVERY, { volatile: true })),
+        AMSDeviceDiscovery: ro(t.enum(AGENT_DISCOVERY, { volatile: true })),
+      },
+      { typeName: 'DeviceDiscoveryComplete' },
+    ),
+  ),
+  IndicatorLED: ro(t.enum(['Lit', 'Blinking', 'Off'], { description: "The UID light, as the system's IndicatorLED." })),
   PowerRegulatorMode: ro(t.string()),
   PowerRegulatorModesSupported: ro(t.array(t.string())),
   PowerAutoOn: ro(t.string()),
@@ -81,15 +103,38 @@ const DELAY: Readonly<Record<string, string>> = {
 const RANK: Readonly<Record<Health, number>> = { OK: 0, Warning: 1, Critical: 2 };
 const worst = (...list: Health[]): Health => list.reduce((a, b) => (RANK[b] > RANK[a] ? b : a), 'OK');
 
+/** A system ROM version as iLO splits it: `U30 v2.60` is family U30, version 2.60. */
+function romBody(version: string) {
+  const [family = version] = version.split(' ');
+  const v = /v(\d+)\.(\d+)/.exec(version);
+  return { Family: family, VersionString: version, ...(v ? { MajorVersion: Number(v[1]), MinorVersion: Number(v[2]) } : {}) };
+}
+
+/**
+ * How far iLO's device discovery got, from where the server is: main-power devices and the array
+ * controllers are discovered during POST (what it knew stays cached while the server is off), the
+ * OS agent's devices while the OS runs.
+ */
+export function deviceDiscovery(post: string, osRunning: boolean) {
+  const discovered = post === 'InPostDiscoveryComplete' || post === 'FinishedPost';
+  return {
+    DeviceDiscovery: post === 'PowerOff' ? 'vAuxDeviceDiscoveryComplete' : discovered ? 'vMainDeviceDiscoveryComplete' : 'Busy',
+    SmartArrayDiscovery: post === 'PowerOff' ? 'Cached' : discovered ? 'Complete' : 'Busy',
+    AMSDeviceDiscovery: osRunning ? 'Complete' : 'NoAMS',
+  } satisfies Record<string, (typeof DISCOVERY | typeof ARRAY_DISCOVERY | typeof AGENT_DISCOVERY)[number]>;
+}
+
 /** The extension's values now. */
 export function systemVendorExtras(d: SystemVendorDeps, romVersion: string) {
   const attrs = d.bios.currentAttributes();
+  const backupRom = d.firmware.backupBiosVersion?.();
   const roll = (prefix: string) => d.health.rollupPrefix(prefix);
   const psus = d.hardware.powerSupplies;
   const psuHealth = worst(...psus.map((p) => d.health.status(componentKey.psu(p.bay)).Health ?? 'OK'));
   const status = (h: Health) => ({ Status: { Health: h } });
   return {
     AggregateHealthStatus: {
+      AggregateServerHealth: roll(''),
       BiosOrHardwareHealth: status(roll('')),
       Processors: status(roll('cpu:')),
       Memory: status(roll('dimm:')),
@@ -100,7 +145,7 @@ export function systemVendorExtras(d: SystemVendorDeps, romVersion: string) {
       Fans: status(roll('fan:')),
       Temperatures: status(roll('temperature:')),
     },
-    Bios: { Current: { Family: romVersion.split(' ')[0] ?? romVersion, VersionString: romVersion }, UefiClass: 2 },
+    Bios: { Current: romBody(romVersion), ...(backupRom ? { Backup: romBody(backupRom) } : {}), UefiClass: 2 },
     PowerRegulatorMode: REGULATOR[String(attrs.PowerRegulator)] ?? 'Dynamic',
     PowerRegulatorModesSupported: Object.values(REGULATOR),
     PowerAutoOn: AUTO_ON[String(attrs.AutoPowerOn)] ?? 'Restore',

@@ -29,7 +29,7 @@ import { hostDomain } from '../../platform/host-network.js';
 import { SECURE_ERASE_ACTION, secureEraseBody, secureEraseHandler, type SecureEraseDeps } from './secure-erase.js';
 import { pcieDeviceLinks } from '../chassis/pcie-devices.js';
 import type { Services } from '../services.js';
-import { systemVendorExtras } from './system-vendor.js';
+import { deviceDiscovery, systemVendorExtras } from './system-vendor.js';
 import { TPM_FIRMWARE_VERSION, trustedComponentUris } from '../chassis/trusted-components.js';
 import {
   BootOptionType,
@@ -167,7 +167,12 @@ function handlers(d: SystemDeps) {
         Model: cpus.model,
         Status: { Health: 'OK', HealthRollup: d.health.rollupPrefix('cpu:') },
       },
-      MemorySummary: { TotalSystemMemoryGiB: memoryGiB, Status: { Health: 'OK', HealthRollup: d.health.rollupPrefix('dimm:') } },
+      // The profiles' DIMMs are all volatile: no persistent memory.
+      MemorySummary: {
+        TotalSystemMemoryGiB: memoryGiB,
+        TotalSystemPersistentMemoryGiB: 0,
+        Status: { Health: 'OK', HealthRollup: d.health.rollupPrefix('dimm:') },
+      },
       TrustedModules: [
         tpm.installed
           ? { FirmwareVersion: TPM_FIRMWARE_VERSION, InterfaceType: 'TPM2_0', Status: { State: 'Enabled', Health: 'OK' } }
@@ -209,6 +214,8 @@ function handlers(d: SystemDeps) {
           ...(d.host.osRunning() ? { ServerFQDN: `${hostName.os()}.${hostDomain(d.hardware)}` } : {}),
           ...secureEraseBody(d),
           ...systemVendorExtras(d, d.firmware.biosVersion?.() ?? BIOS_ROM_VERSION),
+          DeviceDiscoveryComplete: deviceDiscovery(p.post, d.host.osRunning()),
+          IndicatorLED: uid.get(),
         },
       },
     };

@@ -42,6 +42,9 @@ export interface PendingImage {
 }
 
 /** The factory contents of a new controller. */
+/** The backup copy of the system ROM the server keeps (not updateable by itself): the system's Bios/Backup. */
+export const REDUNDANT_ROM = 'Redundant System ROM';
+
 const FACTORY: Omit<InventoryItem, 'ImageDigest' | 'Targets'>[] = [
   {
     Id: '1',
@@ -74,7 +77,7 @@ const FACTORY: Omit<InventoryItem, 'ImageDigest' | 'Targets'>[] = [
   { Id: '6', kind: 'firmware', Name: 'Power Management Controller Firmware', Version: '1.0.7', Updateable: true, DeviceClass: 'PMC' },
   { Id: '7', kind: 'firmware', Name: 'Vendor Ethernet 10/25Gb 2-port Adapter', Version: '20.14.62', Updateable: true, DeviceClass: 'NIC' },
   { Id: '8', kind: 'firmware', Name: 'Vendor Smart Array P408i-a SR', Version: '3.53', Updateable: true, DeviceClass: 'StorageController' },
-  { Id: '9', kind: 'firmware', Name: 'Redundant System ROM', Version: 'U30 v2.52', Updateable: false },
+  { Id: '9', kind: 'firmware', Name: REDUNDANT_ROM, Version: 'U30 v2.52', Updateable: false },
   { Id: '1', kind: 'software', Name: 'Vendor Agentless Management Service', Version: '2.10.0', Updateable: true, DeviceClass: 'AMS' },
   { Id: '2', kind: 'software', Name: 'Vendor Smart Update Tool', Version: '2.9.0', Updateable: true, DeviceClass: 'SUT' },
   { Id: '3', kind: 'software', Name: 'Intelligent Provisioning', Version: '3.60', Updateable: true, DeviceClass: 'IP' },
