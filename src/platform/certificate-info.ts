@@ -17,6 +17,19 @@ export interface NameParts {
   Email?: string;
 }
 
+/** A distinguished name as one line, most specific part first: `CN=Boot CA, O=Example`. */
+export function nameText(n: NameParts): string {
+  const parts: [string, string | undefined][] = [
+    ['CN', n.CommonName],
+    ['OU', n.OrganizationalUnit],
+    ['O', n.Organization],
+    ['L', n.City],
+    ['ST', n.State],
+    ['C', n.Country],
+  ];
+  return parts.flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`])).join(', ');
+}
+
 export interface CertificateInfo {
   /** The certificate re-encoded as canonical PEM (64-column lines, LF). */
   pem: string;

@@ -3,7 +3,7 @@
 // vendor's trusted CA certificate, of certificate login and of event delivery.
 import type { EventBus } from '../../domain/events/bus.js';
 import { resourceEvent } from '../../messages/event-messages.js';
-import type { CertificateInfo } from '../../platform/certificate-info.js';
+import { nameText, type CertificateInfo, type NameParts } from '../../platform/certificate-info.js';
 import type { TrustedCa, TrustedCas } from '../../platform/trusted-cas.js';
 import { CertificateError } from '../../platform/x509-verify.js';
 import { collectionOf, commonProps, defineType, ro, t } from '../../protocol/description.js';
@@ -23,9 +23,16 @@ const identifier = t.object(
     State: ro(t.string()),
     Country: ro(t.string()),
     Email: ro(t.string()),
+    DisplayString: ro(t.string()),
   },
   { readOnly: true, typeName: 'Identifier' },
 );
+
+/** A certificate's Identifier: the name's parts and the name as one line. */
+function identifierBody(name: NameParts): Record<string, string> {
+  const line = nameText(name);
+  return { ...name, ...(line ? { DisplayString: line } : {}) };
+}
 
 export const CertificateType = defineType({
   name: 'Certificate',
@@ -46,6 +53,9 @@ export const CertificateType = defineType({
     SignatureAlgorithm: ro(t.string()),
     UefiSignatureOwner: ro(t.string({ nullable: true, pattern: GUID })),
     KeyUsage: ro(t.array(t.string())),
+    CertificateUsageTypes: ro(
+      t.array(t.enum(['User', 'Web', 'SSH', 'Device', 'Platform', 'BIOS', 'IDevID', 'LDevID', 'IAK', 'LAK', 'EK'])),
+    ),
   },
 });
 
@@ -54,8 +64,8 @@ export function certificateProperties(info: CertificateInfo): Record<string, unk
   return {
     CertificateString: info.pem,
     CertificateType: 'PEM',
-    Issuer: { ...info.issuer },
-    Subject: { ...info.subject },
+    Issuer: identifierBody(info.issuer),
+    Subject: identifierBody(info.subject),
     ValidNotBefore: info.validNotBefore,
     ValidNotAfter: info.validNotAfter,
     SerialNumber: info.serialNumber,

@@ -66,6 +66,8 @@ function certificateBody({ db, record }: Entry<CertificateRecord>): Record<strin
     Name: record.info.subject.CommonName ?? `Certificate ${record.Id}`,
     Description: `Certificate enrolled in the ${db.id} database`,
     ...certificateProperties(record.info),
+    // UEFI's keys and signers: what DMTF calls a BIOS certificate.
+    CertificateUsageTypes: ['BIOS'],
     UefiSignatureOwner: record.owner,
   };
 }

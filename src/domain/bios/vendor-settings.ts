@@ -4,7 +4,7 @@
 // Write-only secrets are sealed at rest (store/secrets.ts). Bios.ResetBios
 // does not touch these resources.
 import { createHash } from 'node:crypto';
-import { parsePemCertificate, PemError, type CertificateInfo, type NameParts } from '../../platform/certificate-info.js';
+import { nameText, parsePemCertificate, PemError, type CertificateInfo } from '../../platform/certificate-info.js';
 import type { BootInfo, HostLifecycle } from '../../platform/lifecycle.js';
 import type { DocumentStore } from '../../store/documents.js';
 import { settingsApplied, type SettingsApplied } from './settings-applied.js';
@@ -182,18 +182,6 @@ export interface TlsCaCertificate {
 }
 
 /** "CN=..., O=..., C=..." of a name's parts. */
-function nameText(n: NameParts): string {
-  const parts: [string, string | undefined][] = [
-    ['CN', n.CommonName],
-    ['OU', n.OrganizationalUnit],
-    ['O', n.Organization],
-    ['L', n.City],
-    ['ST', n.State],
-    ['C', n.Country],
-  ];
-  return parts.flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`])).join(', ');
-}
-
 /** The certificate a NewCertificates entry carries, or undefined when its PEM is not one. */
 export function tlsCaCertificate(pem: string): TlsCaCertificate | undefined {
   let info: CertificateInfo;

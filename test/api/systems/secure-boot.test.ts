@@ -253,8 +253,10 @@ describe('secure boot', () => {
         State: 'Texas',
         Country: 'US',
         Email: 'keys@acme.example',
+        DisplayString: 'CN=Acme Signing CA, OU=Firmware Signing, O=Acme Corp, L=Austin, ST=Texas, C=US',
       });
       assert.deepEqual(c.Issuer, c.Subject, 'self-signed');
+      assert.deepEqual(c.CertificateUsageTypes, ['BIOS']);
       assert.match(c.ValidNotBefore, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       assert.ok(Date.parse(c.ValidNotAfter) > Date.parse(c.ValidNotBefore));
       assert.match(c.SerialNumber, /^([0-9A-F]{2}:)*[0-9A-F]{2}$/);
