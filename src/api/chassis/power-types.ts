@@ -308,7 +308,7 @@ export const EnvironmentMetricsType = defineType({
   name: 'EnvironmentMetrics',
   version: '1.5.0',
   owner: 'DMTF',
-  description: 'The chassis power draw, inlet temperature and fan speeds in one place.',
+  description: "A chassis' power draw, inlet temperature and fan speeds, or a processor's temperature, in one place.",
   properties: {
     ...commonProps,
     TemperatureCelsius: excerpt('SensorExcerpt'),

@@ -51,6 +51,7 @@ export const ProcessorType = defineType({
     OperatingSpeedMHz: ro(t.integer({ units: 'MHz' })),
     TotalCores: ro(t.integer()),
     TotalThreads: ro(t.integer()),
+    EnvironmentMetrics: t.link({ readOnly: true }),
     ProcessorId: ro(
       t.object(
         {
@@ -85,6 +86,14 @@ export const VendorMemoryExtType = defineType({
   },
 });
 
+export const MemoryMetricsType = defineType({
+  name: 'MemoryMetrics',
+  version: '1.7.0',
+  owner: 'DMTF',
+  description: 'What a memory module runs at.',
+  properties: { ...commonProps, OperatingSpeedMHz: ro(t.integer({ units: 'MHz' })) },
+});
+
 export const MemoryType = defineType({
   name: 'Memory',
   version: '1.23.0',
@@ -93,6 +102,7 @@ export const MemoryType = defineType({
   properties: {
     ...commonProps,
     MemoryType: ro(t.enum(['DRAM', 'NVDIMM_N', 'NVDIMM_F', 'NVDIMM_P', 'IntelOptane'])),
+    Metrics: t.link({ readOnly: true }),
     MemoryDeviceType: ro(t.enum(MEMORY_TYPES)),
     BaseModuleType: ro(t.enum(['RDIMM', 'UDIMM', 'SO_DIMM', 'LRDIMM'])),
     CapacityMiB: ro(t.integer({ units: 'MiBy' })),

@@ -1,7 +1,7 @@
 // The system's memory (Systems/{SystemId}/Memory/) from the hardware profile:
 // one member per DIMM slot the profile lists, an empty slot shown Absent. Ids
 // follow the socket and slot (proc1dimm3). Status comes from the health
-// registry (componentKey.dimm).
+// registry (componentKey.dimm). A fitted module has its MemoryMetrics (the speed it runs at).
 import { Priv } from '../../lib/privileges.js';
 import { componentKey } from '../../platform/hardware/health.js';
 import type { Hardware } from '../../platform/hardware/identity.js';
@@ -9,7 +9,7 @@ import { addCollection } from '../../protocol/collections.js';
 import { collectionOf, defineType, ro, t, vendorObject } from '../../protocol/description.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { MemoryType } from './inventory-types.js';
+import { MemoryMetricsType, MemoryType } from './inventory-types.js';
 import { OEM, oemType } from '../../protocol/naming.js';
 
 export type MemoryDeps = Pick<Services, 'uris' | 'hardware' | 'health' | 'bios'>;
@@ -120,6 +120,7 @@ function handlers(d: MemoryDeps) {
     return {
       ...base,
       ...slot,
+      Metrics: { '@odata.id': d.uris.system('Memory', dimmId(m), 'MemoryMetrics') },
       MemoryDeviceType: m.type,
       BaseModuleType: 'RDIMM',
       CapacityMiB: m.sizeMiB,
@@ -163,5 +164,23 @@ export function registerMemoryRoutes(routes: RouteTable, d: MemoryDeps): void {
     store: h.slots,
     show: h.memoryBody,
     privileges: { read: Priv.login },
+  });
+  const fitted = (id: string) => {
+    const m = h.slots.get(id);
+    return m?.present ? m : undefined;
+  };
+  routes.add({
+    path: '/redfish/v1/Systems/{SystemId}/Memory/{MemoryId}/MemoryMetrics/',
+    type: MemoryMetricsType,
+    // An empty slot has no metrics.
+    params: { MemoryId: (id) => fitted(id) !== undefined },
+    get: {
+      privilege: Priv.login,
+      handler: ({ params }) => ({
+        Id: 'MemoryMetrics',
+        Name: `Memory metrics of ${fitted(params.MemoryId)!.location}`,
+        OperatingSpeedMHz: fitted(params.MemoryId)!.speedMTs,
+      }),
+    },
   });
 }

@@ -1,6 +1,7 @@
 // The system's processors (Systems/{SystemId}/Processors/) from the hardware
 // profile: one member per socket, an empty socket shown Absent. Status comes
-// from the health registry (componentKey.cpu).
+// from the health registry (componentKey.cpu). A processor's EnvironmentMetrics
+// show its temperature sensor: the profile's CPU sensors in socket order.
 import { Priv } from '../../lib/privileges.js';
 import { componentKey } from '../../platform/hardware/health.js';
 import type { ProcessorSpec } from '../../platform/hardware/profile.js';
@@ -9,8 +10,10 @@ import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { ProcessorType } from './inventory-types.js';
 import { OEM } from '../../protocol/naming.js';
+import { temperatureSensorId } from '../chassis/power.js';
+import { EnvironmentMetricsType } from '../chassis/power-types.js';
 
-export type ProcessorDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
+export type ProcessorDeps = Pick<Services, 'uris' | 'hardware' | 'health' | 'thermal'>;
 
 interface Socket {
   id: string;
@@ -22,7 +25,23 @@ function handlers(d: ProcessorDeps) {
   const sockets: Socket[] = d.hardware.processors.map((spec, index) => ({ id: String(index + 1), index, spec }));
   const chassis = d.uris.chassis();
   const processors = { list: () => sockets, get: (id: string) => sockets.find((s) => s.id === id), id: (s: Socket) => s.id };
-  return { processors, processorBody };
+  const cpuSensors = d.thermal.temperatureSpecs.filter((t) => t.context === 'CPU');
+  /** The temperature sensor of a fitted processor, if the profile has one for its socket. */
+  const sensorOf = (id: string) => {
+    const s = processors.get(id);
+    return s?.spec.present ? cpuSensors[s.index] : undefined;
+  };
+  return { processors, processorBody, sensorOf, environmentMetrics };
+
+  function environmentMetrics(id: string) {
+    const spec = sensorOf(id)!;
+    const reading = d.thermal.snapshot().temperatures.find((t) => t.spec === spec);
+    return {
+      Id: 'EnvironmentMetrics',
+      Name: `Environment metrics of processor ${id}`,
+      TemperatureCelsius: { DataSourceUri: d.uris.chassis('Sensors', temperatureSensorId(spec)), Reading: reading?.celsius ?? null },
+    };
+  }
 
   function processorBody(s: Socket) {
     const p = s.spec;
@@ -49,6 +68,7 @@ function handlers(d: ProcessorDeps) {
       OperatingSpeedMHz: p.operatingSpeedMHz,
       TotalCores: p.cores,
       TotalThreads: p.threads,
+      ...(sensorOf(s.id) ? { EnvironmentMetrics: { '@odata.id': d.uris.system('Processors', s.id, 'EnvironmentMetrics') } } : {}),
       ...(p.cpuid ? { ProcessorId: processorId(p.manufacturer, p.cpuid) } : {}),
       Oem: {
         [OEM]: {
@@ -86,6 +106,12 @@ export function registerProcessorRoutes(routes: RouteTable, d: ProcessorDeps): v
     store: h.processors,
     show: h.processorBody,
     privileges: { read: Priv.login },
+  });
+  routes.add({
+    path: '/redfish/v1/Systems/{SystemId}/Processors/{ProcessorId}/EnvironmentMetrics/',
+    type: EnvironmentMetricsType,
+    params: { ProcessorId: (id) => h.sensorOf(id) !== undefined },
+    get: { privilege: Priv.login, handler: ({ params }) => h.environmentMetrics(params.ProcessorId) },
   });
 }
 
