@@ -102,6 +102,9 @@ export const EthernetInterfaceType = defineType({
     LinkStatus: ro(t.enum(['LinkUp', 'NoLink', 'LinkDown'], { nullable: true })),
     MACAddress: ro(t.string()),
     PermanentMACAddress: ro(t.string()),
+    UefiDevicePath: ro(
+      t.string({ description: "The system's: the port's PCI function and MAC address, as the ROM's boot options name it." }),
+    ),
     SpeedMbps: ro(t.integer({ nullable: true, units: 'Mbit/s' })),
     AutoNeg: ro(t.boolean()),
     FullDuplex: ro(t.boolean()),

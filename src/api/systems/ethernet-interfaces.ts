@@ -8,6 +8,7 @@
 import { Priv } from '../../lib/privileges.js';
 import { componentKey } from '../../platform/hardware/health.js';
 import { nicPorts, type NicPort } from '../../platform/hardware/inventory.js';
+import { nicPortDevicePath } from '../../domain/bios/pci-map.js';
 import { hostDomain, hostInterfaceNetwork } from '../../platform/host-network.js';
 import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import type { RouteTable } from '../../protocol/routes.js';
@@ -52,6 +53,7 @@ function handlers(d: SystemEthernetDeps) {
       LinkStatus: p.linkUp ? 'LinkUp' : 'LinkDown',
       MACAddress: p.mac,
       PermanentMACAddress: p.mac,
+      UefiDevicePath: nicPortDevicePath(d.hardware, d.hardware.nics.indexOf(p.nic), p.index, p.mac),
       SpeedMbps: p.linkUp ? p.speedMbps : null,
       AutoNeg: true,
       FullDuplex: true,

@@ -7,7 +7,7 @@ import { vendorMessage, type ExtendedInfo } from '../../messages/errors.js';
 import { settingsApplied, type SettingsApplied } from './settings-applied.js';
 import type { DocumentStore } from '../../store/documents.js';
 import { raidCapacity } from '../storage/raid.js';
-import { hex, nicPciPath, storagePciPath } from './pci-map.js';
+import { hex, nicPortDevicePath, storagePciPath } from './pci-map.js';
 
 export const OVERRIDE_TARGETS = [
   'None',
@@ -100,7 +100,7 @@ export function bootOptionsFor(hw: BootHardware): BootOptionDef[] {
     const emb = nic.slot === 'Embedded';
     const structured = emb ? `NIC.LOM.${++lom}.1` : `NIC.Slot.${nic.slot}.1`;
     const label = emb ? `Embedded LOM ${lom} Port 1 : ${nic.model}` : `Slot ${nic.slot} Port 1 : ${nic.model}`;
-    const path = `${nicPciPath(hw, ni)}/MAC(${port.mac.replace(/:/g, '').toUpperCase()},0x1)`;
+    const path = nicPortDevicePath(hw, ni, 0, port.mac);
     found.push({
       structured: `${structured}.IPv4`,
       alias: 'Pxe',

@@ -18,6 +18,12 @@ export function nicPciPath(hw: Pick<Hardware, 'nics'>, ni: number): string {
   return hw.nics[ni]?.slot === 'Embedded' ? 'PciRoot(0x0)/Pci(0x1C,0x0)/Pci(0x0,0x0)' : `PciRoot(${hex(8 + ni)})/Pci(0x0,0x0)/Pci(0x0,0x0)`;
 }
 
+/** The UEFI device path of port `pi` (0-based) of the NIC at index `ni`: the port's PCI function, then its MAC address. */
+export function nicPortDevicePath(hw: Pick<Hardware, 'nics'>, ni: number, pi: number, mac: string): string {
+  const fn = nicPciPath(hw, ni).replace(/Pci\(0x0,0x0\)$/, `Pci(0x0,${hex(pi)})`);
+  return `${fn}/MAC(${mac.replace(/:/g, '').toUpperCase()},0x1)`;
+}
+
 /** A NIC port the ROM can boot (PXE, HTTP, iSCSI) from, by its BIOS name (EmbNicPort1, Slot1NicPort2...). */
 export interface NicBootSource {
   name: string;
