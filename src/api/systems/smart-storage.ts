@@ -18,6 +18,7 @@ import { collection, messages } from '../../protocol/reply.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { settingsAnnotation } from './bios-vendor-types.js';
+import { DRIVE_WRITE_CACHE } from './storage-types.js';
 import { OEM, oemType } from '../../protocol/naming.js';
 
 /** What the Smart Storage views use. */
@@ -360,7 +361,7 @@ function handlers(d: SmartStorageDeps) {
         PhysicalDriveList: e.driveIds.map((id) => storage.drive(sid, id)?.bay ?? id),
       })),
       // Controller tunables as the P408i-a reports them (not modelled).
-      DriveWriteCache: 'Disabled',
+      DriveWriteCache: DRIVE_WRITE_CACHE,
       ElevatorSort: 'Enabled',
       ExpandPriority: 'Medium',
       RebuildPriority: 'High',
@@ -389,7 +390,7 @@ function handlers(d: SmartStorageDeps) {
       SerialNumber: c.serialNumber,
       FirmwareVersion: { Current: { VersionString: c.firmwareVersion } },
       CurrentOperatingMode: 'Mixed',
-      DriveWriteCache: 'Disabled',
+      DriveWriteCache: DRIVE_WRITE_CACHE,
       InternalPortCount: ports.size,
       ExternalPortCount: 0,
       LogicalDriveCount: storage.volumeList(sid).filter((v) => v.state !== 'PendingCreate').length,

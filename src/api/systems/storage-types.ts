@@ -121,6 +121,12 @@ export const SecureEraseAction = defineAction({
   },
 });
 
+/** What the array controllers do with the drives' own write caches: off, as the P408i-a reports (not modelled). */
+export const DRIVE_WRITE_CACHE: 'Enabled' | 'Disabled' = 'Disabled';
+
+/** How a drive's bay LED reads (DMTF StatusIndicator): its own failure first, then that of an array it is in. */
+export const DRIVE_INDICATORS = ['OK', 'Fail', 'PredictiveFailureAnalysis', 'InACriticalArray', 'InAFailedArray'] as const;
+
 export const DriveType = defineType({
   name: 'Drive',
   version: '1.22.0',
@@ -143,6 +149,8 @@ export const DriveType = defineType({
     EncryptionAbility: ro(t.enum(['None', 'SelfEncryptingDrive', 'Other'])),
     EncryptionStatus: ro(t.enum(['Unecrypted', 'Unlocked', 'Locked', 'Foreign', 'Unencrypted'])),
     FailurePredicted: ro(t.boolean()),
+    StatusIndicator: ro(t.enum(DRIVE_INDICATORS)),
+    WriteCacheEnabled: ro(t.boolean()),
     HotspareType: ro(t.enum(['None', 'Global', 'Chassis', 'Dedicated'])),
     Identifiers: identifiersProp,
     PhysicalLocation: locationProp,

@@ -28,6 +28,8 @@ import {
 import { taskAccepted } from '../tasks/task-service.js';
 import type { Services } from '../services.js';
 import {
+  type DRIVE_INDICATORS,
+  DRIVE_WRITE_CACHE,
   DriveType,
   SecureEraseAction,
   SimpleStorageType,
@@ -262,6 +264,8 @@ function handlers(d: StorageDeps) {
       EncryptionAbility: 'None',
       EncryptionStatus: 'Unencrypted',
       FailurePredicted: storage.driveStatus(sid, x).Health === 'Warning',
+      StatusIndicator: statusIndicator(sid, x),
+      WriteCacheEnabled: DRIVE_WRITE_CACHE === 'Enabled',
       HotspareType: 'None',
       Identifiers: [durableName(x)],
       PhysicalLocation: { PartLocation: { ServiceLabel: x.bay, LocationType: 'Bay', LocationOrdinalValue: index } },
@@ -284,6 +288,14 @@ function handlers(d: StorageDeps) {
         Storage: { '@odata.id': storageUri(sid) },
       },
     };
+  }
+
+  function statusIndicator(sid: string, x: Drive): (typeof DRIVE_INDICATORS)[number] {
+    const own = storage.driveStatus(sid, x).Health;
+    if (own === 'Critical') return 'Fail';
+    if (own === 'Warning') return 'PredictiveFailureAnalysis';
+    const arrays = storage.volumesOfDrive(sid, x.id).map((v) => storage.volumeStatus(v).Health);
+    return arrays.includes('Critical') ? 'InAFailedArray' : arrays.includes('Warning') ? 'InACriticalArray' : 'OK';
   }
 
   function patchDrive(ctx: PatchContext<DrivePath, typeof DriveType.properties>): void {

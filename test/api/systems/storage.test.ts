@@ -212,6 +212,29 @@ describe('Storage inventory (default profile)', () => {
     assert.equal((await svc.get(drive(4))).body.SerialNumber, before);
   });
 
+  it("lights each drive's status indicator from its own health, then its array's; no drive write cache", async () => {
+    const health = svc.running.services.health;
+    const indicators = async () => Promise.all([0, 1, 5].map(async (i) => (await svc.get(drive(i))).body.StatusIndicator));
+    assert.deepEqual(await indicators(), ['OK', 'OK', 'OK']);
+    // The mirror (volume 1) is drives 0 and 1.
+    health.set(componentKey.drive('DE00A000', '1I:1:1'), { Health: 'Critical' });
+    health.set(componentKey.drive('DE00A000', '2I:1:6'), { Health: 'Warning' });
+    try {
+      assert.deepEqual(await indicators(), ['Fail', 'InACriticalArray', 'PredictiveFailureAnalysis']);
+      health.set(componentKey.volume('DE00A000', '1'), { Health: 'Critical' });
+      assert.deepEqual(await indicators(), ['Fail', 'InAFailedArray', 'PredictiveFailureAnalysis']);
+    } finally {
+      health.clear(componentKey.drive('DE00A000', '1I:1:1'));
+      health.clear(componentKey.drive('DE00A000', '2I:1:6'));
+      health.clear(componentKey.volume('DE00A000', '1'));
+    }
+    assert.deepEqual(await indicators(), ['OK', 'OK', 'OK']);
+    // The drives' write caches are as the controller's view says: off.
+    const controller = (await svc.get(`${SYS}SmartStorage/ArrayControllers/0/`)).body;
+    assert.equal(controller.DriveWriteCache, 'Disabled');
+    assert.equal((await svc.get(drive(0))).body.WriteCacheEnabled, false);
+  });
+
   it("health follows the registry: a failed drive degrades its mirror, two fail it; the storage's rollup shows it", async () => {
     const health = svc.running.services.health;
     health.set(componentKey.drive('DE00A000', '1I:1:1'), { Health: 'Critical' });
