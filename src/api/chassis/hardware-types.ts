@@ -26,7 +26,9 @@ export const PortType = defineType({
     ...commonProps,
     PortId: ro(t.string()),
     PortProtocol: ro(t.enum(['Ethernet', 'SAS', 'SATA'])),
-    PortType: ro(t.enum(['BidirectionalPort'])),
+    // A NIC port both sends and receives; an array controller's connector leads down to its drives.
+    PortType: ro(t.enum(['BidirectionalPort', 'DownstreamPort'])),
+    PortMedium: ro(t.enum(['Electrical', 'Optical'])),
     LinkStatus: ro(t.enum(['LinkUp', 'LinkDown', 'NoLink', 'Starting', 'Training'])),
     LinkState: ro(t.enum(['Enabled', 'Disabled'])),
     CurrentSpeedGbps: ro(t.number({ units: 'Gbit/s', nullable: true })),

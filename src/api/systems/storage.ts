@@ -164,6 +164,11 @@ function handlers(d: StorageDeps) {
       Name: `Port ${port.id}`,
       PortId: port.id,
       PortProtocol: protocolsOf(c).includes('SAS') ? 'SAS' : 'SATA',
+      PortType: 'DownstreamPort',
+      // Mini-SAS HD copper cables to the drive cages.
+      PortMedium: 'Electrical',
+      LinkStatus: drives.length ? 'LinkUp' : 'NoLink',
+      LinkState: 'Enabled',
       Status: status(storage.controllerStatus(c.id)),
       Width: port.width,
       MaxSpeedGbps: port.maxSpeedGbps,
