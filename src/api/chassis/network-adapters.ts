@@ -120,8 +120,12 @@ export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapt
   });
 }
 
-/** The adapters' ports as the chassis shows them, for the system's NetworkInterfaces to list under their own URIs. */
+/** The ports of an adapter, for the system's NetworkInterfaces to list. */
 export function adapterPortsOf(d: NetworkAdapterDeps) {
   const h = handlers(d);
-  return { store: h.adapterPorts, show: h.showPort, adapterExists: h.adapterExists };
+  return {
+    list: (adapterId: string) => h.adapterPorts.list({ NetworkAdapterId: adapterId }),
+    id: h.adapterPorts.id,
+    adapterExists: h.adapterExists,
+  };
 }

@@ -1,13 +1,14 @@
 // The system's network interfaces (Systems/{SystemId}/NetworkInterfaces/, DMTF NetworkInterface):
 // one per NIC of the hardware profile, with the NIC's id, linking the chassis' NetworkAdapter, and
-// its Ports: the adapter's, shown under the interface's own URI as iLO 6 does. Every installed
-// adapter is discovered (the collection's vendor MemberContents says so).
+// its Ports: a collection of the interface's own, as iLO 6 has, listing the adapter's ports. Every
+// installed adapter is discovered (the collection's vendor MemberContents says so).
 import { Priv } from '../../lib/privileges.js';
 import { componentKey } from '../../platform/hardware/health.js';
 import type { ResolvedNic } from '../../platform/hardware/identity.js';
 import { addCollection, type MemberStore } from '../../protocol/collections.js';
 import { collectionOf, commonProps, defineType, oem, ro, statusProp, t } from '../../protocol/description.js';
 import { OEM, oemType } from '../../protocol/naming.js';
+import { collection } from '../../protocol/reply.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { adapterPortsOf } from '../chassis/network-adapters.js';
@@ -73,20 +74,21 @@ export function registerNetworkInterfaceRoutes(routes: RouteTable, d: NetworkInt
     show: h.interfaceBody,
     privileges: { read: Priv.login },
   });
+  // The members are the adapter's ports where they live (DMTF allows no Port URI under a
+  // NetworkInterface; iLO 6 serves copies there, which the Service Validator refuses).
   const ports = adapterPortsOf(d);
-  addCollection(routes, {
-    collection: '/redfish/v1/Systems/{SystemId}/NetworkInterfaces/{NetworkInterfaceId}/Ports/',
-    member: '/redfish/v1/Systems/{SystemId}/NetworkInterfaces/{NetworkInterfaceId}/Ports/{PortId}/',
-    type: PortType,
-    name: 'Port Collection',
-    extra: ({ NetworkInterfaceId }) => ({ Description: `The ports of the network interface ${NetworkInterfaceId}` }),
+  routes.add({
+    path: '/redfish/v1/Systems/{SystemId}/NetworkInterfaces/{NetworkInterfaceId}/Ports/',
+    type: collectionOf(PortType),
     params: { NetworkInterfaceId: ports.adapterExists },
-    store: {
-      list: ({ NetworkInterfaceId }) => ports.store.list({ NetworkAdapterId: NetworkInterfaceId }),
-      get: (id, { NetworkInterfaceId }) => ports.store.get(id, { NetworkAdapterId: NetworkInterfaceId }),
-      id: ports.store.id,
+    get: {
+      privilege: Priv.login,
+      handler: async ({ params: { NetworkInterfaceId: id } }) =>
+        collection(
+          'Port Collection',
+          (await ports.list(id)).map((p) => d.uris.chassis('NetworkAdapters', id, 'Ports', ports.id(p))),
+          { Description: `The ports of the network interface ${id}` },
+        ),
     },
-    show: ports.show,
-    privileges: { read: Priv.login },
   });
 }

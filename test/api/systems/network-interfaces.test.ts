@@ -36,21 +36,17 @@ describe('system network interfaces', () => {
     assert.equal((await get(`${link}NoSuchNic/`)).status, 404);
   });
 
-  it("serves each interface's ports under its own URI, as the chassis adapter's ports are (iLO 6)", async () => {
+  it("lists each interface's ports in a collection of its own (iLO 6), as the adapter's ports where they live", async () => {
     const nics = svc.running.services.hardware.nics;
-    const strip = ({ '@odata.id': _id, '@odata.etag': _etag, ...rest }: Record<string, unknown>) => rest;
     for (const nic of nics) {
       const mine = `${SYS}NetworkInterfaces/${nic.id}/Ports/`;
       assert.equal((await get(`${SYS}NetworkInterfaces/${nic.id}/`)).body.Ports['@odata.id'], mine);
-      const list = await get(`${mine}?$expand=.`);
+      const list = await get(mine);
       assert.equal(list.status, 200, list.text);
-      const chassis = await get(`/redfish/v1/Chassis/1/NetworkAdapters/${nic.id}/Ports/?$expand=.`);
-      assert.equal(list.body.Members.length, nic.ports.length);
-      assert.deepEqual(list.body.Members.map(strip), chassis.body.Members.map(strip));
-      for (const m of list.body.Members) {
-        assert.equal(m['@odata.id'], `${mine}${m.Id}/`);
-      }
-      assert.equal((await get(`${mine}${nic.ports.length + 1}/`)).status, 404);
+      assert.equal(list.body['@odata.type'], '#PortCollection.PortCollection');
+      const chassis = await get(`/redfish/v1/Chassis/1/NetworkAdapters/${nic.id}/Ports/`);
+      assert.equal(list.body['Members@odata.count'], nic.ports.length);
+      assert.deepEqual(list.body.Members, chassis.body.Members);
     }
     assert.equal((await get(`${SYS}NetworkInterfaces/NoSuchNic/Ports/`)).status, 404);
   });
