@@ -1,9 +1,9 @@
 // What the computer system's vendor extension shows besides POST and boot state (iLO's
-// HpeComputerSystemExt): component health rolled up per kind, the system ROM and its backup,
-// how far the controller's device discovery got, the power settings the BIOS holds (power
-// regulator, automatic power-on, power-on delay), and links to the vendor's views of the
-// system. Each comes from the health registry, the firmware inventory, the server's phase or
-// the BIOS settings the ROM runs with.
+// HpeComputerSystemExt): component health rolled up per kind, the OS agent's state, the system
+// ROM and its backup, the provisioning tool's version, how far the controller's device discovery
+// got, the power settings the BIOS holds (power regulator, automatic power-on, power-on delay),
+// and links to the vendor's views of the system. Each comes from the health registry, the
+// firmware inventory, the server's phase or the BIOS settings the ROM runs with.
 import { componentKey, type Health } from '../../platform/hardware/health.js';
 import { ro, statusProp, t, type Props } from '../../protocol/description.js';
 import type { Services } from '../services.js';
@@ -14,7 +14,7 @@ import { secureEraseReportLink } from './secure-erase-report.js';
 import { usbPortsLink } from './usb-ports.js';
 import { baseNetworkAdaptersLink } from './base-network-adapters.js';
 
-export type SystemVendorDeps = Pick<Services, 'uris' | 'hardware' | 'health' | 'bios' | 'firmware'>;
+export type SystemVendorDeps = Pick<Services, 'uris' | 'hardware' | 'health' | 'bios' | 'firmware' | 'host'>;
 
 const health = ro(t.object({ Status: statusProp }, { typeName: 'HealthStatus' }));
 const rom = ro(
@@ -34,6 +34,7 @@ export const SystemVendorProps = {
     t.object(
       {
         AggregateServerHealth: ro(t.enum(['OK', 'Warning', 'Critical'])),
+        AgentlessManagementService: ro(t.enum(['Ready', 'Unavailable'])),
         BiosOrHardwareHealth: health,
         Processors: health,
         Memory: health,
@@ -58,6 +59,8 @@ export const SystemVendorProps = {
       { typeName: 'DeviceDiscoveryComplete' },
     ),
   ),
+  IntelligentProvisioningVersion: ro(t.string()),
+  IntelligentProvisioningLocation: ro(t.string()),
   IndicatorLED: ro(t.enum(['Lit', 'Blinking', 'Off'], { description: "The UID light, as the system's IndicatorLED." })),
   PowerRegulatorMode: ro(t.string()),
   PowerRegulatorModesSupported: ro(t.array(t.string())),
@@ -128,6 +131,7 @@ export function deviceDiscovery(post: string, osRunning: boolean) {
 export function systemVendorExtras(d: SystemVendorDeps, romVersion: string) {
   const attrs = d.bios.currentAttributes();
   const backupRom = d.firmware.backupBiosVersion?.();
+  const provisioning = d.firmware.installedVersion?.('IP');
   const roll = (prefix: string) => d.health.rollupPrefix(prefix);
   const psus = d.hardware.powerSupplies;
   const psuHealth = worst(...psus.map((p) => d.health.status(componentKey.psu(p.bay)).Health ?? 'OK'));
@@ -135,6 +139,8 @@ export function systemVendorExtras(d: SystemVendorDeps, romVersion: string) {
   return {
     AggregateHealthStatus: {
       AggregateServerHealth: roll(''),
+      // The agent runs in the host OS.
+      AgentlessManagementService: d.host.osRunning() ? 'Ready' : 'Unavailable',
       BiosOrHardwareHealth: status(roll('')),
       Processors: status(roll('cpu:')),
       Memory: status(roll('dimm:')),
@@ -146,6 +152,8 @@ export function systemVendorExtras(d: SystemVendorDeps, romVersion: string) {
       Temperatures: status(roll('temperature:')),
     },
     Bios: { Current: romBody(romVersion), ...(backupRom ? { Backup: romBody(backupRom) } : {}), UefiClass: 2 },
+    // The deployment tool is in the system board's flash, its version in the software inventory.
+    ...(provisioning ? { IntelligentProvisioningVersion: provisioning, IntelligentProvisioningLocation: 'System Board' } : {}),
     PowerRegulatorMode: REGULATOR[String(attrs.PowerRegulator)] ?? 'Dynamic',
     PowerRegulatorModesSupported: Object.values(REGULATOR),
     PowerAutoOn: AUTO_ON[String(attrs.AutoPowerOn)] ?? 'Restore',

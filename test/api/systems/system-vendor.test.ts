@@ -1,6 +1,7 @@
 // Issue 28 item 3 (iLO 6): the computer system's vendor extension as iLO's clients read it under
-// --oem-name Hpe: the overall health, the system ROM and its backup by version, how far device
-// discovery got as the server powers on and boots, the UID light; and no persistent memory.
+// --oem-name Hpe: the overall health and the OS agent's, the system ROM and its backup by version,
+// the provisioning tool's, how far device discovery got as the server powers on and boots, the
+// UID light; and no persistent memory.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { componentKey } from '../../../src/platform/hardware/health.js';
@@ -39,6 +40,13 @@ describe('computer system vendor extension (iLO 6)', () => {
     assert.notEqual(bios.Backup.VersionString, bios.Current.VersionString);
   });
 
+  it('names the Intelligent Provisioning version of the software inventory, on the system board', async () => {
+    const software = (await svc.get('/redfish/v1/UpdateService/SoftwareInventory/?$expand=.')).body.Members;
+    const provisioning = software.find((m: { Name: string }) => m.Name === 'Intelligent Provisioning');
+    const oem = (await system()).Oem.Hpe;
+    assert.deepEqual([oem.IntelligentProvisioningVersion, oem.IntelligentProvisioningLocation], [provisioning.Version, 'System Board']);
+  });
+
   it('reports device discovery as the server powers on, runs POST and boots its OS', async () => {
     const discovery = async () => (await system()).Oem.Hpe.DeviceDiscoveryComplete;
     assert.deepEqual(await discovery(), {
@@ -46,6 +54,7 @@ describe('computer system vendor extension (iLO 6)', () => {
       SmartArrayDiscovery: 'Cached',
       AMSDeviceDiscovery: 'NoAMS',
     });
+    assert.equal((await system()).Oem.Hpe.AggregateHealthStatus.AgentlessManagementService, 'Unavailable');
     const on = await svc.req('POST', `${SYS}Actions/ComputerSystem.Reset/`, { body: { ResetType: 'On' } });
     assert.equal(on.status, 200, on.text);
     assert.deepEqual(await discovery(), { DeviceDiscovery: 'Busy', SmartArrayDiscovery: 'Busy', AMSDeviceDiscovery: 'NoAMS' });
@@ -59,6 +68,7 @@ describe('computer system vendor extension (iLO 6)', () => {
       SmartArrayDiscovery: 'Complete',
       AMSDeviceDiscovery: 'Complete',
     });
+    assert.equal((await system()).Oem.Hpe.AggregateHealthStatus.AgentlessManagementService, 'Ready');
   });
 
   it('shows the UID light in the extension as in IndicatorLED', async () => {
