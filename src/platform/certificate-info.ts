@@ -17,8 +17,8 @@ export interface NameParts {
   Email?: string;
 }
 
-/** A distinguished name as one line, most specific part first: `CN=Boot CA, O=Example`. */
-export function nameText(n: NameParts): string {
+/** A distinguished name as one line, most specific part first: `CN=Boot CA, O=Example` (values escaped by `escape`). */
+export function nameText(n: NameParts, escape: (value: string) => string = (v) => v): string {
   const parts: [string, string | undefined][] = [
     ['CN', n.CommonName],
     ['OU', n.OrganizationalUnit],
@@ -27,7 +27,7 @@ export function nameText(n: NameParts): string {
     ['ST', n.State],
     ['C', n.Country],
   ];
-  return parts.flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`])).join(', ');
+  return parts.flatMap(([k, v]) => (v ? [`${k}=${escape(v)}`] : [])).join(', ');
 }
 
 export interface CertificateInfo {

@@ -2,6 +2,7 @@
 // detection, chain verification against trusted CAs on the controller clock,
 // key matching, and certificate signing requests for the HTTPS identity.
 import { x509lib } from './x509-lib.js';
+import { nameText } from './certificate-info.js';
 import { X509Certificate, createPrivateKey, webcrypto } from 'node:crypto';
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
@@ -137,19 +138,15 @@ export interface CsrSubject {
 }
 
 function dnString(s: CsrSubject): string {
-  const esc = (v: string) => v.replace(/([,+"\\<>;=])/g, '\\$1');
-  const parts: [string, string | undefined][] = [
-    ['CN', s.CommonName],
-    ['OU', s.OrgUnit],
-    ['O', s.OrgName],
-    ['L', s.City],
-    ['ST', s.State],
-    ['C', s.Country],
-  ];
-  return parts
-    .filter(([, v]) => v)
-    .map(([k, v]) => `${k}=${esc(v as string)}`)
-    .join(', ');
+  const parts = {
+    CommonName: s.CommonName,
+    OrganizationalUnit: s.OrgUnit,
+    Organization: s.OrgName,
+    City: s.City,
+    State: s.State,
+    Country: s.Country,
+  };
+  return nameText(parts, (v) => v.replace(/([,+"\\<>;=])/g, '\\$1'));
 }
 
 /** A new EC P-256 key and a PKCS#10 request for it; the key never leaves the controller. */
