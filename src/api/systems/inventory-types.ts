@@ -88,7 +88,7 @@ export const VendorMemoryExtType = defineType({
 
 export const MemoryMetricsType = defineType({
   name: 'MemoryMetrics',
-  version: '1.7.0',
+  version: '1.8.0',
   owner: 'DMTF',
   description: 'What a memory module runs at.',
   properties: { ...commonProps, OperatingSpeedMHz: ro(t.integer({ units: 'MHz' })) },

@@ -36,6 +36,7 @@ const RESOURCE_TYPES: Readonly<Record<string, string>> = {
   ManagerAccount: '1.14.1',
   ManagerNetworkProtocol: '1.12.0',
   Memory: '1.23.0',
+  MemoryMetrics: '1.8.0',
   MessageRegistryFile: '1.1.5',
   MetricDefinition: '1.3.5',
   MetricReport: '1.5.2',

@@ -23,7 +23,7 @@ describe('memory and processor metrics', () => {
       assert.equal(m.Metrics['@odata.id'], uri);
       const metrics = await svc.get(uri);
       assert.equal(metrics.status, 200, metrics.text);
-      assert.equal(metrics.body['@odata.type'], '#MemoryMetrics.v1_7_0.MemoryMetrics');
+      assert.equal(metrics.body['@odata.type'], '#MemoryMetrics.v1_8_0.MemoryMetrics');
       assert.equal(metrics.body.OperatingSpeedMHz, m.OperatingSpeedMhz);
     }
     for (const m of empty) {
