@@ -3,12 +3,17 @@
 // the issue names (FLEET_NOFILE, 20,000), its RSS, and a client that polls controllers as a fleet
 // manager does (a new TLS connection per controller).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { Client } from 'undici';
 import { PASSWORD } from './support.js';
 
 export { PASSWORD, rssMiB, sleep } from './support.js';
 export const BASE_PORT = Number(process.env.FLEET_BASE_PORT ?? 30000);
 export const NOFILE = Number(process.env.FLEET_NOFILE ?? 20000);
+/** Node flags added to a fleet's own (profiling: `--cpu-prof --cpu-prof-dir=...`, `--trace-gc`). */
+const FLEET_EXTRA_FLAGS = (process.env.FLEET_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** A file that gets a fleet's stdout lines other than its log's (what `--trace-gc` prints). */
+const FLEET_TRACE_FILE = process.env.FLEET_TRACE_FILE;
 /** How long a start may take: 10,000 controllers on a loaded machine take minutes. */
 const START_TIMEOUT_S = Number(process.env.FLEET_START_TIMEOUT_S ?? 1800);
 // As bench/http.ts: 32 Basic connections on one controller need more than the default 20 session slots.
@@ -36,6 +41,7 @@ export async function start(args: string[], cpus = '0', extraFlags: string[] = [
   const flags = ((fleet ? process.env.npm_package_config_fleet_node_flags : process.env.npm_package_config_node_flags) ?? '')
     .split(' ')
     .filter(Boolean);
+  if (fleet) flags.push(...FLEET_EXTRA_FLAGS);
   const t0 = performance.now();
   const proc = spawn(
     'prlimit',
@@ -60,8 +66,37 @@ export async function start(args: string[], cpus = '0', extraFlags: string[] = [
   });
   // From here the log (a line per request) is read and dropped: keeping it would load this, the load generator's, CPU.
   proc.stdout.removeAllListeners('data');
+  if (fleet && FLEET_TRACE_FILE) keepTrace(proc, out, FLEET_TRACE_FILE);
   proc.stdout.resume();
   return { proc, wallMs: Math.round(performance.now() - t0) };
+}
+
+/** CPU time (user + system) a process has used, in ms: per request, a figure a shared core does not change much. */
+export function cpuMs(pid: number): number {
+  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks (100 a second).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** A line in FLEET_TRACE_FILE between a fleet's own (which part of the bench the lines after it are from). */
+export function traceMark(text: string): void {
+  if (FLEET_TRACE_FILE) appendFileSync(FLEET_TRACE_FILE, `=== ${text} (${new Date().toISOString()})\n`);
+}
+
+/** The lines of a process's stdout that are not JSON log lines, appended to file (from the start: `before`). */
+function keepTrace(proc: ChildProcess, before: string, file: string): void {
+  const keep = (lines: string[]) => {
+    const kept = lines.filter((l) => l !== '' && !l.startsWith('{'));
+    if (kept.length > 0) appendFileSync(file, `${kept.join('\n')}\n`);
+  };
+  const lines = before.split('\n');
+  let partial = lines.pop() ?? '';
+  keep(lines);
+  proc.stdout?.on('data', (d: Buffer) => {
+    const more = (partial + String(d)).split('\n');
+    partial = more.pop() ?? '';
+    keep(more);
+  });
 }
 
 export async function stop(s: Started, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

@@ -18,6 +18,9 @@
 //   FLEET_SIZE=10000 BENCH_SECONDS=10 npm run bench:fleet
 //   FLEET_PARTS=start,poll (of start, poll, latency, spread, kill; default all) runs some of them:
 //   at 10,000 on a loaded machine each start takes minutes.
+//   FLEET_NODE_FLAGS adds node flags to the fleet's (`--cpu-prof --cpu-prof-dir=/tmp/p`, `--trace-gc`);
+//   FLEET_TRACE_FILE=/tmp/gc.txt keeps what the fleet prints that is not its log, with a line at each
+//   spread round's start and end.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,10 +38,12 @@ import {
   insecure,
   onNewConnection,
   printTable,
+  cpuMs,
   rssMiB,
   sleep,
   start,
   stop,
+  traceMark,
 } from './fleet-support.js';
 
 const SIZE = Number(process.env.FLEET_SIZE ?? 1000);
@@ -72,7 +77,7 @@ async function sequential(port: number): Promise<{ p50: number; p99: number }> {
 }
 
 /** One connection on each of `count` controllers at once; throughput summed, the worst p99. */
-async function spread(ports: number[], seconds: number) {
+async function spread(ports: number[], seconds: number, pid: number) {
   const run = (duration: number) =>
     Promise.all(
       ports.map((port) =>
@@ -85,10 +90,21 @@ async function spread(ports: number[], seconds: number) {
         }),
       ),
     );
+  traceMark(`spread warm-up on ${new Set(ports).size} port(s)`);
   await run(2);
+  traceMark(`spread on ${new Set(ports).size} port(s)`);
+  const cpu0 = cpuMs(pid);
   const rs = await run(seconds);
+  const cpu = cpuMs(pid) - cpu0;
+  traceMark('spread done');
   if (rs.some((r) => r.non2xx || r.errors)) throw new Error('errors in the spread load');
-  return { rps: rs.reduce((n, r) => n + r.requests.average, 0), p99: Math.max(...rs.map((r) => r.latency.p99)) };
+  const requests = rs.reduce((n, r) => n + r.requests.total, 0);
+  return {
+    rps: rs.reduce((n, r) => n + r.requests.average, 0),
+    p99: Math.max(...rs.map((r) => r.latency.p99)),
+    /** The server's CPU time per request, µs. */
+    cpuUs: (1000 * cpu) / requests,
+  };
 }
 
 /** Writers on disjoint sets of controllers, each counting up one controller's AssetTag; SIGKILL mid-way; every acknowledged count must be there after a restart. */
@@ -251,10 +267,11 @@ async function main(): Promise<void> {
     const spreadPorts = Array.from({ length: CONNECTIONS }, (_, k) => BASE_PORT + Math.floor((k * SIZE) / CONNECTIONS));
     for (let k = 0; k < (PARTS.has('spread') ? ALTERNATIONS : 0); k++) {
       spreads.push({
-        fleet: await spread(spreadPorts, SECONDS),
+        fleet: await spread(spreadPorts, SECONDS, fleet.proc.pid!),
         single: await spread(
           spreadPorts.map(() => SINGLE_PORT),
           SECONDS,
+          single.proc.pid!,
         ),
       });
     }
@@ -309,12 +326,12 @@ async function main(): Promise<void> {
       rows.push(
         [
           `GET Systems/1/, ${CONNECTIONS} connections on ${CONNECTIONS} controllers`,
-          `${Math.round(midSpread.fleet.rps)} req/s, p99 ${midSpread.fleet.p99} ms`,
+          `${Math.round(midSpread.fleet.rps)} req/s, p99 ${midSpread.fleet.p99} ms, ${Math.round(midSpread.fleet.cpuUs)} µs CPU each`,
           'p99 < 10 ms',
         ],
         [
           `GET Systems/1/, ${CONNECTIONS} connections on a single controller`,
-          `${Math.round(midSpread.single.rps)} req/s, p99 ${midSpread.single.p99} ms`,
+          `${Math.round(midSpread.single.rps)} req/s, p99 ${midSpread.single.p99} ms, ${Math.round(midSpread.single.cpuUs)} µs CPU each`,
           '',
         ],
         [
