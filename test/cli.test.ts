@@ -265,6 +265,43 @@ describe('the service process', () => {
   });
 });
 
+describe("a fleet's young generation", () => {
+  const newDir = tempDirs('bmc-cli-young-');
+  const fleetNodeFlags = (
+    JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { config: { fleet_node_flags: string } }
+  ).config.fleet_node_flags.split(/\s+/);
+  const startFleet = (nodeFlags: string[]) =>
+    startChild(['--fleet', '2', '--fleet-addresses', '127.0.8.1', '--port', '0', '--data-dir', newDir()], {}, { nodeFlags });
+  const warning = (out: string) =>
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: number; msg: string; minSemiSpaceMiB?: number; maxSemiSpaceMiB?: number })
+      .find((l) => l.level === 40 && l.msg.startsWith('a fleet runs best with node'));
+
+  it('is left alone with the flags npm run fleet gives (package.json config.fleet_node_flags)', async () => {
+    const fleet = await startFleet(fleetNodeFlags);
+    assert.equal(warning(fleet.stdout()), undefined, fleet.stdout());
+    fleet.proc.kill('SIGTERM');
+    await fleet.exited;
+  });
+
+  it('is warned of when it may shrink below them (no floor) or stay smaller (a lower maximum)', async () => {
+    for (const [flags, min, max] of [
+      [['--max-semi-space-size=64'], 0, 64],
+      [['--max-semi-space-size=16'], 0, 16],
+    ] as const) {
+      const fleet = await startFleet([...flags]);
+      const w = warning(fleet.stdout());
+      assert.ok(w, `${flags.join(' ')}: a warning`);
+      assert.match(w.msg, /--min-semi-space-size=64 --max-semi-space-size=64/);
+      assert.deepEqual([w.minSemiSpaceMiB, w.maxSemiSpaceMiB], [min, max]);
+      fleet.proc.kill('SIGTERM');
+      await fleet.exited;
+    }
+  });
+});
+
 describe('start-up failures: one line naming the file and the remedy, an exit code per kind, no stack trace', () => {
   const newDir = tempDirs('bmc-fail-');
   /** A controller that has started once (and was stopped cleanly). */

@@ -238,10 +238,12 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     assert.equal(String(pod.securityContext.runAsUser), dockerfile().user.split(':')[0], "the image's user");
     assert.ok(pod.securityContext.fsGroup > 0);
     assert.equal(container.securityContext.allowPrivilegeEscalation, false);
-    // bench:fleet: 90 MiB + 0.65 MiB per controller idle and under load; the limit leaves room for
-    // uploads and bursts up to the 1.5 GB per 1,000 of issue #18.
+    // bench:fleet: 90 MiB + 0.65 MiB per controller idle and under load, measured with a young
+    // generation of 16 MiB (two semi-spaces); the limit leaves room for uploads and bursts up to
+    // the 1.5 GB per 1,000 of issue #18.
     const { requests, limits } = container.resources as Obj;
-    const measured = (90 + 0.65 * fleetSize) * 2 ** 20;
+    const semiSpace = Number(fleetNodeFlags.map((f) => /^--max-semi-space-size=(\d+)$/.exec(f)?.[1]).find(Boolean));
+    const measured = (90 + 2 * (semiSpace - 16) + 0.65 * fleetSize) * 2 ** 20;
     assert.ok(bytes(requests.memory) >= measured, `memory request ${requests.memory} for ${fleetSize} controllers`);
     assert.ok(bytes(limits.memory) >= Math.max(bytes(requests.memory), (1.5e9 * fleetSize) / 1000));
     assert.ok(Number(requests.cpu) >= 1);
@@ -458,11 +460,23 @@ describe('Dockerfile', () => {
     );
   });
 
+  it("shows a fleet started with package.json's fleet node flags, given to node (NODE_OPTIONS does not take them all)", () => {
+    const text = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    const examples = [...text.matchAll(/^#\s+docker run .*--entrypoint node .*bmc-redfish (.*) dist\/cli\.js --fleet \d+$/gm)];
+    assert.ok(examples.length > 0, 'an example of a fleet');
+    for (const [, flags] of examples) assert.deepEqual(flags!.split(/\s+/), fleetNodeFlags);
+    const refused = spawnSync(process.execPath, ['-e', ''], {
+      env: { ...process.env, NODE_OPTIONS: fleetNodeFlags.join(' ') },
+      encoding: 'utf8',
+    });
+    assert.notEqual(refused.status, 0, 'node refuses them in NODE_OPTIONS: the example gives them to node itself');
+  });
+
   it('runs node as package.json says, as a non-root user, with /data as a volume and 0.0.0.0 as the address', () => {
     const d = dockerfile();
     const entrypoint = JSON.parse(args(d, 'ENTRYPOINT')[0]!) as string[];
     assert.deepEqual(entrypoint, ['node', 'dist/cli.js']);
-    // In NODE_OPTIONS, so `docker run -e NODE_OPTIONS=...` can give a fleet config.fleet_node_flags.
+    // In NODE_OPTIONS, so flags given to node itself (`--entrypoint node`) override them.
     assert.deepEqual(d.env.NODE_OPTIONS?.split(/\s+/), nodeFlags);
     assert.ok(d.user, 'USER is set');
     assert.ok(!['root', '0'].includes(d.user.split(':')[0]!), `USER ${d.user} is not root`);

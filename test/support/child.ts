@@ -19,10 +19,12 @@ export interface ChildOptions {
   nofile?: number;
   /** How long the start may take (30 s). */
   startMs?: number;
+  /** Flags for node itself (before the script), as `npm run fleet` gives them. */
+  nodeFlags?: string[];
 }
 
 function spawnCli(args: string[], env: Record<string, string>, o: ChildOptions = {}): ChildProcess {
-  const cli = [process.execPath, '--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args];
+  const cli = [process.execPath, ...(o.nodeFlags ?? []), '--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args];
   const [cmd, ...argv] = o.nofile === undefined ? cli : ['prlimit', `--nofile=${o.nofile}:${o.nofile}`, ...cli];
   return spawn(cmd!, argv, {
     cwd: ROOT,
