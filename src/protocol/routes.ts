@@ -309,8 +309,8 @@ export class RouteTable {
     readonly naming: Naming = CANONICAL_NAMING,
   ) {}
 
-  /** Entries by their node's slot in the shared trie. */
-  private readonly entries: (Entry | undefined)[] = [];
+  /** Entries by their node's slot in the shared trie (sized for the slots there are: a fleet's tables declare the same paths). */
+  private readonly entries: (Entry | undefined)[] = new Array<Entry | undefined>(slots);
   /** The parameter name this table declared under each node that has one. */
   private readonly paramAt = new Map<Node, string>();
   private readonly all: AnyRoute[] = [];
@@ -365,16 +365,14 @@ export class RouteTable {
   >(declared: ResourceRoute<P, T, PB, CB>): void {
     const named = namedRoute(declared, this.naming);
     const route = selfChecking() ? answeringLate(named) : named;
-    for (const props of [
-      route.type?.properties,
-      route.type?.memberType?.properties,
-      route.patch?.body,
-      route.post?.body,
-      route.put?.body,
-      ...(route.actions ?? []).map((a) => a.def.parameters),
-    ]) {
-      if (props) compilePatterns(props);
-    }
+    // Once per description (each table of a fleet declares the same): no array built per route for them.
+    const compile = (props: Props | undefined) => props && compilePatterns(props);
+    compile(route.type?.properties);
+    compile(route.type?.memberType?.properties);
+    compile(route.patch?.body);
+    compile(route.post?.body);
+    compile(route.put?.body);
+    for (const a of route.actions ?? []) compile(a.def.parameters);
     if (!route.file && !route.path.endsWith('/')) throw new Error(`route ${route.path} must end in '/'`);
     this.insert(route.path, { route });
     for (const action of route.actions ?? []) {
