@@ -3,7 +3,7 @@
 // operating system, before it returns: it survives kill -9 of the process,
 // though not a power loss. 'power-loss' (synchronous=FULL) syncs every commit.
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, renameSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { asDatabaseError } from './startup-check.js';
 
@@ -77,13 +77,19 @@ export function openDatabase(
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     if (template && !existsSync(path)) {
-      // Whole or not at all: a start killed mid-copy leaves no half database behind.
+      // Whole or not at all: a start killed mid-copy leaves no half database behind. The copy
+      // has the template's 0600 (made below), and no -wal or -shm yet.
       copyFileSync(template, `${path}.new`);
       renameSync(`${path}.new`, path);
+    } else {
+      closeSync(openSync(path, 'a', 0o600));
+      // A database (and the -wal/-shm a kill left) from an older version may be 0644. Changed only
+      // then: a chmod is a write of the inode, ten thousand of them in a fleet's restart.
+      for (const f of [path, `${path}-wal`, `${path}-shm`]) {
+        const mode = statSync(f, { throwIfNoEntry: false })?.mode;
+        if (mode !== undefined && (mode & 0o777) !== 0o600) chmodSync(f, 0o600);
+      }
     }
-    closeSync(openSync(path, 'a', 0o600));
-    // A database (and the -wal/-shm a kill left) from an older version may be 0644.
-    for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
   }
   const db = connect(path, durability);
   try {
