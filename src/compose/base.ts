@@ -93,6 +93,7 @@ export function openController(config: Config, opts: StartOptions): Base {
     [...EVENT_MIGRATIONS, ...(opts.migrations ?? [])],
     durability,
     seat?.databaseTemplate,
+    checked.onOpen,
   );
   // In a fleet the connection rests while others are used (a bound on descriptors), and opens again when used.
   const db: SqlConnection = seat?.databases
