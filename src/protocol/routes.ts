@@ -464,7 +464,8 @@ export class RouteTable {
     // One parameter name per trie node within a table (another table may use another there).
     for (const { at, name } of params) {
       const declared = this.paramAt.get(at);
-      if (declared !== undefined && declared !== name) throw new Error(`conflicting parameter names {${declared}} and {${name}} in ${path}`);
+      if (declared !== undefined && declared !== name)
+        throw new Error(`conflicting parameter names {${declared}} and {${name}} in ${path}`);
       this.paramAt.set(at, name);
     }
     if (this.entries[node.slot!]) throw new Error(`duplicate route ${path}`);

@@ -47,7 +47,7 @@ describe('the database pool', () => {
     assert.equal(pool.reopened, 1);
   });
 
-  it("prepares a statement another connection of the process prepared only when it is first used: a resting database stays closed", () => {
+  it('prepares a statement another connection of the process prepared only when it is first used: a resting database stays closed', () => {
     const pool = new DatabasePool(1);
     const a = pooled(pool, 'lazy-a');
     const sql = "SELECT value FROM setting WHERE key = 'lazy'";
