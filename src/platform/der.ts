@@ -96,7 +96,8 @@ export function wellFormedPem(pem: string, labels: readonly string[]): boolean {
   const block = /\s*-----BEGIN ([A-Z0-9 ]+)-----([A-Za-z0-9+/=\s]*)-----END \1-----\s*/y;
   for (let m = block.exec(pem); m; m = block.exec(pem)) {
     const base64 = m[2]!.replace(/\s+/g, '');
-    if (!labels.includes(m[1]!) || base64.length % 4 !== 0) return false;
+    // Padding only at the end: node's decoder would stop at one in the middle, OpenSSL's refuses it.
+    if (!labels.includes(m[1]!) || base64.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(base64)) return false;
     const der = Buffer.from(base64, 'base64');
     if (der[0] !== 0x30 || !wellFormedValues(der, 0, der.length, 0)) return false;
     if (block.lastIndex === pem.length) return true;
