@@ -93,6 +93,7 @@ export function openController(config: Config, opts: StartOptions): Base {
     [...EVENT_MIGRATIONS, ...(opts.migrations ?? [])],
     durability,
     seat?.databaseTemplate,
+    checked.onOpen,
   );
   // In a fleet the connection rests while others are used (a bound on descriptors), and opens again when used.
   const db: SqlConnection = seat?.databases
@@ -111,7 +112,7 @@ export function openController(config: Config, opts: StartOptions): Base {
   const serviceUuid = uuidSetting.get() ?? seat?.serviceUuid ?? randomUUID();
   // Committed before the first key file is made (secrets.key, just below): keys beside a database
   // without a UUID are then never a start that was cut short, always a database that lost its data.
-  if (firstStart) uuidSetting.set(serviceUuid);
+  if (firstStart) firstWrite(db, durability, () => uuidSetting.set(serviceUuid));
   // Then the key secrets are sealed with is made, or read: a damaged one stops the start here.
   void store.secrets;
   const lostKeys = firstStart || seat ? [] : missingVendorKeys(dataDir);
@@ -154,6 +155,22 @@ export function secureDataDir(b: Base, repositoryDir: string): void {
     ...[SELF_SIGNED_CERT, SELF_SIGNED_KEY, LICENSE_SIGNING_KEY_FILE, SIGNING_KEY_FILE, repositoryDir],
   ]);
   b.db.pragma('wal_checkpoint(TRUNCATE)');
+}
+
+/**
+ * A new database's first write makes its WAL, and at synchronous=NORMAL SQLite syncs the new WAL's
+ * header and its directory: two fsyncs per controller, most of a fleet's first start on a busy disk.
+ * They guard against a power loss only; under crash durability the write is the operating
+ * system's before it returns either way, which is all kill -9 needs (power-loss keeps them).
+ */
+function firstWrite(db: SqlConnection, durability: Durability, write: () => void): void {
+  if (durability !== 'crash') return write();
+  db.pragma('synchronous = OFF');
+  try {
+    write();
+  } finally {
+    db.pragma('synchronous = NORMAL');
+  }
 }
 
 /** Keys only a controller that has started makes: with any of them in the data dir, its database must be there too. */

@@ -262,16 +262,24 @@ export async function startFleet(config: Config, opts: FleetOptions = {}): Promi
     await Promise.all(running.map((r) => r?.close()));
     await outbound.close();
   };
-  try {
-    await Promise.all(
-      Array.from({ length: Math.min(START_CONCURRENCY, members.length) }, async () => {
-        while (next < members.length) await startOne(next++);
-      }),
-    );
-  } catch (e) {
+  // A start that fails stops the others from taking more, and waits for those under way: each is
+  // closed with the rest (one still starting when the first failed was left serving before).
+  let failure: { error: unknown } | undefined;
+  await Promise.all(
+    Array.from({ length: Math.min(START_CONCURRENCY, members.length) }, async () => {
+      while (next < members.length && !failure) {
+        try {
+          await startOne(next++);
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+    }),
+  );
+  if (failure) {
     await closeAll();
     await ownLog?.close();
-    throw e;
+    throw failure.error;
   }
   const controllers = running as RunningService[];
   const ssdp: Ssdp | undefined = config.ssdpPort

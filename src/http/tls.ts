@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { readDataFile } from '../lib/data-file-error.js';
 import { checkKeyPairFiles } from '../lib/key-file.js';
 import type { Clock } from '../platform/clock.js';
+import { wellFormedPem } from '../platform/der.js';
 import { issueNative } from '../platform/x509.js';
 import { CertificateError, certificateMatchesKey, keyPolicyProblem, parseCertificates } from '../platform/x509-verify.js';
 
@@ -15,6 +16,9 @@ export interface TlsMaterial {
   /** True when the certificate was generated here (self-signed). */
   generated: boolean;
 }
+
+/** Unencrypted private keys (PKCS #8, SEC 1, PKCS #1): an encrypted one is left to OpenSSL to refuse. */
+const PLAIN_KEY_LABELS = ['PRIVATE KEY', 'EC PRIVATE KEY', 'RSA PRIVATE KEY'];
 
 export const SELF_SIGNED_CERT = 'https-cert.pem';
 export const SELF_SIGNED_KEY = 'https-key.pem';
@@ -61,8 +65,16 @@ export async function ensureTlsMaterial(
   if (existsSync(certFile) && existsSync(keyFile)) {
     const cert = readDataFile(certFile).toString('utf8');
     const key = readDataFile(keyFile).toString('utf8');
-    // Checked here: a fleet's listener reads them only at the first handshake.
-    checkKeyPairFiles(certFile, cert, keyFile, key, 'clients that trusted the old certificate must trust the new one');
+    // Checked here: a fleet's listener reads them only at the first handshake. A fleet's ten thousand
+    // are checked for their structure (a damaged or cut file fails it); OpenSSL reads what it passes then.
+    checkKeyPairFiles(
+      certFile,
+      cert,
+      keyFile,
+      key,
+      'clients that trusted the old certificate must trust the new one',
+      issue ? (pem, kind) => wellFormedPem(pem, kind === 'key' ? PLAIN_KEY_LABELS : ['CERTIFICATE']) : undefined,
+    );
     return { cert, key, generated: true };
   }
   const host = hostname();

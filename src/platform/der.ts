@@ -86,3 +86,45 @@ export function ipBytes(ip: string): Buffer {
   all.forEach((w, i) => out.writeUInt16BE(w, i * 2));
   return out;
 }
+
+/**
+ * True when pem is nothing but PEM blocks with one of these labels, each one DER value well formed
+ * to its last byte (every length within its parent's, no byte left over). A structural check
+ * only: what it passes OpenSSL has still to read (a fleet's listener does at its first handshake).
+ */
+export function wellFormedPem(pem: string, labels: readonly string[]): boolean {
+  const block = /\s*-----BEGIN ([A-Z0-9 ]+)-----([A-Za-z0-9+/=\s]*)-----END \1-----\s*/y;
+  for (let m = block.exec(pem); m; m = block.exec(pem)) {
+    const base64 = m[2]!.replace(/\s+/g, '');
+    // Padding only at the end: node's decoder would stop at one in the middle, OpenSSL's refuses it.
+    if (!labels.includes(m[1]!) || base64.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(base64)) return false;
+    const der = Buffer.from(base64, 'base64');
+    if (der[0] !== 0x30 || !wellFormedValues(der, 0, der.length, 0)) return false;
+    if (block.lastIndex === pem.length) return true;
+  }
+  return false;
+}
+
+/** Values from `from` to exactly `to`, constructed ones checked inside too. */
+function wellFormedValues(der: Buffer, from: number, to: number, depth: number): boolean {
+  for (let at = from; at < to;) {
+    const tag = der[at]!;
+    const first = der[at + 1];
+    // High tag numbers and indefinite lengths are not DER's (nor in keys and certificates).
+    if ((tag & 0x1f) === 0x1f || first === undefined || first === 0x80) return false;
+    let start = at + 2;
+    let length = first;
+    if (first > 0x80) {
+      const n = first & 0x7f;
+      if (n > 4) return false;
+      length = 0;
+      for (let i = 0; i < n; i++) length = length * 256 + (der[start + i] ?? NaN);
+      start += n;
+    }
+    const end = start + length;
+    if (!(end <= to)) return false;
+    if (tag & 0x20 && (depth > 32 || !wellFormedValues(der, start, end, depth + 1))) return false;
+    at = end;
+  }
+  return true;
+}

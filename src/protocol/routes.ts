@@ -210,11 +210,11 @@ const sharedRoot = newNode();
 let slots = 0;
 
 /** The {Param} names of a path template, in order. */
-export function paramNamesOf(path: string): string[] {
-  return splitPath(path)
-    .filter((seg) => seg.startsWith('{') && seg.endsWith('}'))
-    .map((seg) => seg.slice(1, -1));
+export function paramNamesOf(path: string): readonly string[] {
+  return templateOf(path).paramNames;
 }
+
+const paramName = (seg: string): string | undefined => (seg.startsWith('{') && seg.endsWith('}') ? seg.slice(1, -1) : undefined);
 
 export function splitPath(path: string): string[] {
   return path.split('/').filter((s) => s !== '');
@@ -241,9 +241,47 @@ const templates = new Map<string, { template: readonly string[]; paramNames: rea
 
 function templateOf(path: string): { template: readonly string[]; paramNames: readonly string[] } {
   let t = templates.get(path);
-  if (!t)
-    templates.set(path, (t = Object.freeze({ template: Object.freeze(splitPath(path)), paramNames: Object.freeze(paramNamesOf(path)) })));
+  if (!t) {
+    const template = splitPath(path);
+    const paramNames = template.map(paramName).filter((n) => n !== undefined);
+    templates.set(path, (t = Object.freeze({ template: Object.freeze(template), paramNames: Object.freeze(paramNames) })));
+  }
   return t;
+}
+
+/** Where a path ends in the shared trie, and the parameter nodes on the way: found once per process, not once per table. */
+interface Placed {
+  node: Node;
+  params: readonly { at: Node; name: string }[];
+}
+
+const placed = new Map<string, Placed>();
+
+function place(path: string): Placed {
+  let p = placed.get(path);
+  if (p) return p;
+  const { template, paramNames } = templateOf(path);
+  let node = sharedRoot;
+  const params: Placed['params'][number][] = [];
+  for (const seg of template) {
+    const name = paramName(seg);
+    if (name !== undefined) {
+      params.push({ at: node, name });
+      const children = (node.params ??= []);
+      let next = children.find((c) => c.name === name);
+      if (!next) children.push((next = { name, node: newNode() }));
+      node = next.node;
+    } else {
+      const key = seg.toLowerCase();
+      const literal = (node.literal ??= new Map());
+      let next = literal.get(key);
+      if (!next) literal.set(key, (next = newNode()));
+      node = next;
+    }
+  }
+  if (node.slot === undefined) Object.assign(node, { slot: slots++, template, paramNames });
+  placed.set(path, (p = { node, params }));
+  return p;
 }
 
 /** ActionInfo bodies that depend on nothing but the action and dialect: one per process, not per table. */
@@ -271,8 +309,8 @@ export class RouteTable {
     readonly naming: Naming = CANONICAL_NAMING,
   ) {}
 
-  /** Entries by their node's slot in the shared trie. */
-  private readonly entries: (Entry | undefined)[] = [];
+  /** Entries by their node's slot in the shared trie (sized for the slots there are: a fleet's tables declare the same paths). */
+  private readonly entries: (Entry | undefined)[] = new Array<Entry | undefined>(slots);
   /** The parameter name this table declared under each node that has one. */
   private readonly paramAt = new Map<Node, string>();
   private readonly all: AnyRoute[] = [];
@@ -327,16 +365,14 @@ export class RouteTable {
   >(declared: ResourceRoute<P, T, PB, CB>): void {
     const named = namedRoute(declared, this.naming);
     const route = selfChecking() ? answeringLate(named) : named;
-    for (const props of [
-      route.type?.properties,
-      route.type?.memberType?.properties,
-      route.patch?.body,
-      route.post?.body,
-      route.put?.body,
-      ...(route.actions ?? []).map((a) => a.def.parameters),
-    ]) {
-      if (props) compilePatterns(props);
-    }
+    // Once per description (each table of a fleet declares the same): no array built per route for them.
+    const compile = (props: Props | undefined) => props && compilePatterns(props);
+    compile(route.type?.properties);
+    compile(route.type?.memberType?.properties);
+    compile(route.patch?.body);
+    compile(route.post?.body);
+    compile(route.put?.body);
+    for (const a of route.actions ?? []) compile(a.def.parameters);
     if (!route.file && !route.path.endsWith('/')) throw new Error(`route ${route.path} must end in '/'`);
     this.insert(route.path, { route });
     for (const action of route.actions ?? []) {
@@ -424,32 +460,14 @@ export class RouteTable {
   }
 
   private insert(path: string, entry: Entry): void {
-    const { template, paramNames } = templateOf(path);
-    let node = sharedRoot;
-    for (const seg of template) {
-      if (seg.startsWith('{') && seg.endsWith('}')) {
-        const name = seg.slice(1, -1);
-        const declared = this.paramAt.get(node);
-        if (declared !== undefined && declared !== name) {
-          throw new Error(`conflicting parameter names {${declared}} and {${name}} in ${path}`);
-        }
-        this.paramAt.set(node, name);
-        const params = (node.params ??= []);
-        let next = params.find((p) => p.name === name);
-        if (!next) params.push((next = { name, node: newNode() }));
-        node = next.node;
-      } else {
-        const key = seg.toLowerCase();
-        const literal = (node.literal ??= new Map());
-        let next = literal.get(key);
-        if (!next) {
-          next = newNode();
-          literal.set(key, next);
-        }
-        node = next;
-      }
+    const { node, params } = place(path);
+    // One parameter name per trie node within a table (another table may use another there).
+    for (const { at, name } of params) {
+      const declared = this.paramAt.get(at);
+      if (declared !== undefined && declared !== name)
+        throw new Error(`conflicting parameter names {${declared}} and {${name}} in ${path}`);
+      this.paramAt.set(at, name);
     }
-    if (node.slot === undefined) Object.assign(node, { slot: slots++, template, paramNames });
     if (this.entries[node.slot!]) throw new Error(`duplicate route ${path}`);
     this.entries[node.slot!] = entry;
   }

@@ -129,24 +129,30 @@ export class PooledDatabase implements SqlConnection {
   }
 }
 
+/** SQL prepared once in this process: every controller of a fleet prepares the same statements. */
+const prepared = new Set<string>();
+
 /** A statement prepared on the connection open now: again after each reopening. */
 class PooledStatement implements SqlStatement {
-  private statement: Database.Statement;
-  private opening: number;
+  private statement: Database.Statement | undefined;
+  private opening = -1;
   private plucked = false;
 
   constructor(
     private readonly c: PooledDatabase,
     private readonly sql: string,
   ) {
-    // Prepared now too, so a bad statement fails where it is made.
-    this.statement = c.connection().prepare(sql);
-    this.opening = c.opening;
+    // The first of its kind is prepared now, so a bad statement fails where it is made; the same
+    // statement of other controllers when first used (most of an idle controller's never are).
+    if (!prepared.has(sql)) {
+      this.current();
+      prepared.add(sql);
+    }
   }
 
   private current(): Database.Statement {
     const db = this.c.connection();
-    if (this.opening !== this.c.opening) {
+    if (this.opening !== this.c.opening || !this.statement) {
       this.statement = db.prepare(this.sql);
       if (this.plucked) this.statement.pluck();
       this.opening = this.c.opening;
@@ -168,7 +174,8 @@ class PooledStatement implements SqlStatement {
 
   pluck(toggle = true): this {
     this.plucked = toggle;
-    this.current().pluck(toggle);
+    // A statement not prepared yet, or of a connection that has rested since, is plucked when prepared.
+    if (this.statement && !this.c.resting && this.opening === this.c.opening) this.statement.pluck(toggle);
     return this;
   }
 }

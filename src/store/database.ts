@@ -3,7 +3,7 @@
 // operating system, before it returns: it survives kill -9 of the process,
 // though not a power loss. 'power-loss' (synchronous=FULL) syncs every commit.
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, renameSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { asDatabaseError } from './startup-check.js';
 
@@ -73,19 +73,27 @@ export function openDatabase(
   durability: Durability = 'crash',
   /** A new database starts as a copy of this one (a fleet's: migrated once, not once per controller). */
   template?: string,
+  /** Runs first on the new connection, before its settings change anything (checkDatabase's onOpen). */
+  check?: (db: Db) => void,
 ): Db {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     if (template && !existsSync(path)) {
-      // Whole or not at all: a start killed mid-copy leaves no half database behind.
+      // Whole or not at all: a start killed mid-copy leaves no half database behind. The copy
+      // has the template's 0600 (made below), and no -wal or -shm yet.
       copyFileSync(template, `${path}.new`);
       renameSync(`${path}.new`, path);
+    } else {
+      closeSync(openSync(path, 'a', 0o600));
+      // A database (and the -wal/-shm a kill left) from an older version may be 0644. Changed only
+      // then: a chmod is a write of the inode, ten thousand of them in a fleet's restart.
+      for (const f of [path, `${path}-wal`, `${path}-shm`]) {
+        const mode = statSync(f, { throwIfNoEntry: false })?.mode;
+        if (mode !== undefined && (mode & 0o777) !== 0o600) chmodSync(f, 0o600);
+      }
     }
-    closeSync(openSync(path, 'a', 0o600));
-    // A database (and the -wal/-shm a kill left) from an older version may be 0644.
-    for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
   }
-  const db = connect(path, durability);
+  const db = connect(path, durability, check);
   try {
     migrate(db, [...CORE_MIGRATIONS, ...extraMigrations], now);
   } catch (e) {
@@ -96,9 +104,10 @@ export function openDatabase(
 }
 
 /** A connection to a database that exists and is migrated (openDatabase made it), with the connection's settings. */
-export function connect(path: string, durability: Durability = 'crash'): Db {
+export function connect(path: string, durability: Durability = 'crash', check?: (db: Db) => void): Db {
   const db = new Database(path);
   try {
+    check?.(db);
     // Durability first: switching a new file to WAL is itself a commit.
     db.pragma(durability === 'power-loss' ? 'synchronous = FULL' : 'synchronous = NORMAL');
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
@@ -166,11 +175,13 @@ export function checkpointer(db: SqlConnection, onError: (e: unknown) => void, d
 function migrate(db: Db, migrations: readonly Migration[], now: () => number): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migration (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
   const applied = new Set((db.prepare('SELECT id FROM schema_migration').all() as { id: string }[]).map((r) => r.id));
+  const pending = migrations.filter((m) => !applied.has(m.id));
+  // Most starts have none to apply: no statements prepared for them (a fleet opens ten thousand databases).
+  if (pending.length === 0) return;
   const record = db.prepare('INSERT INTO schema_migration (id, applied_at) VALUES (?, ?)');
   // All or none, in one commit: a start killed half-way applies them again, whole.
   atomically(db, () => {
-    for (const m of migrations) {
-      if (applied.has(m.id)) continue;
+    for (const m of pending) {
       db.exec(m.sql);
       record.run(m.id, new Date(now()).toISOString());
     }

@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { Agent, request } from 'undici';
-import { defaultConfig, parseConfig, type Config } from '../../src/config.js';
+import { parseConfig } from '../../src/config.js';
 import { fleetUuid, planFleet, startFleet, type RunningFleet } from '../../src/fleet/fleet.js';
 import { FleetManifestError, parseFleetManifest } from '../../src/fleet/manifest.js';
 import { ManualClock } from '../../src/platform/clock.js';
+import { fleetConfig } from '../support/fleet.js';
 import { ADMIN_PASSWORD, ADMIN_USER, basic } from '../support/service.js';
 import { waitUntil } from '../support/wait.js';
 
@@ -38,18 +39,6 @@ function client(fleet: RunningFleet): Client {
       return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
     },
   };
-}
-
-function fleetConfig(dataDir: string, over: Partial<Config>): Config {
-  return defaultConfig({
-    dataDir,
-    adminPassword: ADMIN_PASSWORD,
-    scryptLogN: 10,
-    ssdpPort: 0,
-    logLevel: 'silent',
-    controllerRebootSeconds: 0,
-    ...over,
-  });
 }
 
 /** N consecutive free TCP ports on 127.0.0.1 (checked free, then released). */

@@ -47,6 +47,23 @@ describe('the database pool', () => {
     assert.equal(pool.reopened, 1);
   });
 
+  it('prepares a statement another connection of the process prepared only when it is first used: a resting database stays closed', () => {
+    const pool = new DatabasePool(1);
+    const a = pooled(pool, 'lazy-a');
+    const sql = "SELECT value FROM setting WHERE key = 'lazy'";
+    a.db.prepare(sql);
+    assert.throws(() => a.db.prepare('SELECT missing FROM nowhere'), /no such/, 'the first of its kind fails where it is made');
+    const b = pooled(pool, 'lazy-b');
+    assert.ok(a.db.resting);
+    const again = a.db.prepare(sql).pluck();
+    assert.ok(a.db.resting, 'not opened to prepare it');
+    assert.equal(pool.reopened, 0);
+    new DocumentStore(b.db).setting('lazy', 0).set(5);
+    new DocumentStore(a.db).setting('lazy', 0).set(7);
+    assert.equal(again.get(), '7', 'prepared, and plucked, at its first use');
+    assert.equal(pool.reopened, 1);
+  });
+
   it('never closes a connection inside a transaction: a group commit open on it stays open and commits', async () => {
     const pool = new DatabasePool(1);
     const a = pooled(pool, 'd');

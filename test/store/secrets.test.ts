@@ -111,6 +111,17 @@ describe('data dir modes', () => {
     assert.equal(mode(path), 0o600);
   });
 
+  it("makes a fleet controller's database, a copy of the template, 0600 with its -wal and -shm", () => {
+    const dir = newDir();
+    const template = join(dir, 'template.sqlite');
+    openDatabase(template, now).close();
+    const path = join(dir, 'controllers', '0', 'bmc.sqlite');
+    const db = openDatabase(path, now, [], 'crash', template);
+    db.exec("INSERT INTO setting (key, value) VALUES ('k', '1')");
+    for (const f of [template, path, `${path}-wal`, `${path}-shm`]) assert.equal(mode(f), 0o600, f);
+    db.close();
+  });
+
   it('writes a replaced HTTPS identity 0600, certificate included', () => {
     const dir = newDir();
     saveTlsMaterial(dir, 'CERT', 'KEY');

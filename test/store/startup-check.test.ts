@@ -103,7 +103,11 @@ describe('start-up checks of the database', () => {
     // The b-tree header of page 3: quick_check finds it.
     for (let i = 0; i < 12; i++) bytes[2 * 4096 + i]! ^= 0xa5;
     writeFileSync(db(page), bytes);
+    const files = readdirSync(page).sort();
     await refused(page, db(page), /fails its integrity check \(.*page 3/);
+    // Checked on the connection the service opens (no WAL to replay): the refusal leaves every file as it was.
+    assert.deepEqual(readFileSync(db(page)), bytes);
+    assert.deepEqual(readdirSync(page).sort(), files);
   });
 
   it('after kill -9, says what WAL recovery replayed; a WAL cut in half is logged, kept, and the rest replayed', async () => {

@@ -53,6 +53,16 @@ export function defaultAttributes(): Record<string, AttrValue> {
   return { ...DEFAULTS };
 }
 
+/** The registry's defaults with a hardware's own: one frozen object per distinct set, shared by a fleet's controllers. */
+const defaultsByHardware = new Map<string, Readonly<Record<string, AttrValue>>>();
+
+function defaultsWith(hardware: Readonly<Record<string, AttrValue>>): Readonly<Record<string, AttrValue>> {
+  const key = JSON.stringify(hardware);
+  let defaults = defaultsByHardware.get(key);
+  if (!defaults) defaultsByHardware.set(key, (defaults = Object.freeze({ ...DEFAULTS, ...hardware })));
+  return defaults;
+}
+
 export class BiosSettings {
   private readonly saved;
   private readonly defaults: Readonly<Record<string, AttrValue>>;
@@ -70,9 +80,10 @@ export class BiosSettings {
     /** Defaults that depend on the installed hardware (hardwareDefaults), over the registry's. */
     hardware: Readonly<Record<string, AttrValue>> = {},
   ) {
-    this.defaults = Object.freeze({ ...DEFAULTS, ...hardware });
+    this.defaults = defaultsWith(hardware);
     this.saved = store.setting<BiosState>('bios.state', {
-      current: { ...this.defaults },
+      // Not copied: a state is never changed in place, only replaced (and stored as text).
+      current: this.defaults,
       pending: {},
       resetToDefaults: false,
       messages: [],
