@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DatabasePool, PooledDatabase } from '../../src/store/database-pool.js';
-import { atomically, connect, openDatabase } from '../../src/store/database.js';
+import { PAGE_CACHE_KIB, atomically, connect, openDatabase } from '../../src/store/database.js';
 import { DocumentStore } from '../../src/store/documents.js';
 import { GroupCommit } from '../../src/store/group-commit.js';
 
@@ -42,6 +42,7 @@ describe('the database pool', () => {
     assert.ok(!existsSync(`${a.path}-wal`));
     assert.equal(count.get(), 1, 'prepared again on the new connection, still plucked');
     assert.equal(a.db.opening, 1);
+    assert.deepEqual(a.db.pragma('cache_size'), [{ cache_size: -PAGE_CACHE_KIB }], 'opened again, its page cache bounded as before');
     assert.ok(b.db.resting, 'b made room for a');
     assert.equal(new DocumentStore(a.db).setting('x', 0).get(), 1);
     assert.equal(pool.reopened, 1);

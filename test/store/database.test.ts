@@ -2,11 +2,13 @@
 // CHECKPOINT_INTERVAL_MS of controller time, what was committed is copied into the database file
 // and the WAL emptied. A stream of writes is not checkpointed by SQLite every 1,000 pages meanwhile
 // (two fsyncs inside a commit each time): the interval empties the WAL.
+// Issue 30 item 5: a connection keeps at most PAGE_CACHE_KIB of its database in memory, however
+// large the event log grows (a fleet's memory followed its controllers' event logs).
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CHECKPOINT_INTERVAL_MS } from '../../src/store/database.js';
+import { CHECKPOINT_INTERVAL_MS, PAGE_CACHE_KIB } from '../../src/store/database.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 describe('regular WAL checkpoints', () => {
@@ -40,5 +42,30 @@ describe('regular WAL checkpoints', () => {
     }
     await svc.clock.advance(CHECKPOINT_INTERVAL_MS);
     assert.equal(walBytes(), 0);
+  });
+});
+
+describe("a connection's page cache", () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService();
+  });
+  after(() => svc.close());
+  /** Bytes this process has read from files (the service runs in it). */
+  const bytesRead = () => Number(/^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
+
+  it('keeps at most PAGE_CACHE_KIB of the event log that writes over HTTPS grew: reading it again reads the file again', async () => {
+    // Below the log's first prune (1,000 events): every event is still there.
+    for (let i = 0; i < 900; i++) {
+      const r = await svc.req('PATCH', '/redfish/v1/Systems/1/', { body: { AssetTag: `tag-${i}` } });
+      assert.equal(r.status, 200, r.text);
+    }
+    const db = svc.running.services.store.db;
+    const logBytes = db.prepare('SELECT SUM(LENGTH(body)) FROM event_log').pluck().get() as number;
+    assert.ok(logBytes > 4 * PAGE_CACHE_KIB * 1024, `the log (${logBytes} bytes) outgrew the cache`);
+    const before = bytesRead();
+    assert.equal(db.prepare('SELECT SUM(LENGTH(body)) FROM event_log').pluck().get(), logBytes);
+    const read = bytesRead() - before;
+    assert.ok(read > logBytes - 2 * PAGE_CACHE_KIB * 1024, `${read} bytes read again of a ${logBytes}-byte log`);
   });
 });
