@@ -53,4 +53,6 @@ export interface SessionStore<S extends AuthSession = AuthSession> {
   delete(id: string, why: 'evicted'): boolean;
   /** Count further holders of slots (connections) against the limit. */
   addSlotHolder(count: () => number): void;
+  /** Called as each session ends, however it ends. */
+  onEnd(fn: (session: S) => void): void;
 }

@@ -66,6 +66,25 @@ describe('sessions and authentication', () => {
     await logoutAll();
   });
 
+  it("forgets an ended session's principal: logins and logouts over HTTPS leave its cache as they found it", async () => {
+    await logoutAll();
+    const auth = svc.running.services.auth;
+    // Basic: the admin's test session expires on the way. Its principal (one per account and method) stays.
+    const timeoutSeconds = (await svc.get('/redfish/v1/SessionService/', { auth: 'basic' })).body.SessionTimeout as number;
+    const before = auth.cachedPrincipalCount();
+    for (let i = 0; i < 40; i++) {
+      const r = await login();
+      assert.equal(r.status, 201, r.text);
+      const token = r.headers['x-auth-token'] as string;
+      assert.equal((await svc.get('/redfish/v1/SessionService/', { auth: { token } })).status, 200);
+      assert.equal(auth.cachedPrincipalCount(), before + 1, 'the live session has its principal');
+      if (i % 2) assert.equal((await svc.req('DELETE', r.headers.location!, { auth: { token } })).status, 200);
+      else await svc.clock.advance((timeoutSeconds + 1) * 1000);
+      assert.equal((await svc.get('/redfish/v1/SessionService/', { auth: 'basic' })).status, 200);
+    }
+    assert.equal(auth.cachedPrincipalCount(), before);
+  });
+
   it('reveals nothing on a failed login: unknown user and bad password answer alike', async () => {
     const bad = await login(ADMIN_USER, 'wrong-password');
     const unknown = await login('nobody', 'wrong-password');
