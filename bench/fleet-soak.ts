@@ -3,8 +3,10 @@
 // process (CPU 1) FLEET_SOAK_WORKERS workers, each picking a random controller per operation: GETs of
 // Systems/1/ and Chassis/1/Thermal/, a PATCH of the AssetTag, a login and logout (session create +
 // delete), while every 10th controller has a subscription to a listener here (so the writes are
-// delivered events). RSS sampled every FLEET_SOAK_SAMPLE_SECONDS; the figure after FLEET_SOAK_MINUTES
-// (20) is compared with the one after the first two minutes (target: within 10%).
+// delivered events). RSS sampled every FLEET_SOAK_SAMPLE_SECONDS, with where it is (glibc's heap, the
+// other anonymous memory: V8's heap among it); the figure after FLEET_SOAK_MINUTES (20) is compared
+// with the one after the first two minutes (target: within 10%), and the slope over the last quarter
+// says whether it still rises.
 //   FLEET_SOAK_MINUTES=4 npm run bench:fleet-soak
 import { createServer } from 'node:https';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { issueCertificate } from '../src/platform/x509.js';
-import { BASE_PORT, PASSWORD, auth, each, fleetArgs, insecure, printTable, rssMiB, sleep, start, stop } from './fleet-support.js';
+import { BASE_PORT, PASSWORD, auth, each, fleetArgs, insecure, memoryMiB, printTable, sleep, start, stop } from './fleet-support.js';
 
 const SIZE = Number(process.env.FLEET_SIZE ?? 1000);
 const MINUTES = Number(process.env.FLEET_SOAK_MINUTES ?? 20);
@@ -62,7 +64,7 @@ async function main(): Promise<void> {
     return res;
   };
   const counts = { get: 0, patch: 0, login: 0, errors: 0 };
-  const samples: { seconds: number; rss: number }[] = [];
+  const samples: { seconds: number; rss: number; heap: number; otherAnon: number }[] = [];
   try {
     await each(Math.ceil(SIZE / SUBSCRIBED_EVERY), 16, async (k) => {
       const body = { Destination: `https://127.0.0.1:${listenerPort}/events`, Context: `soak-${k}` };
@@ -98,10 +100,10 @@ async function main(): Promise<void> {
     });
     while (performance.now() < end) {
       await sleep(Math.min(SAMPLE_SECONDS * 1000, end - performance.now()));
-      samples.push({ seconds: Math.round((performance.now() - t0) / 1000), rss: rssMiB(fleet.proc.pid!) });
+      samples.push({ seconds: Math.round((performance.now() - t0) / 1000), ...memoryMiB(fleet.proc.pid!) });
       const s = samples.at(-1)!;
       process.stdout.write(
-        `${s.seconds} s: RSS ${Math.round(s.rss)} MiB (${counts.get} GETs, ${counts.patch} PATCHes, ${counts.login} logins, ${delivered} events delivered, ${counts.errors} errors)\n`,
+        `${s.seconds} s: RSS ${Math.round(s.rss)} MiB, glibc heap ${Math.round(s.heap)}, other anonymous ${Math.round(s.otherAnon)} (${counts.get} GETs, ${counts.patch} PATCHes, ${counts.login} logins, ${delivered} events delivered, ${counts.errors} errors)\n`,
       );
     }
     running = false;
@@ -115,12 +117,27 @@ async function main(): Promise<void> {
   const reference = samples.find((s) => s.seconds >= REFERENCE_SECONDS) ?? samples[0]!;
   const last = samples.at(-1)!;
   const change = (100 * (last.rss - reference.rss)) / reference.rss;
+  // Least squares over the last quarter of the samples: near 0 for a flat fleet, whatever its collector's sawtooth.
+  const tail = samples.filter((s) => s.seconds >= last.seconds * 0.75);
+  const quarter = tail[0]!;
+  const perMinute = (key: 'rss' | 'heap' | 'otherAnon') => {
+    const mt = tail.reduce((a, s) => a + s.seconds, 0) / tail.length;
+    const mv = tail.reduce((a, s) => a + s[key], 0) / tail.length;
+    const cov = tail.reduce((a, s) => a + (s.seconds - mt) * (s[key] - mv), 0);
+    const variance = tail.reduce((a, s) => a + (s.seconds - mt) ** 2, 0);
+    return variance ? (cov / variance) * 60 : 0;
+  };
   printTable([
     [`fleet`, `${SIZE} controllers, ${WORKERS} workers, ${MINUTES} min`, ''],
     ['operations', `${counts.get} GETs, ${counts.patch} PATCHes, ${counts.login} logins, ${delivered} events, ${counts.errors} errors`, ''],
     [`RSS after ${reference.seconds} s`, `${Math.round(reference.rss)} MiB`, ''],
     [`RSS after ${last.seconds} s`, `${Math.round(last.rss)} MiB`, ''],
     ['change', `${change >= 0 ? '+' : ''}${change.toFixed(1)}%`, 'within 10%'],
+    [
+      `slope, ${quarter.seconds}–${last.seconds} s`,
+      `RSS ${perMinute('rss').toFixed(1)} MiB/min (glibc heap ${perMinute('heap').toFixed(1)}, other anonymous ${perMinute('otherAnon').toFixed(1)})`,
+      '',
+    ],
   ]);
 }
 

@@ -7,7 +7,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { Client } from 'undici';
 import { PASSWORD } from './support.js';
 
-export { PASSWORD, rssMiB, sleep } from './support.js';
+export { PASSWORD, memoryMiB, rssMiB, sleep } from './support.js';
 export const BASE_PORT = Number(process.env.FLEET_BASE_PORT ?? 30000);
 export const NOFILE = Number(process.env.FLEET_NOFILE ?? 20000);
 /** Node flags added to a fleet's own (profiling: `--cpu-prof --cpu-prof-dir=...`, `--trace-gc`). */

@@ -39,6 +39,26 @@ export function rssMiB(pid: number): number {
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) / 1024;
 }
 
+/**
+ * Where a process's memory is, MiB: resident in all, in glibc's brk heap (SQLite's page caches and
+ * statements, OpenSSL's objects) and in the other anonymous mappings (V8's heap, thread arenas).
+ */
+export function memoryMiB(pid: number): { rss: number; heap: number; otherAnon: number } {
+  let heap = 0;
+  let otherAnon = 0;
+  let mapping = '';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (header) mapping = header[1]!;
+    else if (line.startsWith('Rss:') && (mapping === '' || mapping === '[heap]')) {
+      const kib = Number(line.split(/\s+/)[1]);
+      if (mapping === '') otherAnon += kib;
+      else heap += kib;
+    }
+  }
+  return { rss: rssMiB(pid), heap: heap / 1024, otherAnon: otherAnon / 1024 };
+}
+
 export interface BenchService {
   child: ChildProcess;
   pid: number;
