@@ -425,6 +425,16 @@ export class RouteTable {
     return [...seen.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
+  /** Paths whose match is remembered now. */
+  rememberedPathCount(): number {
+    return this.matched.size;
+  }
+
+  /** Forget a path's remembered match: the resource it named is gone for good (an ended session's). */
+  forget(path: string): void {
+    this.matched.delete(path);
+  }
+
   /** The route serving a path; the answer is shared and frozen, so callers must not change it. */
   match(path: string): Match | undefined {
     if (this.matched.has(path)) return this.matched.get(path);

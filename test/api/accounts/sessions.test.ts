@@ -66,12 +66,13 @@ describe('sessions and authentication', () => {
     await logoutAll();
   });
 
-  it("forgets an ended session's principal: logins and logouts over HTTPS leave its cache as they found it", async () => {
+  it("forgets an ended session's principal and URI: logins and logouts over HTTPS leave the caches as they found them", async () => {
     await logoutAll();
-    const auth = svc.running.services.auth;
+    const { auth, routes } = svc.running.services;
     // Basic: the admin's test session expires on the way. Its principal (one per account and method) stays.
     const timeoutSeconds = (await svc.get('/redfish/v1/SessionService/', { auth: 'basic' })).body.SessionTimeout as number;
     const before = auth.cachedPrincipalCount();
+    const paths = routes.rememberedPathCount();
     for (let i = 0; i < 40; i++) {
       const r = await login();
       assert.equal(r.status, 201, r.text);
@@ -83,6 +84,7 @@ describe('sessions and authentication', () => {
       assert.equal((await svc.get('/redfish/v1/SessionService/', { auth: 'basic' })).status, 200);
     }
     assert.equal(auth.cachedPrincipalCount(), before);
+    assert.equal(routes.rememberedPathCount(), paths, 'no ended session URI is remembered');
   });
 
   it('reveals nothing on a failed login: unknown user and bad password answer alike', async () => {
