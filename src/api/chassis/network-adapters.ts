@@ -10,9 +10,11 @@ import { collectionOf, defineType, oem, ro, t } from '../../protocol/description
 import { OEM, oemType } from '../../protocol/naming.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { NetworkAdapterType, PortType } from './hardware-types.js';
+import { ethernetPortBody } from './ethernet-port.js';
+import { NetworkAdapterType, NetworkDeviceFunctionType, PortType } from './hardware-types.js';
+import { nicBootSources } from '../../domain/bios/pci-map.js';
 
-export type NetworkAdapterDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
+export type NetworkAdapterDeps = Pick<Services, 'uris' | 'hardware' | 'health' | 'bios'>;
 
 /** Resource.Location of a part in a PCIe slot or embedded on the board. */
 export function slotLocation(slot: string) {
@@ -31,7 +33,10 @@ function handlers(d: NetworkAdapterDeps) {
     id: (p) => String(p.index + 1),
   };
   const adapterExists = (id: string) => nics.some((n) => n.id === id);
-  return { adapters, adapterPorts, adapterExists, showAdapter, showPort };
+  const portUri = (p: NicPort) => d.uris.chassis('NetworkAdapters', p.nic.id, 'Ports', String(p.index + 1));
+  const functionUri = (p: NicPort) => d.uris.chassis('NetworkAdapters', p.nic.id, 'NetworkDeviceFunctions', String(p.index + 1));
+  const bootSources = nicBootSources(d.hardware);
+  return { adapters, adapterPorts, adapterExists, showAdapter, showPort, showFunction };
 
   function showAdapter(nic: ResolvedNic, at: { uri: string }) {
     const status = d.health.status(componentKey.nic(nic.id));
@@ -47,14 +52,18 @@ function handlers(d: NetworkAdapterDeps) {
       Status: { ...status, HealthRollup: rollup },
       Location: slotLocation(nic.slot),
       Ports: { '@odata.id': `${at.uri}Ports/` },
+      NetworkDeviceFunctions: { '@odata.id': `${at.uri}NetworkDeviceFunctions/` },
       Controllers: [
         {
           FirmwarePackageVersion: nic.firmwareVersion,
-          ControllerCapabilities: { NetworkPortCount: nic.ports.length },
+          // One Ethernet function per port.
+          ControllerCapabilities: { NetworkPortCount: nic.ports.length, NetworkDeviceFunctionCount: nic.ports.length },
           Links: {
             PCIeDevices: d.hardware.pcieDevices
               .filter((p) => p.nic === nic.id)
               .map((p) => ({ '@odata.id': d.uris.chassis('PCIeDevices', p.id) })),
+            Ports: ports.filter((p) => p.nic.id === nic.id).map((p) => ({ '@odata.id': portUri(p) })),
+            NetworkDeviceFunctions: ports.filter((p) => p.nic.id === nic.id).map((p) => ({ '@odata.id': functionUri(p) })),
           },
         },
       ],
@@ -63,20 +72,47 @@ function handlers(d: NetworkAdapterDeps) {
 
   function showPort(p: NicPort) {
     const status = d.health.status(componentKey.port(p.nic.id, p.index));
+    return ethernetPortBody({
+      id: String(p.index + 1),
+      name: `Port ${p.index + 1}`,
+      description: `Port ${p.index + 1} of ${p.nic.model}`,
+      mac: p.mac,
+      speedMbps: p.speedMbps,
+      linkUp: p.linkUp,
+      enabled: status.State === 'Enabled',
+      // The system's EthernetInterface of the port negotiates its speed.
+      autoNegotiation: true,
+      status,
+      ethernetInterface: d.uris.system('EthernetInterfaces', p.interfaceId),
+    });
+  }
+
+  /** The port's Ethernet function: its MAC, and whether the ROM boots from it (the port's BIOS network boot setting). */
+  function showFunction(p: NicPort) {
+    const status = d.health.status(componentKey.port(p.nic.id, p.index));
+    const source = bootSources.find((s) => nics[s.nic] === p.nic && s.port === p.index + 1);
+    const boot = source && d.bios.currentAttributes()[`${source.name}Boot`];
+    const device = d.hardware.pcieDevices.find((x) => x.nic === p.nic.id);
+    const pcieFunction = device?.functions[p.index]
+      ? d.uris.chassis('PCIeDevices', device.id, 'PCIeFunctions', String(p.index))
+      : undefined;
     return {
       Id: String(p.index + 1),
-      Name: `Port ${p.index + 1}`,
-      Description: `Port ${p.index + 1} of ${p.nic.model}`,
-      PortId: String(p.index + 1),
-      PortProtocol: 'Ethernet',
-      PortType: 'BidirectionalPort',
-      LinkStatus: p.linkUp ? 'LinkUp' : 'LinkDown',
-      LinkState: status.State === 'Enabled' ? 'Enabled' : 'Disabled',
-      CurrentSpeedGbps: p.linkUp ? p.speedMbps / 1000 : null,
-      MaxSpeedGbps: p.speedMbps / 1000,
-      Width: 1,
-      Ethernet: { AssociatedMACAddresses: [p.mac] },
+      Name: `${p.nic.model} function ${p.index + 1}`,
+      Description: `The Ethernet function of port ${p.index + 1}`,
       Status: status,
+      NetDevFuncType: 'Ethernet',
+      NetDevFuncCapabilities: ['Ethernet'],
+      DeviceEnabled: status.State === 'Enabled',
+      ...(boot === undefined ? {} : { BootMode: boot === 'NetworkBoot' ? 'PXE' : 'Disabled' }),
+      // The system's EthernetInterface of the port shows the same address and MTU.
+      Ethernet: { MACAddress: p.mac, PermanentMACAddress: p.mac, MTUSize: 1500 },
+      AssignablePhysicalNetworkPorts: [{ '@odata.id': portUri(p) }],
+      Links: {
+        PhysicalNetworkPortAssignment: { '@odata.id': portUri(p) },
+        EthernetInterfaces: [{ '@odata.id': d.uris.system('EthernetInterfaces', p.interfaceId) }],
+        ...(pcieFunction ? { PCIeFunction: { '@odata.id': pcieFunction } } : {}),
+      },
     };
   }
 }
@@ -116,6 +152,16 @@ export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapt
     params: { NetworkAdapterId: h.adapterExists },
     store: h.adapterPorts,
     show: h.showPort,
+    privileges: { read: Priv.login },
+  });
+  addCollection(routes, {
+    collection: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/{NetworkAdapterId}/NetworkDeviceFunctions/',
+    member: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/{NetworkAdapterId}/NetworkDeviceFunctions/{NetworkDeviceFunctionId}/',
+    type: NetworkDeviceFunctionType,
+    name: 'Network Device Function Collection',
+    params: { NetworkAdapterId: h.adapterExists },
+    store: h.adapterPorts,
+    show: h.showFunction,
     privileges: { read: Priv.login },
   });
 }
