@@ -14,7 +14,9 @@ import { ethernetPortBody } from './ethernet-port.js';
 import { NetworkAdapterType, NetworkDeviceFunctionType, PortType } from './hardware-types.js';
 import { nicBootSources } from '../../domain/bios/pci-map.js';
 
-export type NetworkAdapterDeps = Pick<Services, 'uris' | 'hardware' | 'health' | 'bios'>;
+export type NetworkAdapterDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
+/** The functions' boot mode is the BIOS's. */
+type NetworkAdapterRouteDeps = NetworkAdapterDeps & Pick<Services, 'bios'>;
 
 /** Resource.Location of a part in a PCIe slot or embedded on the board. */
 export function slotLocation(slot: string) {
@@ -35,8 +37,7 @@ function handlers(d: NetworkAdapterDeps) {
   const adapterExists = (id: string) => nics.some((n) => n.id === id);
   const portUri = (p: NicPort) => d.uris.chassis('NetworkAdapters', p.nic.id, 'Ports', String(p.index + 1));
   const functionUri = (p: NicPort) => d.uris.chassis('NetworkAdapters', p.nic.id, 'NetworkDeviceFunctions', String(p.index + 1));
-  const bootSources = nicBootSources(d.hardware);
-  return { adapters, adapterPorts, adapterExists, showAdapter, showPort, showFunction };
+  return { adapters, adapterPorts, adapterExists, portUri, showAdapter, showPort };
 
   function showAdapter(nic: ResolvedNic, at: { uri: string }) {
     const status = d.health.status(componentKey.nic(nic.id));
@@ -86,11 +87,18 @@ function handlers(d: NetworkAdapterDeps) {
       ethernetInterface: d.uris.system('EthernetInterfaces', p.interfaceId),
     });
   }
+}
+
+/** The adapters' Ethernet functions, one per port. */
+function functionHandlers(d: NetworkAdapterRouteDeps, h: ReturnType<typeof handlers>) {
+  const bootSources = nicBootSources(d.hardware);
+  const { portUri } = h;
+  return { showFunction };
 
   /** The port's Ethernet function: its MAC, and whether the ROM boots from it (the port's BIOS network boot setting). */
   function showFunction(p: NicPort) {
     const status = d.health.status(componentKey.port(p.nic.id, p.index));
-    const source = bootSources.find((s) => nics[s.nic] === p.nic && s.port === p.index + 1);
+    const source = bootSources.find((s) => d.hardware.nics[s.nic] === p.nic && s.port === p.index + 1);
     const boot = source && d.bios.currentAttributes()[`${source.name}Boot`];
     const device = d.hardware.pcieDevices.find((x) => x.nic === p.nic.id);
     const pcieFunction = device?.functions[p.index]
@@ -130,8 +138,9 @@ const NetworkAdapterCollectionType = defineType({
   properties: { ...collectionOf(NetworkAdapterType).properties, Oem: oem(VendorNetworkAdapterStatusType, { readOnly: true }) },
 });
 
-export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapterDeps): void {
+export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapterRouteDeps): void {
   const h = handlers(d);
+  const f = functionHandlers(d, h);
   addCollection(routes, {
     collection: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/',
     member: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/{NetworkAdapterId}/',
@@ -161,7 +170,7 @@ export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapt
     name: 'Network Device Function Collection',
     params: { NetworkAdapterId: h.adapterExists },
     store: h.adapterPorts,
-    show: h.showFunction,
+    show: f.showFunction,
     privileges: { read: Priv.login },
   });
 }
