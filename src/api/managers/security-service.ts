@@ -22,6 +22,7 @@ import {
   type RouteTable,
 } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { TLS_VERSIONS_ENABLED } from '../../lib/tls-policy.js';
 import { securityParams, type SecurityParam } from '../../domain/manager/security-dashboard.js';
 import { toIso } from '../../platform/clock.js';
 import { managerMacAddress } from '../../platform/identity.js';
@@ -119,6 +120,9 @@ function handlers(d: SecurityServiceDeps) {
       // The vendor's controller reports the cipher suite of the connection reading it.
       ...(ctx.socket ? { CurrentCipher: ctx.socket.getCipher().standardName } : {}),
       LoginSecurityBanner: { IsEnabled: false },
+      // The listener's policy, which no setting changes.
+      TLSVersion: Object.fromEntries(Object.entries(TLS_VERSIONS_ENABLED).map(([v, on]) => [v, on ? 'Enabled' : 'Disabled'])),
+      DisableWeakCiphers: true,
       ...Object.fromEntries(IDENTITY_CERTIFICATES.map((n) => [n, { Certificates: { '@odata.id': `${ctx.uri}${n}/Certificates/` } }])),
       Links: {
         CertificateAuthentication: certAuth,

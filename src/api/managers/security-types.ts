@@ -29,6 +29,13 @@ export const VendorSecurityServiceType = defineType({
     SecurityState: ro(t.enum(['Production', 'HighSecurity', 'FIPS'])),
     CurrentCipher: ro(t.string({ volatile: true, description: 'The cipher suite of the connection that asks.' })),
     LoginSecurityBanner: t.object({ IsEnabled: ro(t.boolean()) }, { readOnly: true, typeName: 'LoginSecurityBanner' }),
+    TLSVersion: ro(
+      t.object(Object.fromEntries(['TLS1_0', 'TLS1_1', 'TLS1_2', 'TLS1_3'].map((v) => [v, ro(t.enum(['Enabled', 'Disabled']))])), {
+        typeName: 'TLSVersion',
+        description: 'The TLS versions the HTTPS listener accepts.',
+      }),
+    ),
+    DisableWeakCiphers: ro(t.boolean({ description: 'The listener offers no weak cipher suite (CBC, SHA-1 MAC, RSA key exchange).' })),
     ...identityCertificateProps,
     Links: t.object(
       {

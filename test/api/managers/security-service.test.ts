@@ -2,6 +2,7 @@
 // with the new trusted CA member decorated as its own GET shows it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { connect } from 'node:tls';
 import { issueCertificate } from '../../../src/platform/x509.js';
 import { startTestService, type TestService } from '../../support/service.js';
 
@@ -52,6 +53,24 @@ describe('security service', () => {
       assert.equal(r.body['Members@odata.count'], 0);
       assert.match(r.body.Description, new RegExp(set));
       assert.equal((await svc.req('POST', uri, { body: {} })).status, 405);
+    }
+  });
+
+  it('TLSVersion names the TLS versions the listener accepts: a handshake at each succeeds exactly where it says Enabled', async () => {
+    const s = (await svc.get('/redfish/v1/Managers/1/SecurityService/')).body;
+    assert.deepEqual(s.TLSVersion, { TLS1_0: 'Disabled', TLS1_1: 'Disabled', TLS1_2: 'Enabled', TLS1_3: 'Enabled' });
+    assert.equal(s.DisableWeakCiphers, true);
+    const versions = { TLS1_0: 'TLSv1', TLS1_1: 'TLSv1.1', TLS1_2: 'TLSv1.2', TLS1_3: 'TLSv1.3' } as const;
+    for (const [name, version] of Object.entries(versions)) {
+      const accepted = await new Promise<boolean>((resolve) => {
+        const socket = connect({ host: '127.0.0.1', port: svc.port, rejectUnauthorized: false, minVersion: version, maxVersion: version });
+        socket.once('secureConnect', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+      });
+      assert.equal(accepted, s.TLSVersion[name] === 'Enabled', name);
     }
   });
 
