@@ -11,12 +11,9 @@ import { OEM, oemType } from '../../protocol/naming.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { ethernetPortBody } from './ethernet-port.js';
-import { NetworkAdapterType, NetworkDeviceFunctionType, PortType } from './hardware-types.js';
-import { nicBootSources } from '../../domain/bios/pci-map.js';
+import { NetworkAdapterType, PortType } from './hardware-types.js';
 
 export type NetworkAdapterDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
-/** The functions' boot mode is the BIOS's. */
-type NetworkAdapterRouteDeps = NetworkAdapterDeps & Pick<Services, 'bios'>;
 
 /** Resource.Location of a part in a PCIe slot or embedded on the board. */
 export function slotLocation(slot: string) {
@@ -25,19 +22,28 @@ export function slotLocation(slot: string) {
     : { PartLocation: { ServiceLabel: `PCI-E Slot ${slot}`, LocationType: 'Slot', LocationOrdinalValue: Number(slot) } };
 }
 
-function handlers(d: NetworkAdapterDeps) {
-  const nics = d.hardware.nics;
-  const ports = nicPorts(d.hardware);
-  const adapters: MemberStore<ResolvedNic, object> = { list: () => nics, get: (id) => nics.find((n) => n.id === id), id: (n) => n.id };
-  const adapterPorts: MemberStore<NicPort, { readonly NetworkAdapterId: string }> = {
+/** An adapter's ports, by adapter and port number (1, 2…): its Ports' members, and its network device functions' (one per port). */
+export function adapterPortStore(hardware: Services['hardware']) {
+  const ports = nicPorts(hardware);
+  const store: MemberStore<NicPort, { readonly NetworkAdapterId: string }> = {
     list: ({ NetworkAdapterId }) => ports.filter((p) => p.nic.id === NetworkAdapterId),
     get: (id, { NetworkAdapterId }) => ports.find((p) => p.nic.id === NetworkAdapterId && String(p.index + 1) === id),
     id: (p) => String(p.index + 1),
   };
-  const adapterExists = (id: string) => nics.some((n) => n.id === id);
-  const portUri = (p: NicPort) => d.uris.chassis('NetworkAdapters', p.nic.id, 'Ports', String(p.index + 1));
-  const functionUri = (p: NicPort) => d.uris.chassis('NetworkAdapters', p.nic.id, 'NetworkDeviceFunctions', String(p.index + 1));
-  return { adapters, adapterPorts, adapterExists, portUri, showAdapter, showPort };
+  return { ports, store, adapterExists: (id: string) => hardware.nics.some((n) => n.id === id) };
+}
+
+/** The URI of a port, or of its network device function. */
+export const adapterPortUri = (uris: Services['uris'], p: NicPort, under: 'Ports' | 'NetworkDeviceFunctions' = 'Ports') =>
+  uris.chassis('NetworkAdapters', p.nic.id, under, String(p.index + 1));
+
+function handlers(d: NetworkAdapterDeps) {
+  const nics = d.hardware.nics;
+  const { ports, store: adapterPorts, adapterExists } = adapterPortStore(d.hardware);
+  const adapters: MemberStore<ResolvedNic, object> = { list: () => nics, get: (id) => nics.find((n) => n.id === id), id: (n) => n.id };
+  const portUri = (p: NicPort) => adapterPortUri(d.uris, p);
+  const functionUri = (p: NicPort) => adapterPortUri(d.uris, p, 'NetworkDeviceFunctions');
+  return { adapters, adapterPorts, adapterExists, showAdapter, showPort };
 
   function showAdapter(nic: ResolvedNic, at: { uri: string }) {
     const status = d.health.status(componentKey.nic(nic.id));
@@ -89,42 +95,6 @@ function handlers(d: NetworkAdapterDeps) {
   }
 }
 
-/** The adapters' Ethernet functions, one per port. */
-function functionHandlers(d: NetworkAdapterRouteDeps, h: ReturnType<typeof handlers>) {
-  const bootSources = nicBootSources(d.hardware);
-  const { portUri } = h;
-  return { showFunction };
-
-  /** The port's Ethernet function: its MAC, and whether the ROM boots from it (the port's BIOS network boot setting). */
-  function showFunction(p: NicPort) {
-    const status = d.health.status(componentKey.port(p.nic.id, p.index));
-    const source = bootSources.find((s) => d.hardware.nics[s.nic] === p.nic && s.port === p.index + 1);
-    const boot = source && d.bios.currentAttributes()[`${source.name}Boot`];
-    const device = d.hardware.pcieDevices.find((x) => x.nic === p.nic.id);
-    const pcieFunction = device?.functions[p.index]
-      ? d.uris.chassis('PCIeDevices', device.id, 'PCIeFunctions', String(p.index))
-      : undefined;
-    return {
-      Id: String(p.index + 1),
-      Name: `${p.nic.model} function ${p.index + 1}`,
-      Description: `The Ethernet function of port ${p.index + 1}`,
-      Status: status,
-      NetDevFuncType: 'Ethernet',
-      NetDevFuncCapabilities: ['Ethernet'],
-      DeviceEnabled: status.State === 'Enabled',
-      ...(boot === undefined ? {} : { BootMode: boot === 'NetworkBoot' ? 'PXE' : 'Disabled' }),
-      // The system's EthernetInterface of the port shows the same address and MTU.
-      Ethernet: { MACAddress: p.mac, PermanentMACAddress: p.mac, MTUSize: 1500 },
-      AssignablePhysicalNetworkPorts: [{ '@odata.id': portUri(p) }],
-      Links: {
-        PhysicalNetworkPortAssignment: { '@odata.id': portUri(p) },
-        EthernetInterfaces: [{ '@odata.id': d.uris.system('EthernetInterfaces', p.interfaceId) }],
-        ...(pcieFunction ? { PCIeFunction: { '@odata.id': pcieFunction } } : {}),
-      },
-    };
-  }
-}
-
 const VendorNetworkAdapterStatusType = defineType({
   name: oemType('NetworkAdapterStatus'),
   version: '1.0.0',
@@ -138,9 +108,8 @@ const NetworkAdapterCollectionType = defineType({
   properties: { ...collectionOf(NetworkAdapterType).properties, Oem: oem(VendorNetworkAdapterStatusType, { readOnly: true }) },
 });
 
-export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapterRouteDeps): void {
+export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapterDeps): void {
   const h = handlers(d);
-  const f = functionHandlers(d, h);
   addCollection(routes, {
     collection: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/',
     member: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/{NetworkAdapterId}/',
@@ -161,16 +130,6 @@ export function registerNetworkAdapterRoutes(routes: RouteTable, d: NetworkAdapt
     params: { NetworkAdapterId: h.adapterExists },
     store: h.adapterPorts,
     show: h.showPort,
-    privileges: { read: Priv.login },
-  });
-  addCollection(routes, {
-    collection: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/{NetworkAdapterId}/NetworkDeviceFunctions/',
-    member: '/redfish/v1/Chassis/{ChassisId}/NetworkAdapters/{NetworkAdapterId}/NetworkDeviceFunctions/{NetworkDeviceFunctionId}/',
-    type: NetworkDeviceFunctionType,
-    name: 'Network Device Function Collection',
-    params: { NetworkAdapterId: h.adapterExists },
-    store: h.adapterPorts,
-    show: f.showFunction,
     privileges: { read: Priv.login },
   });
 }
