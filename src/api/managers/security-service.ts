@@ -47,9 +47,13 @@ import {
   VendorHttpsCertType,
   VendorSecurityServiceType,
   IDENTITY_CERTIFICATES,
+  RELEASE_6_IDENTITY_CERTIFICATES,
 } from './security-types.js';
+import { parsePemCertificate, type CertificateInfo } from '../../platform/certificate-info.js';
 import {
   CertificateCollectionType,
+  CertificateType,
+  certificateProperties,
   VendorCACertificateCollectionType,
   VendorCACertificateType,
   caBody,
@@ -72,9 +76,11 @@ export type SecurityServiceDeps = Pick<
   | 'vendorBios'
   | 'clock'
   | 'serviceUuid'
+  | 'factoryIdentity'
 >;
 
 type SecurityServicePath = '/redfish/v1/Managers/{ManagerId}/SecurityService/';
+type IdentityCertificatePath = '/redfish/v1/Managers/{ManagerId}/SecurityService/iLOIDevID/Certificates/{CertificateId}/';
 type CertAuthPath = '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/';
 type CaCertificatesPath = '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/CACertificates/';
 type CaCertificatePath = '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/CACertificates/{CertificateId}/';
@@ -124,6 +130,14 @@ function handlers(d: SecurityServiceDeps) {
       TLSVersion: Object.fromEntries(Object.entries(TLS_VERSIONS_ENABLED).map(([v, on]) => [v, on ? 'Enabled' : 'Disabled'])),
       DisableWeakCiphers: true,
       ...Object.fromEntries(IDENTITY_CERTIFICATES.map((n) => [n, { Certificates: { '@odata.id': `${ctx.uri}${n}/Certificates/` } }])),
+      ...(d.factoryIdentity
+        ? Object.fromEntries(
+            Object.entries(RELEASE_6_IDENTITY_CERTIFICATES).map(([n, at]) => [
+              n,
+              { Certificates: { '@odata.id': `${ctx.uri}${at}/Certificates/` } },
+            ]),
+          )
+        : {}),
       Links: {
         CertificateAuthentication: certAuth,
         CertAuth: certAuth,
@@ -136,12 +150,44 @@ function handlers(d: SecurityServiceDeps) {
   }
 
   /**
-   * The controller is an iLO 5 of a Gen10 (Plus) server: it has the slots for the identity
-   * certificates of later generations, and none in them, as the real one shows.
+   * The certificates of an identity set: the factory identity's, on a controller whose release
+   * carries one (iLO 6); none on iLO 5, which has the slots and nothing in them, as the real one
+   * shows. The locally provisioned sets (LDevID, LAK) and the platform's stay empty: no owner
+   * provisioned them, and the platform certificate is the server maker's.
    */
+  const identityPems = (set: string): string[] => {
+    const id = d.factoryIdentity;
+    if (!id) return [];
+    return set === 'iLOIDevID' ? [id.idevid] : set === 'BMCIDevIDPca' ? [id.issuingCa] : set === 'BMCIAK' ? [id.iak] : [];
+  };
+  const USAGE: Readonly<Record<string, string>> = { iLOIDevID: 'IDevID', BMCIAK: 'IAK' };
+  const parsed = new Map<string, CertificateInfo>();
+  const infoOf = (pem: string) => parsed.get(pem) ?? parsed.set(pem, parsePemCertificate(pem)).get(pem)!;
+  const setOf = (uri: string, up: number) => uri.split('/').at(-up)!;
+
   function getIdentityCertificates(ctx: Context<SecurityServicePath>) {
-    const set = ctx.uri.split('/').at(-3);
-    return collection(`${set} Certificate Collection`, [], { Description: `The ${set} certificates of the management controller` });
+    const set = setOf(ctx.uri, 3);
+    return collection(
+      `${set} Certificate Collection`,
+      identityPems(set).map((_, i) => `${ctx.uri}${i + 1}/`),
+      { Description: `The ${set} certificates of the management controller` },
+    );
+  }
+
+  /** A set's member ids: 1, 2… */
+  const identityCertificateExists = (set: string, id: string) => /^[1-9]\d*$/.test(id) && Number(id) <= identityPems(set).length;
+
+  function getIdentityCertificate(ctx: Context<IdentityCertificatePath>) {
+    const set = setOf(ctx.uri, 4);
+    const id = ctx.params.CertificateId;
+    const pem = identityPems(set)[Number(id) - 1]!;
+    const usage = USAGE[set];
+    return {
+      Id: id,
+      Name: `${set} Certificate`,
+      ...certificateProperties(infoOf(pem)),
+      ...(usage ? { CertificateUsageTypes: [usage] } : {}),
+    };
   }
 
   const sso = d.managerFeatures.sso;
@@ -329,6 +375,8 @@ function handlers(d: SecurityServiceDeps) {
   return {
     getSecurityService,
     getIdentityCertificates,
+    identityCertificateExists,
+    getIdentityCertificate,
     getCertAuth,
     patchCertAuth,
     postImportCaCertificate,
@@ -369,8 +417,31 @@ export function registerSecurityServiceRoutes(routes: RouteTable, d: SecuritySer
     '/redfish/v1/Managers/{ManagerId}/SecurityService/SystemIAK/Certificates/',
     '/redfish/v1/Managers/{ManagerId}/SecurityService/PlatformCert/Certificates/',
     '/redfish/v1/Managers/{ManagerId}/SecurityService/PlatformCertUpdate/Certificates/',
+    ...(d.factoryIdentity
+      ? ([
+          '/redfish/v1/Managers/{ManagerId}/SecurityService/BMCIDevIDPca/Certificates/',
+          '/redfish/v1/Managers/{ManagerId}/SecurityService/BMCIAK/Certificates/',
+          '/redfish/v1/Managers/{ManagerId}/SecurityService/BMCLAK/Certificates/',
+          '/redfish/v1/Managers/{ManagerId}/SecurityService/SystemLAK/Certificates/',
+          '/redfish/v1/Managers/{ManagerId}/SecurityService/SystemLDevID/Certificates/',
+        ] as const)
+      : []),
   ] as const)
     routes.add({ path, type: CertificateCollectionType, get: { privilege: Priv.login, handler: h.getIdentityCertificates } });
+  // Only the sets a factory identity fills have members.
+  for (const [set, path] of d.factoryIdentity
+    ? ([
+        ['iLOIDevID', '/redfish/v1/Managers/{ManagerId}/SecurityService/iLOIDevID/Certificates/{CertificateId}/'],
+        ['BMCIDevIDPca', '/redfish/v1/Managers/{ManagerId}/SecurityService/BMCIDevIDPca/Certificates/{CertificateId}/'],
+        ['BMCIAK', '/redfish/v1/Managers/{ManagerId}/SecurityService/BMCIAK/Certificates/{CertificateId}/'],
+      ] as const)
+    : [])
+    routes.add({
+      path,
+      type: CertificateType,
+      params: { CertificateId: (id) => h.identityCertificateExists(set, id) },
+      get: { privilege: Priv.login, handler: h.getIdentityCertificate },
+    });
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/',
     type: VendorCertAuthType,

@@ -3,11 +3,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connect } from 'node:tls';
+import { X509Certificate } from 'node:crypto';
 import { issueCertificate } from '../../../src/platform/x509.js';
 import { startTestService, type TestService } from '../../support/service.js';
 
 const CERT_AUTH = '/redfish/v1/Managers/1/SecurityService/CertificateAuthentication/';
 const IMPORT = `${CERT_AUTH}Actions/VendorCertAuth.ImportCACertificate/`;
+const SECURITY = '/redfish/v1/Managers/1/SecurityService/';
 
 describe('security service', () => {
   let svc: TestService;
@@ -41,19 +43,48 @@ describe('security service', () => {
     assert.equal((await svc.get(`${CERT_AUTH}CACertificates/`)).body['Members@odata.count'], 1);
   });
 
-  it("links the controller's identity certificate sets, each an empty certificate collection as on an iLO 5 of a Gen10 Plus server", async () => {
-    const security = (await svc.get('/redfish/v1/Managers/1/SecurityService/')).body;
-    for (const set of ['iLOIDevID', 'iLOLDevID', 'SystemIDevID', 'SystemIAK', 'PlatformCert', 'PlatformCertUpdate']) {
-      const uri = `/redfish/v1/Managers/1/SecurityService/${set}/Certificates/`;
+  it("carries the controller's factory identity (its release is 6): an IDevID and an IAK certificate, both issued by the CA in BMCIDevIDPca, kept across a restart", async () => {
+    const security = (await svc.get(SECURITY)).body;
+    const certificatesOf = async (set: string) => {
+      // iLO 6 links the system's LAK set as SystemLAKCert.
+      const uri = `${SECURITY}${set === 'SystemLAKCert' ? 'SystemLAK' : set}/Certificates/`;
       assert.equal(security[set].Certificates['@odata.id'], uri);
-      const r = await svc.get(uri);
-      assert.equal(r.status, 200, uri);
-      assert.equal(r.body['@odata.type'], '#CertificateCollection.CertificateCollection');
-      assert.deepEqual(r.body.Members, []);
-      assert.equal(r.body['Members@odata.count'], 0);
-      assert.match(r.body.Description, new RegExp(set));
-      assert.equal((await svc.req('POST', uri, { body: {} })).status, 405);
+      const c = await svc.get(uri);
+      assert.equal(c.status, 200, uri);
+      const out = [];
+      for (const m of c.body.Members) out.push((await svc.get(m['@odata.id'])).body);
+      return out;
+    };
+    const [ca] = await certificatesOf('BMCIDevIDPca');
+    const [idevid] = await certificatesOf('iLOIDevID');
+    const [iak] = await certificatesOf('BMCIAK');
+    assert.equal(idevid['@odata.type'], '#Certificate.v1_11_0.Certificate');
+    assert.deepEqual([idevid.CertificateUsageTypes, iak.CertificateUsageTypes], [['IDevID'], ['IAK']]);
+    const issuer = new X509Certificate(ca.CertificateString);
+    assert.ok(issuer.ca);
+    for (const leaf of [idevid, iak]) {
+      const x = new X509Certificate(leaf.CertificateString);
+      assert.ok(x.checkIssued(issuer) && x.verify(issuer.publicKey), 'issued and signed by the PCA');
+      assert.deepEqual(leaf.Issuer, ca.Subject);
+      assert.equal(leaf.Subject.CommonName, svc.running.services.serviceUuid);
     }
+    // No owner provisioned local identities; the platform's are the server maker's.
+    for (const set of [
+      'iLOLDevID',
+      'BMCLAK',
+      'SystemLAKCert',
+      'SystemLDevID',
+      'SystemIDevID',
+      'SystemIAK',
+      'PlatformCert',
+      'PlatformCertUpdate',
+    ])
+      assert.deepEqual(await certificatesOf(set), [], set);
+    assert.equal((await svc.get(`${SECURITY}iLOIDevID/Certificates/2/`)).status, 404);
+    assert.equal((await svc.req('DELETE', `${SECURITY}iLOIDevID/Certificates/1/`)).status, 405);
+    svc = await svc.restart();
+    assert.equal((await svc.get(`${SECURITY}iLOIDevID/Certificates/1/`)).body.CertificateString, idevid.CertificateString);
+    assert.equal((await svc.get(`${SECURITY}BMCIDevIDPca/Certificates/1/`)).body.CertificateString, ca.CertificateString);
   });
 
   it('TLSVersion names the TLS versions the listener accepts: a handshake at each succeeds exactly where it says Enabled', async () => {
@@ -78,5 +109,31 @@ describe('security service', () => {
     const link = (await svc.get(CERT_AUTH)).body.Links.UserCertificateMapping['@odata.id'];
     assert.equal(link, '/redfish/v1/AccountService/UserCertificateMapping/');
     assert.equal((await svc.get(link)).status, 200);
+  });
+});
+
+describe('security service of an iLO 5 (--oem-name Hpe, a Gen10 server)', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ config: { oemName: 'Hpe' } });
+  });
+  after(() => svc.close());
+
+  it('links the identity certificate sets, each an empty certificate collection as on an iLO 5 of a Gen10 Plus server, and none of iLO 6', async () => {
+    const security = (await svc.get(SECURITY)).body;
+    for (const set of ['iLOIDevID', 'iLOLDevID', 'SystemIDevID', 'SystemIAK', 'PlatformCert', 'PlatformCertUpdate']) {
+      const uri = `${SECURITY}${set}/Certificates/`;
+      assert.equal(security[set].Certificates['@odata.id'], uri);
+      const r = await svc.get(uri);
+      assert.equal(r.status, 200, uri);
+      assert.equal(r.body['@odata.type'], '#CertificateCollection.CertificateCollection');
+      assert.deepEqual(r.body.Members, []);
+      assert.equal(r.body['Members@odata.count'], 0);
+      assert.match(r.body.Description, new RegExp(set));
+      assert.equal((await svc.req('POST', uri, { body: {} })).status, 405);
+    }
+    for (const set of ['BMCIDevIDPca', 'BMCIAK', 'BMCLAK', 'SystemLAKCert', 'SystemLDevID']) assert.equal(security[set], undefined, set);
+    assert.equal((await svc.get(`${SECURITY}BMCIAK/Certificates/`)).status, 404);
+    assert.equal((await svc.get(`${SECURITY}iLOIDevID/Certificates/1/`)).status, 404);
   });
 });
