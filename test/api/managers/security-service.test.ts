@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connect } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { issueCertificate } from '../../../src/platform/x509.js';
 import { startTestService, type TestService } from '../../support/service.js';
 
@@ -135,5 +138,34 @@ describe('security service of an iLO 5 (--oem-name Hpe, a Gen10 server)', () => 
     for (const set of ['BMCIDevIDPca', 'BMCIAK', 'BMCLAK', 'SystemLAKCert', 'SystemLDevID']) assert.equal(security[set], undefined, set);
     assert.equal((await svc.get(`${SECURITY}BMCIAK/Certificates/`)).status, 404);
     assert.equal((await svc.get(`${SECURITY}iLOIDevID/Certificates/1/`)).status, 404);
+  });
+});
+
+describe('security service of an iLO 6 (--oem-name Hpe, a Gen11 server)', () => {
+  let svc: TestService;
+  let dir: string;
+  before(async () => {
+    // The default server, as a Gen11: its controller is an iLO 6.
+    dir = mkdtempSync(join(tmpdir(), 'gen11-'));
+    const profile = join(dir, 'gen11.yaml');
+    writeFileSync(
+      profile,
+      readFileSync(new URL('../../../profiles/default.yaml', import.meta.url), 'utf8').replaceAll('VS380 Gen10', 'VS380 Gen11'),
+    );
+    svc = await startTestService({ config: { oemName: 'Hpe', hardware: profile } });
+  });
+  after(async () => {
+    await svc.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("links iLO 6's identity sets and shows its factory identity", async () => {
+    assert.equal((await svc.get('/redfish/v1/Managers/1/')).body.Model, 'iLO 6');
+    const security = (await svc.get(SECURITY)).body;
+    for (const set of ['BMCIDevIDPca', 'BMCIAK', 'BMCLAK', 'SystemLAKCert', 'SystemLDevID'])
+      assert.equal((await svc.get(security[set].Certificates['@odata.id'])).status, 200, set);
+    const idevid = (await svc.get(`${SECURITY}iLOIDevID/Certificates/1/`)).body;
+    assert.deepEqual(idevid.CertificateUsageTypes, ['IDevID']);
+    assert.equal(idevid.Subject.CommonName, svc.running.services.serviceUuid);
   });
 });
