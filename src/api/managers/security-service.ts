@@ -123,8 +123,8 @@ function handlers(d: SecurityServiceDeps) {
       Id: 'SecurityService',
       Name: 'Security Service',
       SecurityState: 'Production',
-      // The vendor's controller reports the cipher suite of the connection reading it.
-      ...(ctx.socket ? { CurrentCipher: ctx.socket.getCipher().standardName } : {}),
+      // The vendor's controller reports the cipher suite of the connection reading it, by OpenSSL's name.
+      ...(ctx.socket ? { CurrentCipher: ctx.socket.getCipher().name } : {}),
       LoginSecurityBanner: { IsEnabled: false },
       // The listener's policy, which no setting changes.
       TLSVersion: Object.fromEntries(Object.entries(TLS_VERSIONS_ENABLED).map(([v, on]) => [v, on ? 'Enabled' : 'Disabled'])),

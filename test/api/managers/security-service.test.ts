@@ -2,13 +2,14 @@
 // with the new trusted CA member decorated as its own GET shows it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { connect } from 'node:tls';
+import { connect, type TLSSocket } from 'node:tls';
+import { get as httpsGet } from 'node:https';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueCertificate } from '../../../src/platform/x509.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { ADMIN_PASSWORD, ADMIN_USER, basic, startTestService, type TestService } from '../../support/service.js';
 
 const CERT_AUTH = '/redfish/v1/Managers/1/SecurityService/CertificateAuthentication/';
 const IMPORT = `${CERT_AUTH}Actions/VendorCertAuth.ImportCACertificate/`;
@@ -105,6 +106,39 @@ describe('security service', () => {
         socket.once('error', () => resolve(false));
       });
       assert.equal(accepted, s.TLSVersion[name] === 'Enabled', name);
+    }
+  });
+
+  it('CurrentCipher is the cipher suite of the connection that reads it', async () => {
+    for (const [version, ciphers] of [
+      ['TLSv1.2', 'ECDHE-ECDSA-AES128-GCM-SHA256'],
+      ['TLSv1.2', 'ECDHE-ECDSA-CHACHA20-POLY1305'],
+      ['TLSv1.3', undefined],
+    ] as const) {
+      const { cipher, body } = await new Promise<{ cipher: string; body: any }>((resolve, reject) => {
+        const req = httpsGet(
+          {
+            host: '127.0.0.1',
+            port: svc.port,
+            path: SECURITY,
+            rejectUnauthorized: false,
+            minVersion: version,
+            maxVersion: version,
+            ...(ciphers ? { ciphers } : {}),
+            headers: { authorization: basic(ADMIN_USER, ADMIN_PASSWORD) },
+            agent: false,
+          },
+          (res) => {
+            const cipher = (res.socket as TLSSocket).getCipher().name;
+            let text = '';
+            res.on('data', (c) => (text += c));
+            res.on('end', () => resolve({ cipher, body: JSON.parse(text) }));
+          },
+        );
+        req.on('error', reject);
+      });
+      if (ciphers) assert.equal(cipher, ciphers);
+      assert.equal(body.CurrentCipher, cipher, version);
     }
   });
 
