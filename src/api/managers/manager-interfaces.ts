@@ -30,7 +30,8 @@ import { ethernetPortBody } from '../chassis/ethernet-port.js';
 import { PortType } from '../chassis/hardware-types.js';
 import type { ComponentStatus } from '../../platform/hardware/health.js';
 import { OEM } from '../../protocol/naming.js';
-import { odataType } from '../../protocol/description.js';
+import { collectionOf, odataType } from '../../protocol/description.js';
+import { collection } from '../../protocol/reply.js';
 
 /** An object without one of its keys. */
 function withoutKey<T extends object, K extends keyof T>(o: T, key: K): Omit<T, K> {
@@ -265,8 +266,8 @@ function handlers(d: ManagerInterfaceDeps) {
   // One serial port and one host interface.
   const one = listOf(['1']);
   const dedicatedPorts = listOf([DEDICATED]);
-  // The controller has no shared network port (it never takes a port of the server's adapters).
-  const sharedPorts = listOf([]);
+  const sharedPorts = () =>
+    collection('Shared Network Ports', [], { Description: "The server's network ports the management controller shares: none" });
   return {
     nics,
     nicBody,
@@ -311,15 +312,11 @@ export function registerManagerInterfaceRoutes(routes: RouteTable, d: ManagerInt
     show: h.dedicatedPort,
     privileges: { read: Priv.login },
   });
-  addCollection(routes, {
-    collection: '/redfish/v1/Managers/{ManagerId}/SharedNetworkPorts/',
-    member: '/redfish/v1/Managers/{ManagerId}/SharedNetworkPorts/{PortId}/',
-    type: PortType,
-    name: 'Shared Network Ports',
-    extra: () => ({ Description: "The server's network ports the management controller shares: none" }),
-    store: h.sharedPorts,
-    show: () => ({}),
-    privileges: { read: Priv.login },
+  // The controller has no shared network port (it never takes a port of the server's adapters).
+  routes.add({
+    path: '/redfish/v1/Managers/{ManagerId}/SharedNetworkPorts/',
+    type: collectionOf(PortType),
+    get: { privilege: Priv.login, handler: h.sharedPorts },
   });
   addCollection(routes, {
     collection: '/redfish/v1/Managers/{ManagerId}/SerialInterfaces/',
