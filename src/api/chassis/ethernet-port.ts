@@ -17,7 +17,12 @@ export interface EthernetPortState {
   status: ComponentStatus;
   /** The EthernetInterface the port carries. */
   ethernetInterface: string;
-  location?: object;
+  location?: ReturnType<typeof portLocation>;
+}
+
+/** Where a port is: its connector, by the label printed beside it and its number. */
+export function portLocation(serviceLabel: string, ordinal: number) {
+  return { PartLocation: { ServiceLabel: serviceLabel, LocationType: 'Connector', LocationOrdinalValue: ordinal } };
 }
 
 export function ethernetPortBody(p: EthernetPortState): Record<string, unknown> {

@@ -10,7 +10,7 @@ import { collectionOf, defineType, oem, ro, t } from '../../protocol/description
 import { OEM, oemType } from '../../protocol/naming.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
-import { ethernetPortBody } from './ethernet-port.js';
+import { ethernetPortBody, portLocation } from './ethernet-port.js';
 import { NetworkAdapterType, PortType } from './hardware-types.js';
 
 export type NetworkAdapterDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
@@ -91,6 +91,7 @@ function handlers(d: NetworkAdapterDeps) {
       autoNegotiation: true,
       status,
       ethernetInterface: d.uris.system('EthernetInterfaces', p.interfaceId),
+      location: portLocation(`${slotLocation(p.nic.slot).PartLocation.ServiceLabel} Port ${p.index + 1}`, p.index + 1),
     });
   }
 }

@@ -26,7 +26,7 @@ import type { PatchContext, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { EthernetInterfaceType, HostInterfaceType, SerialInterfaceType, VendorMCEthernetInterfaceType } from './manager-interface-types.js';
 import { isIP } from 'node:net';
-import { ethernetPortBody } from '../chassis/ethernet-port.js';
+import { ethernetPortBody, portLocation } from '../chassis/ethernet-port.js';
 import { PortType } from '../chassis/hardware-types.js';
 import type { ComponentStatus } from '../../platform/hardware/health.js';
 import { OEM } from '../../protocol/naming.js';
@@ -147,6 +147,7 @@ function handlers(d: ManagerInterfaceDeps) {
       autoNegotiation: nic.AutoNeg,
       status: nic.Status,
       ethernetInterface: `${managerUri}EthernetInterfaces/${DEDICATED}/`,
+      location: portLocation('Dedicated Management Port', 1),
     });
   }
 

@@ -36,6 +36,13 @@ describe('chassis network adapters: ports and network device functions (--oem-na
       assert.equal(p.CurrentSpeedGbps, e.SpeedMbps === null ? null : e.SpeedMbps / 1000);
       assert.equal(p.InterfaceEnabled, e.InterfaceEnabled);
       assert.equal(p.LinkNetworkTechnology, 'Ethernet');
+      // The connector, by the adapter's place and the port's number.
+      const place = adapter === 'DA000000' ? 'Embedded' : 'PCI-E Slot 1';
+      assert.deepEqual(p.Location.PartLocation, {
+        ServiceLabel: `${place} Port ${port}`,
+        LocationType: 'Connector',
+        LocationOrdinalValue: Number(port),
+      });
       assert.deepEqual(p.LinkConfiguration, [
         {
           AutoSpeedNegotiationCapable: true,

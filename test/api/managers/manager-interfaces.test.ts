@@ -89,6 +89,11 @@ describe('manager interfaces', () => {
     );
     assert.deepEqual(p.Status, n.Status);
     assert.deepEqual(p.Links.EthernetInterfaces, [{ '@odata.id': NIC }]);
+    assert.deepEqual(p.Location.PartLocation, {
+      ServiceLabel: 'Dedicated Management Port',
+      LocationType: 'Connector',
+      LocationOrdinalValue: 1,
+    });
     assert.equal((await svc.get(`${MANAGER}DedicatedNetworkPorts/2/`)).status, 404);
     const shared = await svc.get(`${MANAGER}SharedNetworkPorts/`);
     assert.equal(shared.status, 200);
