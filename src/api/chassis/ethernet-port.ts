@@ -36,7 +36,6 @@ export function ethernetPortBody(p: EthernetPortState): Record<string, unknown> 
     PortProtocol: 'Ethernet',
     PortType: 'BidirectionalPort',
     LinkNetworkTechnology: 'Ethernet',
-    Enabled: p.enabled,
     InterfaceEnabled: p.enabled,
     LinkStatus: link ? 'LinkUp' : 'LinkDown',
     LinkState: p.enabled ? 'Enabled' : 'Disabled',

@@ -35,7 +35,6 @@ export const PortType = defineType({
     MaxSpeedGbps: ro(t.number({ units: 'Gbit/s' })),
     Width: ro(t.integer()),
     ActiveWidth: ro(t.integer()),
-    Enabled: ro(t.boolean()),
     InterfaceEnabled: ro(t.boolean()),
     SignalDetected: ro(t.boolean()),
     LinkNetworkTechnology: ro(t.enum(['Ethernet'])),

@@ -59,12 +59,12 @@ describe('chassis network adapters: ports and network device functions (--oem-na
     svc.running.services.health.set(key, { State: 'Disabled' });
     try {
       const p = await body(`${ADAPTERS}DC080000/Ports/1/`);
-      assert.deepEqual([p.Enabled, p.InterfaceEnabled, p.LinkState], [false, false, 'Disabled']);
+      assert.deepEqual([p.InterfaceEnabled, p.LinkState], [false, 'Disabled']);
       assert.equal((await body(`${ADAPTERS}DC080000/NetworkDeviceFunctions/1/`)).DeviceEnabled, false);
     } finally {
       svc.running.services.health.clear(key);
     }
-    assert.equal((await body(`${ADAPTERS}DC080000/Ports/1/`)).Enabled, true);
+    assert.equal((await body(`${ADAPTERS}DC080000/Ports/1/`)).InterfaceEnabled, true);
   });
 
   it('the adapter links one Ethernet function per port; each shows its port, MAC, interface and PCIe function', async () => {
