@@ -6,7 +6,7 @@ import { Server } from 'node:https';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable, type Duplex } from 'node:stream';
-import type { TLSSocket } from 'node:tls';
+import type { SecureContextOptions, TLSSocket } from 'node:tls';
 import pino, { type Logger } from 'pino';
 import type { Clock, TimerHandle } from '../platform/clock.js';
 import { redfishErrorBody } from '../messages/errors.js';
