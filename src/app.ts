@@ -54,7 +54,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const { access, generatedPassword } = await buildAccess(base, lifecycles.controller);
   const registries = buildRegistries(naming);
   const tls = await buildHttpsIdentity(base);
-  const identity = await buildFactoryIdentity(base, naming);
+  const identity = buildFactoryIdentity(base, naming);
   const eventing = buildEvents(base, access, registries, naming, () => services.sensors);
   const licensing = buildLicensing(base, access, eventing, tls.https);
   const host = buildHost(base, lifecycles, eventing.events);

@@ -1,6 +1,7 @@
 // SecurityService of the manager: certificate login (its switch, trusted CA
 // certificates and the authenticator that logs clients in by certificate) and
 // the replacement of the controller's HTTPS certificate (CSR, then import).
+import type { FactoryIdentity } from '../../domain/manager/factory-identity.js';
 import { X509Certificate } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
@@ -155,11 +156,13 @@ function handlers(d: SecurityServiceDeps) {
    * shows. The locally provisioned sets (LDevID, LAK) and the platform's stay empty: no owner
    * provisioned them, and the platform certificate is the server maker's.
    */
-  const identityPems = (set: string): string[] => {
-    const id = d.factoryIdentity;
-    if (!id) return [];
-    return set === 'iLOIDevID' ? [id.idevid] : set === 'BMCIDevIDPca' ? [id.issuingCa] : set === 'BMCIAK' ? [id.iak] : [];
+  const FILLED: Readonly<Record<string, (id: FactoryIdentity) => string>> = {
+    iLOIDevID: (id) => id.idevid,
+    BMCIDevIDPca: (id) => id.issuingCa,
+    BMCIAK: (id) => id.iak,
   };
+  /** How many certificates a set holds, known without making the identity. */
+  const identityCount = (set: string): number => (d.factoryIdentity && FILLED[set] ? 1 : 0);
   const USAGE: Readonly<Record<string, string>> = { iLOIDevID: 'IDevID', BMCIAK: 'IAK' };
   const parsed = new Map<string, CertificateInfo>();
   const infoOf = (pem: string) => parsed.get(pem) ?? parsed.set(pem, parsePemCertificate(pem)).get(pem)!;
@@ -169,18 +172,18 @@ function handlers(d: SecurityServiceDeps) {
     const set = setOf(ctx.uri, 3);
     return collection(
       `${set} Certificate Collection`,
-      identityPems(set).map((_, i) => `${ctx.uri}${i + 1}/`),
+      Array.from({ length: identityCount(set) }, (_, i) => `${ctx.uri}${i + 1}/`),
       { Description: `The ${set} certificates of the management controller` },
     );
   }
 
   /** A set's member ids: 1, 2… */
-  const identityCertificateExists = (set: string, id: string) => /^[1-9]\d*$/.test(id) && Number(id) <= identityPems(set).length;
+  const identityCertificateExists = (set: string, id: string) => /^[1-9]\d*$/.test(id) && Number(id) <= identityCount(set);
 
-  function getIdentityCertificate(ctx: Context<IdentityCertificatePath>) {
+  async function getIdentityCertificate(ctx: Context<IdentityCertificatePath>) {
     const set = setOf(ctx.uri, 4);
     const id = ctx.params.CertificateId;
-    const pem = identityPems(set)[Number(id) - 1]!;
+    const pem = FILLED[set]!(await d.factoryIdentity!.read());
     const usage = USAGE[set];
     return {
       Id: id,
