@@ -12,7 +12,7 @@ import { dialect, type DialectName } from './protocol/dialect.js';
 import { Naming } from './protocol/naming.js';
 import { LateResourceReader } from './protocol/resource-reader.js';
 import { RouteTable } from './protocol/routes.js';
-import { buildAccess, buildHttpsIdentity } from './compose/access.js';
+import { buildAccess, buildFactoryIdentity, buildHttpsIdentity } from './compose/access.js';
 import { buildActivity } from './compose/activity.js';
 import { openController, secureDataDir, warnOfNewKeys, type StartOptions } from './compose/base.js';
 import { buildEvents, buildLicensing, buildRegistries } from './compose/events.js';
@@ -54,6 +54,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const { access, generatedPassword } = await buildAccess(base, lifecycles.controller);
   const registries = buildRegistries(naming);
   const tls = await buildHttpsIdentity(base);
+  const identity = buildFactoryIdentity(base, naming);
   const eventing = buildEvents(base, access, registries, naming, () => services.sensors);
   const licensing = buildLicensing(base, access, eventing, tls.https);
   const host = buildHost(base, lifecycles, eventing.events);
@@ -88,6 +89,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     routes: new RouteTable(config.dialect as DialectName, naming),
     dialect: dialect(config.dialect, config),
     naming,
+    factoryIdentity: identity,
     resources: new LateResourceReader(),
     fleet: seat?.fleet,
   };

@@ -8,6 +8,7 @@ import { registerSessionServiceRoutes } from './accounts/session-service.js';
 import { registerCertificateServiceRoutes } from './certificates/certificate-service.js';
 import { registerChassisRoutes } from './chassis/chassis.js';
 import { registerNetworkAdapterRoutes } from './chassis/network-adapters.js';
+import { registerNetworkDeviceFunctionRoutes } from './chassis/network-device-functions.js';
 import { registerPcieRoutes } from './chassis/pcie-devices.js';
 import { registerPowerRoutes } from './chassis/power.js';
 import { registerPowerMeterRoutes } from './chassis/power-meter.js';
@@ -87,6 +88,7 @@ export function registerAllRoutes(s: Services): void {
   registerPowerMeterRoutes(r, s);
   registerDevicesRoutes(r, s);
   registerNetworkAdapterRoutes(r, s);
+  registerNetworkDeviceFunctionRoutes(r, s);
   registerPcieRoutes(r, s);
   registerManagerRoutes(r, s);
   registerNetworkProtocolRoutes(r, s);

@@ -58,6 +58,7 @@ import type { ServerSimulator } from '../platform/simulator.js';
 import type { Authentication } from '../protocol/auth.js';
 import type { Dialect } from '../protocol/dialect.js';
 import type { Naming } from '../protocol/naming.js';
+import type { FactoryIdentitySource } from '../domain/manager/factory-identity.js';
 import type { LateResourceReader } from '../protocol/resource-reader.js';
 import type { RouteTable } from '../protocol/routes.js';
 import type { DocumentStore } from '../store/documents.js';
@@ -168,6 +169,8 @@ export interface Services {
   httpsCertificate: HttpsCertificate;
   /** The controller's own vendor services: federation groups, SNMP, single sign-on, key manager, cloud connection, security dashboard. */
   managerFeatures: ManagerFeatures;
+  /** The controller's factory identity certificates, for a release that carries them (iLO 6's). */
+  factoryIdentity?: FactoryIdentitySource;
   /** The scenario control API's state and actions; only with --enable-control. */
   control?: ScenarioControl;
   /** The last requests answered (the request inspector, /control/activity/); only with --enable-control. */

@@ -15,6 +15,8 @@ import { ensureTlsMaterial, saveTlsMaterial } from '../http/tls.js';
 import type { ControllerLifecycle } from '../platform/lifecycle.js';
 import { isSelfSigned } from '../platform/x509-verify.js';
 import { HttpsCertificate } from '../domain/manager/https-certificate.js';
+import { factoryIdentitySource, type FactoryIdentitySource } from '../domain/manager/factory-identity.js';
+import type { Naming } from '../protocol/naming.js';
 import { Authentication } from '../protocol/auth.js';
 import { INITIAL_PASSWORD_FILE, type Base } from './base.js';
 import type { ControllerSeat } from './seat.js';
@@ -128,4 +130,10 @@ export async function buildHttpsIdentity(b: Base): Promise<HttpsPart> {
       if (clientCAs) listener.setCertificate(https.cert, https.key, clientCAs);
     },
   };
+}
+
+/** The factory identity certificates of a controller whose release carries them (iLO 6's; not iLO 5's). */
+export function buildFactoryIdentity(b: Base, naming: Naming): FactoryIdentitySource | undefined {
+  if (naming.controller(b.hardware.system.model).release < 6) return undefined;
+  return factoryIdentitySource(b.store, b.clock, b.serviceUuid);
 }

@@ -16,6 +16,7 @@ import type { BodySource, IncomingRequest, Outgoing } from '../protocol/exchange
 import { HSTS, headersToSend, type Pipeline } from '../protocol/pipeline.js';
 import type { ConnectionBudget, SharedPorts } from './shared-ports.js';
 import type { StaticSite } from './static-files.js';
+import { TLS_POLICY } from '../lib/tls-policy.js';
 
 export interface HttpOptions {
   host: string;
@@ -59,27 +60,6 @@ export interface ConnectionLimits {
   maxConnections: number;
   maxConnectionsPerSource: number;
 }
-
-/**
- * TLS 1.3, and TLS 1.2 only with forward-secret AEAD suites (ECDHE with AES-GCM or
- * ChaCha20-Poly1305): no CBC, no SHA-1 MAC, no RSA key exchange. The TLS 1.3 suites
- * are named too: a list without them would switch TLS 1.3 off.
- */
-export const TLS_POLICY = {
-  minVersion: 'TLSv1.2',
-  ciphers: [
-    'TLS_AES_256_GCM_SHA384',
-    'TLS_CHACHA20_POLY1305_SHA256',
-    'TLS_AES_128_GCM_SHA256',
-    'ECDHE-ECDSA-AES256-GCM-SHA384',
-    'ECDHE-RSA-AES256-GCM-SHA384',
-    'ECDHE-ECDSA-CHACHA20-POLY1305',
-    'ECDHE-RSA-CHACHA20-POLY1305',
-    'ECDHE-ECDSA-AES128-GCM-SHA256',
-    'ECDHE-RSA-AES128-GCM-SHA256',
-  ].join(':'),
-  honorCipherOrder: true,
-} as const satisfies SecureContextOptions;
 
 /** Errors that only say the client went away: worth a debug line, not an error. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);

@@ -15,6 +15,8 @@ export interface ControllerProduct {
   type: string;
   /** Its firmware's name in the firmware inventory and in messages (iLO's "iLO 5"). */
   firmwareName: string;
+  /** Its release (iLO 5: 5): what it offers follows it (iLO 6's factory identity certificates). */
+  release: number;
   moniker: Readonly<Record<string, string>>;
 }
 
@@ -48,6 +50,7 @@ function iloProduct(generation: number | undefined): ControllerProduct {
     model: type,
     type,
     firmwareName: type,
+    release: n,
     // The root's Oem/Hpe/Moniker, as iLO 5 and 6 show it.
     moniker: {
       ADVLIC: 'iLO Advanced',
@@ -192,10 +195,12 @@ export class Naming {
   /** The controller of a server model ("VS380 Gen10") as the vendor names it; the product's "MC 6" for any other vendor. */
   controller(systemModel: string): ControllerProduct {
     if (this.product) return this.product(generationOf(systemModel));
-    const type = `${CONTROLLER} 6`;
+    const release = 6;
+    const type = `${CONTROLLER} ${release}`;
     return {
       model: `${this.label} ${type}`,
       type,
+      release,
       firmwareName: CONTROLLER_FIRMWARE.replace(OEM, this.label),
       moniker: {
         BMC: CONTROLLER,

@@ -351,13 +351,14 @@ export class Pipeline {
    */
   private validate(p: Prepared, body: Body): RequestContext | Promise<RequestContext> {
     const ctx = requestContext(p.match, p.principal, p.query, p.req.headers, p.req.clientIp);
+    // Reads too: a resource may show the connection's TLS state (SecurityService CurrentCipher).
+    ctx.socket = p.req.socket;
     return p.method === 'GET' || p.method === 'HEAD' ? ctx : this.validateWrite(p, body, ctx);
   }
 
   private async validateWrite(p: Prepared, body: Body, ctx: RequestContext): Promise<RequestContext> {
     const { match, method, spec } = p;
     const json = body.json === undefined ? undefined : this.dispatcher.canonicalUris(body.json);
-    ctx.socket = p.req.socket;
     ctx.stream = body.stream;
     ctx.annotations = redfishAnnotations(json);
     if (match.route.get && !match.action && !match.membersAlias) await this.dispatcher.checkIfMatch(p);

@@ -108,6 +108,9 @@ function handlers(d: AccountServiceDeps) {
       Status: { State: 'Enabled', Health: 'OK' },
       ...policy,
       MaxPasswordLength: MAX_PASSWORD_LENGTH,
+      // The lockout counter always starts again after AccountLockoutCounterResetAfter (account-policy.ts).
+      AccountLockoutCounterResetEnabled: true,
+      HTTPBasicAuth: 'Enabled',
       LocalAccountAuth: 'Enabled',
       LDAP: directoryBody('LDAP'),
       ActiveDirectory: directoryBody('ActiveDirectory'),

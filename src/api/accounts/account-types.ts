@@ -174,6 +174,12 @@ export const AccountServiceType = defineType({
       description: 'Seconds an account stays locked; 0 disables lockout.',
     }),
     AccountLockoutCounterResetAfter: t.integer({ minimum: 0, maximum: 86400, units: 's' }),
+    AccountLockoutCounterResetEnabled: ro(
+      t.boolean({ description: 'Failures older than AccountLockoutCounterResetAfter no longer count: always so.' }),
+    ),
+    HTTPBasicAuth: ro(
+      t.enum(['Enabled', 'Unadvertised', 'Disabled'], { description: 'HTTP Basic authentication is accepted: always so.' }),
+    ),
     LocalAccountAuth: ro(t.enum(['Enabled', 'Disabled', 'Fallback', 'LocalFirst'])),
     LDAP: ExternalAccountProviderProp,
     ActiveDirectory: ExternalAccountProviderProp,

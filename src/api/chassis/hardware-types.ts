@@ -34,9 +34,66 @@ export const PortType = defineType({
     CurrentSpeedGbps: ro(t.number({ units: 'Gbit/s', nullable: true })),
     MaxSpeedGbps: ro(t.number({ units: 'Gbit/s' })),
     Width: ro(t.integer()),
+    ActiveWidth: ro(t.integer()),
+    InterfaceEnabled: ro(t.boolean()),
+    SignalDetected: ro(t.boolean()),
+    LinkNetworkTechnology: ro(t.enum(['Ethernet'])),
+    LinkConfiguration: ro(
+      t.array(
+        t.object(
+          {
+            AutoSpeedNegotiationCapable: ro(t.boolean()),
+            AutoSpeedNegotiationEnabled: ro(t.boolean()),
+            CapableLinkSpeedGbps: ro(t.array(t.number({ units: 'Gbit/s' }))),
+            ConfiguredNetworkLinks: ro(
+              t.array(
+                t.object(
+                  { ConfiguredLinkSpeedGbps: ro(t.number({ units: 'Gbit/s' })), ConfiguredWidth: ro(t.integer()) },
+                  { typeName: 'ConfiguredNetworkLink' },
+                ),
+              ),
+            ),
+          },
+          { typeName: 'LinkConfiguration' },
+        ),
+      ),
+    ),
     Ethernet: ro(t.object({ AssociatedMACAddresses: ro(t.array(t.string())) }, { typeName: 'EthernetProperties' })),
     Location: locationProp,
     Status: statusProp,
+    Links: ro(t.object({ EthernetInterfaces: t.links({ readOnly: true }) }, { typeName: 'Links' })),
+  },
+});
+
+export const NetworkDeviceFunctionType = defineType({
+  name: 'NetworkDeviceFunction',
+  version: '1.11.1',
+  owner: 'DMTF',
+  description: 'A function of a network adapter the system sees: one Ethernet function per port, its MAC address and boot mode.',
+  properties: {
+    ...commonProps,
+    Status: statusProp,
+    NetDevFuncType: ro(t.enum(['Ethernet'])),
+    NetDevFuncCapabilities: ro(t.array(t.enum(['Ethernet']))),
+    DeviceEnabled: ro(t.boolean()),
+    BootMode: ro(t.enum(['Disabled', 'PXE'])),
+    Ethernet: ro(
+      t.object(
+        { MACAddress: ro(t.string()), PermanentMACAddress: ro(t.string()), MTUSize: ro(t.integer({ units: 'By' })) },
+        { typeName: 'Ethernet' },
+      ),
+    ),
+    AssignablePhysicalNetworkPorts: t.links({ readOnly: true }),
+    Links: ro(
+      t.object(
+        {
+          PhysicalNetworkPortAssignment: t.link({ readOnly: true }),
+          EthernetInterfaces: t.links({ readOnly: true }),
+          PCIeFunction: t.link({ readOnly: true }),
+        },
+        { typeName: 'Links' },
+      ),
+    ),
   },
 });
 
@@ -54,13 +111,28 @@ export const NetworkAdapterType = defineType({
     Status: statusProp,
     Location: locationProp,
     Ports: t.link({ readOnly: true }),
+    NetworkDeviceFunctions: t.link({ readOnly: true }),
     Controllers: ro(
       t.array(
         t.object(
           {
             FirmwarePackageVersion: ro(t.string()),
-            ControllerCapabilities: ro(t.object({ NetworkPortCount: ro(t.integer()) }, { typeName: 'ControllerCapabilities' })),
-            Links: ro(t.object({ PCIeDevices: t.links({ readOnly: true }) }, { typeName: 'ControllerLinks' })),
+            ControllerCapabilities: ro(
+              t.object(
+                { NetworkPortCount: ro(t.integer()), NetworkDeviceFunctionCount: ro(t.integer()) },
+                { typeName: 'ControllerCapabilities' },
+              ),
+            ),
+            Links: ro(
+              t.object(
+                {
+                  PCIeDevices: t.links({ readOnly: true }),
+                  Ports: t.links({ readOnly: true }),
+                  NetworkDeviceFunctions: t.links({ readOnly: true }),
+                },
+                { typeName: 'ControllerLinks' },
+              ),
+            ),
           },
           { typeName: 'Controllers' },
         ),

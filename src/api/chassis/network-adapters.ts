@@ -10,6 +10,7 @@ import { collectionOf, defineType, oem, ro, t } from '../../protocol/description
 import { OEM, oemType } from '../../protocol/naming.js';
 import type { RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { ethernetPortBody, portLocation } from './ethernet-port.js';
 import { NetworkAdapterType, PortType } from './hardware-types.js';
 
 export type NetworkAdapterDeps = Pick<Services, 'uris' | 'hardware' | 'health'>;
@@ -21,16 +22,27 @@ export function slotLocation(slot: string) {
     : { PartLocation: { ServiceLabel: `PCI-E Slot ${slot}`, LocationType: 'Slot', LocationOrdinalValue: Number(slot) } };
 }
 
-function handlers(d: NetworkAdapterDeps) {
-  const nics = d.hardware.nics;
-  const ports = nicPorts(d.hardware);
-  const adapters: MemberStore<ResolvedNic, object> = { list: () => nics, get: (id) => nics.find((n) => n.id === id), id: (n) => n.id };
-  const adapterPorts: MemberStore<NicPort, { readonly NetworkAdapterId: string }> = {
+/** An adapter's ports, by adapter and port number (1, 2…): its Ports' members, and its network device functions' (one per port). */
+export function adapterPortStore(hardware: Services['hardware']) {
+  const ports = nicPorts(hardware);
+  const store: MemberStore<NicPort, { readonly NetworkAdapterId: string }> = {
     list: ({ NetworkAdapterId }) => ports.filter((p) => p.nic.id === NetworkAdapterId),
     get: (id, { NetworkAdapterId }) => ports.find((p) => p.nic.id === NetworkAdapterId && String(p.index + 1) === id),
     id: (p) => String(p.index + 1),
   };
-  const adapterExists = (id: string) => nics.some((n) => n.id === id);
+  return { ports, store, adapterExists: (id: string) => hardware.nics.some((n) => n.id === id) };
+}
+
+/** The URI of a port, or of its network device function. */
+export const adapterPortUri = (uris: Services['uris'], p: NicPort, under: 'Ports' | 'NetworkDeviceFunctions' = 'Ports') =>
+  uris.chassis('NetworkAdapters', p.nic.id, under, String(p.index + 1));
+
+function handlers(d: NetworkAdapterDeps) {
+  const nics = d.hardware.nics;
+  const { ports, store: adapterPorts, adapterExists } = adapterPortStore(d.hardware);
+  const adapters: MemberStore<ResolvedNic, object> = { list: () => nics, get: (id) => nics.find((n) => n.id === id), id: (n) => n.id };
+  const portUri = (p: NicPort) => adapterPortUri(d.uris, p);
+  const functionUri = (p: NicPort) => adapterPortUri(d.uris, p, 'NetworkDeviceFunctions');
   return { adapters, adapterPorts, adapterExists, showAdapter, showPort };
 
   function showAdapter(nic: ResolvedNic, at: { uri: string }) {
@@ -47,14 +59,18 @@ function handlers(d: NetworkAdapterDeps) {
       Status: { ...status, HealthRollup: rollup },
       Location: slotLocation(nic.slot),
       Ports: { '@odata.id': `${at.uri}Ports/` },
+      NetworkDeviceFunctions: { '@odata.id': `${at.uri}NetworkDeviceFunctions/` },
       Controllers: [
         {
           FirmwarePackageVersion: nic.firmwareVersion,
-          ControllerCapabilities: { NetworkPortCount: nic.ports.length },
+          // One Ethernet function per port.
+          ControllerCapabilities: { NetworkPortCount: nic.ports.length, NetworkDeviceFunctionCount: nic.ports.length },
           Links: {
             PCIeDevices: d.hardware.pcieDevices
               .filter((p) => p.nic === nic.id)
               .map((p) => ({ '@odata.id': d.uris.chassis('PCIeDevices', p.id) })),
+            Ports: ports.filter((p) => p.nic.id === nic.id).map((p) => ({ '@odata.id': portUri(p) })),
+            NetworkDeviceFunctions: ports.filter((p) => p.nic.id === nic.id).map((p) => ({ '@odata.id': functionUri(p) })),
           },
         },
       ],
@@ -63,21 +79,20 @@ function handlers(d: NetworkAdapterDeps) {
 
   function showPort(p: NicPort) {
     const status = d.health.status(componentKey.port(p.nic.id, p.index));
-    return {
-      Id: String(p.index + 1),
-      Name: `Port ${p.index + 1}`,
-      Description: `Port ${p.index + 1} of ${p.nic.model}`,
-      PortId: String(p.index + 1),
-      PortProtocol: 'Ethernet',
-      PortType: 'BidirectionalPort',
-      LinkStatus: p.linkUp ? 'LinkUp' : 'LinkDown',
-      LinkState: status.State === 'Enabled' ? 'Enabled' : 'Disabled',
-      CurrentSpeedGbps: p.linkUp ? p.speedMbps / 1000 : null,
-      MaxSpeedGbps: p.speedMbps / 1000,
-      Width: 1,
-      Ethernet: { AssociatedMACAddresses: [p.mac] },
-      Status: status,
-    };
+    return ethernetPortBody({
+      id: String(p.index + 1),
+      name: `Port ${p.index + 1}`,
+      description: `Port ${p.index + 1} of ${p.nic.model}`,
+      mac: p.mac,
+      speedMbps: p.speedMbps,
+      linkUp: p.linkUp,
+      enabled: status.State === 'Enabled',
+      // The system's EthernetInterface of the port negotiates its speed.
+      autoNegotiation: true,
+      status,
+      ethernetInterface: d.uris.system('EthernetInterfaces', p.interfaceId),
+      location: portLocation(`${slotLocation(p.nic.slot).PartLocation.ServiceLabel} Port ${p.index + 1}`, p.index + 1),
+    });
   }
 }
 

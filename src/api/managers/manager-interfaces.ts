@@ -26,8 +26,12 @@ import type { PatchContext, RouteTable } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
 import { EthernetInterfaceType, HostInterfaceType, SerialInterfaceType, VendorMCEthernetInterfaceType } from './manager-interface-types.js';
 import { isIP } from 'node:net';
+import { ethernetPortBody, portLocation } from '../chassis/ethernet-port.js';
+import { PortType } from '../chassis/hardware-types.js';
+import type { ComponentStatus } from '../../platform/hardware/health.js';
 import { OEM } from '../../protocol/naming.js';
-import { odataType } from '../../protocol/description.js';
+import { collectionOf, odataType } from '../../protocol/description.js';
+import { collection } from '../../protocol/reply.js';
 
 /** An object without one of its keys. */
 function withoutKey<T extends object, K extends keyof T>(o: T, key: K): Omit<T, K> {
@@ -50,6 +54,7 @@ function handlers(d: ManagerInterfaceDeps) {
   const managerUri = d.uris.manager();
   const serial = serialSetting(d.store);
   const hostInterface = hostInterfaceSetting(d.store);
+  const dedicatedPortUri = `${managerUri}DedicatedNetworkPorts/${DEDICATED}/`;
 
   function dedicatedNic() {
     const nic = readManagerNic(d.store);
@@ -61,7 +66,7 @@ function handlers(d: ManagerInterfaceDeps) {
       Id: DEDICATED,
       Name: 'Manager Dedicated Network Interface',
       Description: 'The dedicated management port of the controller',
-      Status: { State: 'Enabled', Health: 'OK' },
+      Status: { State: 'Enabled', Health: 'OK' } satisfies ComponentStatus,
       EthernetInterfaceType: 'Physical',
       InterfaceEnabled: true,
       LinkStatus: 'LinkUp',
@@ -101,7 +106,7 @@ function handlers(d: ManagerInterfaceDeps) {
       DHCPv6: { ...nic.DHCPv6 },
       StatelessAddressAutoConfig: { ...nic.StatelessAddressAutoConfig },
       VLAN: { ...nic.VLAN },
-      Links: { Chassis: { '@odata.id': d.uris.chassis() } },
+      Links: { Chassis: { '@odata.id': d.uris.chassis() }, Ports: [{ '@odata.id': dedicatedPortUri }] },
       Oem: {
         [OEM]: {
           '@odata.type': odataType(VendorMCEthernetInterfaceType),
@@ -126,6 +131,24 @@ function handlers(d: ManagerInterfaceDeps) {
         },
       },
     };
+  }
+
+  /** The dedicated interface's physical port, as its EthernetInterface shows it. */
+  function dedicatedPort() {
+    const nic = dedicatedNic();
+    return ethernetPortBody({
+      id: DEDICATED,
+      name: 'Dedicated Network Port 1',
+      description: 'The dedicated management port of the controller',
+      mac: nic.MACAddress,
+      speedMbps: nic.SpeedMbps,
+      linkUp: nic.LinkStatus === 'LinkUp',
+      enabled: nic.InterfaceEnabled,
+      autoNegotiation: nic.AutoNeg,
+      status: nic.Status,
+      ethernetInterface: `${managerUri}EthernetInterfaces/${DEDICATED}/`,
+      location: portLocation('Dedicated Management Port', 1),
+    });
   }
 
   function hostInterfaceNic() {
@@ -243,7 +266,22 @@ function handlers(d: ManagerInterfaceDeps) {
   const nics = listOf([DEDICATED, HOST_INTERFACE_NIC]);
   // One serial port and one host interface.
   const one = listOf(['1']);
-  return { nics, nicBody, patchNic, one, serialBody, patchSerial, hostInterfaceBody, patchHostInterface };
+  const dedicatedPorts = listOf([DEDICATED]);
+  const sharedPorts = () =>
+    collection('Shared Network Ports', [], { Description: "The server's network ports the management controller shares: none" });
+  return {
+    nics,
+    nicBody,
+    patchNic,
+    one,
+    serialBody,
+    patchSerial,
+    hostInterfaceBody,
+    patchHostInterface,
+    dedicatedPorts,
+    dedicatedPort,
+    sharedPorts,
+  };
 }
 
 /** A fixed list of member ids. */
@@ -264,6 +302,22 @@ export function registerManagerInterfaceRoutes(routes: RouteTable, d: ManagerInt
     show: h.nicBody,
     privileges: { read: Priv.login, write: Priv.managerConfig },
     update: { handler: h.patchNic },
+  });
+  addCollection(routes, {
+    collection: '/redfish/v1/Managers/{ManagerId}/DedicatedNetworkPorts/',
+    member: '/redfish/v1/Managers/{ManagerId}/DedicatedNetworkPorts/{PortId}/',
+    type: PortType,
+    name: 'Dedicated Network Ports',
+    extra: () => ({ Description: 'The physical ports of the management controller' }),
+    store: h.dedicatedPorts,
+    show: h.dedicatedPort,
+    privileges: { read: Priv.login },
+  });
+  // The controller has no shared network port (it never takes a port of the server's adapters).
+  routes.add({
+    path: '/redfish/v1/Managers/{ManagerId}/SharedNetworkPorts/',
+    type: collectionOf(PortType),
+    get: { privilege: Priv.login, handler: h.sharedPorts },
   });
   addCollection(routes, {
     collection: '/redfish/v1/Managers/{ManagerId}/SerialInterfaces/',

@@ -216,6 +216,8 @@ export const ManagerType = defineType({
     LogServices: t.link({ readOnly: true }),
     VirtualMedia: t.link({ readOnly: true, deprecated: 'the VirtualMedia of the ComputerSystem' }),
     EthernetInterfaces: t.link({ readOnly: true }),
+    DedicatedNetworkPorts: t.link({ readOnly: true }),
+    SharedNetworkPorts: t.link({ readOnly: true }),
     SerialInterfaces: t.link({ readOnly: true }),
     HostInterfaces: t.link({ readOnly: true }),
     Links: t.object(
@@ -268,6 +270,8 @@ function handlers(d: ManagerDeps) {
       LogServices: { '@odata.id': `${self}LogServices/` },
       VirtualMedia: { '@odata.id': `${self}VirtualMedia/` },
       EthernetInterfaces: { '@odata.id': `${self}EthernetInterfaces/` },
+      DedicatedNetworkPorts: { '@odata.id': `${self}DedicatedNetworkPorts/` },
+      SharedNetworkPorts: { '@odata.id': `${self}SharedNetworkPorts/` },
       SerialInterfaces: { '@odata.id': `${self}SerialInterfaces/` },
       HostInterfaces: { '@odata.id': `${self}HostInterfaces/` },
       Links: {

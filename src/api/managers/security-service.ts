@@ -1,6 +1,7 @@
 // SecurityService of the manager: certificate login (its switch, trusted CA
 // certificates and the authenticator that logs clients in by certificate) and
 // the replacement of the controller's HTTPS certificate (CSR, then import).
+import type { FactoryIdentity } from '../../domain/manager/factory-identity.js';
 import { X509Certificate } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
@@ -22,6 +23,7 @@ import {
   type RouteTable,
 } from '../../protocol/routes.js';
 import type { Services } from '../services.js';
+import { TLS_VERSIONS_ENABLED } from '../../lib/tls-policy.js';
 import { securityParams, type SecurityParam } from '../../domain/manager/security-dashboard.js';
 import { toIso } from '../../platform/clock.js';
 import { managerMacAddress } from '../../platform/identity.js';
@@ -46,9 +48,13 @@ import {
   VendorHttpsCertType,
   VendorSecurityServiceType,
   IDENTITY_CERTIFICATES,
+  RELEASE_6_IDENTITY_CERTIFICATES,
 } from './security-types.js';
+import { parsePemCertificate, type CertificateInfo } from '../../platform/certificate-info.js';
 import {
   CertificateCollectionType,
+  CertificateType,
+  certificateProperties,
   VendorCACertificateCollectionType,
   VendorCACertificateType,
   caBody,
@@ -71,9 +77,11 @@ export type SecurityServiceDeps = Pick<
   | 'vendorBios'
   | 'clock'
   | 'serviceUuid'
+  | 'factoryIdentity'
 >;
 
 type SecurityServicePath = '/redfish/v1/Managers/{ManagerId}/SecurityService/';
+type IdentityCertificatePath = '/redfish/v1/Managers/{ManagerId}/SecurityService/iLOIDevID/Certificates/{CertificateId}/';
 type CertAuthPath = '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/';
 type CaCertificatesPath = '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/CACertificates/';
 type CaCertificatePath = '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/CACertificates/{CertificateId}/';
@@ -116,10 +124,21 @@ function handlers(d: SecurityServiceDeps) {
       Id: 'SecurityService',
       Name: 'Security Service',
       SecurityState: 'Production',
-      // The vendor's controller reports the cipher suite of the connection reading it.
-      ...(ctx.socket ? { CurrentCipher: ctx.socket.getCipher().standardName } : {}),
+      // The vendor's controller reports the cipher suite of the connection reading it, by OpenSSL's name.
+      ...(ctx.socket ? { CurrentCipher: ctx.socket.getCipher().name } : {}),
       LoginSecurityBanner: { IsEnabled: false },
+      // The listener's policy, which no setting changes.
+      TLSVersion: Object.fromEntries(Object.entries(TLS_VERSIONS_ENABLED).map(([v, on]) => [v, on ? 'Enabled' : 'Disabled'])),
+      DisableWeakCiphers: true,
       ...Object.fromEntries(IDENTITY_CERTIFICATES.map((n) => [n, { Certificates: { '@odata.id': `${ctx.uri}${n}/Certificates/` } }])),
+      ...(d.factoryIdentity
+        ? Object.fromEntries(
+            Object.entries(RELEASE_6_IDENTITY_CERTIFICATES).map(([n, at]) => [
+              n,
+              { Certificates: { '@odata.id': `${ctx.uri}${at}/Certificates/` } },
+            ]),
+          )
+        : {}),
       Links: {
         CertificateAuthentication: certAuth,
         CertAuth: certAuth,
@@ -132,12 +151,46 @@ function handlers(d: SecurityServiceDeps) {
   }
 
   /**
-   * The controller is an iLO 5 of a Gen10 (Plus) server: it has the slots for the identity
-   * certificates of later generations, and none in them, as the real one shows.
+   * The certificates of an identity set: the factory identity's, on a controller whose release
+   * carries one (iLO 6); none on iLO 5, which has the slots and nothing in them, as the real one
+   * shows. The locally provisioned sets (LDevID, LAK) and the platform's stay empty: no owner
+   * provisioned them, and the platform certificate is the server maker's.
    */
+  const FILLED: Readonly<Record<string, (id: FactoryIdentity) => string>> = {
+    iLOIDevID: (id) => id.idevid,
+    BMCIDevIDPca: (id) => id.issuingCa,
+    BMCIAK: (id) => id.iak,
+  };
+  /** How many certificates a set holds, known without making the identity. */
+  const identityCount = (set: string): number => (d.factoryIdentity && FILLED[set] ? 1 : 0);
+  const USAGE: Readonly<Record<string, string>> = { iLOIDevID: 'IDevID', BMCIAK: 'IAK' };
+  const parsed = new Map<string, CertificateInfo>();
+  const infoOf = (pem: string) => parsed.get(pem) ?? parsed.set(pem, parsePemCertificate(pem)).get(pem)!;
+  const setOf = (uri: string, up: number) => uri.split('/').at(-up)!;
+
   function getIdentityCertificates(ctx: Context<SecurityServicePath>) {
-    const set = ctx.uri.split('/').at(-3);
-    return collection(`${set} Certificate Collection`, [], { Description: `The ${set} certificates of the management controller` });
+    const set = setOf(ctx.uri, 3);
+    return collection(
+      `${set} Certificate Collection`,
+      Array.from({ length: identityCount(set) }, (_, i) => `${ctx.uri}${i + 1}/`),
+      { Description: `The ${set} certificates of the management controller` },
+    );
+  }
+
+  /** A set's member ids: 1, 2… */
+  const identityCertificateExists = (set: string, id: string) => /^[1-9]\d*$/.test(id) && Number(id) <= identityCount(set);
+
+  async function getIdentityCertificate(ctx: Context<IdentityCertificatePath>) {
+    const set = setOf(ctx.uri, 4);
+    const id = ctx.params.CertificateId;
+    const pem = FILLED[set]!(await d.factoryIdentity!.read());
+    const usage = USAGE[set];
+    return {
+      Id: id,
+      Name: `${set} Certificate`,
+      ...certificateProperties(infoOf(pem)),
+      ...(usage ? { CertificateUsageTypes: [usage] } : {}),
+    };
   }
 
   const sso = d.managerFeatures.sso;
@@ -325,6 +378,8 @@ function handlers(d: SecurityServiceDeps) {
   return {
     getSecurityService,
     getIdentityCertificates,
+    identityCertificateExists,
+    getIdentityCertificate,
     getCertAuth,
     patchCertAuth,
     postImportCaCertificate,
@@ -365,8 +420,31 @@ export function registerSecurityServiceRoutes(routes: RouteTable, d: SecuritySer
     '/redfish/v1/Managers/{ManagerId}/SecurityService/SystemIAK/Certificates/',
     '/redfish/v1/Managers/{ManagerId}/SecurityService/PlatformCert/Certificates/',
     '/redfish/v1/Managers/{ManagerId}/SecurityService/PlatformCertUpdate/Certificates/',
+    ...(d.factoryIdentity
+      ? ([
+          '/redfish/v1/Managers/{ManagerId}/SecurityService/BMCIDevIDPca/Certificates/',
+          '/redfish/v1/Managers/{ManagerId}/SecurityService/BMCIAK/Certificates/',
+          '/redfish/v1/Managers/{ManagerId}/SecurityService/BMCLAK/Certificates/',
+          '/redfish/v1/Managers/{ManagerId}/SecurityService/SystemLAK/Certificates/',
+          '/redfish/v1/Managers/{ManagerId}/SecurityService/SystemLDevID/Certificates/',
+        ] as const)
+      : []),
   ] as const)
     routes.add({ path, type: CertificateCollectionType, get: { privilege: Priv.login, handler: h.getIdentityCertificates } });
+  // Only the sets a factory identity fills have members.
+  for (const [set, path] of d.factoryIdentity
+    ? ([
+        ['iLOIDevID', '/redfish/v1/Managers/{ManagerId}/SecurityService/iLOIDevID/Certificates/{CertificateId}/'],
+        ['BMCIDevIDPca', '/redfish/v1/Managers/{ManagerId}/SecurityService/BMCIDevIDPca/Certificates/{CertificateId}/'],
+        ['BMCIAK', '/redfish/v1/Managers/{ManagerId}/SecurityService/BMCIAK/Certificates/{CertificateId}/'],
+      ] as const)
+    : [])
+    routes.add({
+      path,
+      type: CertificateType,
+      params: { CertificateId: (id) => h.identityCertificateExists(set, id) },
+      get: { privilege: Priv.login, handler: h.getIdentityCertificate },
+    });
   routes.add({
     path: '/redfish/v1/Managers/{ManagerId}/SecurityService/CertificateAuthentication/',
     type: VendorCertAuthType,

@@ -12,11 +12,23 @@ import { certInfo } from '../certificates/certificate-types.js';
  */
 export const IDENTITY_CERTIFICATES = ['iLOIDevID', 'iLOLDevID', 'SystemIDevID', 'SystemIAK', 'PlatformCert', 'PlatformCertUpdate'] as const;
 
+/**
+ * The sets iLO 6 adds, by the SecurityService property that links each (and the path segment
+ * under it): the controller's IDevID issuing CA ("PCA"), its attestation keys, the platform's
+ * locally provisioned identities.
+ */
+export const RELEASE_6_IDENTITY_CERTIFICATES = {
+  BMCIDevIDPca: 'BMCIDevIDPca',
+  BMCIAK: 'BMCIAK',
+  BMCLAK: 'BMCLAK',
+  SystemLAKCert: 'SystemLAK',
+  SystemLDevID: 'SystemLDevID',
+} as const;
+
 const certificateSet = t.object({ Certificates: t.link({ readOnly: true }) }, { readOnly: true, typeName: 'CertificateSet' });
-const identityCertificateProps = Object.fromEntries(IDENTITY_CERTIFICATES.map((n) => [n, certificateSet])) as Record<
-  (typeof IDENTITY_CERTIFICATES)[number],
-  typeof certificateSet
->;
+const identityCertificateProps = Object.fromEntries(
+  [...IDENTITY_CERTIFICATES, ...Object.keys(RELEASE_6_IDENTITY_CERTIFICATES)].map((n) => [n, certificateSet]),
+) as Record<(typeof IDENTITY_CERTIFICATES)[number] | keyof typeof RELEASE_6_IDENTITY_CERTIFICATES, typeof certificateSet>;
 
 export const VendorSecurityServiceType = defineType({
   name: oemType('SecurityService'),
@@ -29,6 +41,13 @@ export const VendorSecurityServiceType = defineType({
     SecurityState: ro(t.enum(['Production', 'HighSecurity', 'FIPS'])),
     CurrentCipher: ro(t.string({ volatile: true, description: 'The cipher suite of the connection that asks.' })),
     LoginSecurityBanner: t.object({ IsEnabled: ro(t.boolean()) }, { readOnly: true, typeName: 'LoginSecurityBanner' }),
+    TLSVersion: ro(
+      t.object(Object.fromEntries(['TLS1_0', 'TLS1_1', 'TLS1_2', 'TLS1_3'].map((v) => [v, ro(t.enum(['Enabled', 'Disabled']))])), {
+        typeName: 'TLSVersion',
+        description: 'The TLS versions the HTTPS listener accepts.',
+      }),
+    ),
+    DisableWeakCiphers: ro(t.boolean({ description: 'The listener offers no weak cipher suite (CBC, SHA-1 MAC, RSA key exchange).' })),
     ...identityCertificateProps,
     Links: t.object(
       {

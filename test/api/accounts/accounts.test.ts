@@ -357,6 +357,11 @@ describe('AccountService lockout', () => {
   });
 
   it('counts failures only within AccountLockoutCounterResetAfter, and an administrator can unlock', async () => {
+    const service = (await svc.get('/redfish/v1/AccountService/')).body;
+    // What the service says of itself: the counter starts again, and Basic (as this test logs in) is accepted.
+    assert.deepEqual([service.AccountLockoutCounterResetEnabled, service.HTTPBasicAuth], [true, 'Enabled']);
+    const refused = await svc.req('PATCH', '/redfish/v1/AccountService/', { body: { AccountLockoutCounterResetEnabled: false } });
+    assert.equal(refused.status, 400);
     const r = await svc.req('POST', ACCOUNTS, { body: { UserName: 'slowfail', Password: 'slowfail-password', RoleId: 'ReadOnly' } });
     const uri = r.headers.location as string;
     const bad = { user: 'slowfail', password: 'nope-nope-nope' };

@@ -69,6 +69,37 @@ describe('manager interfaces', () => {
     assert.deepEqual((await svc.get(NIC)).body.IPv4Addresses, n.IPv4Addresses);
   });
 
+  it("the dedicated port (DedicatedNetworkPorts) is the dedicated NIC's: its MAC, link, speed and state; no shared port", async () => {
+    const m = (await svc.get(MANAGER)).body;
+    assert.deepEqual(m.DedicatedNetworkPorts, { '@odata.id': `${MANAGER}DedicatedNetworkPorts/` });
+    assert.deepEqual(m.SharedNetworkPorts, { '@odata.id': `${MANAGER}SharedNetworkPorts/` });
+    const ports = (await svc.get(`${MANAGER}DedicatedNetworkPorts/`)).body;
+    assert.deepEqual(ports.Members, [{ '@odata.id': `${MANAGER}DedicatedNetworkPorts/1/` }]);
+    const n = (await svc.get(NIC)).body;
+    assert.deepEqual(n.Links.Ports, ports.Members);
+    const r = await svc.get(`${MANAGER}DedicatedNetworkPorts/1/`);
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.allow, 'GET, HEAD');
+    const p = r.body;
+    assert.equal(p['@odata.type'], '#Port.v1_18_0.Port');
+    assert.deepEqual(p.Ethernet.AssociatedMACAddresses, [n.MACAddress]);
+    assert.deepEqual(
+      [p.LinkStatus, p.CurrentSpeedGbps, p.MaxSpeedGbps, p.InterfaceEnabled, p.LinkConfiguration[0].AutoSpeedNegotiationEnabled],
+      [n.LinkStatus, n.SpeedMbps / 1000, n.SpeedMbps / 1000, n.InterfaceEnabled, n.AutoNeg],
+    );
+    assert.deepEqual(p.Status, n.Status);
+    assert.deepEqual(p.Links.EthernetInterfaces, [{ '@odata.id': NIC }]);
+    assert.deepEqual(p.Location.PartLocation, {
+      ServiceLabel: 'Dedicated Management Port',
+      LocationType: 'Connector',
+      LocationOrdinalValue: 1,
+    });
+    assert.equal((await svc.get(`${MANAGER}DedicatedNetworkPorts/2/`)).status, 404);
+    const shared = await svc.get(`${MANAGER}SharedNetworkPorts/`);
+    assert.equal(shared.status, 200);
+    assert.deepEqual(shared.body.Members, []);
+  });
+
   it('HostName written on the NIC shows on NetworkProtocol, and the other way round', async () => {
     assert.equal((await svc.req('PATCH', NIC, { body: { HostName: 'mc-rack7' } })).status, 200);
     assert.equal((await svc.get(NP)).body.HostName, 'mc-rack7');

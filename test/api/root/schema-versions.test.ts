@@ -42,6 +42,7 @@ const RESOURCE_TYPES: Readonly<Record<string, string>> = {
   MetricReport: '1.5.2',
   MetricReportDefinition: '1.4.7',
   NetworkAdapter: '1.14.0',
+  NetworkDeviceFunction: '1.11.1',
   NetworkInterface: '1.2.3',
   PCIeDevice: '1.21.0',
   PCIeFunction: '1.7.0',
