@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { request } from 'undici';
 import { ConfigError, parseConfig } from '../src/config.js';
 import { runToExit, startChild } from './support/child.js';
+import { FLEET_NODE_FLAGS } from './support/fleet.js';
 import { tempDirs } from './support/temp-dirs.js';
 import { EventListener } from './support/event-listener.js';
 import { basic, insecureAgent } from './support/service.js';
@@ -267,9 +268,6 @@ describe('the service process', () => {
 
 describe("a fleet's young generation", () => {
   const newDir = tempDirs('bmc-cli-young-');
-  const fleetNodeFlags = (
-    JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { config: { fleet_node_flags: string } }
-  ).config.fleet_node_flags.split(/\s+/);
   const startFleet = (nodeFlags: string[]) =>
     startChild(['--fleet', '2', '--fleet-addresses', '127.0.8.1', '--port', '0', '--data-dir', newDir()], {}, { nodeFlags });
   const warning = (out: string) =>
@@ -280,7 +278,7 @@ describe("a fleet's young generation", () => {
       .find((l) => l.level === 40 && l.msg.startsWith('a fleet runs best with node'));
 
   it('is left alone with the flags npm run fleet gives (package.json config.fleet_node_flags)', async () => {
-    const fleet = await startFleet(fleetNodeFlags);
+    const fleet = await startFleet([...FLEET_NODE_FLAGS]);
     assert.equal(warning(fleet.stdout()), undefined, fleet.stdout());
     fleet.proc.kill('SIGTERM');
     await fleet.exited;

@@ -13,7 +13,7 @@ import { Agent, request } from 'undici';
 import { fleetUuid, startFleet, type RunningFleet } from '../../src/fleet/fleet.js';
 import { DataFileError } from '../../src/lib/data-file-error.js';
 import { startChild, type Child } from '../support/child.js';
-import { fleetConfig } from '../support/fleet.js';
+import { FLEET_NODE_FLAGS, fleetConfig } from '../support/fleet.js';
 import { ADMIN_PASSWORD, ADMIN_USER, basic } from '../support/service.js';
 
 const CONTROLLERS = 6;
@@ -42,10 +42,14 @@ describe('a fleet killed right after its first start', () => {
   });
 
   const start = () =>
-    startChild([
-      ...['--fleet', String(CONTROLLERS), '--fleet-addresses', '127.0.6.1', '--port', '0', '--enable-control'],
-      ...['--data-dir', dir, '--admin-password', ADMIN_PASSWORD],
-    ]);
+    startChild(
+      [
+        ...['--fleet', String(CONTROLLERS), '--fleet-addresses', '127.0.6.1', '--port', '0', '--enable-control'],
+        ...['--data-dir', dir, '--admin-password', ADMIN_PASSWORD],
+      ],
+      {},
+      { nodeFlags: [...FLEET_NODE_FLAGS] },
+    );
 
   it('comes back with every controller as it was made: its UUID, its administrator', async () => {
     child = await start();

@@ -1,4 +1,5 @@
 // A fleet's configuration for tests run in-process (startFleet): quiet, fast password hashing.
+import { readFileSync } from 'node:fs';
 import { defaultConfig, type Config } from '../../src/config.js';
 import { ADMIN_PASSWORD } from './service.js';
 
@@ -13,3 +14,8 @@ export function fleetConfig(dataDir: string, over: Partial<Config>): Config {
     ...over,
   });
 }
+
+/** The node flags `npm run fleet` starts a fleet with (package.json config.fleet_node_flags). */
+export const FLEET_NODE_FLAGS: readonly string[] = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { config: { fleet_node_flags: string } }
+).config.fleet_node_flags.split(/\s+/);
