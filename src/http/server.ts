@@ -15,6 +15,7 @@ import { vendorError, type RedfishError } from '../protocol/errors.js';
 import type { BodySource, IncomingRequest, Outgoing } from '../protocol/exchange.js';
 import { HSTS, headersToSend, type Pipeline } from '../protocol/pipeline.js';
 import type { ConnectionBudget, SharedPorts } from './shared-ports.js';
+import { shareConnectionChecks, type ConnectionChecks } from './connection-checks.js';
 import type { StaticSite } from './static-files.js';
 import { TLS_POLICY } from '../lib/tls-policy.js';
 
@@ -420,6 +421,7 @@ export async function startHttpServer(o: HttpOptions) {
   };
 
   const headersMs = limits.headersTimeout * 1000;
+  const checkEveryMs = Math.max(100, Math.min(1000, headersMs / 4));
   const identity = { key: o.key, cert: o.cert, ...TLS_POLICY };
   let lazyIdentity: (typeof identity & { ca?: string[] }) | undefined = o.lazyTls ? identity : undefined;
   const server: Server = new (o.lazyTls ? LateIdentityServer : Server)(
@@ -436,8 +438,8 @@ export async function startHttpServer(o: HttpOptions) {
       // headers have one (408) and a body must keep making progress (watchBody).
       requestTimeout: 0,
       headersTimeout: headersMs,
-      // How often node looks for requests past the headers deadline.
-      connectionsCheckingInterval: Math.max(100, Math.min(1000, headersMs / 4)),
+      // How often node looks for requests past the headers deadline (one timer for the process: connection-checks.ts).
+      connectionsCheckingInterval: checkEveryMs,
       // Checked here (answered in Redfish form), not by node.
       requireHostHeader: false,
     },
@@ -536,11 +538,21 @@ export async function startHttpServer(o: HttpOptions) {
     });
   });
   const sockets = new Set<Socket>();
+  // Node's headers deadline is checked only while this server has connections (after node's own
+  // 'listening' listener has made its timer, at every listen).
+  let checks: ConnectionChecks | undefined;
+  server.on('listening', () => {
+    checks?.closed();
+    checks = shareConnectionChecks(server, checkEveryMs);
+    if (sockets.size > 0) checks.opened();
+  });
   server.on('connection', (s: Socket) => {
     if (s.destroyed) return;
     sockets.add(s);
+    checks?.opened();
     s.once('close', () => {
       sockets.delete(s);
+      if (sockets.size === 0) checks?.closed();
       if (full && sockets.size < limits.maxConnections) full = false;
     });
   });
