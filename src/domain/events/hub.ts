@@ -316,6 +316,12 @@ export class EventHub {
   }
 
   /** A metric report for EventFormatType MetricReport subscribers and SSE streams. */
+  /** Whether a metric report would go anywhere now (a subscription that takes reports, or an SSE stream). */
+  takesMetricReports(): boolean {
+    if (!this.current().ServiceEnabled) return false;
+    return this.sse.count() > 0 || this.subs.list().some((s) => s.EventFormatType === 'MetricReport');
+  }
+
   publishMetricReport(report: Record<string, unknown>, definitionUri: string): void {
     this.ingest({ kind: 'MetricReport', origin: definitionUri, body: report });
   }

@@ -4,7 +4,10 @@
 // The definition's schedule is stored; the latest report is kept in memory only,
 // as a controller keeps sensor samples: a fleet's ten thousand idle controllers
 // would otherwise write (and open a resting database) every minute each. After a
-// restart the collection is empty until the first report.
+// restart the collection is empty until the first report. A report nobody takes
+// when it is due (no subscription, no stream) is made when first read, with its
+// due moment and sequence and the sensors as they read then: ten thousand idle
+// controllers made 170 unread reports a second.
 import { toIso, type Clock, type TimerHandle } from '../../platform/clock.js';
 import type { SensorReading, SensorSource } from '../../platform/sensors.js';
 import type { DocumentStore } from '../../store/documents.js';
@@ -49,6 +52,8 @@ export class MetricReports {
   private timer?: TimerHandle;
   private readonly schedule: { get(): ReportSchedule; set(v: ReportSchedule): void };
   private latestReport?: Record<string, unknown>;
+  /** The report last due, when nobody took it then: made at its first read. */
+  private unread?: { seq: number; at: number };
   private sequence = 0;
 
   constructor(
@@ -86,6 +91,10 @@ export class MetricReports {
   }
 
   latest(): Record<string, unknown> | undefined {
+    if (this.unread) {
+      this.latestReport = this.report(this.unread.seq, this.unread.at);
+      this.unread = undefined;
+    }
     return this.latestReport;
   }
 
@@ -101,8 +110,25 @@ export class MetricReports {
 
   /** Take a report now, keep it as the latest, and send it to subscribers. */
   generate(): Record<string, unknown> {
-    const now = toIso(this.clock.now());
-    const seq = ++this.sequence;
+    const report = this.report(++this.sequence, this.clock.now());
+    this.latestReport = report;
+    this.unread = undefined;
+    this.hub.publishMetricReport(report, this.uris.metricReportDefinition(SENSOR_REPORT_ID));
+    return report;
+  }
+
+  /** A report falls due: taken now when someone takes reports, else when first read. */
+  private due(): void {
+    if (this.hub.takesMetricReports()) {
+      this.generate();
+      return;
+    }
+    this.unread = { seq: ++this.sequence, at: this.clock.now() };
+    this.latestReport = undefined;
+  }
+
+  private report(seq: number, at: number): Record<string, unknown> {
+    const now = toIso(at);
     const values: MetricValue[] = this.sensors()
       .readings()
       .map((r) => ({
@@ -112,7 +138,7 @@ export class MetricReports {
         MetricProperty: r.uri,
         MetricDefinition: { '@odata.id': this.uris.metricDefinition(r.id) },
       }));
-    const report = {
+    return {
       '@odata.id': this.uris.metricReport(SENSOR_REPORT_ID),
       '@odata.type': METRIC_REPORT_ODATA_TYPE,
       Id: SENSOR_REPORT_ID,
@@ -122,14 +148,11 @@ export class MetricReports {
       MetricReportDefinition: { '@odata.id': this.uris.metricReportDefinition(SENSOR_REPORT_ID) },
       MetricValues: values,
     };
-    this.latestReport = report;
-    this.hub.publishMetricReport(report, this.uris.metricReportDefinition(SENSOR_REPORT_ID));
-    return report;
   }
 
   private arm(): void {
     this.stop();
     const s = this.schedule.get();
-    if (s.enabled) this.timer = this.clock.setInterval(s.intervalSeconds * 1000, () => this.generate());
+    if (s.enabled) this.timer = this.clock.setInterval(s.intervalSeconds * 1000, () => this.due());
   }
 }
