@@ -7,7 +7,7 @@
 // alert clears (one more record and event), so jitter cannot make it flap.
 import { vendorMessage } from '../../messages/errors.js';
 import { baseRefusal } from '../../messages/refusal.js';
-import type { Clock } from '../../platform/clock.js';
+import type { Clock, TimerHandle } from '../../platform/clock.js';
 import type { ControllerLifecycle } from '../../platform/lifecycle.js';
 import type { SensorSource } from '../../platform/sensors.js';
 import type { TemperatureSpec } from '../../platform/thermal.js';
@@ -46,6 +46,7 @@ const EMPTY: Stored = {
 
 export class UserTempThresholds {
   private readonly setting: Setting<Stored>;
+  private sampling?: TimerHandle;
 
   constructor(
     store: DocumentStore,
@@ -53,14 +54,21 @@ export class UserTempThresholds {
     private readonly sensors: SensorSource & { readonly temperatureSpecs: readonly TemperatureSpec[] },
     private readonly logs: Logs,
     private readonly events: EventBus,
-    clock: Clock,
+    private readonly clock: Clock,
     controller: ControllerLifecycle,
     /** URI of the Thermal resource: origin of records and events. */
     private readonly origin: string,
   ) {
     this.setting = store.setting<Stored>('thermal.userTempThresholds', EMPTY);
     controller.onReset(() => this.applyPending());
-    clock.setInterval(SAMPLE_MS, () => this.check());
+    this.sampleWhileEffective();
+  }
+
+  /** Sensors are sampled only once a threshold is effective: an idle fleet's controllers have no timer for it. */
+  private sampleWhileEffective(): void {
+    const { effective } = this.state;
+    if (this.sampling || (!effective.Warning && !effective.Critical)) return;
+    this.sampling = this.clock.setInterval(SAMPLE_MS, () => this.check());
   }
 
   effective(): PerAlert<UserTempThreshold | null> {
@@ -131,6 +139,7 @@ export class UserTempThresholds {
       this.logs.write('IEL', vendorMessage('UserTempThresholdSet', alert.toLowerCase(), t.SensorName, t.ThresholdCelsius), this.origin);
     }
     this.save({ effective, pending: { Warning: null, Critical: null }, exceeded });
+    this.sampleWhileEffective();
     this.check();
   }
 
