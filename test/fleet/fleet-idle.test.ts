@@ -10,8 +10,10 @@ import pino from 'pino';
 import { Agent, request } from 'undici';
 import { defaultConfig } from '../../src/config.js';
 import { startFleet, type RunningFleet } from '../../src/fleet/fleet.js';
+import { checkedServers } from '../../src/http/connection-checks.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { EventListener, waitFor } from '../support/event-listener.js';
+import { rawTls } from '../support/raw-http.js';
 import { ADMIN_PASSWORD, ADMIN_USER, basic } from '../support/service.js';
 
 const CONTROLLERS = 24;
@@ -64,7 +66,9 @@ describe('a fleet at rest and delivering events', () => {
       descriptorLimit: NOFILE,
       clock: (i) => (clocks[i] = new ManualClock(Date.parse('2026-06-01T00:00:00Z'))),
     });
-    agent = new Agent({ connect: { ca: fleet.caPem }, keepAliveTimeout: 100, keepAliveMaxTimeout: 100 });
+    // A connection per request (no keep-alive): kept-alive ones to 24 controllers, closed late on a
+    // loaded machine, took the fleet past its 32 connections, and it closes new ones at once.
+    agent = new Agent({ connect: { ca: fleet.caPem }, pipelining: 0 });
   });
   after(async () => {
     await agent.close();
@@ -76,14 +80,26 @@ describe('a fleet at rest and delivering events', () => {
   it('keeps each idle controller’s metric report without opening its resting database', async () => {
     assert.equal(fleet.descriptors.databases, 16);
     const reopened = fleet.databases.reopened;
-    await advanceAll(3 * 60_000);
+    await advanceAll(3.5 * 60_000);
     assert.equal(fleet.databases.reopened, reopened, 'no database opened again for three minutes of reports');
     await every(async (i) => {
       const r = await req(i, 'GET', REPORT);
       assert.equal(r.status, 200);
       assert.equal(r.body.ReportSequence, '3');
+      // Nobody took it when it was due: made at this read, it still says when it was due.
+      assert.equal(Date.parse(r.body.Timestamp), Date.parse('2026-06-01T00:03:00Z'));
       assert.ok(r.body.MetricValues.length > 0);
     });
+  });
+
+  it('checks the headers deadline of a controller only while it has a connection open: an idle fleet runs no such timer', async () => {
+    // The requests above are over, and each closed its connection.
+    await waitFor(() => checkedServers() === 0, 'no server with a connection to check', 5000);
+    const { hostname, port } = new URL(fleet.url(3));
+    const c = await rawTls(Number(port), { host: hostname, ca: fleet.caPem, rejectUnauthorized: true });
+    await waitFor(() => checkedServers() === 1, 'the one server with a connection checked', 5000);
+    c.socket.destroy();
+    await waitFor(() => checkedServers() === 0, 'no check once it closed', 5000);
   });
 
   it('sweeps sessions only while a controller has one: an idle controller holds no sweep timer', async () => {
