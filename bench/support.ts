@@ -70,13 +70,14 @@ export interface BenchService {
 
 /**
  * The service on a free port with a fresh data dir: from the TypeScript sources through tsx, or
- * (built) as `npm start` runs it, dist/cli.js with its node flags. `env` adds BMC_* settings.
+ * (built) as `npm start` runs it, dist/cli.js with its node flags. `env` adds BMC_* settings;
+ * `port` is a free one unless given; `pipeStdout` keeps its standard output for the caller (what V8's --trace-gc* flags print).
  */
 export async function startBenchService(
-  o: { built?: boolean; env?: Record<string, string>; nodeArgs?: string[] } = {},
+  o: { built?: boolean; env?: Record<string, string>; nodeArgs?: string[]; pipeStdout?: boolean; port?: number } = {},
 ): Promise<BenchService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bmc-bench-'));
-  const port = await freePort();
+  const port = o.port ?? (await freePort());
   const flags = o.built
     ? (process.env.npm_package_config_node_flags ?? '--max-semi-space-size=4 --v8-pool-size=1').split(' ').filter(Boolean)
     : [];
@@ -87,7 +88,7 @@ export async function startBenchService(
     {
       cwd: ROOT,
       env: { ...process.env, BMC_LOG_LEVEL: 'warn', BMC_SSDP_PORT: '0', BMC_SCRYPT_LOG_N: '10', ...o.env },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', o.pipeStdout ? 'pipe' : 'ignore', 'inherit'],
     },
   );
   const base = `https://127.0.0.1:${port}`;
