@@ -402,6 +402,6 @@ export function requestContext(
   clientIp: string,
   socket?: TLSSocket,
 ): RequestContext {
-  // Every member a read's context has, in one literal: added later, each would cost the object a larger copy.
+  // Every member a read's context has, in one literal: one added afterwards needs a property store of its own.
   return { params: match.params, uri: match.uri, principal, query, body: {}, problems: [], headers, clientIp, socket };
 }
