@@ -6,7 +6,7 @@
 // and last, over the GETs answered between those two. The figures do not depend on machine load.
 //   npm run bench:alloc      ALLOC_GETS=5000 ALLOC_LOG_LEVEL=info npm run bench:alloc
 import { Agent, request } from 'undici';
-import { PASSWORD, runMain, startBenchService } from './support.js';
+import { adminCredentials, runMain, startBenchService } from './support.js';
 
 const GETS = Number(process.env.ALLOC_GETS ?? 20_000);
 const WARMUP = Number(process.env.ALLOC_WARMUP ?? 2_000);
@@ -45,17 +45,9 @@ async function main(): Promise<void> {
   });
   const agent = new Agent({ connect: { rejectUnauthorized: false }, connections: CONNECTIONS, pipelining: 1 });
   try {
-    const login = await request(`${svc.base}/redfish/v1/SessionService/Sessions/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ UserName: 'Administrator', Password: PASSWORD }),
-      dispatcher: agent,
-    });
-    await login.body.dump();
-    const token = login.headers['x-auth-token'];
-    if (login.statusCode !== 201 || typeof token !== 'string') throw new Error(`login: ${login.statusCode}`);
+    const { basic, token } = await adminCredentials(svc.base, agent);
     const credentials: [string, Record<string, string>][] = [
-      ['Basic', { authorization: `Basic ${Buffer.from(`Administrator:${PASSWORD}`).toString('base64')}` }],
+      ['Basic', { authorization: basic }],
       ['session', { 'x-auth-token': token }],
     ];
 

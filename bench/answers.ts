@@ -13,7 +13,7 @@ import { Agent, request } from 'undici';
 import { startService } from '../src/app.js';
 import { defaultConfig } from '../src/config.js';
 import { ManualClock } from '../src/platform/clock.js';
-import { PASSWORD, runMain } from './support.js';
+import { adminCredentials, PASSWORD, runMain } from './support.js';
 
 const SYSTEM = '/redfish/v1/Systems/1/';
 const GETS = [
@@ -44,7 +44,6 @@ async function main(): Promise<void> {
   const config = defaultConfig({ port: 0, host: '127.0.0.1', dataDir, adminPassword: PASSWORD, scryptLogN: 10, ssdpPort: 0 });
   const running = await startService(config, { clock: new ManualClock('2026-11-22T08:00:00Z'), logger: pino({ level: 'silent' }) });
   const agent = new Agent({ connect: { rejectUnauthorized: false } });
-  const basic = `Basic ${Buffer.from(`Administrator:${PASSWORD}`).toString('base64')}`;
   const show = async (method: string, path: string, headers: Record<string, string>): Promise<Record<string, unknown>> => {
     const res = await request(running.url + path, { method: method as 'GET', headers, dispatcher: agent });
     const body = await res.body.text();
@@ -55,14 +54,7 @@ async function main(): Promise<void> {
     return res.headers;
   };
   try {
-    const login = await request(`${running.url}/redfish/v1/SessionService/Sessions/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ UserName: 'Administrator', Password: PASSWORD }),
-      dispatcher: agent,
-    });
-    await login.body.dump();
-    const token = String(login.headers['x-auth-token']);
+    const { basic, token } = await adminCredentials(running.url, agent);
     for (const path of GETS) {
       await show('GET', path, { authorization: basic });
       await show('GET', path, { 'x-auth-token': token });

@@ -34,6 +34,20 @@ export async function cannedAnswer(url: string, o: { method?: string; headers: R
   return { status: res.statusCode, headers: out, body };
 }
 
+/** The administrator's credentials: the Basic header, and a session token logged in with them. */
+export async function adminCredentials(base: string, dispatcher: Agent): Promise<{ basic: string; token: string }> {
+  const login = await request(`${base}/redfish/v1/SessionService/Sessions/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ UserName: 'Administrator', Password: PASSWORD }),
+    dispatcher,
+  });
+  await login.body.dump();
+  const token = login.headers['x-auth-token'];
+  if (login.statusCode !== 201 || typeof token !== 'string') throw new Error(`login: ${login.statusCode}`);
+  return { basic: `Basic ${Buffer.from(`Administrator:${PASSWORD}`).toString('base64')}`, token };
+}
+
 export function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) / 1024;
