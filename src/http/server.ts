@@ -17,6 +17,7 @@ import { HSTS, headersToSend, type Pipeline } from '../protocol/pipeline.js';
 import type { ConnectionBudget, SharedPorts } from './shared-ports.js';
 import { shareConnectionChecks, type ConnectionChecks } from './connection-checks.js';
 import type { StaticSite } from './static-files.js';
+import type { LineStream } from '../logging.js';
 import { TLS_POLICY } from '../lib/tls-policy.js';
 
 export interface HttpOptions {
@@ -254,18 +255,44 @@ type LoggerInternals = Logger & Record<symbol, unknown>;
  */
 export function requestLogger(log: Logger) {
   const l = log as LoggerInternals;
-  const stream = l[pino.symbols.streamSym] as { write(line: string): void } | undefined;
+  const stream = l[pino.symbols.streamSym] as LineStream | undefined;
   const time = l[pino.symbols.timeSym] as (() => string) | undefined;
   const bindings = l[pino.symbols.chindingsSym];
   if (!stream || !time || typeof bindings !== 'string')
     return (method: string, path: string, status: number, ms: number, user: string | undefined, ip: string) =>
       log.info({ method, path, status, ms, user, ip }, 'request');
+  // The line's pieces, the variable ones set at each request: the service's log stream encodes them
+  // one after the other (writeParts), so no string is made to join them.
+  const parts = [
+    '{"level":30',
+    '',
+    bindings,
+    ',"method":',
+    '',
+    ',"path":',
+    '',
+    ',"status":',
+    '',
+    ',"ms":',
+    '',
+    '',
+    '',
+    ',"ip":',
+    '',
+    ',"msg":"request"}\n',
+  ];
   return (method: string, path: string, status: number, ms: number, user: string | undefined, ip: string): void => {
     if (!log.isLevelEnabled('info')) return;
-    const who = user === undefined ? '' : `,"user":${JSON.stringify(user)}`;
-    stream.write(
-      `{"level":30${time()}${bindings},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms}${who},"ip":${JSON.stringify(ip)},"msg":"request"}\n`,
-    );
+    parts[1] = time();
+    parts[4] = JSON.stringify(method);
+    parts[6] = JSON.stringify(path);
+    parts[8] = String(status);
+    parts[10] = String(ms);
+    parts[11] = user === undefined ? '' : ',"user":';
+    parts[12] = user === undefined ? '' : JSON.stringify(user);
+    parts[14] = JSON.stringify(ip);
+    if (stream.writeParts) stream.writeParts(parts);
+    else stream.write(parts.join(''));
   };
 }
 
