@@ -241,7 +241,7 @@ function cut(res: ServerResponse, out: Outgoing, how: NonNullable<Outgoing['cut'
 }
 
 /** A response that carries its request's start and what the pipeline learnt of it (the user), for its log line. */
-class Answer extends ServerResponse {
+class Answer<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   started = 0;
   request: IncomingRequest | undefined = undefined;
 }
