@@ -1,5 +1,7 @@
 // The request pipeline: every request the listener (src/http) hands over goes through
-// these phases, in this order, and `phases` below is the one place that says so.
+// these phases, in this order, and `phases` with the steps it continues with (admitted,
+// resolved, permitted, respond, carriedOut, handled: each starts where a phase may
+// answer with a promise) is the one place that says so.
 // Each phase is a small function further down; an error any of them throws is the
 // answer (errorResult). The listener moves bytes only: it hands over the request's
 // head and a source for its body, and writes back the answer it is given.
