@@ -34,6 +34,20 @@ export async function cannedAnswer(url: string, o: { method?: string; headers: R
   return { status: res.statusCode, headers: out, body };
 }
 
+/** The administrator's credentials: the Basic header, and a session token logged in with them. */
+export async function adminCredentials(base: string, dispatcher: Agent): Promise<{ basic: string; token: string }> {
+  const login = await request(`${base}/redfish/v1/SessionService/Sessions/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ UserName: 'Administrator', Password: PASSWORD }),
+    dispatcher,
+  });
+  await login.body.dump();
+  const token = login.headers['x-auth-token'];
+  if (login.statusCode !== 201 || typeof token !== 'string') throw new Error(`login: ${login.statusCode}`);
+  return { basic: `Basic ${Buffer.from(`Administrator:${PASSWORD}`).toString('base64')}`, token };
+}
+
 export function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) / 1024;
@@ -70,13 +84,14 @@ export interface BenchService {
 
 /**
  * The service on a free port with a fresh data dir: from the TypeScript sources through tsx, or
- * (built) as `npm start` runs it, dist/cli.js with its node flags. `env` adds BMC_* settings.
+ * (built) as `npm start` runs it, dist/cli.js with its node flags. `env` adds BMC_* settings;
+ * `port` is a free one unless given; `pipeStdout` keeps its standard output for the caller (what V8's --trace-gc* flags print).
  */
 export async function startBenchService(
-  o: { built?: boolean; env?: Record<string, string>; nodeArgs?: string[] } = {},
+  o: { built?: boolean; env?: Record<string, string>; nodeArgs?: string[]; pipeStdout?: boolean; port?: number } = {},
 ): Promise<BenchService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bmc-bench-'));
-  const port = await freePort();
+  const port = o.port ?? (await freePort());
   const flags = o.built
     ? (process.env.npm_package_config_node_flags ?? '--max-semi-space-size=4 --v8-pool-size=1').split(' ').filter(Boolean)
     : [];
@@ -87,7 +102,7 @@ export async function startBenchService(
     {
       cwd: ROOT,
       env: { ...process.env, BMC_LOG_LEVEL: 'warn', BMC_SSDP_PORT: '0', BMC_SCRYPT_LOG_N: '10', ...o.env },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', o.pipeStdout ? 'pipe' : 'ignore', 'inherit'],
     },
   );
   const base = `https://127.0.0.1:${port}`;

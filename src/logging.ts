@@ -14,6 +14,16 @@ const MAX_WRITE = 4 * FLUSH_BYTES;
 /** Lines waiting for a reader that does not keep up: beyond this they are dropped (and counted), not queued without bound. */
 const MAX_WAITING = 8 * 1024 * 1024;
 
+/**
+ * Where the service's lines go. writeParts takes one line in pieces, each encoded into the batch as
+ * it is: joined first, the request line made a string per piece and one more copy of the whole
+ * (about 850 bytes of JavaScript heap per request).
+ */
+export interface LineStream {
+  write(line: string): void;
+  writeParts?(parts: readonly string[]): void;
+}
+
 export interface ServiceLog {
   log: Logger;
   /** Start writing out what is collected now (at start-up, and after a fatal fault). */
@@ -53,23 +63,28 @@ export function createLog(level: string, clock: Clock, fd = 1): ServiceLog {
   let failed = false;
   let closed: (() => void) | undefined;
 
-  const log = pino(
-    { level, base: undefined, timestamp: () => `,"time":${clock.now()}` },
-    {
-      write(line: string) {
-        if (stopped) return;
-        // UTF-8 takes at most 3 bytes per UTF-16 unit: a line that might not fit goes after the batch.
-        if (batched + line.length * 3 > FLUSH_BYTES) {
-          handOff();
-          if (line.length * 3 > FLUSH_BYTES) {
-            hand(Buffer.from(line));
-            return;
-          }
-        }
-        batched += batch.write(line, batched);
-      },
+  /** Whether `length` UTF-16 units fit in the batch (handed off first when they might not); false for a line larger than any batch. */
+  const room = (length: number): boolean => {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: a line that might not fit goes after the batch.
+    if (batched + length * 3 <= FLUSH_BYTES) return true;
+    handOff();
+    return length * 3 <= FLUSH_BYTES;
+  };
+  const stream: LineStream = {
+    write(line: string) {
+      if (stopped) return;
+      if (room(line.length)) batched += batch.write(line, batched);
+      else hand(Buffer.from(line));
     },
-  );
+    writeParts(parts: readonly string[]) {
+      if (stopped) return;
+      let length = 0;
+      for (const part of parts) length += part.length;
+      if (!room(length)) return hand(Buffer.from(parts.join('')));
+      for (const part of parts) batched += batch.write(part, batched);
+    },
+  };
+  const log = pino({ level, base: undefined, timestamp: () => `,"time":${clock.now()}` }, stream);
   dest.on('write', (n: number) => (waiting = Math.max(0, waiting - n)));
   dest.on('drop', (bytes: Buffer) => {
     waiting = Math.max(0, waiting - bytes.length);

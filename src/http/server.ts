@@ -3,7 +3,7 @@
 // pipeline with a source for its body, and writes back the answer it is given. Every
 // Redfish rule, body rules included, lives in the pipeline (src/protocol/pipeline.ts).
 import { Server } from 'node:https';
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { STATUS_CODES, ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable, type Duplex } from 'node:stream';
 import type { SecureContextOptions, TLSSocket } from 'node:tls';
@@ -17,6 +17,7 @@ import { HSTS, headersToSend, type Pipeline } from '../protocol/pipeline.js';
 import type { ConnectionBudget, SharedPorts } from './shared-ports.js';
 import { shareConnectionChecks, type ConnectionChecks } from './connection-checks.js';
 import type { StaticSite } from './static-files.js';
+import type { LineStream } from '../logging.js';
 import { TLS_POLICY } from '../lib/tls-policy.js';
 
 export interface HttpOptions {
@@ -239,6 +240,12 @@ function cut(res: ServerResponse, out: Outgoing, how: NonNullable<Outgoing['cut'
   res.write(body.subarray(0, how.bodyBytes), () => socket.end());
 }
 
+/** A response that carries its request's start and what the pipeline learnt of it (the user), for its log line. */
+class Answer<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  started = 0;
+  request: IncomingRequest | undefined = undefined;
+}
+
 type LoggerInternals = Logger & Record<symbol, unknown>;
 
 /**
@@ -248,18 +255,44 @@ type LoggerInternals = Logger & Record<symbol, unknown>;
  */
 export function requestLogger(log: Logger) {
   const l = log as LoggerInternals;
-  const stream = l[pino.symbols.streamSym] as { write(line: string): void } | undefined;
+  const stream = l[pino.symbols.streamSym] as LineStream | undefined;
   const time = l[pino.symbols.timeSym] as (() => string) | undefined;
   const bindings = l[pino.symbols.chindingsSym];
   if (!stream || !time || typeof bindings !== 'string')
     return (method: string, path: string, status: number, ms: number, user: string | undefined, ip: string) =>
       log.info({ method, path, status, ms, user, ip }, 'request');
+  // The line's pieces, the variable ones set at each request: the service's log stream encodes them
+  // one after the other (writeParts), so no string is made to join them.
+  const parts = [
+    '{"level":30',
+    '',
+    bindings,
+    ',"method":',
+    '',
+    ',"path":',
+    '',
+    ',"status":',
+    '',
+    ',"ms":',
+    '',
+    '',
+    '',
+    ',"ip":',
+    '',
+    ',"msg":"request"}\n',
+  ];
   return (method: string, path: string, status: number, ms: number, user: string | undefined, ip: string): void => {
     if (!log.isLevelEnabled('info')) return;
-    const who = user === undefined ? '' : `,"user":${JSON.stringify(user)}`;
-    stream.write(
-      `{"level":30${time()}${bindings},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms}${who},"ip":${JSON.stringify(ip)},"msg":"request"}\n`,
-    );
+    parts[1] = time();
+    parts[4] = JSON.stringify(method);
+    parts[6] = JSON.stringify(path);
+    parts[8] = String(status);
+    parts[10] = String(ms);
+    parts[11] = user === undefined ? '' : ',"user":';
+    parts[12] = user === undefined ? '' : JSON.stringify(user);
+    parts[14] = JSON.stringify(ip);
+    if (stream.writeParts) stream.writeParts(parts);
+    else stream.write(parts.join(''));
   };
 }
 
@@ -337,41 +370,72 @@ export async function startHttpServer(o: HttpOptions) {
   };
 
   const requestLine = requestLogger(log);
-  /** expectsContinue: the client waits for 100 Continue before it sends the body (sent only once the body is wanted). */
-  const handle = async (req: IncomingMessage, res: ServerResponse, expectsContinue = false): Promise<void> => {
-    const started = performance.now();
-    const clientIp = req.socket.remoteAddress ?? '';
+  /** Once an answer is done with ('close' follows 'finish' when it was sent whole): its log line. One function for every answer. */
+  function answerClosed(this: Answer): void {
+    const { req, request } = this;
+    if (!request) return;
+    if (this.writableFinished)
+      requestLine(
+        req.method ?? '',
+        req.url ?? '',
+        this.statusCode,
+        Math.round((performance.now() - this.started) * 10) / 10,
+        request.user,
+        request.clientIp,
+      );
+    else
+      log.debug(
+        { method: req.method, path: req.url, user: request.user, ip: request.clientIp },
+        'request ended by the client before its answer',
+      );
+  }
+
+  /**
+   * An answer given before the whole body arrived (a 401, a refused upload) ends the connection:
+   * the rest is not read, so a client cannot keep it busy by trickling a body nobody wants.
+   */
+  const reply = (res: Answer, out: Outgoing): void => {
+    const req = res.req;
+    // The controller went away while this request ran: its answer is the connection's last.
+    if (!listening) out.headers.Connection = 'close';
+    if (!hasBody(req) || req.complete) return write(log, res, out);
+    // An answer made at once comes before the parser has taken a body that came with the
+    // headers: one turn later it has, and only a body still on its way closes the connection.
+    setImmediate(() => {
+      if (!req.complete) out.headers.Connection = 'close';
+      write(log, res, out);
+    });
+  };
+
+  /** A request the pipeline (or the site) could not answer: answered already (a stalled body, a framing error) or the client left, nothing to say. */
+  const unanswered = (res: Answer, e: unknown): void => {
+    if (res.headersSent || res.destroyed) {
+      const req = res.req;
+      if (!(e instanceof Refusal))
+        log.debug({ err: e, method: req.method, path: req.url, ip: res.request?.clientIp }, 'request not completed');
+      return;
+    }
+    reply(res, pipeline.errorResult(e));
+  };
+
+  /**
+   * expectsContinue: the client waits for 100 Continue before it sends the body (sent only once the
+   * body is wanted). Written without an async frame or a closure per request: an answer the
+   * pipeline makes at once is written at once (issue 30: the heap a GET allocates).
+   */
+  const handle = (req: IncomingMessage, res: Answer, expectsContinue = false): void => {
+    res.started = performance.now();
     const request: IncomingRequest = {
       method: req.method ?? 'GET',
       url: req.url ?? '/',
       headers: req.headers,
-      clientIp,
+      clientIp: req.socket.remoteAddress ?? '',
       socket: req.socket as TLSSocket,
       body: new IncomingBody(req, res, expectsContinue),
       user: undefined,
     };
-    // One listener: 'close' follows 'finish' when the answer was sent whole.
-    res.once('close', () => {
-      const user = request.user;
-      if (res.writableFinished)
-        requestLine(req.method ?? '', req.url ?? '', res.statusCode, Math.round((performance.now() - started) * 10) / 10, user, clientIp);
-      else log.debug({ method: req.method, path: req.url, user, ip: clientIp }, 'request ended by the client before its answer');
-    });
-    /**
-     * An answer given before the whole body arrived (a 401, a refused upload) ends the connection:
-     * the rest is not read, so a client cannot keep it busy by trickling a body nobody wants.
-     */
-    const reply = (out: Outgoing): void => {
-      // The controller went away while this request ran: its answer is the connection's last.
-      if (!listening) out.headers.Connection = 'close';
-      if (!hasBody(req) || req.complete) return write(log, res, out);
-      // An answer made at once comes before the parser has taken a body that came with the
-      // headers: one turn later it has, and only a body still on its way closes the connection.
-      setImmediate(() => {
-        if (!req.complete) out.headers.Connection = 'close';
-        write(log, res, out);
-      });
-    };
+    res.request = request;
+    res.on('close', answerClosed);
     // HTTP/1.1 requires Host (RFC 9112 3.2); node's own check would answer without a Redfish body.
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
       write(log, res, closingAnswer(vendorError('HttpRequestInvalid', 'the Host header is missing')));
@@ -382,19 +446,20 @@ export async function startHttpServer(o: HttpOptions) {
       return;
     }
     watchBody(req, res);
+    let out: Outgoing | Promise<Outgoing>;
     try {
-      if (o.site?.owns(request.url.split('?', 1)[0]!)) {
-        return reply(await o.site.answer(request.method, request.url, req.headers['if-none-match']));
-      }
-      reply(await pipeline.answer(request));
+      const site = o.site;
+      out =
+        site && site.owns(request.url) ? site.answer(request.method, request.url, req.headers['if-none-match']) : pipeline.answer(request);
     } catch (e) {
-      // Answered already (a stalled body, a framing error) or the client left: nothing to say.
-      if (res.headersSent || res.destroyed) {
-        if (!(e instanceof Refusal)) log.debug({ err: e, method: req.method, path: req.url, ip: clientIp }, 'request not completed');
-        return;
-      }
-      reply(pipeline.errorResult(e));
+      return unanswered(res, e);
     }
+    if (out instanceof Promise)
+      out.then(
+        (answer) => reply(res, answer),
+        (e: unknown) => unanswered(res, e),
+      );
+    else reply(res, out);
   };
 
   /** The parser refused the request, the TLS handshake failed, or the client went away. */
@@ -424,7 +489,7 @@ export async function startHttpServer(o: HttpOptions) {
   const checkEveryMs = Math.max(100, Math.min(1000, headersMs / 4));
   const identity = { key: o.key, cert: o.cert, ...TLS_POLICY };
   let lazyIdentity: (typeof identity & { ca?: string[] }) | undefined = o.lazyTls ? identity : undefined;
-  const server: Server = new (o.lazyTls ? LateIdentityServer : Server)(
+  const server: Server<typeof IncomingMessage, typeof Answer> = new (o.lazyTls ? LateIdentityServer : Server)(
     {
       ...(o.lazyTls ? {} : identity),
       ...TLS_POLICY,
@@ -442,8 +507,9 @@ export async function startHttpServer(o: HttpOptions) {
       connectionsCheckingInterval: checkEveryMs,
       // Checked here (answered in Redfish form), not by node.
       requireHostHeader: false,
+      ServerResponse: Answer,
     },
-    (req, res) => void handle(req, res),
+    (req, res) => handle(req, res),
   );
   // Connections beyond the cap are closed as soon as they are accepted.
   server.maxConnections = limits.maxConnections;
@@ -458,13 +524,13 @@ export async function startHttpServer(o: HttpOptions) {
   server.on('secureConnection', (s: TLSSocket) => s.disableRenegotiation());
   // 100-continue: the continue is sent only once the body is wanted, so a request refused before
   // (401, 403, 415...) is answered without its body ever being sent.
-  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => void handle(req, res, true));
+  server.on('checkContinue', (req: IncomingMessage, res: Answer) => handle(req, res, true));
   // An empty Expect is no expectation (RFC 9110 10.1.1; iLO-style uploads send one); any other: 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const expect = String(req.headers.expect ?? '')
       .replace(/[^\x20-\x7e]/g, '')
       .slice(0, 64);
-    if (expect.trim() === '') return void handle(req, res);
+    if (expect.trim() === '') return handle(req, res as Answer);
     write(
       log,
       res,

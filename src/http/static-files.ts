@@ -60,12 +60,18 @@ const SECURITY_HEADERS = {
 const NAME = /^[a-z0-9][a-z0-9-]*\.[a-z]+$/;
 
 export class StaticSite {
-  constructor(private readonly o: StaticSiteOptions) {}
+  /** The prefix without its slash. */
+  private readonly bare: string;
 
-  /** Whether a request path belongs to the site (the prefix with or without its slash). */
-  owns(path: string): boolean {
-    const bare = this.o.prefix.slice(0, -1);
-    return path === bare || path.startsWith(this.o.prefix);
+  constructor(private readonly o: StaticSiteOptions) {
+    this.bare = o.prefix.slice(0, -1);
+  }
+
+  /** Whether a request (path and query string) belongs to the site: its path is the prefix, with or without its slash, or below it. */
+  owns(url: string): boolean {
+    if (url.startsWith(this.o.prefix)) return true;
+    const end = this.bare.length;
+    return url.startsWith(this.bare) && (url.length === end || url[end] === '?');
   }
 
   /** The answer to a request for a path the site owns; errors in Redfish form are thrown. */

@@ -20,7 +20,7 @@ export interface Clock {
 }
 
 export function isoNow(clock: Clock): string {
-  return new Date(clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return toIso(clock.now());
 }
 
 let isoSecond = NaN;

@@ -44,8 +44,9 @@ export class HostLifecycle {
     return this.state.os;
   }
 
-  tpm(): TpmState {
-    return { ...this.state.tpm };
+  /** Replaced whole by setTpm, never changed in place: no copy (asked at every GET of the system). */
+  tpm(): Readonly<TpmState> {
+    return this.state.tpm;
   }
 
   onPost(step: PostStep, fn: PostHook): void {

@@ -206,8 +206,9 @@ export class ServerSimulator {
     return this.d.options.systemUri;
   }
 
+  /** The state now: replaced whole at every change (save), never changed in place, so no copy is needed (asked at every GET of the system). */
   snapshot(): Readonly<ServerState> {
-    return { ...this.state };
+    return this.state;
   }
 
   powerState(): PowerState {

@@ -77,8 +77,8 @@ export class Authentication<A extends AuthAccount = AuthAccount, S extends AuthS
     object,
     { header: string; accountId: string; generation: number; expires: number; principal: Principal }
   >();
-  /** Per connection: the last token that authenticated, and its session. */
-  private readonly tokenBySocket = new WeakMap<object, { token: string; session: S }>();
+  /** Per connection: the last token that authenticated, its session, and the key of its principal (not made again at every request). */
+  private readonly tokenBySocket = new WeakMap<object, { token: string; session: S; key: string }>();
   /** Connections holding a slot of the session limit (Basic or certificate), oldest first, with their account. */
   private readonly basicConnections = new Map<TLSSocket, { accountId: string; userName: string }>();
   /** Principals by account, method and session, valid while accounts.generation is unchanged. */
@@ -329,17 +329,17 @@ export class Authentication<A extends AuthAccount = AuthAccount, S extends AuthS
     // The same connection re-sending the same token: no digest. A plain comparison is enough,
     // as for Basic: the memo only holds what this same connection sent and was let in with.
     const socket = req.socket;
-    const memo = socket ? this.tokenBySocket.get(socket) : undefined;
-    let session: S | undefined;
-    if (memo?.token === token && this.sessions.refresh(memo.session)) session = memo.session;
-    else {
-      session = this.sessions.authenticate(token);
-      if (session && socket) this.tokenBySocket.set(socket, { token, session });
+    let memo = socket ? this.tokenBySocket.get(socket) : undefined;
+    if (memo?.token !== token || !this.sessions.refresh(memo.session)) {
+      const session = this.sessions.authenticate(token);
+      if (!session) throw unauthorized();
+      memo = { token, session, key: principalKey(session.AccountId, 'session', session.Id) };
+      if (socket) this.tokenBySocket.set(socket, memo);
     }
-    if (!session) throw unauthorized();
+    const session = memo.session;
     // Unchanged accounts since this session's principal was made: it still holds.
     if (this.principalGeneration === this.accounts.generation) {
-      const known = this.principals.get(principalKey(session.AccountId, 'session', session.Id));
+      const known = this.principals.get(memo.key);
       if (known) return known;
     }
     const account = this.accounts.peek(session.AccountId);

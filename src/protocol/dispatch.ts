@@ -2,6 +2,7 @@
 // decoration, $select/$expand/only/$top/$skip, If-Match, a write's answer, and the one
 // exit every error leaves by (errorResult).
 import type { IncomingHttpHeaders } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import { isStorageFull } from '../lib/data-file-error.js';
 import { resolveArrayMarkers } from '../lib/json-merge.js';
 import { satisfies, type Privilege, type PrivilegeRule } from '../lib/privileges.js';
@@ -392,13 +393,15 @@ function withoutConfigureSelf(held: ReadonlySet<Privilege>): ReadonlySet<Privile
   return copy;
 }
 
-/** What a handler is given; the pipeline adds a write's body, stream and connection. */
+/** What a handler is given, with the connection it came on; the pipeline adds a write's body and stream. */
 export function requestContext(
   match: Match,
   principal: Principal,
   query: Query,
   headers: IncomingHttpHeaders,
   clientIp: string,
+  socket?: TLSSocket,
 ): RequestContext {
-  return { params: match.params, uri: match.uri, principal, query, body: {}, problems: [], headers, clientIp };
+  // Every member a read's context has, in one literal: one added afterwards needs a property store of its own.
+  return { params: match.params, uri: match.uri, principal, query, body: {}, problems: [], headers, clientIp, socket };
 }

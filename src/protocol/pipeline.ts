@@ -1,5 +1,7 @@
 // The request pipeline: every request the listener (src/http) hands over goes through
-// these phases, in this order, and `phases` below is the one place that says so.
+// these phases, in this order, and `phases` with the steps it continues with (admitted,
+// resolved, permitted, respond, carriedOut, handled: each starts where a phase may
+// answer with a promise) is the one place that says so.
 // Each phase is a small function further down; an error any of them throws is the
 // answer (errorResult). The listener moves bytes only: it hands over the request's
 // head and a source for its body, and writes back the answer it is given.
@@ -29,7 +31,7 @@ import { Dispatcher, permits, requestContext, type DispatchLimits, type Dispatch
 import type { IncomingRequest, Outgoing, Prepared } from './exchange.js';
 import { faultRefusal, faultedAnswer, type FaultSource } from './faults.js';
 import type { FiredFault } from '../lib/fault-actions.js';
-import type { Principal } from './principal.js';
+import { ANONYMOUS, type Principal } from './principal.js';
 import { parseQuery } from './query.js';
 import {
   allowedMethods,
@@ -122,13 +124,14 @@ export class Pipeline {
     this.dispatcher = new Dispatcher(routes, log, dialect, limits);
   }
 
-  /** A request's answer, shown to the request inspector when one watches. */
-  answer(req: IncomingRequest): Promise<Outgoing> {
+  /** A request's answer, shown to the request inspector when one watches; at once when no phase waits (phases). */
+  answer(req: IncomingRequest): Outgoing | Promise<Outgoing> {
     const answered = this.hooks.onRequest?.(req);
-    if (!answered) return this.phases(req);
-    return this.phases(req).then((out) => {
-      answered(out);
-      return out;
+    const out = this.phases(req);
+    if (!answered) return out;
+    return Promise.resolve(out).then((o) => {
+      answered(o);
+      return o;
     });
   }
 
@@ -138,51 +141,94 @@ export class Pipeline {
   }
 
   /**
-   * A request, phase by phase. A GET whose resolvers and handler answer at once waits for
-   * nothing (no microtask) between its credentials and its answer.
+   * A request, phase by phase. A phase answers at once or with a promise (a password to hash, ids
+   * to look up, a body to read, a handler that waits, a write to commit), and the next starts as
+   * soon as it has answered: a GET whose resolvers and handler answer at once is answered with no
+   * promise, async frame or microtask made for it (heap each GET would allocate: issue 30).
    */
-  private async phases(req: IncomingRequest): Promise<Outgoing> {
+  private phases(req: IncomingRequest): Outgoing | Promise<Outgoing> {
     try {
-      // 1-5: everything decided before the body is read.
+      // 1-3: the request line, its route, the credentials.
       const head = this.parse(req);
       if (isAnswer(head)) return head;
       this.route(head);
-      let principal = this.authenticate(head);
-      if (principal instanceof Promise) principal = await principal;
-      const faults = this.hooks.faults;
-      const fault = faults?.armed ? this.fault(faults, head, principal) : undefined;
-      if (fault?.action.Delay !== undefined) await faults?.delay(fault.action.Delay);
-      let match = this.resolveIds(head);
-      if (match instanceof Promise) match = await match;
-      if (isAnswer(match)) return match;
-      const who = this.authorize(head, match, principal);
-      const p = this.queryOptions(head, match, who);
-      req.user = who.userName || undefined;
-      // 6: the body, only now.
-      let body = this.readBody(p);
-      if (body instanceof Promise) body = await body;
-      // 7-9: a write runs in the store's batch, and is answered once the batch is committed, refused or not.
-      const batch = this.joinBatch(p);
-      let out: Outgoing;
-      try {
-        let ctx = this.validate(p, body);
-        if (ctx instanceof Promise) ctx = await ctx;
-        let result = this.handle(p, ctx);
-        if (result instanceof Promise) result = await result;
-        const shown = this.decorate(p, ctx, result);
-        out = shown instanceof Promise ? await shown : shown;
-        this.notifyWrite(p, out);
-      } catch (e) {
-        out = this.errorResult(e);
-      }
-      if (batch) out = await this.committed(batch, out);
-      // 10. send: the listener writes `out`, completed by headersToSend (and cut as a fault rule says).
-      return fault ? faultedAnswer(fault, out) : out;
+      const principal = this.authenticate(head);
+      const out = principal instanceof Promise ? principal.then((p) => this.admitted(head, p)) : this.admitted(head, principal);
+      return out instanceof Promise ? out.catch((e: unknown) => this.failed(e)) : out;
     } catch (e) {
-      // The body could not be read to its end: the listener knows whether anyone is left to answer.
-      if (e instanceof BodyLost) throw e.lost;
+      return this.failed(e);
+    }
+  }
+
+  /** The answer to an error of phases 1-6 (7-9 answer their own); a body that could not be read to its end has none. */
+  private failed(e: unknown): Outgoing {
+    // The listener knows whether anyone is left to answer.
+    if (e instanceof BodyLost) throw e.lost;
+    return this.errorResult(e);
+  }
+
+  /** 3b-6, once the credentials are known: everything decided before the body is read, then the body. */
+  private admitted(head: Head, principal: Principal | undefined): Outgoing | Promise<Outgoing> {
+    const faults = this.hooks.faults;
+    const fault = faults?.armed ? this.fault(faults, head, principal) : undefined;
+    const delay = fault?.action.Delay;
+    if (faults && delay !== undefined) return faults.delay(delay).then(() => this.resolved(head, principal, fault));
+    return this.resolved(head, principal, fault);
+  }
+
+  private resolved(head: Head, principal: Principal | undefined, fault: FiredFault | undefined): Outgoing | Promise<Outgoing> {
+    const match = this.resolveIds(head);
+    if (match instanceof Promise) return match.then((m) => this.permitted(head, m, principal, fault));
+    return isAnswer(match) ? match : this.permitted(head, match, principal, fault);
+  }
+
+  private permitted(
+    head: Head,
+    match: Match,
+    principal: Principal | undefined,
+    fault: FiredFault | undefined,
+  ): Outgoing | Promise<Outgoing> {
+    const who = this.authorize(head, match, principal);
+    const p = this.queryOptions(head, match, who);
+    head.req.user = who.userName || undefined;
+    // 6: the body, only now.
+    const body = this.readBody(p);
+    return body instanceof Promise ? body.then((b) => this.respond(p, b, fault)) : this.respond(p, body, fault);
+  }
+
+  /**
+   * 7-9, then 10: a write runs in the store's batch, and is answered once the batch is committed,
+   * refused or not. The listener writes the answer, completed by headersToSend (and cut as a fault rule says).
+   */
+  private respond(p: Prepared, body: Body, fault: FiredFault | undefined): Outgoing | Promise<Outgoing> {
+    const batch = this.joinBatch(p);
+    let out = this.carriedOut(p, body);
+    if (batch) out = Promise.resolve(out).then((o) => this.committed(batch, o));
+    if (!fault) return out;
+    return out instanceof Promise ? out.then((o) => faultedAnswer(fault, o)) : faultedAnswer(fault, out);
+  }
+
+  /** 7-9: validate, handle, decorate; an error of theirs is the answer. */
+  private carriedOut(p: Prepared, body: Body): Outgoing | Promise<Outgoing> {
+    try {
+      const ctx = this.validate(p, body);
+      const out = ctx instanceof Promise ? ctx.then((c) => this.handled(p, c)) : this.handled(p, ctx);
+      return out instanceof Promise ? out.catch((e: unknown) => this.errorResult(e)) : out;
+    } catch (e) {
       return this.errorResult(e);
     }
+  }
+
+  private handled(p: Prepared, ctx: RequestContext): Outgoing | Promise<Outgoing> {
+    const result = this.handle(p, ctx);
+    const out = result instanceof Promise ? result.then((r) => this.decorate(p, ctx, r)) : this.decorate(p, ctx, result);
+    if (out instanceof Promise)
+      return out.then((o) => {
+        this.notifyWrite(p, o);
+        return o;
+      });
+    this.notifyWrite(p, out);
+    return out;
   }
 
   /** The answer to an error, whichever phase (or the listener) met it: the one exit every error leaves by. */
@@ -280,7 +326,7 @@ export class Pipeline {
       const e = method === 'DELETE' ? baseError('ResourceCannotBeDeleted') : vendorError('MethodNotAllowed', method, match.uri);
       throw new RedfishError(405, e.infos, { Allow: allowed.join(', ') });
     }
-    const who = principal ?? anonymous();
+    const who = principal ?? ANONYMOUS;
     if (open || who.method === 'none') return who;
     if (!spec?.privilege) throw baseError('InsufficientPrivilege');
     if (who.passwordChangeRequired && !(match.route.ownedBy?.(who, match.params) ?? false)) {
@@ -350,9 +396,8 @@ export class Pipeline {
    * parameters, a create's properties, or a PATCH's (partly applied when some are refused).
    */
   private validate(p: Prepared, body: Body): RequestContext | Promise<RequestContext> {
-    const ctx = requestContext(p.match, p.principal, p.query, p.req.headers, p.req.clientIp);
     // Reads too: a resource may show the connection's TLS state (SecurityService CurrentCipher).
-    ctx.socket = p.req.socket;
+    const ctx = requestContext(p.match, p.principal, p.query, p.req.headers, p.req.clientIp, p.req.socket);
     return p.method === 'GET' || p.method === 'HEAD' ? ctx : this.validateWrite(p, body, ctx);
   }
 
@@ -489,8 +534,4 @@ function isAnswer(x: object): x is Outgoing {
 function redfishAnnotations(body: unknown): Readonly<Record<string, unknown>> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
   return Object.fromEntries(Object.entries(body).filter(([k]) => k.startsWith('@Redfish.')));
-}
-
-function anonymous(): Principal {
-  return { userName: '', accountId: '', roleId: 'ReadOnly', privileges: new Set(), method: 'none' };
 }

@@ -14,10 +14,11 @@ export interface Principal {
   passwordChangeRequired?: boolean;
 }
 
-export const ANONYMOUS: Principal = {
+/** Who a request without credentials to an open resource acts as: one value, shared by them all. */
+export const ANONYMOUS: Principal = Object.freeze({
   userName: '',
   accountId: '',
   roleId: 'ReadOnly',
-  privileges: new Set(),
+  privileges: new Set<never>(),
   method: 'none',
-};
+});

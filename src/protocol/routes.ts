@@ -527,8 +527,16 @@ export function methodSpec(m: Match, method: string): DeclaredMethod | undefined
   }
 }
 
-/** Methods a matched path accepts, in a stable order, for Allow and 405s. */
-export function allowedMethods(m: Match): Method[] {
+const allowedByMatch = new WeakMap<Match, readonly Method[]>();
+
+/** Methods a matched path accepts, in a stable order, for Allow and 405s (asked at every request: matches are shared and fixed, so once each). */
+export function allowedMethods(m: Match): readonly Method[] {
+  let allowed = allowedByMatch.get(m);
+  if (!allowed) allowedByMatch.set(m, (allowed = Object.freeze(methodsOf(m))));
+  return allowed;
+}
+
+function methodsOf(m: Match): Method[] {
   if (m.action) return ['POST'];
   const r = m.route;
   const readOnly = r.readOnlyFor?.(m.params) ?? false;

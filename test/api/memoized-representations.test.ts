@@ -12,6 +12,7 @@ import { waitUntil } from '../support/wait.js';
 
 const SYS = '/redfish/v1/Systems/1/';
 const CH = '/redfish/v1/Chassis/1/';
+const MANAGER = '/redfish/v1/Managers/1/';
 const THERMAL = `${CH}Thermal/`;
 const BIOS = `${SYS}Bios/`;
 const ACCOUNTS = '/redfish/v1/AccountService/Accounts/';
@@ -102,6 +103,50 @@ describe('memoized representations follow every input of their key', () => {
       { expected: 'Absent' },
     );
     await control('host', { Tpm: 'installed' });
+  });
+
+  it('the chassis: stored settings, the host power, the health of its power supplies', async () => {
+    await follows(
+      CH,
+      (b) => b.AssetTag,
+      () => write('PATCH', CH, { AssetTag: 'memo-ch' }),
+      { expected: 'memo-ch' },
+    );
+    await follows(
+      CH,
+      (b) => b.PowerState,
+      () => write('POST', `${SYS}Actions/ComputerSystem.Reset/`, { ResetType: 'ForceOff' }),
+      { expected: 'Off' },
+    );
+    await follows(
+      CH,
+      (b) => b.Status.Health,
+      () => control('faults', { Fault: 'PsuFailure', Bay: 1 }),
+      { expected: 'Warning' },
+    );
+    // The host back on and through POST, as the tests below expect it.
+    await write('POST', `${SYS}Actions/ComputerSystem.Reset/`, { ResetType: 'On' });
+    await svc.clock.advance(10_000);
+  });
+
+  it('the manager: its date and time on the clock, stored settings (time zone, a REST API state clear armed)', async () => {
+    await follows(
+      MANAGER,
+      (b) => b.DateTime,
+      () => svc.clock.advance(1_000),
+      { alone: true },
+    );
+    await follows(
+      MANAGER,
+      (b) => b.DateTimeLocalOffset,
+      () => write('PATCH', `${MANAGER}DateTime/`, { TimeZone: { Index: 24 } }),
+    );
+    await follows(
+      MANAGER,
+      (b) => b.Oem.Vendor.ClearRestApiStatePending,
+      () => write('POST', `${MANAGER}Actions/Oem/Vendor/VendorMC.ClearRestApiState/`, {}),
+      { expected: true },
+    );
   });
 
   it('Thermal, ThermalSubsystem and the chassis: one sensor scan a second, held readings, stopped fans, user thresholds', async () => {

@@ -3,6 +3,7 @@
 // ./thermal-subsystem.ts), Power, PowerSubsystem, Sensors and EnvironmentMetrics by ./power.ts,
 // TrustedComponents by ./trusted-components.ts.
 import { INDICATOR_LED_VALUES, changedIndicator, chassisSerialNumber } from '../../domain/chassis/chassis.js';
+import { Representations } from '../../lib/memo.js';
 import { Priv } from '../../lib/privileges.js';
 import { CHASSIS_TYPES } from '../../platform/hardware/profile.js';
 import { collectionOf, defineType, odataType, oem, ro, statusProp, t, commonProps } from '../../protocol/description.js';
@@ -93,7 +94,8 @@ export const ChassisType = defineType({
 });
 
 /** What the chassis area uses (its health rolls up Thermal's, hence Thermal's deps). */
-export type ChassisDeps = Pick<Services, 'config' | 'uris' | 'serviceUuid' | 'host' | 'hardware' | 'health' | 'chassisState'> & ThermalDeps;
+export type ChassisDeps = Pick<Services, 'config' | 'uris' | 'serviceUuid' | 'host' | 'hardware' | 'health' | 'chassisState' | 'store'> &
+  ThermalDeps;
 
 const HEALTH_RANK = { OK: 0, Warning: 1, Critical: 2 } as const;
 function worstHealth(a: keyof typeof HEALTH_RANK, b: keyof typeof HEALTH_RANK): keyof typeof HEALTH_RANK {
@@ -104,18 +106,24 @@ function handlers(d: ChassisDeps) {
   const state = d.chassisState;
   const systemUri = d.uris.system();
   const managerUri = d.uris.manager();
+  const views = new Representations(4);
   return { getChassisCollection, getChassis, patchChassis };
 
   function getChassisCollection() {
     return collection('Chassis Collection', [d.uris.chassis()], { Description: 'Computer System Chassis' });
   }
 
+  /** Rebuilt only when what it shows changes: stored state (settings, reported firmware), the host's power or the health. */
   function getChassis() {
+    // The enclosure's health includes its cooling and its power supplies.
+    const health = worstHealth(thermalHealth(d), powerSupplyHealth(d));
+    return views.get(d.uris.chassis(), [d.store.generation, d.host.generation, health], () => buildChassis(health));
+  }
+
+  function buildChassis(health: keyof typeof HEALTH_RANK) {
     const self = d.uris.chassis();
     const settings = state.get();
     const firmware = state.hostReportedFirmware();
-    // The enclosure's health includes its cooling and its power supplies.
-    const health = worstHealth(thermalHealth(d), powerSupplyHealth(d));
     return {
       Id: d.config.chassisId,
       Name: 'Computer System Chassis',

@@ -9,6 +9,7 @@
 // settings (user temperature thresholds, an armed REST API state clear) take
 // effect. The 200 goes out, then the controller is away for the reboot's outage
 // (platform/lifecycle.ts; --controller-reboot-seconds, 0: back at once).
+import { Representations } from '../../lib/memo.js';
 import { Priv } from '../../lib/privileges.js';
 import { vendorMessage } from '../../messages/errors.js';
 import { isoNow } from '../../platform/clock.js';
@@ -242,11 +243,19 @@ export const ManagerType = defineType({
 });
 
 function handlers(d: ManagerDeps) {
+  const views = new Representations(4);
+
   function getManagers() {
     return collection('Manager Collection', [d.uris.manager()], { Description: 'Management controllers' });
   }
 
+  /** Rebuilt only when what it shows changes: stored state (settings, firmware inventory, license) or the clock's second. */
   function getManager() {
+    const now = isoNow(d.clock);
+    return views.get(d.uris.manager(), [d.store.generation, now], () => buildManager(now));
+  }
+
+  function buildManager(now: string) {
     const self = d.uris.manager();
     const chassis = d.uris.chassis();
     return {
@@ -258,7 +267,7 @@ function handlers(d: ManagerDeps) {
       Model: d.naming.controller(d.hardware.system.model).model,
       UUID: d.serviceUuid,
       FirmwareVersion: d.firmware.controllerVersion(),
-      DateTime: isoNow(d.clock),
+      DateTime: now,
       DateTimeLocalOffset: timeZoneOf(readDateTime(d.store)).UtcOffset,
       PowerState: 'On',
       Status: { State: 'Enabled', Health: 'OK' },

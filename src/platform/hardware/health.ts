@@ -41,6 +41,8 @@ export class HealthRegistry {
   private readonly faults = new Map<string, ComponentStatus>();
   private readonly listeners = new Set<HealthListener>();
   private gen = 0;
+  /** rollupPrefix's answers while the generation is unchanged. */
+  private rollups = { gen: -1, byPrefix: new Map<string, Health>() };
 
   /** Bumped on every change: an input for memoized representations. */
   get generation(): number {
@@ -92,7 +94,14 @@ export class HealthRegistry {
 
   /** `rollup` over every component whose key starts with `prefix` (e.g. 'dimm:' or 'drive:DE00A000:'), faults and declarations. */
   rollupPrefix(prefix: string): Health {
-    return this.rollup([...this.faults.keys(), ...this.declared.keys()].filter((k) => k.startsWith(prefix)));
+    // Asked at every GET of the service root: computed again only once a status changed.
+    if (this.rollups.gen !== this.gen) this.rollups = { gen: this.gen, byPrefix: new Map() };
+    let health = this.rollups.byPrefix.get(prefix);
+    if (health === undefined) {
+      health = this.rollup([...this.faults.keys(), ...this.declared.keys()].filter((k) => k.startsWith(prefix)));
+      this.rollups.byPrefix.set(prefix, health);
+    }
+    return health;
   }
 
   private changed(key: string): void {
