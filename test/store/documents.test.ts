@@ -88,6 +88,22 @@ for (const [name, path] of [
       store.transaction(() => c.put('new', { n: 3 }));
       assert.deepEqual(c.ids(), ['kept', 'new']);
     });
+
+    it("keeps each store's documents and settings its own, and two handles on one kind alike", () => {
+      // A fleet's controllers each have a store, with collections and settings of the same names.
+      const other = new DocumentStore(openDatabase(':memory:', now));
+      const mine = store.collection<Doc>('own');
+      const theirs = other.collection<Doc>('own');
+      mine.put('a', { n: 1 });
+      theirs.put('b', { n: 2 });
+      assert.deepEqual([mine.ids(), theirs.ids()], [['a'], ['b']]);
+      assert.deepEqual(store.collection<Doc>('own').peekList(), [{ n: 1 }]);
+      const setting = store.setting('own.setting', 0);
+      other.setting('own.setting', 0).set(7);
+      assert.deepEqual([setting.get(), setting.peek(), other.setting('own.setting', 0).peek()], [0, 0, 7]);
+      setting.set(3);
+      assert.deepEqual([store.setting('own.setting', 0).get(), other.setting('own.setting', 0).get()], [3, 7]);
+    });
   });
 }
 
