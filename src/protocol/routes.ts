@@ -182,12 +182,20 @@ export interface Match {
   readonly membersAlias?: boolean;
 }
 
-/** What a table serves at a path: its own (the route and its handlers are each table's). */
-interface Entry {
-  route: AnyRoute;
-  action?: ActionRoute<string, any>;
-  membersAlias?: boolean;
+/**
+ * What a table serves at an action's path or a collection's Members path: the route, and which of
+ * the two. At a route's own path the table holds the route itself (no object per route and table).
+ */
+class Alias {
+  constructor(
+    readonly route: AnyRoute,
+    readonly action?: ActionRoute<string, any>,
+    readonly membersAlias?: boolean,
+  ) {}
 }
+
+/** What a table serves at a path: its own (the route and its handlers are each table's). */
+type Entry = AnyRoute | Alias;
 
 /**
  * A node of the path trie every route table of the process shares (a fleet has a table per
@@ -374,13 +382,14 @@ export class RouteTable {
     compile(route.put?.body);
     for (const a of route.actions ?? []) compile(a.def.parameters);
     if (!route.file && !route.path.endsWith('/')) throw new Error(`route ${route.path} must end in '/'`);
-    this.insert(route.path, { route });
+    this.insert(route.path, route);
     for (const action of route.actions ?? []) {
-      this.insert(actionPath(route, action.def, 'oem-vendor', this.naming), { route, action });
+      const at = new Alias(route, action);
+      this.insert(actionPath(route, action.def, 'oem-vendor', this.naming), at);
       // Either dialect's target of a vendor action is served, whichever the service shows.
-      if (action.def.oem) this.insert(actionPath(route, action.def, 'actions-oem'), { route, action });
+      if (action.def.oem) this.insert(actionPath(route, action.def, 'actions-oem'), at);
     }
-    if (route.post && route.type?.memberType) this.insert(`${route.path}Members/`, { route, membersAlias: true });
+    if (route.post && route.type?.memberType) this.insert(`${route.path}Members/`, new Alias(route, undefined, true));
     this.all.push(route);
     this.matched.clear();
     if (route.type && !route.outside) for (const action of route.actions ?? []) this.addActionInfo(route, action);
@@ -457,15 +466,17 @@ export class RouteTable {
     const node = this.walk(sharedRoot, segments, 0, params);
     const entry = node && this.entries[node.slot!];
     if (!entry) return undefined;
+    const alias = entry instanceof Alias ? entry : undefined;
+    const route = alias ? alias.route : (entry as AnyRoute);
     const canonical = node.template!.map((seg) => (seg.startsWith('{') ? encodeURIComponent(params[seg.slice(1, -1)] ?? '') : seg));
-    const trailing = entry.route.file && !entry.action && !entry.membersAlias ? '' : '/';
+    const trailing = route.file && !alias ? '' : '/';
     return Object.freeze({
-      route: entry.route,
+      route,
       params: Object.freeze(params),
       paramNames: node.paramNames!,
       uri: `/${canonical.join('/')}${trailing}`,
-      action: entry.action,
-      membersAlias: entry.membersAlias,
+      action: alias?.action,
+      membersAlias: alias?.membersAlias,
     });
   }
 
