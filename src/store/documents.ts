@@ -1,6 +1,6 @@
 // Typed access to JSON documents grouped by kind, kept in insertion order.
 // Most state (accounts, subscriptions, components, tasks...) fits this shape.
-import { deepFreeze } from '../lib/freeze.js';
+import { deepFreeze, frozenCopy } from '../lib/freeze.js';
 import { atomically, type SqlConnection } from './database.js';
 import type { Batches } from './group-commit.js';
 import { Secrets } from './secrets.js';
@@ -184,7 +184,7 @@ class StoredSetting<T> implements Setting<T> {
     const t = this.store.settingText(this.key);
     // Compared by the stored text, so a rolled-back transaction is seen too.
     if (!this.frozen || this.frozen.text !== t)
-      this.frozen = { text: t, value: deepFreeze(t === undefined ? structuredClone(this.def) : (JSON.parse(t) as T)) };
+      this.frozen = { text: t, value: t === undefined ? frozenCopy(this.def) : deepFreeze(JSON.parse(t) as T) };
     return this.frozen.value;
   }
 

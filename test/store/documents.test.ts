@@ -71,6 +71,18 @@ for (const [name, path] of [
       assert.deepEqual(s.get(), { v: 42 });
     });
 
+    it("peeks an absent setting as its default, frozen, sharing the default's frozen parts and freezing nothing of the caller's", () => {
+      const shared = Object.freeze({ a: 1, b: 'x' });
+      const def = { current: shared, list: [{ n: 1 }] };
+      const s = store.setting('absent.frozen', def);
+      const seen = s.peek();
+      assert.deepEqual(seen, def);
+      assert.equal(seen.current, shared, 'a frozen part is shared, not copied once per store');
+      assert.ok(Object.isFrozen(seen) && Object.isFrozen(seen.list) && Object.isFrozen(seen.list[0]));
+      assert.ok(!Object.isFrozen(def) && !Object.isFrozen(def.list) && !Object.isFrozen(def.list[0]));
+      assert.equal(s.peek(), seen);
+    });
+
     it('rolls back every write of a failed transaction, in what it reads back too', () => {
       const c = store.collection<Doc>('tx');
       const s = store.setting('tx.setting', 1);
