@@ -244,15 +244,22 @@ export function resourceOfAction(actionUri: string): string {
   return actionUri.replace(/Actions\/.*$/, '');
 }
 
-/** Path templates split once per process: every route table of a fleet declares the same ones. */
-const templates = new Map<string, { template: readonly string[]; paramNames: readonly string[] }>();
+/** A path template split, once per process: every route table of a fleet declares the same ones. */
+interface Template {
+  /** The path itself: the process's one copy of it. */
+  path: string;
+  template: readonly string[];
+  paramNames: readonly string[];
+}
 
-function templateOf(path: string): { template: readonly string[]; paramNames: readonly string[] } {
+const templates = new Map<string, Template>();
+
+function templateOf(path: string): Template {
   let t = templates.get(path);
   if (!t) {
     const template = splitPath(path);
     const paramNames = template.map(paramName).filter((n) => n !== undefined);
-    templates.set(path, (t = Object.freeze({ template: Object.freeze(template), paramNames: Object.freeze(paramNames) })));
+    templates.set(path, (t = Object.freeze({ path, template: Object.freeze(template), paramNames: Object.freeze(paramNames) })));
   }
   return t;
 }
@@ -382,6 +389,8 @@ export class RouteTable {
     compile(route.put?.body);
     for (const a of route.actions ?? []) compile(a.def.parameters);
     if (!route.file && !route.path.endsWith('/')) throw new Error(`route ${route.path} must end in '/'`);
+    // A path an area builds (a template literal) is a string per table: the table keeps the process's copy.
+    (route as { path: string }).path = templateOf(route.path).path;
     this.insert(route.path, route);
     for (const action of route.actions ?? []) {
       const at = new Alias(route, action);
