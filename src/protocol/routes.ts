@@ -310,6 +310,16 @@ function fixedActionInfo(def: ActionDef, dialect: DialectName): Readonly<Record<
   return body;
 }
 
+/** The GET of an ActionInfo whose body is fixed: one per body for the process, not a closure per table. */
+const fixedActionInfoGets = new WeakMap<object, MethodSpec>();
+
+function fixedActionInfoGet(def: ActionDef, dialect: DialectName): MethodSpec {
+  const body = fixedActionInfo(def, dialect);
+  let get = fixedActionInfoGets.get(body);
+  if (!get) fixedActionInfoGets.set(body, (get = Object.freeze({ privilege: Priv.login, handler: () => body })));
+  return get;
+}
+
 /** Paths remembered by match(); the table is fixed once built, so a path always matches the same way. */
 const MATCH_CACHE_MAX = 2048;
 const MATCH_CACHE_PATH_MAX = 512;
@@ -408,15 +418,14 @@ export class RouteTable {
   private addActionInfo(route: AnyRoute, action: ActionRoute<string, any>): void {
     const def: ActionDef = action.def;
     if (!hasParameters(def)) return;
-    const fixed = action.allowable ? undefined : fixedActionInfo(def, this.dialect);
+    const allowable = action.allowable;
     this.add({
       path: actionInfoPath(route.path, def),
       type: ActionInfoType,
       ...(route.params ? { params: route.params } : {}),
-      get: {
-        privilege: Priv.login,
-        handler: (ctx) => fixed ?? actionInfoBody(def, this.dialect, action.allowable?.({ params: ctx.params })),
-      },
+      get: allowable
+        ? { privilege: Priv.login, handler: (ctx) => actionInfoBody(def, this.dialect, allowable({ params: ctx.params })) }
+        : fixedActionInfoGet(def, this.dialect),
     });
   }
 
