@@ -102,7 +102,8 @@ interface Held<R> {
   idName: string;
   /** The store's peek, when the member's GET is kept between changes (`moving` declared). */
   peek?: (id: string, params: Readonly<Record<string, string>>) => Maybe<R | undefined>;
-  views: Representations;
+  /** The members' kept GETs, made at the first (most of a fleet's collections never have one). */
+  views?: Representations;
 }
 
 function memberUri(c: Held<unknown>, params: Readonly<Record<string, string>>, id: string): string {
@@ -124,7 +125,7 @@ function showKept<R>(c: Held<R>, ctx: { params: Readonly<Record<string, string>>
   const { params } = ctx;
   const kept = (found: R | undefined) => {
     const member = present(found, ctx);
-    return c.views.get(ctx.uri, [member, ...(c.spec.moving?.(member) ?? [])], () => show(c, member, params));
+    return (c.views ??= new Representations()).get(ctx.uri, [member, ...(c.spec.moving?.(member) ?? [])], () => show(c, member, params));
   };
   const found = c.peek!(params[c.idName] ?? '', params);
   return found instanceof Promise ? found.then(kept) : kept(found);
@@ -154,7 +155,6 @@ export function addCollection<
     spec,
     idName,
     peek: store.peek && spec.moving && sometimesLate(store.peek.bind(store) as Held<R>['peek'] & {}),
-    views: new Representations(),
   };
   const exists: ParamResolver = (id, params) => {
     // Asked on every request under the member: the stored (frozen) member, not a copy, when there is one.
