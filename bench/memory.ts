@@ -8,11 +8,11 @@
 // snapshot (taken after a full GC) idle and at the end, and prints what grew between them by
 // constructor: what the service holds on to. Not part of the tests; loopback only.
 //   npm run bench:memory      (MEMORY_URIS=150 MEMORY_LOGINS=3000 MEMORY_SLOW=1000 MEMORY_PATHS=5000)
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:tls';
 import { Agent, request } from 'undici';
-import { PASSWORD, rssMiB, sleep, startBenchService, type BenchService } from './support.js';
+import { heapBy, snapshot, snapshotFlags } from './heap-snapshot.js';
+import { PASSWORD, rssMiB, sleep, startBenchService } from './support.js';
 
 const URIS = Number(process.env.MEMORY_URIS ?? 150);
 const LOGINS = Number(process.env.MEMORY_LOGINS ?? 3000);
@@ -162,58 +162,6 @@ function mappings(pid: number): string {
   return `RSS by mapping: brk heap ${sums.heap.toFixed(1)} MiB, anonymous ${sums.anonymous.toFixed(1)} MiB, files ${sums.files.toFixed(1)} MiB`;
 }
 
-/** A heap snapshot (node takes it after a full GC) written on SIGUSR2, moved to the snapshot dir. */
-async function snapshot(svc: BenchService, name: string): Promise<string> {
-  const dir = SNAPSHOTS as string;
-  const before = new Set(readdirSync(dir));
-  svc.child.kill('SIGUSR2');
-  let file: string | undefined;
-  for (let i = 0; i < 600 && !file; i++) {
-    await sleep(100);
-    file = readdirSync(dir).find((f) => f.startsWith('Heap') && f.endsWith('.heapsnapshot') && !before.has(f));
-  }
-  if (!file) throw new Error('no heap snapshot was written');
-  const path = join(dir, file);
-  // Written when its size stops changing.
-  for (let last = -1; ;) {
-    await sleep(500);
-    const size = statSync(path).size;
-    if (size === last && size > 0) break;
-    last = size;
-  }
-  const target = join(dir, `${name}.heapsnapshot`);
-  renameSync(path, target);
-  return target;
-}
-
-/** Self sizes by node type and constructor name, and the total, of a heap snapshot. */
-function heapBy(path: string): { total: number; by: Map<string, { size: number; count: number }> } {
-  const snap = JSON.parse(readFileSync(path, 'utf8')) as {
-    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
-    nodes: number[];
-    strings: string[];
-  };
-  const fields = snap.snapshot.meta.node_fields;
-  const types = snap.snapshot.meta.node_types[0];
-  const [t, n, s] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f)) as [number, number, number];
-  const by = new Map<string, { size: number; count: number }>();
-  let total = 0;
-  for (let i = 0; i < snap.nodes.length; i += fields.length) {
-    const type = types[snap.nodes[i + t] as number] as string;
-    const size = snap.nodes[i + s] as number;
-    total += size;
-    const key =
-      type === 'string' || type === 'concatenated string' || type === 'sliced string'
-        ? '(strings)'
-        : `${type} ${snap.strings[snap.nodes[i + n] as number]}`;
-    const e = by.get(key) ?? { size: 0, count: 0 };
-    e.size += size;
-    e.count++;
-    by.set(key, e);
-  }
-  return { total, by };
-}
-
 function growth(idle: string, end: string): string[] {
   const a = heapBy(idle);
   const b = heapBy(end);
@@ -231,7 +179,7 @@ async function main(): Promise<void> {
   if (SNAPSHOTS && !existsSync(SNAPSHOTS)) mkdirSync(SNAPSHOTS, { recursive: true });
   const svc = await startBenchService({
     built: true,
-    nodeArgs: SNAPSHOTS ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${SNAPSHOTS}`] : [],
+    nodeArgs: SNAPSHOTS ? snapshotFlags(SNAPSHOTS) : [],
   });
   const lines: string[] = [];
   const rss = (what: string) => lines.push(`  RSS ${what.padEnd(38)} ${rssMiB(svc.pid).toFixed(1)} MiB`);
@@ -247,7 +195,7 @@ async function main(): Promise<void> {
     await crawl(svc.base, 20);
     await sleep(2_000);
     rss('idle');
-    const idleSnapshot = SNAPSHOTS ? await snapshot(svc, 'idle') : undefined;
+    const idleSnapshot = SNAPSHOTS ? await snapshot(svc.child, SNAPSHOTS, 'idle') : undefined;
     const phases: [string, () => Promise<string>][] = [
       ['after the expansions', () => expansions(svc.base, token)],
       ['after the bad logins', () => badLogins(svc.base)],
@@ -265,7 +213,7 @@ async function main(): Promise<void> {
     await sleep(30_000);
     rss('60 s after the end');
     if (idleSnapshot) {
-      const end = await snapshot(svc, 'end');
+      const end = await snapshot(svc.child, SNAPSHOTS as string, 'end');
       rss('after the heap snapshot (a full GC)');
       lines.push(`  ${mappings(svc.pid)}`, ...growth(idleSnapshot, end));
     } else lines.push(`  ${mappings(svc.pid)}`);

@@ -36,6 +36,9 @@ function documentOf(reg: RegistryDef): object {
   return doc;
 }
 
+/** A message registry's file as served, made once per process (a registry as served is one object per naming). */
+const messageRegistryFiles = new WeakMap<RegistryDef, RegistryFile>();
+
 export class RegistryFiles {
   private readonly files = new Map<string, RegistryFile>();
 
@@ -48,17 +51,20 @@ export class RegistryFiles {
 
   addMessageRegistry(def: RegistryDef): void {
     const reg = this.served(def);
-    this.add(
-      {
+    let file = messageRegistryFiles.get(reg);
+    if (!file) {
+      file = Object.freeze({
         id: reg.prefix,
         registry: registryId(reg),
         fileName: `${reg.prefix}.json`,
         description: reg.description,
         prefix: def.prefix,
         publicationUri: reg.owningEntity === 'DMTF' ? `http://redfish.dmtf.org/registries/${reg.prefix}.${reg.version}.json` : undefined,
-      },
-      documentOf(reg),
-    );
+        gz: gzipOnce(documentOf(reg)),
+      });
+      messageRegistryFiles.set(reg, file);
+    }
+    this.files.set(file.id.toLowerCase(), file);
   }
 
   /** A registry by its id as served. */

@@ -41,12 +41,14 @@ export class StaleRepresentation extends Error {
  * depend on), each kept while its key (the versions of its inputs) is unchanged.
  */
 export class Representations<T extends object = Record<string, unknown>> {
-  private readonly entries = new Map<string, { key: readonly unknown[]; value: T }>();
+  /** Made at the first value kept: most of a fleet's controllers never build most of theirs. */
+  private entries?: Map<string, { key: readonly unknown[]; value: T }>;
 
   constructor(private readonly max = 1024) {}
 
   get(name: string, key: readonly unknown[], build: () => T): T {
-    const hit = this.entries.get(name);
+    const entries = (this.entries ??= new Map());
+    const hit = entries.get(name);
     if (hit && sameKey(hit.key, key)) {
       if (selfChecking()) {
         const difference = firstDifference(hit.value, build());
@@ -55,8 +57,8 @@ export class Representations<T extends object = Record<string, unknown>> {
       return hit.value;
     }
     const value = deepFreeze(build());
-    if (!hit && this.entries.size >= this.max) this.entries.clear();
-    this.entries.set(name, { key: [...key], value });
+    if (!hit && entries.size >= this.max) entries.clear();
+    entries.set(name, { key: [...key], value });
     return value;
   }
 }

@@ -84,6 +84,53 @@ export interface CollectionSpec<
   memberActions?: readonly ActionRoute<NoInfer<M>, any>[];
 }
 
+/**
+ * What a collection's handlers share, in one object: helpers here take it rather than each
+ * being a closure of its own (a fleet holds every controller's, about 50 collections each).
+ */
+interface Held<R> {
+  /** The spec as declared (its callbacks called on it), seen with any collection's parameters. */
+  spec: {
+    member: string;
+    name: string;
+    store: MemberStore<R, Readonly<Record<string, string>>>;
+    show(member: R, at: { params: Readonly<Record<string, string>>; uri: string }): Record<string, unknown>;
+    moving?(member: R): readonly unknown[];
+    extra?(params: Readonly<Record<string, string>>): Record<string, unknown>;
+    readOnlyFor?(params: Readonly<Record<string, string>>): boolean;
+  };
+  idName: string;
+  /** The store's peek, when the member's GET is kept between changes (`moving` declared). */
+  peek?: (id: string, params: Readonly<Record<string, string>>) => Maybe<R | undefined>;
+  /** The members' kept GETs, made at the first (most of a fleet's collections never have one). */
+  views?: Representations;
+}
+
+function memberUri(c: Held<unknown>, params: Readonly<Record<string, string>>, id: string): string {
+  return c.spec.member.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(name === c.idName ? id : (params[name] ?? '')));
+}
+
+// A member's path holds every {Param} of its collection's, and one more (checked as it is added).
+function show<R>(c: Held<R>, member: R, params: Readonly<Record<string, string>>): Record<string, unknown> {
+  return c.spec.show(member, { params, uri: memberUri(c, params, c.spec.store.id(member)) });
+}
+
+/** The member a handler serves: the pipeline resolved its id, so it is gone only if removed since. */
+async function find<R>(c: Held<R>, ctx: { params: Readonly<Record<string, string>>; uri: string }): Promise<R> {
+  return present(await c.spec.store.get(ctx.params[c.idName] ?? '', ctx.params), ctx);
+}
+
+/** A member's GET from its stored (frozen) self: rebuilt only when it or what moves changes. */
+function showKept<R>(c: Held<R>, ctx: { params: Readonly<Record<string, string>>; uri: string }): Maybe<Record<string, unknown>> {
+  const { params } = ctx;
+  const kept = (found: R | undefined) => {
+    const member = present(found, ctx);
+    return (c.views ??= new Representations()).get(ctx.uri, [member, ...(c.spec.moving?.(member) ?? [])], () => show(c, member, params));
+  };
+  const found = c.peek!(params[c.idName] ?? '', params);
+  return found instanceof Promise ? found.then(kept) : kept(found);
+}
+
 /** Registers a collection and its members (two routes); the member's last {Param} is its id. */
 export function addCollection<
   const C extends string,
@@ -104,35 +151,17 @@ export function addCollection<
   if (names.length !== paramNamesOf(spec.collection).length + 1)
     throw new Error(`member ${spec.member} must add one {Param} to ${spec.collection}`);
 
-  const memberUri = (params: Readonly<Record<string, string>>, id: string): string =>
-    spec.member.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(name === idName ? id : (params[name] ?? '')));
-  // A member's path holds every {Param} of its collection's, and one more (checked above).
-  const outer = (params: Readonly<Record<string, string>>): PathParams<C> => params as PathParams<C>;
-  const show = (member: R, params: Readonly<Record<string, string>>): Record<string, unknown> =>
-    spec.show(member, { params: outer(params), uri: memberUri(params, store.id(member)) });
-  // The pipeline resolved the id before the handler: it is gone only if removed since.
-  const find = async (ctx: Context<M>): Promise<R> => {
-    const params: Readonly<Record<string, string>> = ctx.params;
-    return present(await store.get(params[idName] ?? '', outer(params)), ctx);
-  };
-  const peek = store.peek && spec.moving && sometimesLate(store.peek.bind(store));
-  const views = new Representations();
-  /** A member's GET from its stored (frozen) self: rebuilt only when it or what moves changes. */
-  const showKept = (ctx: Context<M>): Maybe<Record<string, unknown>> => {
-    const params: Readonly<Record<string, string>> = ctx.params;
-    const kept = (found: R | undefined) => {
-      const member = present(found, ctx);
-      return views.get(ctx.uri, [member, ...(spec.moving?.(member) ?? [])], () => show(member, params));
-    };
-    const found = peek?.(params[idName] ?? '', outer(params));
-    return found instanceof Promise ? found.then(kept) : kept(found);
+  const c: Held<R> = {
+    spec,
+    idName,
+    peek: store.peek && spec.moving && sometimesLate(store.peek.bind(store) as Held<R>['peek'] & {}),
   };
   const exists: ParamResolver = (id, params) => {
     // Asked on every request under the member: the stored (frozen) member, not a copy, when there is one.
-    const found = peek ? peek(id, outer(params)) : store.get(id, outer(params));
+    const found = c.peek ? c.peek(id, params) : c.spec.store.get(id, params);
     return found instanceof Promise ? found.then((m) => m !== undefined) : found !== undefined;
   };
-  const readOnlyFor = spec.readOnlyFor && ((params: Readonly<Record<string, string>>) => spec.readOnlyFor?.(outer(params)) ?? false);
+  const readOnlyFor = spec.readOnlyFor && ((params: Readonly<Record<string, string>>) => c.spec.readOnlyFor?.(params) ?? false);
 
   routes.add({
     path: spec.collection,
@@ -142,11 +171,11 @@ export function addCollection<
     get: {
       privilege: privileges.read,
       handler: async (ctx) => {
-        const members = await store.list(ctx.params);
+        const members = await c.spec.store.list(ctx.params);
         return collection(
-          spec.name,
-          members.map((m) => memberUri(ctx.params, store.id(m))),
-          spec.extra?.(ctx.params),
+          c.spec.name,
+          members.map((m) => memberUri(c, ctx.params, c.spec.store.id(m))),
+          c.spec.extra?.(ctx.params),
         );
       },
     },
@@ -155,7 +184,7 @@ export function addCollection<
       body: create.body,
       handler: async (ctx: PostContext<C, CB>) => {
         const member = await create.handler(ctx);
-        return created(memberUri(ctx.params, store.id(member)), show(member, ctx.params));
+        return created(memberUri(c, ctx.params, c.spec.store.id(member)), show(c, member, ctx.params));
       },
     },
     actions: spec.collectionActions,
@@ -166,13 +195,16 @@ export function addCollection<
     type: spec.type,
     params: { ...spec.params, [idName]: exists },
     readOnlyFor,
-    get: { privilege: privileges.read, handler: peek ? (ctx) => showKept(ctx) : async (ctx) => show(await find(ctx), ctx.params) },
+    get: {
+      privilege: privileges.read,
+      handler: c.peek ? (ctx) => showKept(c, ctx) : async (ctx) => show(c, await find(c, ctx), ctx.params),
+    },
     patch: update && {
       privilege: write(),
       body: update.body,
-      handler: async (ctx: PatchContext<M, UB>) => update.handler(await find(ctx), ctx),
+      handler: async (ctx: PatchContext<M, UB>) => update.handler(await find(c, ctx), ctx),
     },
-    delete: remove && { privilege: write(), handler: async (ctx) => remove(await find(ctx), ctx) },
+    delete: remove && { privilege: write(), handler: async (ctx) => remove(await find(c, ctx), ctx) },
     actions: spec.memberActions,
   });
 }

@@ -182,12 +182,20 @@ export interface Match {
   readonly membersAlias?: boolean;
 }
 
-/** What a table serves at a path: its own (the route and its handlers are each table's). */
-interface Entry {
-  route: AnyRoute;
-  action?: ActionRoute<string, any>;
-  membersAlias?: boolean;
+/**
+ * What a table serves at an action's path or a collection's Members path: the route, and which of
+ * the two. At a route's own path the table holds the route itself (no object per route and table).
+ */
+class Alias {
+  constructor(
+    readonly route: AnyRoute,
+    readonly action?: ActionRoute<string, any>,
+    readonly membersAlias?: boolean,
+  ) {}
 }
+
+/** What a table serves at a path: its own (the route and its handlers are each table's). */
+type Entry = AnyRoute | Alias;
 
 /**
  * A node of the path trie every route table of the process shares (a fleet has a table per
@@ -236,15 +244,22 @@ export function resourceOfAction(actionUri: string): string {
   return actionUri.replace(/Actions\/.*$/, '');
 }
 
-/** Path templates split once per process: every route table of a fleet declares the same ones. */
-const templates = new Map<string, { template: readonly string[]; paramNames: readonly string[] }>();
+/** A path template split, once per process: every route table of a fleet declares the same ones. */
+interface Template {
+  /** The path itself: the process's one copy of it. */
+  path: string;
+  template: readonly string[];
+  paramNames: readonly string[];
+}
 
-function templateOf(path: string): { template: readonly string[]; paramNames: readonly string[] } {
+const templates = new Map<string, Template>();
+
+function templateOf(path: string): Template {
   let t = templates.get(path);
   if (!t) {
     const template = splitPath(path);
     const paramNames = template.map(paramName).filter((n) => n !== undefined);
-    templates.set(path, (t = Object.freeze({ template: Object.freeze(template), paramNames: Object.freeze(paramNames) })));
+    templates.set(path, (t = Object.freeze({ path, template: Object.freeze(template), paramNames: Object.freeze(paramNames) })));
   }
   return t;
 }
@@ -293,6 +308,16 @@ function fixedActionInfo(def: ActionDef, dialect: DialectName): Readonly<Record<
   let body = byDialect.get(dialect);
   if (!body) byDialect.set(dialect, (body = Object.freeze(actionInfoBody(def, dialect))));
   return body;
+}
+
+/** The GET of an ActionInfo whose body is fixed: one per body for the process, not a closure per table. */
+const fixedActionInfoGets = new WeakMap<object, MethodSpec>();
+
+function fixedActionInfoGet(def: ActionDef, dialect: DialectName): MethodSpec {
+  const body = fixedActionInfo(def, dialect);
+  let get = fixedActionInfoGets.get(body);
+  if (!get) fixedActionInfoGets.set(body, (get = Object.freeze({ privilege: Priv.login, handler: () => body })));
+  return get;
 }
 
 /** Paths remembered by match(); the table is fixed once built, so a path always matches the same way. */
@@ -374,13 +399,16 @@ export class RouteTable {
     compile(route.put?.body);
     for (const a of route.actions ?? []) compile(a.def.parameters);
     if (!route.file && !route.path.endsWith('/')) throw new Error(`route ${route.path} must end in '/'`);
-    this.insert(route.path, { route });
+    // A path an area builds (a template literal) is a string per table: the table keeps the process's copy.
+    (route as { path: string }).path = templateOf(route.path).path;
+    this.insert(route.path, route);
     for (const action of route.actions ?? []) {
-      this.insert(actionPath(route, action.def, 'oem-vendor', this.naming), { route, action });
+      const at = new Alias(route, action);
+      this.insert(actionPath(route, action.def, 'oem-vendor', this.naming), at);
       // Either dialect's target of a vendor action is served, whichever the service shows.
-      if (action.def.oem) this.insert(actionPath(route, action.def, 'actions-oem'), { route, action });
+      if (action.def.oem) this.insert(actionPath(route, action.def, 'actions-oem'), at);
     }
-    if (route.post && route.type?.memberType) this.insert(`${route.path}Members/`, { route, membersAlias: true });
+    if (route.post && route.type?.memberType) this.insert(`${route.path}Members/`, new Alias(route, undefined, true));
     this.all.push(route);
     this.matched.clear();
     if (route.type && !route.outside) for (const action of route.actions ?? []) this.addActionInfo(route, action);
@@ -390,15 +418,14 @@ export class RouteTable {
   private addActionInfo(route: AnyRoute, action: ActionRoute<string, any>): void {
     const def: ActionDef = action.def;
     if (!hasParameters(def)) return;
-    const fixed = action.allowable ? undefined : fixedActionInfo(def, this.dialect);
+    const allowable = action.allowable;
     this.add({
       path: actionInfoPath(route.path, def),
       type: ActionInfoType,
       ...(route.params ? { params: route.params } : {}),
-      get: {
-        privilege: Priv.login,
-        handler: (ctx) => fixed ?? actionInfoBody(def, this.dialect, action.allowable?.({ params: ctx.params })),
-      },
+      get: allowable
+        ? { privilege: Priv.login, handler: (ctx) => actionInfoBody(def, this.dialect, allowable({ params: ctx.params })) }
+        : fixedActionInfoGet(def, this.dialect),
     });
   }
 
@@ -457,15 +484,17 @@ export class RouteTable {
     const node = this.walk(sharedRoot, segments, 0, params);
     const entry = node && this.entries[node.slot!];
     if (!entry) return undefined;
+    const alias = entry instanceof Alias ? entry : undefined;
+    const route = alias ? alias.route : (entry as AnyRoute);
     const canonical = node.template!.map((seg) => (seg.startsWith('{') ? encodeURIComponent(params[seg.slice(1, -1)] ?? '') : seg));
-    const trailing = entry.route.file && !entry.action && !entry.membersAlias ? '' : '/';
+    const trailing = route.file && !alias ? '' : '/';
     return Object.freeze({
-      route: entry.route,
+      route,
       params: Object.freeze(params),
       paramNames: node.paramNames!,
       uri: `/${canonical.join('/')}${trailing}`,
-      action: entry.action,
-      membersAlias: entry.membersAlias,
+      action: alias?.action,
+      membersAlias: alias?.membersAlias,
     });
   }
 

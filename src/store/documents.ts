@@ -1,6 +1,6 @@
 // Typed access to JSON documents grouped by kind, kept in insertion order.
 // Most state (accounts, subscriptions, components, tasks...) fits this shape.
-import { deepFreeze } from '../lib/freeze.js';
+import { deepFreeze, frozenCopy } from '../lib/freeze.js';
 import { atomically, type SqlConnection } from './database.js';
 import type { Batches } from './group-commit.js';
 import { Secrets } from './secrets.js';
@@ -45,6 +45,154 @@ interface Row {
   frozen?: unknown;
 }
 
+function statements(db: SqlConnection) {
+  return {
+    load: db.prepare('SELECT id, seq, body FROM document WHERE kind = ? ORDER BY seq'),
+    upsert: db.prepare(
+      `INSERT INTO document (kind, id, seq, body) VALUES (?, ?, ?, ?)
+       ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body`,
+    ),
+    renameDoc: db.prepare('UPDATE document SET id = ?, body = ? WHERE kind = ? AND id = ?'),
+    del: db.prepare('DELETE FROM document WHERE kind = ? AND id = ?'),
+    clear: db.prepare('DELETE FROM document WHERE kind = ?'),
+    allSettings: db.prepare('SELECT key, value FROM setting'),
+    putSetting: db.prepare('INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+  };
+}
+
+type Statements = ReturnType<typeof statements>;
+
+/** What a store's collections and settings use of it. */
+interface StoreAccess {
+  readonly stmts: Statements;
+  /** A kind's in-memory copy, loaded on first use (and again after a rollback dropped it). */
+  kind(kind: string): Kind;
+  /** Counts a write (DocumentStore.generation). */
+  changed(): void;
+  settingText(key: string): string | undefined;
+  storeSetting(key: string, text: string): void;
+}
+
+const parsed = <T>(row: Row): T => JSON.parse(row.body) as T;
+
+/** A kind's documents: its methods are the class's, so a collection is one small object. */
+class KindCollection<T> implements DocumentCollection<T> {
+  constructor(
+    private readonly store: StoreAccess,
+    private readonly name: string,
+  ) {}
+
+  private rows(): Map<string, Row> {
+    return this.store.kind(this.name).rows;
+  }
+
+  get(id: string): T | undefined {
+    const row = this.rows().get(id);
+    return row ? parsed<T>(row) : undefined;
+  }
+
+  peek(id: string): Readonly<T> | undefined {
+    const row = this.rows().get(id);
+    if (!row) return undefined;
+    row.frozen ??= deepFreeze(JSON.parse(row.body));
+    return row.frozen as Readonly<T>;
+  }
+
+  peekList(): readonly Readonly<T>[] {
+    const k = this.store.kind(this.name);
+    k.frozenList ??= Object.freeze([...k.rows.values()].map((row) => (row.frozen ??= deepFreeze(JSON.parse(row.body)))));
+    return k.frozenList as readonly Readonly<T>[];
+  }
+
+  has(id: string): boolean {
+    return this.rows().has(id);
+  }
+
+  list(): T[] {
+    return [...this.rows().values()].map((row) => parsed<T>(row));
+  }
+
+  ids(): string[] {
+    return [...this.rows().keys()];
+  }
+
+  count(): number {
+    return this.rows().size;
+  }
+
+  put(id: string, doc: T): void {
+    const k = this.store.kind(this.name);
+    const body = JSON.stringify(doc);
+    const existing = k.rows.get(id);
+    const seq = existing?.seq ?? k.maxSeq + 1;
+    this.store.stmts.upsert.run(this.name, id, seq, body);
+    this.store.changed();
+    k.frozenList = undefined;
+    if (existing) {
+      existing.body = body;
+      existing.frozen = undefined;
+    } else {
+      k.rows.set(id, { seq, body });
+      k.maxSeq = seq;
+    }
+  }
+
+  rename(oldId: string, newId: string, doc: T): void {
+    const k = this.store.kind(this.name);
+    const body = JSON.stringify(doc);
+    this.store.stmts.renameDoc.run(newId, body, this.name, oldId);
+    this.store.changed();
+    k.rows = new Map([...k.rows].map(([id, row]) => (id === oldId ? [newId, { seq: row.seq, body }] : [id, row])));
+    k.frozenList = undefined;
+  }
+
+  delete(id: string): boolean {
+    const removed = this.store.stmts.del.run(this.name, id).changes > 0;
+    this.store.changed();
+    const k = this.store.kind(this.name);
+    k.rows.delete(id);
+    k.frozenList = undefined;
+    return removed;
+  }
+
+  clear(): void {
+    this.store.stmts.clear.run(this.name);
+    this.store.changed();
+    const k = this.store.kind(this.name);
+    k.rows.clear();
+    k.frozenList = undefined;
+  }
+}
+
+/** A setting: a class's methods, so one small object per setting. */
+class StoredSetting<T> implements Setting<T> {
+  /** peek()'s value and the stored text it was made from. */
+  private frozen?: { text: string | undefined; value: Readonly<T> };
+
+  constructor(
+    private readonly store: StoreAccess,
+    private readonly key: string,
+    private readonly def: T,
+  ) {}
+
+  get(): T {
+    const t = this.store.settingText(this.key);
+    return t === undefined ? this.def : (JSON.parse(t) as T);
+  }
+
+  peek(): Readonly<T> {
+    const t = this.store.settingText(this.key);
+    // Compared by the stored text, so a rolled-back transaction is seen too.
+    if (!this.frozen || this.frozen.text !== t)
+      this.frozen = { text: t, value: t === undefined ? frozenCopy(this.def) : deepFreeze(JSON.parse(t) as T) };
+    return this.frozen.value;
+  }
+
+  set(value: T): void {
+    this.store.storeSetting(this.key, JSON.stringify(value));
+  }
+}
+
 /**
  * Writes go to SQLite synchronously (committed before they return, or with the
  * turn's group commit: store/group-commit.ts); reads come
@@ -52,7 +200,9 @@ interface Row {
  * throws drops the copies, so they never show a rolled-back write.
  */
 export class DocumentStore implements Batches {
-  private readonly stmts;
+  private readonly stmts: Statements;
+  /** What the store's collections and settings reach of it: one object per store, not closures per collection. */
+  private readonly access: StoreAccess;
   private readonly kinds = new Map<string, Kind>();
   /** Every stored setting's text, once the first setting is read (all at once: a fleet's resting database is not opened again for one). */
   private readonly settings = new Map<string, string>();
@@ -74,17 +224,13 @@ export class DocumentStore implements Batches {
   ) {
     if (typeof secrets === 'function') this.loadSecrets = secrets;
     else this.secretKey = secrets ?? (db.memory ? Secrets.ephemeral() : undefined);
-    this.stmts = {
-      load: db.prepare('SELECT id, seq, body FROM document WHERE kind = ? ORDER BY seq'),
-      upsert: db.prepare(
-        `INSERT INTO document (kind, id, seq, body) VALUES (?, ?, ?, ?)
-         ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body`,
-      ),
-      renameDoc: db.prepare('UPDATE document SET id = ?, body = ? WHERE kind = ? AND id = ?'),
-      del: db.prepare('DELETE FROM document WHERE kind = ? AND id = ?'),
-      clear: db.prepare('DELETE FROM document WHERE kind = ?'),
-      allSettings: db.prepare('SELECT key, value FROM setting'),
-      putSetting: db.prepare('INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    this.stmts = statements(db);
+    this.access = {
+      stmts: this.stmts,
+      kind: (kind) => this.kind(kind),
+      changed: () => void this.changes++,
+      settingText: (key) => this.loadSettings().get(key),
+      storeSetting: (key, text) => this.storeSetting(key, text),
     };
   }
 
@@ -122,6 +268,15 @@ export class DocumentStore implements Batches {
     return this.settings;
   }
 
+  private storeSetting(key: string, text: string): void {
+    // Loaded first: a later load must not bring back the stored value over a held one.
+    const settings = this.loadSettings();
+    if (this.defer(this.storeHeldSettings, this.dropHeldSettings)) this.heldSettings.set(key, text);
+    else this.stmts.putSetting.run(key, text);
+    this.changes++;
+    settings.set(key, text);
+  }
+
   /** Seals the values areas keep secret at rest (listener headers, CHAP secrets, license keys). */
   get secrets(): Secrets {
     this.secretKey ??= this.loadSecrets?.();
@@ -144,69 +299,9 @@ export class DocumentStore implements Batches {
     return k;
   }
 
+  /** The documents of a kind (one small object: a controller holds dozens, a fleet a controller's dozens thousands of times). */
   collection<T>(kind: string): DocumentCollection<T> {
-    const s = this.stmts;
-    const parse = (row: Row): T => JSON.parse(row.body) as T;
-    return {
-      get: (id) => {
-        const row = this.kind(kind).rows.get(id);
-        return row ? parse(row) : undefined;
-      },
-      peek: (id) => {
-        const row = this.kind(kind).rows.get(id);
-        if (!row) return undefined;
-        row.frozen ??= deepFreeze(JSON.parse(row.body));
-        return row.frozen as Readonly<T>;
-      },
-      peekList: () => {
-        const k = this.kind(kind);
-        k.frozenList ??= Object.freeze([...k.rows.values()].map((row) => (row.frozen ??= deepFreeze(JSON.parse(row.body)))));
-        return k.frozenList as readonly Readonly<T>[];
-      },
-      has: (id) => this.kind(kind).rows.has(id),
-      list: () => [...this.kind(kind).rows.values()].map(parse),
-      ids: () => [...this.kind(kind).rows.keys()],
-      count: () => this.kind(kind).rows.size,
-      put: (id, doc) => {
-        const k = this.kind(kind);
-        const body = JSON.stringify(doc);
-        const existing = k.rows.get(id);
-        const seq = existing?.seq ?? k.maxSeq + 1;
-        s.upsert.run(kind, id, seq, body);
-        this.changes++;
-        k.frozenList = undefined;
-        if (existing) {
-          existing.body = body;
-          existing.frozen = undefined;
-        } else {
-          k.rows.set(id, { seq, body });
-          k.maxSeq = seq;
-        }
-      },
-      rename: (oldId, newId, doc) => {
-        const k = this.kind(kind);
-        const body = JSON.stringify(doc);
-        s.renameDoc.run(newId, body, kind, oldId);
-        this.changes++;
-        k.rows = new Map([...k.rows].map(([id, row]) => (id === oldId ? [newId, { seq: row.seq, body }] : [id, row])));
-        k.frozenList = undefined;
-      },
-      delete: (id) => {
-        const removed = s.del.run(kind, id).changes > 0;
-        this.changes++;
-        const k = this.kind(kind);
-        k.rows.delete(id);
-        k.frozenList = undefined;
-        return removed;
-      },
-      clear: () => {
-        s.clear.run(kind);
-        this.changes++;
-        const k = this.kind(kind);
-        k.rows.clear();
-        k.frozenList = undefined;
-      },
-    };
+    return new KindCollection<T>(this.access, kind);
   }
 
   /**
@@ -215,30 +310,7 @@ export class DocumentStore implements Batches {
    * object until the next set().
    */
   setting<T>(key: string, def: T): Setting<T> {
-    const text = (): string | undefined => this.loadSettings().get(key);
-    let frozen: { text: string | undefined; value: Readonly<T> } | undefined;
-    return {
-      get: () => {
-        const t = text();
-        return t === undefined ? def : (JSON.parse(t) as T);
-      },
-      peek: () => {
-        const t = text();
-        // Compared by the stored text, so a rolled-back transaction is seen too.
-        if (!frozen || frozen.text !== t)
-          frozen = { text: t, value: deepFreeze(t === undefined ? structuredClone(def) : (JSON.parse(t) as T)) };
-        return frozen.value;
-      },
-      set: (value) => {
-        const t = JSON.stringify(value);
-        // Loaded first: a later load must not bring back the stored value over a held one.
-        const settings = this.loadSettings();
-        if (this.defer(this.storeHeldSettings, this.dropHeldSettings)) this.heldSettings.set(key, t);
-        else this.stmts.putSetting.run(key, t);
-        this.changes++;
-        settings.set(key, t);
-      },
-    };
+    return new StoredSetting(this.access, key, def);
   }
 
   /** Run fn atomically: all of its writes land, or none. */

@@ -141,6 +141,30 @@ describe('a fleet of controllers in one process', () => {
     assert.equal((await c.req(0, 'GET', '/redfish/v1/Systems/1/Bios/Settings/')).body.Attributes.UsbBoot, 'Enabled');
   });
 
+  it("answers a collection's members and a setting's default from each controller's own store (the code under them is shared)", async () => {
+    const groups = '/redfish/v1/Managers/1/FederationGroups/';
+    const made = await c.req(1, 'POST', groups, { Name: 'only-on-1', Key: 'only-on-1-key' });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const uri = `${groups}only-on-1/`;
+    const status = async (i: number) => (await c.req(i, 'GET', uri)).status;
+    const names = async (i: number) => {
+      const members = (await c.req(i, 'GET', `${groups}?$expand=.`)).body.Members;
+      return members.map((m: any) => m.Name);
+    };
+    // Its member resolver, GET, PATCH and DELETE ask the controller's own store.
+    assert.deepEqual([await status(0), await status(1), await status(2)], [404, 200, 404]);
+    assert.equal((await c.req(2, 'DELETE', uri)).status, 404);
+    assert.equal((await c.req(0, 'PATCH', uri, { Key: 'other' })).status, 404);
+    assert.ok((await c.req(1, 'PATCH', uri, { Key: 'changed-key' })).status < 300);
+    assert.deepEqual([(await names(0)).includes('only-on-1'), (await names(1)).includes('only-on-1')], [false, true]);
+    assert.equal((await c.req(1, 'DELETE', uri)).status < 300, true);
+    assert.equal(await status(1), 404);
+    // A setting never written is its default on each, and one controller's write is its own.
+    const tag = (i: number) => c.req(i, 'GET', '/redfish/v1/Systems/1/').then((r) => r.body.AssetTag);
+    assert.ok((await c.req(2, 'PATCH', '/redfish/v1/Systems/1/', { AssetTag: 'rack-2' })).status < 300);
+    assert.deepEqual([await tag(0), await tag(1), await tag(2)], ['', '', 'rack-2']);
+  });
+
   it('resets one controller alone: Manager.Reset ends its sessions, not the others', async () => {
     const login = async (i: number) => {
       const agent = new Agent({ connect: { ca: fleet.caPem } });

@@ -71,6 +71,18 @@ for (const [name, path] of [
       assert.deepEqual(s.get(), { v: 42 });
     });
 
+    it("peeks an absent setting as its default, frozen, sharing the default's frozen parts and freezing nothing of the caller's", () => {
+      const shared = Object.freeze({ a: 1, b: 'x' });
+      const def = { current: shared, list: [{ n: 1 }] };
+      const s = store.setting('absent.frozen', def);
+      const seen = s.peek();
+      assert.deepEqual(seen, def);
+      assert.equal(seen.current, shared, 'a frozen part is shared, not copied once per store');
+      assert.ok(Object.isFrozen(seen) && Object.isFrozen(seen.list) && Object.isFrozen(seen.list[0]));
+      assert.ok(!Object.isFrozen(def) && !Object.isFrozen(def.list) && !Object.isFrozen(def.list[0]));
+      assert.equal(s.peek(), seen);
+    });
+
     it('rolls back every write of a failed transaction, in what it reads back too', () => {
       const c = store.collection<Doc>('tx');
       const s = store.setting('tx.setting', 1);
@@ -87,6 +99,22 @@ for (const [name, path] of [
       assert.equal(s.get(), 1);
       store.transaction(() => c.put('new', { n: 3 }));
       assert.deepEqual(c.ids(), ['kept', 'new']);
+    });
+
+    it("keeps each store's documents and settings its own, and two handles on one kind alike", () => {
+      // A fleet's controllers each have a store, with collections and settings of the same names.
+      const other = new DocumentStore(openDatabase(':memory:', now));
+      const mine = store.collection<Doc>('own');
+      const theirs = other.collection<Doc>('own');
+      mine.put('a', { n: 1 });
+      theirs.put('b', { n: 2 });
+      assert.deepEqual([mine.ids(), theirs.ids()], [['a'], ['b']]);
+      assert.deepEqual(store.collection<Doc>('own').peekList(), [{ n: 1 }]);
+      const setting = store.setting('own.setting', 0);
+      other.setting('own.setting', 0).set(7);
+      assert.deepEqual([setting.get(), setting.peek(), other.setting('own.setting', 0).peek()], [0, 0, 7]);
+      setting.set(3);
+      assert.deepEqual([store.setting('own.setting', 0).get(), other.setting('own.setting', 0).get()], [3, 7]);
     });
   });
 }
