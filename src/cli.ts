@@ -125,7 +125,7 @@ function stopOnSignal(log: Logger, flush: () => void, close: () => Promise<void>
  * better, and the requests' objects die young at any size. Without the floor V8 shrinks the young
  * generation to a megabyte whenever the fleet idles and grows it back only slowly under load.
  */
-const FLEET_SEMI_SPACE_MIB = 64;
+const FLEET_SEMI_SPACE_MIB = 256;
 const FLEET_YOUNG_GENERATION = `--min-semi-space-size=${FLEET_SEMI_SPACE_MIB} --max-semi-space-size=${FLEET_SEMI_SPACE_MIB}`;
 /** node's --max-semi-space-size when none is given (64-bit). */
 const NODE_MAX_SEMI_SPACE_MIB = 16;

@@ -286,13 +286,13 @@ describe("a fleet's young generation", () => {
 
   it('is warned of when it may shrink below them (no floor) or stay smaller (a lower maximum)', async () => {
     for (const [flags, min, max] of [
-      [['--max-semi-space-size=64'], 0, 64],
-      [['--max-semi-space-size=16'], 0, 16],
+      [['--max-semi-space-size=256'], 0, 256],
+      [['--min-semi-space-size=64', '--max-semi-space-size=64'], 64, 64],
     ] as const) {
       const fleet = await startFleet([...flags]);
       const w = warning(fleet.stdout());
       assert.ok(w, `${flags.join(' ')}: a warning`);
-      assert.match(w.msg, /--min-semi-space-size=64 --max-semi-space-size=64/);
+      assert.match(w.msg, /--min-semi-space-size=256 --max-semi-space-size=256/);
       assert.deepEqual([w.minSemiSpaceMiB, w.maxSemiSpaceMiB], [min, max]);
       fleet.proc.kill('SIGTERM');
       await fleet.exited;
