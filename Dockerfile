@@ -2,7 +2,7 @@
 #
 #   docker build -t bmc-redfish .
 #   docker run --rm -v bmc-data:/data -p 8443:8443 bmc-redfish
-#   docker run --rm -v bmc-data:/data -p 8443-8452:8443-8452 --entrypoint node bmc-redfish --min-semi-space-size=256 --max-semi-space-size=256 --v8-pool-size=1 --max-old-space-size=8192 dist/cli.js --fleet 10
+#   docker run --rm -v bmc-data:/data -p 8443-8452:8443-8452 -e GLIBC_TUNABLES=glibc.malloc.tcache_count=1024 --entrypoint node bmc-redfish --min-semi-space-size=256 --max-semi-space-size=256 --v8-pool-size=1 --max-old-space-size=8192 dist/cli.js --fleet 10
 #
 # Arguments after the image name are the service's flags (docs/configuration.md), or a
 # tool's name and its arguments (`docker run --rm bmc-redfish fwpkg --help`; `--help` lists them).
@@ -49,7 +49,8 @@ EXPOSE 8443
 USER 1000:1000
 # Node flags as package.json config.node_flags (what `npm start` passes), in NODE_OPTIONS so a
 # fleet can take config.fleet_node_flags instead (`npm run fleet`), given to node itself (they win
-# over NODE_OPTIONS, which does not take --min-semi-space-size):
-#   docker run --entrypoint node ... bmc-redfish --min-semi-space-size=256 --max-semi-space-size=256 --v8-pool-size=1 --max-old-space-size=8192 dist/cli.js --fleet 100
+# over NODE_OPTIONS, which does not take --min-semi-space-size), with its glibc tunables
+# (config.fleet_glibc_tunables):
+#   docker run -e GLIBC_TUNABLES=glibc.malloc.tcache_count=1024 --entrypoint node ... bmc-redfish --min-semi-space-size=256 --max-semi-space-size=256 --v8-pool-size=1 --max-old-space-size=8192 dist/cli.js --fleet 100
 ENV NODE_OPTIONS="--max-semi-space-size=4 --v8-pool-size=1"
 ENTRYPOINT ["node", "dist/cli.js"]

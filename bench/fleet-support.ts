@@ -42,12 +42,15 @@ export async function start(args: string[], cpus = '0', extraFlags: string[] = [
     .split(' ')
     .filter(Boolean);
   if (fleet) flags.push(...FLEET_EXTRA_FLAGS);
+  // And with the glibc tunables `npm run fleet` gives it (package.json config.fleet_glibc_tunables).
+  const tunables = fleet ? process.env.npm_package_config_fleet_glibc_tunables : undefined;
   const t0 = performance.now();
   const proc = spawn(
     'prlimit',
     [`--nofile=${NOFILE}:${NOFILE}`, 'taskset', '-c', cpus, process.execPath, ...flags, ...extraFlags, 'dist/cli.js', ...args],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env: tunables ? { ...process.env, GLIBC_TUNABLES: tunables } : process.env,
     },
   );
   running.add(proc);

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { request } from 'undici';
 import { ConfigError, parseConfig } from '../src/config.js';
 import { runToExit, startChild } from './support/child.js';
-import { FLEET_NODE_FLAGS } from './support/fleet.js';
+import { FLEET_GLIBC_TUNABLES, FLEET_NODE_FLAGS } from './support/fleet.js';
 import { tempDirs } from './support/temp-dirs.js';
 import { EventListener } from './support/event-listener.js';
 import { basic, insecureAgent } from './support/service.js';
@@ -266,10 +266,16 @@ describe('the service process', () => {
   });
 });
 
-describe("a fleet's young generation", () => {
+describe("a fleet's memory settings: its young generation and glibc's cache", () => {
   const newDir = tempDirs('bmc-cli-young-');
-  const startFleet = (nodeFlags: string[]) =>
-    startChild(['--fleet', '2', '--fleet-addresses', '127.0.8.1', '--port', '0', '--data-dir', newDir()], {}, { nodeFlags });
+  const startFleet = (nodeFlags: string[], env: Record<string, string> = { GLIBC_TUNABLES: FLEET_GLIBC_TUNABLES }) =>
+    startChild(['--fleet', '2', '--fleet-addresses', '127.0.8.1', '--port', '0', '--data-dir', newDir()], env, { nodeFlags });
+  const tcacheWarning = (out: string) =>
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: number; msg: string; tcacheCount?: number })
+      .find((l) => l.level === 40 && l.msg.startsWith('a fleet runs best with GLIBC_TUNABLES'));
   const warning = (out: string) =>
     out
       .split('\n')
@@ -280,8 +286,24 @@ describe("a fleet's young generation", () => {
   it('is left alone with the flags npm run fleet gives (package.json config.fleet_node_flags)', async () => {
     const fleet = await startFleet([...FLEET_NODE_FLAGS]);
     assert.equal(warning(fleet.stdout()), undefined, fleet.stdout());
+    assert.equal(tcacheWarning(fleet.stdout()), undefined, fleet.stdout());
     fleet.proc.kill('SIGTERM');
     await fleet.exited;
+  });
+
+  it("is warned of without npm run fleet's glibc tunables (package.json config.fleet_glibc_tunables), or with a smaller cache", async () => {
+    for (const [tunables, count] of [
+      ['', 7],
+      ['glibc.malloc.tcache_count=64', 64],
+    ] as const) {
+      const fleet = await startFleet([...FLEET_NODE_FLAGS], { GLIBC_TUNABLES: tunables });
+      const w = tcacheWarning(fleet.stdout());
+      assert.ok(w, `GLIBC_TUNABLES=${tunables}: a warning`);
+      assert.match(w.msg, new RegExp(`GLIBC_TUNABLES=${FLEET_GLIBC_TUNABLES.replace(/\./g, '\\.')}`));
+      assert.equal(w.tcacheCount, count);
+      fleet.proc.kill('SIGTERM');
+      await fleet.exited;
+    }
   });
 
   it('is warned of when it may shrink below them (no floor) or stay smaller (a lower maximum)', async () => {

@@ -59,6 +59,7 @@ const fleetSize = Number((container.env as Obj[]).find((e) => e.name === 'FLEET_
 const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Obj;
 const nodeFlags = String(packageJson.config.node_flags).split(/\s+/);
 const fleetNodeFlags = String(packageJson.config.fleet_node_flags).split(/\s+/);
+const fleetGlibcTunables = String(packageJson.config.fleet_glibc_tunables);
 
 /** The container's environment in pod `podName`, as the kubelet builds it. */
 function containerEnv(podName: string): Record<string, string> {
@@ -141,6 +142,7 @@ function shardConfig(podName: string): { config: Config; toLocal: (path: string)
   assert.ok(script, 'node runs a script');
   const scriptAt = r.argv.indexOf(script);
   assert.deepEqual(r.argv.slice(0, scriptAt), fleetNodeFlags, 'node flags as package.json config.fleet_node_flags (npm run fleet)');
+  assert.equal(containerEnv(podName).GLIBC_TUNABLES, fleetGlibcTunables, 'glibc tunables as package.json config.fleet_glibc_tunables');
   const toLocal = mountedFiles();
   const flags = r.argv.slice(scriptAt + 1).map(toLocal);
   // The image's environment is there too; flags win over it.
@@ -464,7 +466,10 @@ describe('Dockerfile', () => {
     const text = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     const examples = [...text.matchAll(/^#\s+docker run .*--entrypoint node .*bmc-redfish (.*) dist\/cli\.js --fleet \d+$/gm)];
     assert.ok(examples.length > 0, 'an example of a fleet');
-    for (const [, flags] of examples) assert.deepEqual(flags!.split(/\s+/), fleetNodeFlags);
+    for (const [example, flags] of examples) {
+      assert.deepEqual(flags!.split(/\s+/), fleetNodeFlags);
+      assert.ok(example.includes(` -e GLIBC_TUNABLES=${fleetGlibcTunables} `), `${example}: the fleet's glibc tunables`);
+    }
     const refused = spawnSync(process.execPath, ['-e', ''], {
       env: { ...process.env, NODE_OPTIONS: fleetNodeFlags.join(' ') },
       encoding: 'utf8',

@@ -13,7 +13,7 @@ import { Agent, request } from 'undici';
 import { fleetUuid, startFleet, type RunningFleet } from '../../src/fleet/fleet.js';
 import { DataFileError } from '../../src/lib/data-file-error.js';
 import { startChild, type Child } from '../support/child.js';
-import { FLEET_NODE_FLAGS, fleetConfig } from '../support/fleet.js';
+import { FLEET_GLIBC_TUNABLES, FLEET_NODE_FLAGS, fleetConfig } from '../support/fleet.js';
 import { ADMIN_PASSWORD, ADMIN_USER, basic } from '../support/service.js';
 
 const CONTROLLERS = 6;
@@ -47,7 +47,8 @@ describe('a fleet killed right after its first start', () => {
         ...['--fleet', String(CONTROLLERS), '--fleet-addresses', '127.0.6.1', '--port', '0', '--enable-control'],
         ...['--data-dir', dir, '--admin-password', ADMIN_PASSWORD],
       ],
-      {},
+      // Started as npm run fleet starts it: its node flags and glibc tunables.
+      { GLIBC_TUNABLES: FLEET_GLIBC_TUNABLES },
       { nodeFlags: [...FLEET_NODE_FLAGS] },
     );
 

@@ -15,7 +15,12 @@ export function fleetConfig(dataDir: string, over: Partial<Config>): Config {
   });
 }
 
+const packageConfig = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { config: Record<string, string> }
+).config;
+
+/** The glibc tunables `npm run fleet` starts a fleet with (package.json config.fleet_glibc_tunables). */
+export const FLEET_GLIBC_TUNABLES: string = packageConfig.fleet_glibc_tunables!;
+
 /** The node flags `npm run fleet` starts a fleet with (package.json config.fleet_node_flags). */
-export const FLEET_NODE_FLAGS: readonly string[] = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { config: { fleet_node_flags: string } }
-).config.fleet_node_flags.split(/\s+/);
+export const FLEET_NODE_FLAGS: readonly string[] = packageConfig.fleet_node_flags!.split(/\s+/);
