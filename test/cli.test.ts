@@ -270,18 +270,15 @@ describe("a fleet's memory settings: its young generation and glibc's cache", ()
   const newDir = tempDirs('bmc-cli-young-');
   const startFleet = (nodeFlags: string[], env: Record<string, string> = { GLIBC_TUNABLES: FLEET_GLIBC_TUNABLES }) =>
     startChild(['--fleet', '2', '--fleet-addresses', '127.0.8.1', '--port', '0', '--data-dir', newDir()], env, { nodeFlags });
-  const tcacheWarning = (out: string) =>
+  /** The warning whose message starts with `start`, from a fleet's log. */
+  const warningOf = (start: string) => (out: string) =>
     out
       .split('\n')
       .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { level: number; msg: string; tcacheCount?: number })
-      .find((l) => l.level === 40 && l.msg.startsWith('a fleet runs best with GLIBC_TUNABLES'));
-  const warning = (out: string) =>
-    out
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { level: number; msg: string; minSemiSpaceMiB?: number; maxSemiSpaceMiB?: number })
-      .find((l) => l.level === 40 && l.msg.startsWith('a fleet runs best with node'));
+      .map((l) => JSON.parse(l) as { level: number; msg: string; minSemiSpaceMiB?: number; maxSemiSpaceMiB?: number; tcacheCount?: number })
+      .find((l) => l.level === 40 && l.msg.startsWith(start));
+  const warning = warningOf('a fleet runs best with node');
+  const tcacheWarning = warningOf('a fleet runs best with GLIBC_TUNABLES');
 
   it('is left alone with the flags npm run fleet gives (package.json config.fleet_node_flags)', async () => {
     const fleet = await startFleet([...FLEET_NODE_FLAGS]);
